@@ -1,0 +1,3 @@
+"""Tool Registry Studio."""
+
+__version__ = "0.1.0"

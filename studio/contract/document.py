@@ -1,0 +1,430 @@
+"""The studio's own JSON document form of tools and registries.
+
+``tool_to_dict``/``registry_to_dict`` produce the normalised document (every
+field present, in a fixed order) whose canonical JSON is hashed.
+``parse_tool``/``parse_registry`` accept documents with any field omitted,
+check everything, and raise :class:`ContractError` listing each problem with
+its JSON path; they never let a ``KeyError`` or ``TypeError`` escape.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from studio.contract.canonical import content_hash
+from studio.contract.model import (
+    DEFAULT_TIMEOUT_SECONDS,
+    NAME_PATTERN,
+    Deprecation,
+    ErrorSpec,
+    Example,
+    Execution,
+    Idempotency,
+    JSONDict,
+    Permission,
+    Registry,
+    RegistrySettings,
+    RetryPolicy,
+    RiskTier,
+    TimeoutTier,
+    ToolContract,
+)
+from studio.contract.problems import ContractError, Problem, join_path
+from studio.contract.render import template_problems
+from studio.contract.schema_checks import check_parameters
+
+REGISTRY_FORMAT = "tool-registry-studio/registry@1"
+TOOL_FORMAT = "tool-registry-studio/tool@1"
+
+_NAME_RE = re.compile(NAME_PATTERN)
+_TOOL_KEYS = (
+    "name",
+    "title",
+    "summary",
+    "usage",
+    "preconditions",
+    "returns",
+    "errors",
+    "examples",
+    "description",
+    "parameters",
+    "risk",
+    "execution",
+    "permissions",
+    "tags",
+    "domain",
+    "deprecated",
+)
+
+T = TypeVar("T")
+
+
+# --------------------------------------------------------------------------- to dict
+
+
+def tool_to_dict(tool: ToolContract) -> JSONDict:
+    """The normalised document of a tool (every field, fixed key order)."""
+    ex = tool.execution
+    return {
+        "name": tool.name,
+        "title": tool.title,
+        "summary": tool.summary,
+        "usage": tool.usage,
+        "preconditions": tool.preconditions,
+        "returns": tool.returns,
+        "errors": [
+            {"code": e.code, "meaning": e.meaning, "retryable": e.retryable, "hint": e.hint}
+            for e in tool.errors
+        ],
+        "examples": [
+            {"description": e.description, "arguments": copy.deepcopy(e.arguments)}
+            for e in tool.examples
+        ],
+        "description": tool.description,
+        "parameters": copy.deepcopy(tool.parameters),
+        "risk": tool.risk.value,
+        "execution": {
+            "timeout_tier": ex.timeout_tier.value,
+            "timeout_seconds": ex.timeout_seconds,
+            "retry": {
+                "max_attempts": ex.retry.max_attempts,
+                "backoff_base_seconds": ex.retry.backoff_base_seconds,
+                "backoff_cap_seconds": ex.retry.backoff_cap_seconds,
+            },
+            "idempotency": {
+                "required": ex.idempotency.required,
+                "key_template": ex.idempotency.key_template,
+            },
+        },
+        "permissions": [{"role": p.role, "scenario": p.scenario} for p in tool.permissions],
+        "tags": list(tool.tags),
+        "domain": tool.domain,
+        "deprecated": (
+            None
+            if tool.deprecated is None
+            else {"replacement": tool.deprecated.replacement, "reason": tool.deprecated.reason}
+        ),
+    }
+
+
+def settings_to_dict(settings: RegistrySettings) -> JSONDict:
+    """The document form of registry settings."""
+    return {
+        "verbs": list(settings.verbs),
+        "description_template": settings.description_template,
+        **copy.deepcopy(settings.extra),
+    }
+
+
+def registry_to_dict(registry: Registry) -> JSONDict:
+    """The normalised registry document, tools in registry order."""
+    return {
+        "format": REGISTRY_FORMAT,
+        "name": registry.name,
+        "title": registry.title,
+        "description": registry.description,
+        "settings": settings_to_dict(registry.settings),
+        "tools": [tool_to_dict(t) for t in registry.tools],
+    }
+
+
+def tool_hash(tool: ToolContract) -> str:
+    """Content hash of one tool's normalised document."""
+    return content_hash(tool_to_dict(tool))
+
+
+def registry_hash(registry: Registry) -> str:
+    """Content hash of a registry's normalised document."""
+    return content_hash(registry_to_dict(registry))
+
+
+# --------------------------------------------------------------------------- parse
+
+
+class _Reader:
+    """Reads typed fields from a dict, recording problems instead of raising."""
+
+    def __init__(self, data: Any, path: str, problems: list[Problem]) -> None:
+        self.path = path
+        self.problems = problems
+        if isinstance(data, dict):
+            self.data: dict[str, Any] = data
+        else:
+            self.data = {}
+            problems.append(Problem(path, f"must be an object, not {_kind(data)}"))
+
+    def where(self, key: str | int) -> str:
+        return join_path(self.path, key)
+
+    def fail(self, key: str, message: str) -> None:
+        self.problems.append(Problem(self.where(key), message))
+
+    def text(self, key: str, default: str = "") -> str:
+        value = self.data.get(key, default)
+        if value is None:
+            return default
+        if not isinstance(value, str):
+            self.fail(key, f"must be a string, not {_kind(value)}")
+            return default
+        return value
+
+    def boolean(self, key: str, default: bool) -> bool:
+        value = self.data.get(key, default)
+        if not isinstance(value, bool):
+            self.fail(key, f"must be true or false, not {_kind(value)}")
+            return default
+        return value
+
+    def number(self, key: str, default: float, minimum: float = 0.0) -> float:
+        value = self.data.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            self.fail(key, f"must be a number, not {_kind(value)}")
+            return default
+        if value < minimum:
+            self.fail(key, f"must be at least {minimum:g}")
+            return default
+        return value
+
+    def integer(self, key: str, default: int, minimum: int = 0) -> int:
+        value = self.data.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.fail(key, f"must be an integer, not {_kind(value)}")
+            return default
+        if value < minimum:
+            self.fail(key, f"must be at least {minimum}")
+            return default
+        return value
+
+    def choice(self, key: str, enum: type[T], default: T) -> T:
+        value = self.data.get(key, getattr(default, "value", default))
+        try:
+            return enum(value)  # type: ignore[call-arg]
+        except ValueError:
+            allowed = ", ".join(repr(m.value) for m in enum)  # type: ignore[attr-defined]
+            self.fail(key, f"{value!r} is not one of {allowed}")
+            return default
+
+    def items(self, key: str, parse: Callable[[_Reader], T | None]) -> tuple[T, ...]:
+        value = self.data.get(key, [])
+        if value is None:
+            return ()
+        if not isinstance(value, list):
+            self.fail(key, f"must be an array, not {_kind(value)}")
+            return ()
+        out = []
+        for i, item in enumerate(value):
+            parsed = parse(_Reader(item, join_path(self.path, key, i), self.problems))
+            if parsed is not None:
+                out.append(parsed)
+        return tuple(out)
+
+    def strings(self, key: str) -> tuple[str, ...]:
+        value = self.data.get(key, [])
+        if value is None:
+            return ()
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            self.fail(key, "must be an array of strings")
+            return ()
+        return tuple(value)
+
+    def child(self, key: str) -> _Reader:
+        return _Reader(self.data.get(key, {}), self.where(key), self.problems)
+
+    def unknown_keys(self, known: tuple[str, ...]) -> None:
+        for key in self.data:
+            if key not in known:
+                self.fail(key, "is not a known field")
+
+
+def _parse_error(r: _Reader) -> ErrorSpec | None:
+    code = r.text("code")
+    if not code:
+        r.fail("code", "an error needs a code")
+    return ErrorSpec(code, r.text("meaning"), r.boolean("retryable", False), r.text("hint"))
+
+
+def _parse_example(r: _Reader) -> Example | None:
+    args = r.data.get("arguments", {})
+    if not isinstance(args, dict):
+        r.fail("arguments", "must be an object of argument values")
+        args = {}
+    return Example(r.text("description"), copy.deepcopy(args))
+
+
+def _parse_permission(r: _Reader) -> Permission | None:
+    role = r.text("role")
+    if not role:
+        r.fail("role", "a permission needs a role ('*' for any)")
+    return Permission(role, r.text("scenario", "*") or "*")
+
+
+def _parse_execution(r: _Reader) -> Execution:
+    tier = r.choice("timeout_tier", TimeoutTier, TimeoutTier.READ)
+    defaults = Execution.for_tier(tier)
+    retry = r.child("retry")
+    idem = r.child("idempotency")
+    return Execution(
+        timeout_tier=tier,
+        timeout_seconds=r.number("timeout_seconds", DEFAULT_TIMEOUT_SECONDS[tier]),
+        retry=RetryPolicy(
+            max_attempts=retry.integer("max_attempts", defaults.retry.max_attempts, 1),
+            backoff_base_seconds=retry.number(
+                "backoff_base_seconds", defaults.retry.backoff_base_seconds
+            ),
+            backoff_cap_seconds=retry.number(
+                "backoff_cap_seconds", defaults.retry.backoff_cap_seconds
+            ),
+        ),
+        idempotency=Idempotency(
+            required=idem.boolean("required", defaults.idempotency.required),
+            key_template=idem.text("key_template", defaults.idempotency.key_template),
+        ),
+    )
+
+
+def _read_tool(r: _Reader, check_schema: bool = True) -> ToolContract | None:
+    r.unknown_keys(_TOOL_KEYS)
+    name = r.text("name")
+    if not name:
+        r.fail("name", "a tool needs a name")
+    elif not _NAME_RE.match(name):
+        r.fail("name", f"{name!r} must match {NAME_PATTERN} (letters, digits, _ and -, ≤ 64)")
+    params = r.data.get("parameters", {"type": "object", "properties": {}})
+    if check_schema:
+        r.problems.extend(check_parameters(params, r.where("parameters")))
+    risk = r.choice("risk", RiskTier, RiskTier.READ)
+    if "execution" in r.data:
+        execution = _parse_execution(r.child("execution"))
+    else:
+        execution = Execution.for_tier(
+            TimeoutTier.READ if risk is RiskTier.READ else TimeoutTier.WRITE
+        )
+    dep_raw = r.data.get("deprecated")
+    deprecated = None
+    if dep_raw is True:
+        deprecated = Deprecation()
+    elif dep_raw not in (None, False):
+        dep = r.child("deprecated")
+        deprecated = Deprecation(dep.text("replacement"), dep.text("reason"))
+    return ToolContract(
+        name=name,
+        title=r.text("title"),
+        summary=r.text("summary"),
+        usage=r.text("usage"),
+        preconditions=r.text("preconditions"),
+        returns=r.text("returns"),
+        errors=r.items("errors", _parse_error),
+        examples=r.items("examples", _parse_example),
+        description=r.text("description"),
+        parameters=copy.deepcopy(params) if isinstance(params, dict) else {},
+        risk=risk,
+        execution=execution,
+        permissions=r.items("permissions", _parse_permission),
+        tags=r.strings("tags"),
+        domain=r.text("domain"),
+        deprecated=deprecated,
+    )
+
+
+def parse_tool(data: Any, path: str = "", *, check_schema: bool = True) -> ToolContract:
+    """Build a tool from its document, checking every field.
+
+    Args:
+        data: The decoded JSON document of one tool.
+        path: Where the document sits, used as the prefix of problem paths.
+        check_schema: Check ``parameters`` against the 2020-12 metaschema and
+            our extensions. Only documents this studio stored after checking
+            them (drafts and versions read back from the database) skip it;
+            it dominates the cost of loading a large registry.
+
+    Return:
+        The tool contract.
+
+    Raises:
+        ContractError: listing every problem found, each with its JSON path.
+    """
+    problems: list[Problem] = []
+    tool = _read_tool(_Reader(data, path, problems), check_schema)
+    if problems or tool is None:
+        raise ContractError(problems)
+    return tool
+
+
+def parse_settings(data: Any, path: str = "settings") -> RegistrySettings:
+    """Registry settings from their document form (unknown keys kept in ``extra``)."""
+    problems: list[Problem] = []
+    settings = _read_settings(_Reader(data, path, problems))
+    if problems:
+        raise ContractError(problems)
+    return settings
+
+
+def _read_settings(r: _Reader) -> RegistrySettings:
+    defaults = RegistrySettings()
+    verbs = r.strings("verbs") if "verbs" in r.data else defaults.verbs
+    template = r.text("description_template", defaults.description_template)
+    for message in template_problems(template):
+        r.fail("description_template", message)
+    extra = {
+        k: copy.deepcopy(v) for k, v in r.data.items() if k not in ("verbs", "description_template")
+    }
+    return RegistrySettings(verbs=verbs, description_template=template, extra=extra)
+
+
+def parse_registry(data: Any, *, check_schema: bool = True) -> Registry:
+    """Build a registry from its document, checking every tool.
+
+    Args:
+        data: The decoded registry document.
+        check_schema: As for :func:`parse_tool`.
+
+    Raises:
+        ContractError: listing every problem, e.g.
+            ``tools[2].parameters.properties.start_date.type: 'date' is not a JSON Schema type``.
+    """
+    problems: list[Problem] = []
+    r = _Reader(data, "", problems)
+    fmt = r.data.get("format", REGISTRY_FORMAT)
+    if fmt != REGISTRY_FORMAT:
+        r.fail("format", f"{fmt!r} is not {REGISTRY_FORMAT!r}")
+    name = r.text("name")
+    if not name:
+        r.fail("name", "a registry needs a name")
+    settings = _read_settings(r.child("settings"))
+    tools = r.items("tools", lambda tr: _read_tool(tr, check_schema))
+    seen: dict[str, int] = {}
+    for i, tool in enumerate(tools):
+        if tool.name in seen:
+            problems.append(
+                Problem(
+                    join_path("", "tools", i, "name"),
+                    f"{tool.name!r} is already the name of tools[{seen[tool.name]}]",
+                )
+            )
+        seen.setdefault(tool.name, i)
+    if problems:
+        raise ContractError(problems)
+    return Registry(
+        name=name,
+        title=r.text("title"),
+        description=r.text("description"),
+        settings=settings,
+        tools=tools,
+    )
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    return "an object"

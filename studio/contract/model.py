@@ -1,0 +1,237 @@
+"""Typed model of a tool contract and of a registry document (DESIGN §3).
+
+The model is immutable: edits build new objects with :func:`dataclasses.replace`
+(see :mod:`studio.contract.edits`). ``parameters`` is a plain JSON Schema dict;
+treat it as read-only and copy before changing it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+JSONDict = dict[str, Any]
+
+NAME_PATTERN = r"^[a-zA-Z0-9_-]{1,64}$"
+"""The strictest tool-name rule common to the providers we export to."""
+
+DEFAULT_VERBS: tuple[str, ...] = (
+    "get",
+    "list",
+    "query",
+    "search",
+    "create",
+    "update",
+    "delete",
+    "call",
+    "send",
+)
+
+
+class RiskTier(StrEnum):
+    """How much confirmation a call needs before it runs."""
+
+    READ = "read"
+    WRITE = "write"
+    DESTRUCTIVE = "destructive"
+
+
+class TimeoutTier(StrEnum):
+    """Execution class; picks the default timeout and retry policy."""
+
+    READ = "read"
+    WRITE = "write"
+    BATCH = "batch"
+
+
+DEFAULT_TIMEOUT_SECONDS: dict[TimeoutTier, float] = {
+    TimeoutTier.READ: 3.0,
+    TimeoutTier.WRITE: 8.0,
+    TimeoutTier.BATCH: 30.0,
+}
+
+# Reads may be retried once; writes are never retried blindly, because a
+# timed-out write has an unknown outcome that must be reconciled first.
+DEFAULT_MAX_ATTEMPTS: dict[TimeoutTier, int] = {
+    TimeoutTier.READ: 2,
+    TimeoutTier.WRITE: 1,
+    TimeoutTier.BATCH: 1,
+}
+
+DEFAULT_IDEMPOTENCY_KEY_TEMPLATE = "{session_id}:{message_id}:{tool}:{args_hash}"
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorSpec:
+    """One documented error a tool can return."""
+
+    code: str
+    meaning: str = ""
+    retryable: bool = False
+    hint: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Example:
+    """An example call: what the user wanted and the arguments that serve it."""
+
+    description: str = ""
+    arguments: JSONDict = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class RetryPolicy:
+    """Retry with exponential backoff and full jitter.
+
+    ``max_attempts`` counts the first try, so 1 means "never retry".
+    """
+
+    max_attempts: int = 1
+    backoff_base_seconds: float = 0.5
+    backoff_cap_seconds: float = 8.0
+
+
+@dataclass(frozen=True, slots=True)
+class Idempotency:
+    """Whether calls carry an idempotency key, and how it is built."""
+
+    required: bool = False
+    key_template: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Execution:
+    """Timeout tier, timeout, retry policy and idempotency of a tool."""
+
+    timeout_tier: TimeoutTier = TimeoutTier.READ
+    timeout_seconds: float = DEFAULT_TIMEOUT_SECONDS[TimeoutTier.READ]
+    retry: RetryPolicy = field(default_factory=lambda: RetryPolicy(max_attempts=2))
+    idempotency: Idempotency = field(default_factory=Idempotency)
+
+    @classmethod
+    def for_tier(cls, tier: TimeoutTier) -> Execution:
+        """The house defaults for a tier (DESIGN §3)."""
+        idem = (
+            Idempotency(True, DEFAULT_IDEMPOTENCY_KEY_TEMPLATE)
+            if tier is TimeoutTier.WRITE
+            else Idempotency()
+        )
+        return cls(
+            timeout_tier=tier,
+            timeout_seconds=DEFAULT_TIMEOUT_SECONDS[tier],
+            retry=RetryPolicy(max_attempts=DEFAULT_MAX_ATTEMPTS[tier]),
+            idempotency=idem,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Permission:
+    """A (role, scenario) pair allowed to call the tool; ``*`` matches any."""
+
+    role: str
+    scenario: str = "*"
+
+
+@dataclass(frozen=True, slots=True)
+class Deprecation:
+    """Marks a tool as deprecated, optionally naming its replacement."""
+
+    replacement: str = ""
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ToolContract:
+    """The contract of one tool, as designed in the studio.
+
+    Description blocks (``summary`` … ``examples``) are what authors write; the
+    text a model sees is rendered from them (:mod:`studio.contract.render`).
+    ``description`` holds free text, typically from an import, and is used
+    when no blocks are filled in.
+    """
+
+    name: str
+    title: str = ""
+    summary: str = ""
+    usage: str = ""
+    preconditions: str = ""
+    returns: str = ""
+    errors: tuple[ErrorSpec, ...] = ()
+    examples: tuple[Example, ...] = ()
+    description: str = ""
+    parameters: JSONDict = field(default_factory=lambda: {"type": "object", "properties": {}})
+    risk: RiskTier = RiskTier.READ
+    execution: Execution = field(default_factory=Execution)
+    permissions: tuple[Permission, ...] = ()
+    tags: tuple[str, ...] = ()
+    domain: str = ""
+    deprecated: Deprecation | None = None
+
+    def has_blocks(self) -> bool:
+        """True when any structured description block is filled in."""
+        return bool(
+            self.summary
+            or self.usage
+            or self.preconditions
+            or self.returns
+            or self.errors
+            or self.examples
+        )
+
+    def injected_properties(self) -> dict[str, str]:
+        """Top-level property name → session context path for injected fields."""
+        props = self.parameters.get("properties") or {}
+        return {
+            name: schema["x-injected"]
+            for name, schema in props.items()
+            if isinstance(schema, dict) and isinstance(schema.get("x-injected"), str)
+        }
+
+
+DEFAULT_DESCRIPTION_TEMPLATE = """{summary}
+
+Use when: {usage}
+
+Preconditions: {preconditions}
+
+Returns: {returns}
+
+Errors:
+{errors}
+
+Examples:
+{examples}
+
+{description}"""
+"""Default rendering template.
+
+A paragraph (text between blank lines) whose placeholders all render empty
+is dropped, so a tool without ``preconditions`` shows no "Preconditions:" line.
+``{description}`` renders only for tools that have no blocks at all.
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class RegistrySettings:
+    """Per-registry settings that shape rendering and linting."""
+
+    verbs: tuple[str, ...] = DEFAULT_VERBS
+    description_template: str = DEFAULT_DESCRIPTION_TEMPLATE
+    extra: JSONDict = field(default_factory=dict)
+    """Settings owned by other parts (e.g. lint configuration), kept verbatim."""
+
+
+@dataclass(frozen=True, slots=True)
+class Registry:
+    """A registry document: metadata plus an ordered list of tools."""
+
+    name: str
+    title: str = ""
+    description: str = ""
+    settings: RegistrySettings = field(default_factory=RegistrySettings)
+    tools: tuple[ToolContract, ...] = ()
+
+    def tool(self, name: str) -> ToolContract | None:
+        """The tool called ``name``, or None."""
+        return next((t for t in self.tools if t.name == name), None)

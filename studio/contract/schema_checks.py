@@ -1,0 +1,158 @@
+"""Checks of a tool's ``parameters`` schema: 2020-12 metaschema plus our extensions."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from jsonschema import Draft202012Validator
+
+from studio.contract.problems import Problem, join_path
+
+JSON_SCHEMA_TYPES = ("array", "boolean", "integer", "null", "number", "object", "string")
+INJECTED_PATTERN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$")
+
+_META = Draft202012Validator(Draft202012Validator.META_SCHEMA)
+
+
+def check_parameters(schema: Any, path: str) -> list[Problem]:
+    """All problems of a tool's parameter schema.
+
+    Args:
+        schema: The ``parameters`` value as found in the document.
+        path: JSON path of ``schema`` in the document, e.g. ``tools[2].parameters``.
+
+    Return:
+        Problems in document order; empty when the schema is usable.
+    """
+    if not isinstance(schema, dict):
+        return [Problem(path, f"must be a JSON Schema object, not {_kind(schema)}")]
+    problems = list(_metaschema_problems(schema, path))
+    if schema.get("type") != "object":
+        problems.append(Problem(join_path(path, "type"), "the root of parameters must be 'object'"))
+    problems.extend(_walk_objects(schema, path))
+    return problems
+
+
+def _metaschema_problems(schema: dict[str, Any], path: str) -> Iterator[Problem]:
+    for error in sorted(_META.iter_errors(schema), key=lambda e: list(map(str, e.path))):
+        where = join_path(path, *error.absolute_path)
+        yield Problem(where, _explain(error))
+
+
+def _explain(error: Any) -> str:
+    """Turn a metaschema error into a sentence a schema author understands."""
+    last = error.absolute_path[-1] if error.absolute_path else None
+    if last == "type" or (len(error.absolute_path) >= 2 and error.absolute_path[-2] == "type"):
+        bad = error.instance
+        if isinstance(bad, list):
+            wrong = [t for t in bad if t not in JSON_SCHEMA_TYPES]
+            if wrong:
+                return f"{wrong[0]!r} is not a JSON Schema type"
+            return "type must be a JSON Schema type or a list of distinct types"
+        hint = _type_hint(bad)
+        return f"{bad!r} is not a JSON Schema type" + (f" ({hint})" if hint else "")
+    return error.message
+
+
+def _type_hint(bad: Any) -> str:
+    hints = {
+        "date": "use type 'string' with format 'date'",
+        "datetime": "use type 'string' with format 'date-time'",
+        "float": "use 'number'",
+        "double": "use 'number'",
+        "int": "use 'integer'",
+        "dict": "use 'object'",
+        "list": "use 'array'",
+        "bool": "use 'boolean'",
+        "str": "use 'string'",
+    }
+    return hints.get(str(bad).lower(), "") if isinstance(bad, str) else ""
+
+
+def _walk_objects(schema: dict[str, Any], path: str) -> Iterator[Problem]:
+    """Check ``required`` and the ``x-`` extensions on every nested object schema."""
+    props = schema.get("properties")
+    if isinstance(props, dict):
+        required = schema.get("required")
+        if isinstance(required, list):
+            for i, name in enumerate(required):
+                if isinstance(name, str) and name not in props:
+                    yield Problem(
+                        join_path(path, "required", i),
+                        f"'{name}' is required but not defined in properties",
+                    )
+        seen_aliases: dict[str, str] = {}
+        for name, prop in props.items():
+            prop_path = join_path(path, "properties", name)
+            if not isinstance(prop, dict):
+                continue
+            yield from _check_extensions(name, prop, prop_path, props, seen_aliases)
+            yield from _walk_objects(prop, prop_path)
+    items = schema.get("items")
+    if isinstance(items, dict):
+        yield from _walk_objects(items, join_path(path, "items"))
+    for key in ("anyOf", "oneOf", "allOf"):
+        branches = schema.get(key)
+        if isinstance(branches, list):
+            for i, branch in enumerate(branches):
+                if isinstance(branch, dict):
+                    yield from _walk_objects(branch, join_path(path, key, i))
+
+
+def _check_extensions(
+    name: str,
+    prop: dict[str, Any],
+    path: str,
+    siblings: dict[str, Any],
+    seen_aliases: dict[str, str],
+) -> Iterator[Problem]:
+    aliases = prop.get("x-aliases")
+    if aliases is not None:
+        if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
+            yield Problem(join_path(path, "x-aliases"), "must be a list of strings")
+        else:
+            for i, alias in enumerate(aliases):
+                where = join_path(path, "x-aliases", i)
+                if alias in siblings and alias != name:
+                    yield Problem(where, f"alias '{alias}' is also a property name")
+                elif alias in seen_aliases and seen_aliases[alias] != name:
+                    yield Problem(
+                        where, f"alias '{alias}' is also an alias of '{seen_aliases[alias]}'"
+                    )
+                seen_aliases.setdefault(alias, name)
+    enum_aliases = prop.get("x-enum-aliases")
+    if enum_aliases is not None:
+        where = join_path(path, "x-enum-aliases")
+        enum = prop.get("enum")
+        if not isinstance(enum_aliases, dict):
+            yield Problem(where, "must map synonyms to enum values")
+        elif not isinstance(enum, list):
+            yield Problem(where, "needs an 'enum' on the same property")
+        else:
+            for synonym, target in enum_aliases.items():
+                if target not in enum:
+                    yield Problem(
+                        join_path(where, synonym),
+                        f"maps to {target!r}, which is not one of the enum values",
+                    )
+    injected = prop.get("x-injected")
+    if injected is not None and (
+        not isinstance(injected, str) or not INJECTED_PATTERN.match(injected)
+    ):
+        yield Problem(
+            join_path(path, "x-injected"),
+            "must be a context path such as 'session.employee_id'",
+        )
+
+
+def _kind(value: Any) -> str:
+    return {
+        dict: "an object",
+        list: "an array",
+        str: "a string",
+        bool: "a boolean",
+        int: "a number",
+        float: "a number",
+    }.get(type(value), "null")
