@@ -1,0 +1,53 @@
+"""Editing a registry draft through undoable commands."""
+
+from studio.editing.edits import (
+    ITEMS,
+    MISSING,
+    AddProperty,
+    EditError,
+    PropertyPath,
+    RemoveProperty,
+    RenameProperty,
+    ReplaceTool,
+    SetField,
+    SetPropertyKey,
+    SetRequired,
+    ToolEdit,
+    parent_schema,
+    property_schema,
+)
+from studio.editing.workspace import (
+    DraftEntry,
+    DraftWorkspace,
+    EditTool,
+    Emitter,
+    InsertTool,
+    RegistryCommand,
+    RemoveTool,
+    SaveRefused,
+)
+
+__all__ = [
+    "ITEMS",
+    "MISSING",
+    "AddProperty",
+    "DraftEntry",
+    "DraftWorkspace",
+    "EditError",
+    "EditTool",
+    "Emitter",
+    "InsertTool",
+    "PropertyPath",
+    "RegistryCommand",
+    "RemoveProperty",
+    "RemoveTool",
+    "RenameProperty",
+    "ReplaceTool",
+    "SaveRefused",
+    "SetField",
+    "SetPropertyKey",
+    "SetRequired",
+    "ToolEdit",
+    "parent_schema",
+    "property_schema",
+]

@@ -1,0 +1,1 @@
+"""Composite views (editor, panels)."""
