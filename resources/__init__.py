@@ -1,0 +1,1 @@
+"""Bundled resources: icons, styles, example registries and recorded sessions."""
