@@ -1,0 +1,84 @@
+"""SQLite connections and transactions.
+
+Connections run in driver autocommit mode (``isolation_level=None``) so that
+the store, not the ``sqlite3`` module, decides where transactions begin: every
+write opens with ``BEGIN IMMEDIATE``, which takes the database's write lock up
+front. Two processes editing one file therefore serialise their writes
+instead of both reading, both deciding, and one failing at COMMIT time.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+
+from registry_db.errors import StoreError
+
+BUSY_TIMEOUT_MS = 5000
+"""How long a writer waits for another process's transaction before giving up."""
+
+
+def connect(path: Path) -> sqlite3.Connection:
+    """Open ``path`` with the pragmas every store connection needs.
+
+    Args:
+        path: The database file; its parent directory must exist.
+
+    Return:
+        A connection in WAL mode with foreign keys enforced and a busy timeout.
+
+    Raises:
+        StoreError: when the file cannot be switched to WAL mode.
+    """
+    # check_same_thread=False: the UI hands database work to one serial worker
+    # thread; RegistryStore serialises access itself with a lock.
+    conn = sqlite3.connect(
+        path,
+        isolation_level=None,
+        check_same_thread=False,
+        timeout=BUSY_TIMEOUT_MS / 1000,
+    )
+    try:
+        # busy_timeout first: switching to WAL needs a lock another process may hold.
+        conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        conn.execute("PRAGMA foreign_keys=ON")
+        mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+        if str(mode).lower() != "wal":
+            raise StoreError(f"{path} cannot use WAL journaling (journal_mode is {mode})")
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+@contextmanager
+def write_transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """Run the block in one ``BEGIN IMMEDIATE`` transaction; roll back on any exception."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield conn
+    except BaseException:
+        # An error raised by SQLite itself may already have ended the transaction.
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+
+
+@contextmanager
+def read_transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """Run several reads against one snapshot (WAL readers never block writers)."""
+    conn.execute("BEGIN")
+    try:
+        yield conn
+    finally:
+        if conn.in_transaction:
+            conn.execute("COMMIT")
+
+
+def utc_now() -> str:
+    """The current time as UTC ISO-8601 with milliseconds, e.g. ``2025-05-01T09:30:00.123Z``."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")

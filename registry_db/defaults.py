@@ -1,0 +1,91 @@
+"""Where the default database lives, and seeding it with the example registries."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from importlib import resources
+from importlib.resources.abc import Traversable
+from pathlib import Path
+
+import platformdirs
+
+from registry_db.store import RegistryStore
+from studio.contract import ContractError, Registry, parse_registry
+
+APP_NAME = "tool-registry-studio"
+DB_FILENAME = "studio.sqlite3"
+DB_ENV_VAR = "STUDIO_DB"
+
+_log = logging.getLogger(__name__)
+
+
+def default_db_path() -> Path:
+    """The embedded database in the user's data directory (platform specific)."""
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False)) / DB_FILENAME
+
+
+def resolve_db_path(arg: str | None) -> Path:
+    """The database to open: ``arg`` (``--db``), else ``$STUDIO_DB``, else the default."""
+    if arg:
+        return Path(arg).expanduser()
+    env = os.environ.get(DB_ENV_VAR)
+    if env:
+        return Path(env).expanduser()
+    return default_db_path()
+
+
+def _examples_directory() -> Traversable | None:
+    try:
+        return resources.files("resources") / "examples"
+    except ModuleNotFoundError:
+        return None
+
+
+def load_examples(directory: Path | Traversable | None = None) -> list[Registry]:
+    """Parse every ``*.json`` registry document in ``directory`` (default: bundled examples).
+
+    A document that does not parse is logged and skipped: a broken example must
+    not stop the application from starting.
+    """
+    folder = _examples_directory() if directory is None else directory
+    if folder is None or not folder.is_dir():
+        return []
+    registries = []
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        if not entry.name.endswith(".json") or not entry.is_file():
+            continue
+        try:
+            registries.append(parse_registry(json.loads(entry.read_text(encoding="utf-8"))))
+        except (ValueError, ContractError) as exc:  # JSONDecodeError is a ValueError
+            _log.warning("example registry %s skipped: %s", entry.name, exc)
+    return registries
+
+
+def seed_examples(store: RegistryStore, directory: Path | Traversable | None = None) -> list[str]:
+    """Import the example registries into a database that was never seeded and is empty.
+
+    Args:
+        store: The store to seed.
+        directory: Where the ``*.json`` documents are; default ``resources/examples``.
+
+    Return:
+        The names of the registries imported (empty when seeding was not needed).
+    """
+    if not store.needs_seeding():
+        return []
+    examples = load_examples(directory)
+    # With no examples at all (e.g. a build without resources) leave the
+    # database unmarked, so a later build that ships them can still seed.
+    if not examples:
+        return []
+    return store.seed_registries(examples)
+
+
+def open_default_store(path: Path | None = None, *, seed: bool = True) -> RegistryStore:
+    """Open ``path`` (default: :func:`resolve_db_path` of nothing) and seed it on first use."""
+    store = RegistryStore.open(path if path is not None else resolve_db_path(None))
+    if seed:
+        seed_examples(store)
+    return store

@@ -1,0 +1,101 @@
+"""Database schema as a sequence of sqlite-utils migrations.
+
+Migrations are applied, in order, when a store is opened. Never edit an
+applied migration: add a new function instead (channels, sessions and the
+like will arrive that way).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from sqlite_utils import Database
+from sqlite_utils.migrations import Migrations
+
+from registry_db.connection import write_transaction
+
+migrations = Migrations("registry_db")
+
+_INITIAL = (
+    # Small key/value facts about the database itself (e.g. whether the
+    # examples were seeded, so deleting them does not bring them back).
+    """CREATE TABLE meta (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    )""",
+    """CREATE TABLE registries (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        title TEXT NOT NULL DEFAULT '',
+        description TEXT NOT NULL DEFAULT '',
+        settings_json TEXT NOT NULL,
+        draft_revision INTEGER NOT NULL DEFAULT 0,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    )""",
+    # position is not UNIQUE: reordering would then need a detour through
+    # temporary values. The store keeps positions dense (0..n-1) itself.
+    """CREATE TABLE draft_tools (
+        id INTEGER PRIMARY KEY,
+        registry_id INTEGER NOT NULL REFERENCES registries(id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        position INTEGER NOT NULL,
+        revision INTEGER NOT NULL DEFAULT 1,
+        document_json TEXT NOT NULL,
+        content_hash TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        UNIQUE (registry_id, name)
+    )""",
+    "CREATE INDEX draft_tools_order ON draft_tools (registry_id, position)",
+    # No ON DELETE CASCADE: a registry with versions must not be deletable,
+    # and the triggers below would refuse the cascade anyway.
+    """CREATE TABLE versions (
+        id INTEGER PRIMARY KEY,
+        registry_id INTEGER NOT NULL REFERENCES registries(id),
+        number INTEGER NOT NULL,
+        semver TEXT,
+        parent_number INTEGER,
+        content_hash TEXT NOT NULL,
+        document TEXT NOT NULL,
+        notes TEXT NOT NULL DEFAULT '',
+        author TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        tool_count INTEGER NOT NULL,
+        UNIQUE (registry_id, number)
+    )""",
+    """CREATE TRIGGER versions_no_update BEFORE UPDATE ON versions
+    BEGIN
+        SELECT RAISE(ABORT, 'versions are immutable');
+    END""",
+    """CREATE TRIGGER versions_no_delete BEFORE DELETE ON versions
+    BEGIN
+        SELECT RAISE(ABORT, 'versions are immutable');
+    END""",
+)
+
+
+@migrations(name="0001_initial")
+def _initial(db: Database) -> None:
+    for statement in _INITIAL:
+        db.execute(statement)
+
+
+def apply_migrations(conn: sqlite3.Connection) -> list[str]:
+    """Apply pending migrations; safe when several processes open a new file at once.
+
+    Args:
+        conn: A connection from :func:`registry_db.connection.connect`.
+
+    Return:
+        The names of the migrations applied now (empty when up to date).
+    """
+    db = Database(conn, execute_plugins=False)
+    # Checking first keeps the common case (nothing to do) free of the write lock.
+    if not migrations.pending(db):
+        return []
+    # The whole run holds the write lock, so a second process waits and then
+    # finds nothing pending, instead of applying the same migration twice.
+    with write_transaction(conn):
+        names = [m.name for m in migrations.pending(db)]
+        migrations.apply(db)
+    return names
