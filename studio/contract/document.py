@@ -329,6 +329,29 @@ def _read_tool(r: _Reader, check_schema: bool = True) -> ToolContract | None:
     )
 
 
+# I-JSON (RFC 7493) numbers: what RFC 8785 can canonicalise and every parser reads exactly.
+_MAX_SAFE_INTEGER = 2**53 - 1
+
+
+def _number_problems(value: Any, path: str) -> list[Problem]:
+    """Numbers anywhere in ``value`` that cannot be canonicalised (huge ints, NaN, ±inf)."""
+    found: list[Problem] = []
+    stack: list[tuple[Any, str]] = [(value, path)]
+    while stack:
+        node, where = stack.pop()
+        if isinstance(node, dict):
+            stack.extend((v, join_path(where, str(k))) for k, v in node.items())
+        elif isinstance(node, list):
+            stack.extend((v, join_path(where, i)) for i, v in enumerate(node))
+        elif isinstance(node, bool):
+            continue
+        elif isinstance(node, int) and abs(node) > _MAX_SAFE_INTEGER:
+            found.append(Problem(where, f"{node} is outside ±(2^53-1), the portable JSON range"))
+        elif isinstance(node, float) and (node != node or node in (float("inf"), float("-inf"))):
+            found.append(Problem(where, f"{node} is not a JSON number"))
+    return sorted(found, key=lambda p: p.path)
+
+
 def parse_tool(data: Any, path: str = "", *, check_schema: bool = True) -> ToolContract:
     """Build a tool from its document, checking every field.
 
@@ -348,6 +371,8 @@ def parse_tool(data: Any, path: str = "", *, check_schema: bool = True) -> ToolC
     """
     problems: list[Problem] = []
     tool = _read_tool(_Reader(data, path, problems), check_schema)
+    if check_schema:
+        problems.extend(_number_problems(data, path))
     if problems or tool is None:
         raise ContractError(problems)
     return tool
@@ -395,6 +420,8 @@ def parse_registry(data: Any, *, check_schema: bool = True) -> Registry:
         r.fail("name", "a registry needs a name")
     settings = _read_settings(r.child("settings"))
     tools = r.items("tools", lambda tr: _read_tool(tr, check_schema))
+    if check_schema:
+        problems.extend(_number_problems(r.data.get("tools"), "tools"))
     seen: dict[str, int] = {}
     for i, tool in enumerate(tools):
         if tool.name in seen:

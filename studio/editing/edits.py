@@ -153,6 +153,7 @@ class AddProperty:
     schema: JSONDict
     required: bool = False
     index: int | None = None
+    required_index: int | None = None
 
     @property
     def label(self) -> str:
@@ -170,7 +171,9 @@ class AddProperty:
         items.insert(at, (name, copy.deepcopy(self.schema)))
         parent["properties"] = dict(items)
         if self.required:
-            parent["required"] = [*parent.get("required", []), name]
+            req = list(parent.get("required", []))
+            req.insert(len(req) if self.required_index is None else self.required_index, name)
+            parent["required"] = req
         return _with_params(tool, params), RemoveProperty(self.path)
 
 
@@ -195,13 +198,14 @@ class RemoveProperty:
         schema = props.pop(name)
         req = list(parent.get("required", []))
         was_required = name in req
+        required_index = req.index(name) if was_required else None
         if was_required:
             req.remove(name)
             if req:
                 parent["required"] = req
             else:
                 parent.pop("required", None)
-        inverse = AddProperty(self.path, schema, was_required, index)
+        inverse = AddProperty(self.path, schema, was_required, index, required_index)
         return _with_params(tool, params), inverse
 
 
