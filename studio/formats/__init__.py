@@ -1,0 +1,196 @@
+"""Import and export of tool definitions (DESIGN §3, §6).
+
+Each format lives in its own module with the same small surface
+(``export_tool``, ``export_registry`` and an import function); this package
+keeps the registry of formats and the public API the UI and CLI call.
+
+Name handling on import: a provider tool name that breaks
+``^[a-zA-Z0-9_-]{1,64}$`` is sanitised (runs of other characters become
+``_``) with a ``guessed`` note; a name with no ASCII letter or digit left, or
+one that collides with another tool, fails the import with a FormatError
+naming the tool's path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from studio.contract import Registry, RegistrySettings, ToolContract
+from studio.formats import (
+    anthropic,
+    folder,
+    gemini,
+    mcp,
+    openai,
+    openai_responses,
+    studio_doc,
+)
+from studio.formats.base import ExportResult, FormatError, ImportResult, Note, load_json
+from studio.formats.detect import detect_format
+from studio.formats.openai import to_openai_strict
+from studio.formats.provider import ToolCollector
+
+FORMAT_NAMES: tuple[str, ...] = (
+    "studio",
+    "openai",
+    "openai-responses",
+    "anthropic",
+    "gemini",
+    "mcp",
+    "dir",
+)
+
+# Registry name of an import_text() whose document names none.
+DEFAULT_IMPORT_NAME = "imported"
+
+
+@dataclass(frozen=True)
+class _Format:
+    export_tool: Callable[[ToolContract, RegistrySettings, str], tuple[Any, list[Note]]]
+    export_registry: Callable[[Registry], ExportResult]
+    import_tools: Callable[[Any, str], ToolCollector] | None = None
+
+
+_FORMATS: dict[str, _Format] = {
+    "studio": _Format(studio_doc.export_tool, studio_doc.export_registry),
+    "openai": _Format(openai.export_tool, openai.export_registry, openai.import_tools),
+    "openai-responses": _Format(
+        openai_responses.export_tool,
+        openai_responses.export_registry,
+        openai_responses.import_tools,
+    ),
+    "anthropic": _Format(anthropic.export_tool, anthropic.export_registry, anthropic.import_tools),
+    "gemini": _Format(gemini.export_tool, gemini.export_registry, gemini.import_tools),
+    "mcp": _Format(mcp.export_tool, mcp.export_registry, mcp.import_tools),
+    "dir": _Format(folder.export_tool, folder.export_registry),
+}
+
+
+def _format(fmt: str) -> _Format:
+    try:
+        return _FORMATS[fmt]
+    except KeyError:
+        known = ", ".join(FORMAT_NAMES)
+        raise FormatError(f"unknown format {fmt!r}; known formats: {known}") from None
+
+
+def export_registry(registry: Registry, fmt: str) -> ExportResult:
+    """Export a whole registry.
+
+    Args:
+        registry: The registry to export.
+        fmt: One of :data:`FORMAT_NAMES`.
+
+    Return:
+        ``text`` for single-document formats, ``files`` for ``dir``, and a note
+        for everything the format cannot carry.
+
+    Raises:
+        FormatError: for an unknown format, or a registry the format cannot hold.
+    """
+    return _format(fmt).export_registry(registry)
+
+
+def export_tool(
+    tool: ToolContract, fmt: str, settings: RegistrySettings | None = None
+) -> tuple[Any, list[Note]]:
+    """One tool as the format writes it (a JSON value), for preview panes.
+
+    Note paths are relative to the tool (``parameters``; empty for the tool).
+    For ``studio`` and ``dir`` the value is the normalised tool document.
+    """
+    return _format(fmt).export_tool(tool, settings or RegistrySettings(), "")
+
+
+def write_export(result: ExportResult, out: Path) -> None:
+    """Write an export: text to the file ``out``, files into the folder ``out``.
+
+    Raises:
+        FormatError: when ``out`` is the wrong kind of path, or a non-empty
+            folder that is not a registry folder.
+    """
+    if result.files is not None:
+        folder.write_files(result.files, out)
+        return
+    if out.is_dir():
+        raise FormatError(f"{out}: is a folder; this format writes one file")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_bytes((result.text or "").encode("utf-8"))
+
+
+def import_path(path: Path, fmt: str = "auto", *, name: str | None = None) -> ImportResult:
+    """Import a file, or a registry folder.
+
+    Args:
+        path: The file or folder.
+        fmt: A format name, or ``auto`` to detect it (a folder is ``dir``).
+        name: Registry name; else the document's name, else the file stem.
+
+    Raises:
+        FormatError: naming the file and, where it applies, line and column or
+            the JSON path of each problem.
+    """
+    if fmt != "auto":
+        _format(fmt)
+    if path.is_dir():
+        if fmt not in ("auto", "dir"):
+            raise FormatError(f"{path}: is a folder; only the 'dir' format reads folders")
+        registry, notes = folder.import_dir(path, name)
+        return ImportResult(registry, notes, "dir")
+    if fmt == "dir":
+        raise FormatError(f"{path}: the 'dir' format reads a folder, not a file")
+    try:
+        text = path.read_text("utf-8-sig")
+    except FileNotFoundError as exc:
+        raise FormatError(f"{path}: file not found") from exc
+    except (OSError, UnicodeDecodeError) as exc:
+        raise FormatError(f"{path.name}: cannot be read: {exc}") from exc
+    return _import_data(load_json(text, path.name), fmt, path.name, name, path.stem)
+
+
+def import_text(text: str, fmt: str = "auto", *, name: str | None = None) -> ImportResult:
+    """Import a document given as text (pasted, or read by the caller).
+
+    The registry is named ``name``, else the document's name, else
+    :data:`DEFAULT_IMPORT_NAME`.
+    """
+    if fmt == "dir":
+        raise FormatError("the 'dir' format reads a folder; use import_path")
+    if fmt != "auto":
+        _format(fmt)
+    source = "input"
+    return _import_data(load_json(text, source), fmt, source, name, DEFAULT_IMPORT_NAME)
+
+
+def _import_data(data: Any, fmt: str, source: str, name: str | None, fallback: str) -> ImportResult:
+    if fmt == "auto":
+        try:
+            fmt = detect_format(data)
+        except FormatError as exc:
+            raise FormatError(f"{source}: {exc}") from exc
+    if fmt == "studio":
+        return ImportResult(studio_doc.import_registry(data, source, name, fallback), [], fmt)
+    import_tools = _format(fmt).import_tools
+    assert import_tools is not None  # only studio and dir lack one, both handled above
+    collector = import_tools(data, source)
+    return ImportResult(collector.registry(name or fallback, source), collector.notes, fmt)
+
+
+__all__ = [
+    "DEFAULT_IMPORT_NAME",
+    "FORMAT_NAMES",
+    "ExportResult",
+    "FormatError",
+    "ImportResult",
+    "Note",
+    "detect_format",
+    "export_registry",
+    "export_tool",
+    "import_path",
+    "import_text",
+    "to_openai_strict",
+    "write_export",
+]
