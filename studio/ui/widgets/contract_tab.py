@@ -1,0 +1,281 @@
+"""The Contract tab: risk, execution policy, permissions, tags and deprecation."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QFrame,
+    QGridLayout,
+    QGroupBox,
+    QLineEdit,
+    QScrollArea,
+    QSpinBox,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from studio.contract.model import (
+    Deprecation,
+    Permission,
+    RiskTier,
+    TimeoutTier,
+    ToolContract,
+)
+from studio.editing.edits import SetField
+from studio.ui.widgets.form_sync import (
+    ToolEditCallback,
+    set_editable,
+    show_checked,
+    show_combo_data,
+    show_line_text,
+    show_number,
+    split_list,
+)
+from studio.ui.widgets.overview_tables import SpecTableWidget
+
+_RISK_TEXT = {
+    RiskTier.READ: "read — no confirmation",
+    RiskTier.WRITE: "write — one confirmation",
+    RiskTier.DESTRUCTIVE: "destructive — user types a confirmation phrase",
+}
+
+
+class PermissionsTableWidget(SpecTableWidget):
+    """Edits ``permissions``: the (role, scenario) pairs allowed to call the tool."""
+
+    headers = ("Role", "Scenario")
+    noun = "permission"
+
+    def __init__(self, on_edit: ToolEditCallback, parent: QWidget | None = None) -> None:
+        super().__init__(on_edit, parent)
+        self._shown: tuple[Permission, ...] = ()
+        self.table.setColumnWidth(0, 200)
+
+    def show_permissions(self, permissions: tuple[Permission, ...]) -> None:
+        """Show ``permissions`` unless the table already shows them."""
+        self._shown = permissions
+        if self.permissions() == permissions:
+            return
+        self._set_rows(
+            [[QTableWidgetItem(p.role), QTableWidgetItem(p.scenario)] for p in permissions]
+        )
+
+    def permissions(self) -> tuple[Permission, ...]:
+        """The permissions as the table shows them."""
+        return tuple(
+            Permission(self._text(r, 0), self._text(r, 1)) for r in range(self.table.rowCount())
+        )
+
+    def _commit(self) -> None:
+        permissions = self.permissions()
+        if permissions != self._shown:
+            self._shown = permissions
+            self._on_edit(SetField("permissions", permissions))
+
+    def _add(self) -> None:
+        self._on_edit(SetField("permissions", (*self._shown, Permission("*", "*"))))
+        self._edit_last_row()
+
+
+class ContractTabWidget(QScrollArea):
+    """Edits how a tool may be called; every control pushes one ``SetField``.
+
+    Args:
+        on_edit: Called with each edit of the shown tool; the editor pushes it.
+        parent: The Qt parent.
+    """
+
+    def __init__(self, on_edit: ToolEditCallback, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._on_edit = on_edit
+        self._tool: ToolContract | None = None
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        body = QWidget(self)
+        grid = QGridLayout(body)
+        grid.addWidget(self._build_risk(body), 0, 0)
+        grid.addWidget(self._build_catalog(body), 0, 1)
+        grid.addWidget(self._build_execution(body), 1, 0)
+        grid.addWidget(self._build_deprecation(body), 1, 1)
+        box = QGroupBox("Permissions (role, scenario; * matches any)", body)
+        self.permissions_table = PermissionsTableWidget(on_edit, box)
+        QVBoxLayout(box).addWidget(self.permissions_table)
+        grid.addWidget(box, 2, 0, 1, 2)
+        grid.setRowStretch(3, 1)
+        grid.setColumnStretch(0, 1)
+        grid.setColumnStretch(1, 1)
+        self.setWidget(body)
+
+    # ------------------------------------------------------------------ building
+
+    def _build_risk(self, parent: QWidget) -> QGroupBox:
+        box = QGroupBox("Risk", parent)
+        form = QFormLayout(box)
+        self.risk_combo = QComboBox(box)
+        for tier in RiskTier:
+            self.risk_combo.addItem(_RISK_TEXT[tier], tier.value)
+        self.risk_combo.activated.connect(
+            lambda _i: self._set("risk", RiskTier(self.risk_combo.currentData()))
+        )
+        form.addRow("&Risk tier", self.risk_combo)
+        return box
+
+    def _build_execution(self, parent: QWidget) -> QGroupBox:
+        box = QGroupBox("Execution", parent)
+        form = QFormLayout(box)
+        self.timeout_tier_combo = QComboBox(box)
+        for tier in TimeoutTier:
+            self.timeout_tier_combo.addItem(tier.value, tier.value)
+        self.timeout_tier_combo.activated.connect(
+            lambda _i: self._execution(
+                timeout_tier=TimeoutTier(self.timeout_tier_combo.currentData())
+            )
+        )
+        self.timeout_spin = self._double(box, 0.1, 3600.0, " s")
+        self.timeout_spin.valueChanged.connect(lambda v: self._execution(timeout_seconds=v))
+        self.attempts_spin = QSpinBox(box)
+        self.attempts_spin.setRange(1, 20)
+        self.attempts_spin.setKeyboardTracking(False)
+        self.attempts_spin.setToolTip("Counts the first try: 1 means never retry")
+        self.attempts_spin.valueChanged.connect(lambda v: self._retry(max_attempts=v))
+        self.backoff_base_spin = self._double(box, 0.0, 600.0, " s")
+        self.backoff_base_spin.valueChanged.connect(lambda v: self._retry(backoff_base_seconds=v))
+        self.backoff_cap_spin = self._double(box, 0.0, 3600.0, " s")
+        self.backoff_cap_spin.valueChanged.connect(lambda v: self._retry(backoff_cap_seconds=v))
+        self.idempotency_check = QCheckBox("Idempotency key required", box)
+        self.idempotency_check.toggled.connect(lambda on: self._idempotency(required=on))
+        self.key_template_edit = QLineEdit(box)
+        self.key_template_edit.setPlaceholderText("{session_id}:{message_id}:{tool}:{args_hash}")
+        self.key_template_edit.textEdited.connect(lambda t: self._idempotency(key_template=t))
+        form.addRow("Timeout &tier", self.timeout_tier_combo)
+        form.addRow("Timeout", self.timeout_spin)
+        form.addRow("Max &attempts", self.attempts_spin)
+        form.addRow("Backoff base", self.backoff_base_spin)
+        form.addRow("Backoff cap", self.backoff_cap_spin)
+        form.addRow("", self.idempotency_check)
+        form.addRow("&Key template", self.key_template_edit)
+        return box
+
+    def _build_catalog(self, parent: QWidget) -> QGroupBox:
+        box = QGroupBox("Catalog", parent)
+        form = QFormLayout(box)
+        self.tags_edit = QLineEdit(box)
+        self.tags_edit.setPlaceholderText("comma-separated, e.g. travel, invoices")
+        self.tags_edit.textEdited.connect(lambda t: self._set("tags", split_list(t)))
+        self.domain_edit = QLineEdit(box)
+        self.domain_edit.setPlaceholderText("e.g. finance")
+        self.domain_edit.textEdited.connect(lambda t: self._set("domain", t))
+        form.addRow("Ta&gs", self.tags_edit)
+        form.addRow("&Domain", self.domain_edit)
+        return box
+
+    def _build_deprecation(self, parent: QWidget) -> QGroupBox:
+        box = QGroupBox("Deprecation", parent)
+        form = QFormLayout(box)
+        self.deprecated_check = QCheckBox("Deprecated", box)
+        self.deprecated_check.toggled.connect(
+            lambda on: self._set("deprecated", Deprecation() if on else None)
+        )
+        self.replacement_edit = QLineEdit(box)
+        self.replacement_edit.setPlaceholderText("name of the tool to use instead")
+        self.replacement_edit.textEdited.connect(lambda t: self._deprecation(replacement=t))
+        self.reason_edit = QLineEdit(box)
+        self.reason_edit.textEdited.connect(lambda t: self._deprecation(reason=t))
+        form.addRow("", self.deprecated_check)
+        form.addRow("Re&placement", self.replacement_edit)
+        form.addRow("Reas&on", self.reason_edit)
+        return box
+
+    @staticmethod
+    def _double(parent: QWidget, low: float, high: float, suffix: str) -> QDoubleSpinBox:
+        spin = QDoubleSpinBox(parent)
+        spin.setRange(low, high)
+        spin.setDecimals(2)
+        spin.setSuffix(suffix)
+        spin.setKeyboardTracking(False)
+        return spin
+
+    # ------------------------------------------------------------------ model → view
+
+    def show_tool(self, tool: ToolContract) -> None:
+        """Show ``tool``, leaving controls that already show its values untouched."""
+        self._tool = tool
+        ex = tool.execution
+        show_combo_data(self.risk_combo, tool.risk.value)
+        show_combo_data(self.timeout_tier_combo, ex.timeout_tier.value)
+        show_number(self.timeout_spin, ex.timeout_seconds)
+        show_number(self.attempts_spin, ex.retry.max_attempts)
+        show_number(self.backoff_base_spin, ex.retry.backoff_base_seconds)
+        show_number(self.backoff_cap_spin, ex.retry.backoff_cap_seconds)
+        show_checked(self.idempotency_check, ex.idempotency.required)
+        show_line_text(self.key_template_edit, ex.idempotency.key_template)
+        if split_list(self.tags_edit.text()) != tool.tags:
+            show_line_text(self.tags_edit, ", ".join(tool.tags))
+        show_line_text(self.domain_edit, tool.domain)
+        dep = tool.deprecated
+        show_checked(self.deprecated_check, dep is not None)
+        show_line_text(self.replacement_edit, dep.replacement if dep else "")
+        show_line_text(self.reason_edit, dep.reason if dep else "")
+        self.permissions_table.show_permissions(tool.permissions)
+        self._update_enabled()
+
+    def set_read_only(self, read_only: bool) -> None:
+        """Make every control read-only (a published version)."""
+        self._read_only = read_only
+        for widget in (
+            self.risk_combo,
+            self.timeout_tier_combo,
+            self.timeout_spin,
+            self.attempts_spin,
+            self.backoff_base_spin,
+            self.backoff_cap_spin,
+            self.idempotency_check,
+            self.key_template_edit,
+            self.tags_edit,
+            self.domain_edit,
+            self.deprecated_check,
+            self.replacement_edit,
+            self.reason_edit,
+        ):
+            set_editable(widget, not read_only)
+        self.permissions_table.set_read_only(read_only)
+        self._update_enabled()
+
+    def _update_enabled(self) -> None:
+        editable = not getattr(self, "_read_only", False)
+        deprecated = self.deprecated_check.isChecked()
+        self.replacement_edit.setEnabled(deprecated)
+        self.reason_edit.setEnabled(deprecated)
+        self.replacement_edit.setReadOnly(not editable)
+        self.reason_edit.setReadOnly(not editable)
+
+    # ------------------------------------------------------------------ view → model
+
+    def _set(self, field: str, value: object) -> None:
+        if self._tool is not None and getattr(self._tool, field) != value:
+            self._on_edit(SetField(field, value))
+
+    def _execution(self, **changes: object) -> None:
+        if self._tool is not None:
+            self._set("execution", dataclasses.replace(self._tool.execution, **changes))
+
+    def _retry(self, **changes: object) -> None:
+        if self._tool is not None:
+            retry = dataclasses.replace(self._tool.execution.retry, **changes)
+            self._execution(retry=retry)
+
+    def _idempotency(self, **changes: object) -> None:
+        if self._tool is not None:
+            idem = dataclasses.replace(self._tool.execution.idempotency, **changes)
+            self._execution(idempotency=idem)
+
+    def _deprecation(self, **changes: object) -> None:
+        if self._tool is not None:
+            current = self._tool.deprecated or Deprecation()
+            self._set("deprecated", dataclasses.replace(current, **changes))
