@@ -163,7 +163,7 @@ class RegistryStore:
         if base is not None and base != stored:
             raise ConflictError(f"registry {name}", stored_revision=stored, base_revision=base)
 
-    def _set_meta(self, registry_id: int, registry: Registry | RegistryInfo, now: str) -> None:
+    def _set_meta(self, registry_id: int, registry: Registry, now: str) -> None:
         self._conn.execute(
             "UPDATE registries SET title = ?, description = ?, settings_json = ? WHERE id = ?",
             (registry.title, registry.description, settings_json(registry.settings), registry_id),
