@@ -52,8 +52,14 @@ def _entry_format(entry: Any) -> str | None:
 
 def _list_format(entries: list[Any], where: str) -> str:
     kinds = {_entry_format(e) for e in entries}
-    if len(kinds) == 1 and None not in kinds:
-        return kinds.pop()
+    known = kinds - {None}
+    # Built-in tools (web search, googleSearch …) have no name; they sit beside
+    # function tools in real requests and must not make the list ambiguous.
+    builtin_only = all(
+        _entry_format(e) is not None or (isinstance(e, dict) and "name" not in e) for e in entries
+    )
+    if len(known) == 1 and builtin_only:
+        return known.pop()
     if not entries:
         raise FormatError(f"{where} is an empty list of tools; pass --format to say which format")
     seen = ", ".join(sorted(k for k in kinds if k)) or "nothing known"

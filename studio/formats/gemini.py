@@ -76,6 +76,7 @@ def to_gemini_schema(node: Any, path: str, lost: dict[str, list[str]], changed: 
                 changed.append(f"{path}: type list became anyOf")
         elif key == "const" and isinstance(value, str):
             out["enum"] = [value]
+            out.setdefault("type", "string")  # Gemini enums belong to strings
             changed.append(f"{path}: const became a one-value enum")
         elif key == "enum" and isinstance(value, list):
             values = [v for v in value if v is not None]
