@@ -52,7 +52,7 @@ def _entry_format(entry: Any) -> str | None:
 
 def _list_format(entries: list[Any], where: str) -> str:
     kinds = {_entry_format(e) for e in entries}
-    known = kinds - {None}
+    known = {k for k in kinds if k is not None}
     # Built-in tools (web search, googleSearch …) have no name; they sit beside
     # function tools in real requests and must not make the list ambiguous.
     builtin_only = all(

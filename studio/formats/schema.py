@@ -79,9 +79,9 @@ def clean_schema(
         if not isinstance(node, dict):
             return copy.deepcopy(node)
         props = node.get("properties")
-        injected = set()
-        if isinstance(props, dict):
-            injected = {n for n, s in props.items() if isinstance(s, dict) and "x-injected" in s}
+        if not isinstance(props, dict):
+            props = {}
+        injected = {n for n, s in props.items() if isinstance(s, dict) and "x-injected" in s}
         kept = {k: v for k, v in node.items() if not k.startswith("x-")}
         for key in node:
             if key.startswith("x-"):
