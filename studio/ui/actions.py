@@ -1,0 +1,99 @@
+"""Every QAction of the main window and its shortcut, in one place.
+
+Widgets never create their own shortcuts: they connect to these actions, so
+a key sequence is defined once and appears in the menus next to its action.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QKeySequence, QUndoGroup
+from PySide6.QtWidgets import QWidget
+
+StandardKey = QKeySequence.StandardKey
+
+
+@dataclass(frozen=True)
+class Actions:
+    """The main window's actions.
+
+    Connect ``triggered``/``toggled``; don't define shortcuts anywhere else.
+    """
+
+    new_tool: QAction
+    duplicate_tool: QAction
+    delete_tool: QAction
+    save: QAction
+    undo: QAction
+    redo: QAction
+    find: QAction
+    publish: QAction
+    open_version: QAction
+    back_to_draft: QAction
+    dark_theme: QAction
+    quit: QAction
+
+    def editing(self) -> tuple[QAction, ...]:
+        """Actions that change the draft (disabled for read-only versions)."""
+        return (self.new_tool, self.duplicate_tool, self.delete_tool, self.save, self.publish)
+
+
+def _action(
+    parent: QWidget, text: str, shortcuts: list[QKeySequence] | None = None, tip: str = ""
+) -> QAction:
+    action = QAction(text, parent)
+    if shortcuts:
+        action.setShortcuts(shortcuts)
+    if tip:
+        action.setStatusTip(tip)
+        action.setToolTip(tip)
+    return action
+
+
+def create_actions(parent: QWidget, undo_group: QUndoGroup) -> Actions:
+    """Create the actions, parented to ``parent``.
+
+    Args:
+        parent: The main window; shortcuts work anywhere inside it.
+        undo_group: Undo/Redo come from the group so their text names the
+            step they undo ("Undo Edit summary") and follow the active registry.
+
+    Return:
+        The actions, not yet connected to anything.
+    """
+    undo = undo_group.createUndoAction(parent, "Undo")
+    undo.setShortcuts([QKeySequence("Ctrl+Z")])
+    redo = undo_group.createRedoAction(parent, "Redo")
+    redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
+    delete = _action(
+        parent, "De&lete tool", [QKeySequence(StandardKey.Delete)], "Delete the selected tool"
+    )
+    # Del must keep deleting characters in the editor's fields: the window
+    # adds this action to the tool list, and the shortcut only fires there.
+    delete.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+    dark = _action(parent, "&Dark theme", tip="Switch between the dark and the light theme")
+    dark.setCheckable(True)
+    return Actions(
+        new_tool=_action(
+            parent, "&New tool", [QKeySequence("Ctrl+N")], "Add a new tool to the draft"
+        ),
+        duplicate_tool=_action(
+            parent, "&Duplicate tool", [QKeySequence("Ctrl+D")], "Copy the selected tool"
+        ),
+        delete_tool=delete,
+        save=_action(parent, "&Save", [QKeySequence("Ctrl+S")], "Save the draft"),
+        undo=undo,
+        redo=redo,
+        find=_action(parent, "&Find tool", [QKeySequence("Ctrl+F")], "Filter the tool list"),
+        publish=_action(
+            parent, "&Publish…", tip="Publish the saved draft as a new immutable version"
+        ),
+        open_version=_action(
+            parent, "&Open version…", tip="Open the selected published version read-only"
+        ),
+        back_to_draft=_action(parent, "&Back to draft", tip="Return to the editable draft"),
+        dark_theme=dark,
+        quit=_action(parent, "&Quit", [QKeySequence("Ctrl+Q")], "Close the studio"),
+    )

@@ -1,0 +1,181 @@
+"""Starting the GUI: the application object, palettes, error handling."""
+
+from __future__ import annotations
+
+import logging
+import sys
+import traceback
+from pathlib import Path
+from types import TracebackType
+from typing import Literal
+
+import platformdirs
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QColor, QGuiApplication, QPalette
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from registry_db import StoreError, open_default_store, resolve_db_path
+
+_log = logging.getLogger(__name__)
+
+APP_NAME = "Tool Registry Studio"
+ORG_NAME = "ToolRegistryStudio"
+Theme = Literal["light", "dark", "system"]
+
+_DARK = {
+    QPalette.ColorRole.Window: "#2b2d30",
+    QPalette.ColorRole.WindowText: "#e6e6e6",
+    QPalette.ColorRole.Base: "#1e1f22",
+    QPalette.ColorRole.AlternateBase: "#26282b",
+    QPalette.ColorRole.ToolTipBase: "#3c3f41",
+    QPalette.ColorRole.ToolTipText: "#e6e6e6",
+    QPalette.ColorRole.PlaceholderText: "#8c8f94",
+    QPalette.ColorRole.Text: "#e6e6e6",
+    QPalette.ColorRole.Button: "#35373b",
+    QPalette.ColorRole.ButtonText: "#e6e6e6",
+    QPalette.ColorRole.BrightText: "#ff6b6b",
+    QPalette.ColorRole.Light: "#4a4d52",
+    QPalette.ColorRole.Midlight: "#3e4145",
+    QPalette.ColorRole.Mid: "#2f3134",
+    QPalette.ColorRole.Dark: "#1b1c1e",
+    QPalette.ColorRole.Shadow: "#101112",
+    QPalette.ColorRole.Highlight: "#2f65ca",
+    QPalette.ColorRole.HighlightedText: "#ffffff",
+    QPalette.ColorRole.Link: "#6ea8ff",
+    QPalette.ColorRole.LinkVisited: "#b48cff",
+}
+_DARK_DISABLED = {
+    QPalette.ColorRole.WindowText: "#7a7d82",
+    QPalette.ColorRole.Text: "#7a7d82",
+    QPalette.ColorRole.ButtonText: "#7a7d82",
+    QPalette.ColorRole.Highlight: "#3a3d41",
+    QPalette.ColorRole.HighlightedText: "#9a9da2",
+}
+
+
+def dark_palette() -> QPalette:
+    """A dark palette with readable contrast for text, disabled text and selections."""
+    palette = QPalette()
+    for role, colour in _DARK.items():
+        palette.setColor(role, QColor(colour))
+    for role, colour in _DARK_DISABLED.items():
+        palette.setColor(QPalette.ColorGroup.Disabled, role, QColor(colour))
+    return palette
+
+
+def system_prefers_dark() -> bool:
+    hints = QGuiApplication.styleHints()
+    return hints.colorScheme() == Qt.ColorScheme.Dark
+
+
+def apply_palette(app: QApplication, theme: Theme | str) -> str:
+    """Apply the ``light``, ``dark`` or ``system`` palette; return the one applied."""
+    if theme == "system":
+        theme = "dark" if system_prefers_dark() else "light"
+    if theme == "dark":
+        app.setPalette(dark_palette())
+    else:
+        theme = "light"
+        app.setPalette(app.style().standardPalette())
+    return theme
+
+
+def _log_file() -> Path:
+    folder = Path(platformdirs.user_log_dir("tool-registry-studio", appauthor=False))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / "studio.log"
+
+
+def _configure_logging() -> Path | None:
+    handlers: list[logging.Handler] = [logging.StreamHandler()]
+    path: Path | None = None
+    try:
+        path = _log_file()
+        handlers.append(logging.FileHandler(path, encoding="utf-8"))
+    except OSError:  # a read-only home must not stop the studio
+        path = None
+    logging.basicConfig(
+        level=logging.INFO,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        handlers=handlers,
+    )
+    return path
+
+
+def install_excepthook(log_path: Path | None = None) -> None:
+    """Log unexpected errors and show a short message instead of crashing.
+
+    Qt calls Python slots from C++; an exception escaping one would otherwise
+    end in a traceback on stderr (or abort). The user sees one sentence and
+    where the details are; the traceback goes to the log only.
+    """
+    showing = False
+
+    def hook(exc_type: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
+        nonlocal showing
+        if issubclass(exc_type, KeyboardInterrupt):
+            sys.__excepthook__(exc_type, exc, tb)
+            return
+        _log.error("unexpected error:\n%s", "".join(traceback.format_exception(exc_type, exc, tb)))
+        if showing or QApplication.instance() is None:
+            return
+        showing = True
+        try:
+            where = f"\n\nDetails are in {log_path}." if log_path else ""
+            QMessageBox.warning(
+                None,
+                "Something went wrong",
+                f"The studio hit an unexpected error ({exc_type.__name__}: {exc}). "
+                f"Your open work is still there; save it if you can.{where}",
+            )
+        finally:
+            showing = False
+
+    sys.excepthook = hook
+
+
+def run_gui(db_path: Path | None) -> int:
+    """Open the store at ``db_path`` (default database when None) and run the GUI.
+
+    Return:
+        The process exit code.
+    """
+    log_path = _configure_logging()
+    app = QApplication.instance() or QApplication(sys.argv)
+    assert isinstance(app, QApplication)
+    app.setApplicationName(APP_NAME)
+    app.setOrganizationName(ORG_NAME)
+    app.setStyle("Fusion")
+    install_excepthook(log_path)
+    theme = QSettings().value("ui/theme", "system")
+    apply_palette(app, str(theme))
+
+    path = db_path if db_path is not None else resolve_db_path(None)
+    try:
+        store = open_default_store(path)
+    except (StoreError, OSError) as exc:  # sqlite3.Error is not an OSError
+        _show_open_error(path, exc)
+        return 1
+    except Exception as exc:  # e.g. sqlite3.DatabaseError: "file is not a database"
+        _show_open_error(path, exc)
+        return 1
+
+    from studio.ui.main_window import MainWindow
+
+    window = MainWindow(store)
+    window.show()
+    try:
+        return app.exec()
+    finally:
+        store.close()
+
+
+def _show_open_error(path: Path, exc: BaseException) -> None:
+    _log.error("cannot open database %s: %s", path, exc)
+    QMessageBox.critical(
+        None,
+        "Cannot open the database",
+        f"The studio could not open its database:\n{path}\n\n{exc}\n\n"
+        "Check that the file is a Tool Registry Studio database and that you can write "
+        "to its folder, or start with --db PATH to use another file.",
+    )

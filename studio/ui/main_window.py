@@ -1,0 +1,681 @@
+"""The studio's main window: registries and tools, editor, preview, versions."""
+
+from __future__ import annotations
+
+import dataclasses
+import getpass
+import logging
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Literal
+
+from PySide6.QtCore import QItemSelectionModel, QSettings, Qt
+from PySide6.QtGui import QCloseEvent, QUndoGroup
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QApplication,
+    QComboBox,
+    QDockWidget,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListView,
+    QMainWindow,
+    QMessageBox,
+    QPushButton,
+    QSplitter,
+    QToolBar,
+    QVBoxLayout,
+    QWidget,
+)
+
+from registry_db import (
+    ConflictError,
+    RegistryStore,
+    StoreError,
+    TamperedVersionError,
+    VersionInfo,
+)
+from studio.contract import ToolContract
+from studio.editing import DraftEntry, DraftWorkspace, InsertTool, RemoveTool, SaveRefused
+from studio.ui.actions import Actions, create_actions
+from studio.ui.dialogs.publish_dialog import PublishDialog, Publisher, PublishRequest
+from studio.ui.document import RegistryDocument
+from studio.ui.models.registry_list_model import RegistryListModel
+from studio.ui.models.tool_list_model import ToolFilterModel, ToolListModel
+from studio.ui.views.tool_editor import ToolEditorWidget
+from studio.ui.views.versions_panel import VersionsPanel
+from studio.ui.widgets.preview import PreviewWidget
+
+_log = logging.getLogger(__name__)
+
+APP_TITLE = "Tool Registry Studio"
+UnsavedAnswer = Literal["save", "discard", "cancel"]
+ConflictAnswer = Literal["reload", "cancel"]
+
+
+class Prompts:
+    """The questions the window asks; tests replace these methods.
+
+    Every method is modal and returns the user's answer as plain data.
+    """
+
+    def unsaved_changes(self, parent: QWidget, names: Sequence[str]) -> UnsavedAnswer:
+        """Save / Discard / Cancel for unsaved drafts ``names``."""
+        box = QMessageBox(parent)
+        box.setIcon(QMessageBox.Icon.Warning)
+        box.setWindowTitle("Unsaved changes")
+        box.setText(f"{', '.join(names)} has unsaved changes.")
+        box.setInformativeText("Save them before closing?")
+        box.setStandardButtons(
+            QMessageBox.StandardButton.Save
+            | QMessageBox.StandardButton.Discard
+            | QMessageBox.StandardButton.Cancel
+        )
+        box.setDefaultButton(QMessageBox.StandardButton.Save)
+        answer = box.exec()
+        if answer == QMessageBox.StandardButton.Save:
+            return "save"
+        if answer == QMessageBox.StandardButton.Discard:
+            return "discard"
+        return "cancel"
+
+    def conflict(self, parent: QWidget, registry: str, message: str) -> ConflictAnswer:
+        """Reload (discard mine) or Cancel (keep editing) after a refused save."""
+        box = QMessageBox(parent)
+        box.setIcon(QMessageBox.Icon.Warning)
+        box.setWindowTitle("Changed elsewhere")
+        box.setText(f"Not saved: {message}.")
+        box.setInformativeText(
+            f"Nothing was overwritten. Reload discards your unsaved changes to {registry} "
+            "and shows what is stored now; Cancel keeps your changes open so you can "
+            "copy them before reloading."
+        )
+        reload = box.addButton("Reload (discard mine)", QMessageBox.ButtonRole.DestructiveRole)
+        box.addButton("Cancel (keep editing)", QMessageBox.ButtonRole.RejectRole)
+        box.exec()
+        return "reload" if box.clickedButton() is reload else "cancel"
+
+    def save_before_publish(self, parent: QWidget, registry: str) -> bool:
+        """Whether to save unsaved changes first (publishing uses the saved draft)."""
+        answer = QMessageBox.question(
+            parent,
+            "Save before publishing",
+            f"{registry} has unsaved changes. A version is published from the saved "
+            "draft. Save now and continue?",
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Save,
+        )
+        return answer == QMessageBox.StandardButton.Save
+
+    def publish(
+        self, parent: QWidget, registry: str, tool_count: int, publisher: Publisher
+    ) -> VersionInfo | None:
+        """Ask for notes and semver, publish; the new version or None when cancelled."""
+        dialog = PublishDialog(registry, tool_count, publisher, parent)
+        dialog.exec()
+        return dialog.published
+
+    def error(self, parent: QWidget, title: str, text: str) -> None:
+        QMessageBox.warning(parent, title, text)
+
+
+class MainWindow(QMainWindow):
+    """Registries and their tools on the left, editor in the centre, preview on the right.
+
+    One :class:`RegistryDocument` per open registry (and per opened version)
+    is kept in :attr:`documents`; the undo group's active stack is the shown
+    document's, so Undo/Redo follow the registry on screen.
+
+    Args:
+        store: The open store.
+        prompts: The questions asked of the user (injectable for tests).
+    """
+
+    def __init__(
+        self,
+        store: RegistryStore,
+        prompts: Prompts | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.store = store
+        self.prompts = prompts or Prompts()
+        self.documents: dict[str, RegistryDocument] = {}
+        self._tool_models: dict[str, ToolListModel] = {}
+        self._last_saved: dict[str, datetime] = {}
+        self._current: str | None = None
+        self.undo_group = QUndoGroup(self)
+        self.actions: Actions = create_actions(self, self.undo_group)
+        self.resize(1280, 800)
+
+        self._build_widgets()
+        self._build_menus()
+        self._connect()
+        self.refresh_registries()
+        if self.registry_model.rowCount() > 0:
+            self.open_registry(self.registry_model.registries()[0].name)
+        self._update_state()
+
+    # ------------------------------------------------------------------ building
+
+    def _build_widgets(self) -> None:
+        self.registry_model = RegistryListModel(parent=self)
+        self.registry_combo = QComboBox()
+        self.registry_combo.setModel(self.registry_model)
+        self.registry_combo.setToolTip("The registry being edited")
+
+        self.filter_edit = QLineEdit()
+        self.filter_edit.setPlaceholderText("Filter tools (Ctrl+F)")
+        self.filter_edit.setClearButtonEnabled(True)
+
+        self.tool_proxy = ToolFilterModel(self)
+        self.tool_view = QListView()
+        self.tool_view.setModel(self.tool_proxy)
+        self.tool_view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.tool_view.setUniformItemSizes(True)
+        self.tool_view.addAction(self.actions.delete_tool)
+
+        left = QWidget()
+        left_layout = QVBoxLayout(left)
+        left_layout.setContentsMargins(4, 4, 4, 4)
+        left_layout.addWidget(self.registry_combo)
+        left_layout.addWidget(self.filter_edit)
+        left_layout.addWidget(self.tool_view, 1)
+        left.setMinimumWidth(180)
+
+        self.banner = QFrame()
+        self.banner.setObjectName("readOnlyBanner")
+        self.banner.setFrameShape(QFrame.Shape.StyledPanel)
+        self.banner.setStyleSheet(
+            "#readOnlyBanner { background: #f3d98b; border: 1px solid #c9a227; }"
+            "#readOnlyBanner QLabel { color: #3b2f00; font-weight: bold; }"
+        )
+        self.banner_label = QLabel()
+        self.banner_button = QPushButton("Back to draft")
+        banner_layout = QHBoxLayout(self.banner)
+        banner_layout.setContentsMargins(8, 4, 8, 4)
+        banner_layout.addWidget(self.banner_label, 1)
+        banner_layout.addWidget(self.banner_button)
+        self.banner.hide()
+
+        self.editor = ToolEditorWidget(self)
+        self.preview = PreviewWidget(self)
+        self.preview.setMinimumWidth(220)
+
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.setChildrenCollapsible(False)
+        self.splitter.addWidget(left)
+        self.splitter.addWidget(self.editor)
+        self.splitter.addWidget(self.preview)
+        self.splitter.setStretchFactor(0, 0)
+        self.splitter.setStretchFactor(1, 3)
+        self.splitter.setStretchFactor(2, 2)
+        self.splitter.setSizes([240, 620, 420])
+
+        central = QWidget()
+        central_layout = QVBoxLayout(central)
+        central_layout.setContentsMargins(0, 0, 0, 0)
+        central_layout.setSpacing(0)
+        central_layout.addWidget(self.banner)
+        central_layout.addWidget(self.splitter, 1)
+        self.setCentralWidget(central)
+
+        self.versions_panel = VersionsPanel(self)
+        self.versions_dock = QDockWidget("Versions", self)
+        self.versions_dock.setObjectName("versionsDock")
+        self.versions_dock.setWidget(self.versions_panel)
+        self.versions_dock.setFeatures(
+            QDockWidget.DockWidgetFeature.DockWidgetMovable
+            | QDockWidget.DockWidgetFeature.DockWidgetClosable
+        )
+        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.versions_dock)
+        self.resizeDocks([self.versions_dock], [170], Qt.Orientation.Vertical)
+
+        self.status_label = QLabel()
+        self.statusBar().addPermanentWidget(self.status_label, 1)
+
+    def _build_menus(self) -> None:
+        a = self.actions
+        file_menu = self.menuBar().addMenu("&File")
+        file_menu.addActions([a.save, a.publish, a.open_version, a.back_to_draft])
+        file_menu.addSeparator()
+        file_menu.addAction(a.quit)
+        edit_menu = self.menuBar().addMenu("&Edit")
+        edit_menu.addActions([a.undo, a.redo])
+        edit_menu.addSeparator()
+        edit_menu.addActions([a.new_tool, a.duplicate_tool, a.delete_tool])
+        edit_menu.addSeparator()
+        edit_menu.addAction(a.find)
+        view_menu = self.menuBar().addMenu("&View")
+        view_menu.addAction(a.dark_theme)
+        view_menu.addAction(self.versions_dock.toggleViewAction())
+
+        toolbar = QToolBar("Main", self)
+        toolbar.setObjectName("mainToolbar")
+        toolbar.setMovable(False)
+        toolbar.addActions([a.new_tool, a.duplicate_tool, a.delete_tool])
+        toolbar.addSeparator()
+        toolbar.addActions([a.save, a.undo, a.redo])
+        toolbar.addSeparator()
+        toolbar.addAction(a.publish)
+        toolbar.addSeparator()
+        toolbar.addAction(a.dark_theme)
+        self.addToolBar(toolbar)
+        # Shortcuts of actions only shown in menus still need a widget in the window.
+        self.addActions([a.find, a.quit, a.open_version, a.back_to_draft])
+
+    def _connect(self) -> None:
+        a = self.actions
+        a.new_tool.triggered.connect(self.new_tool)
+        a.duplicate_tool.triggered.connect(self.duplicate_tool)
+        a.delete_tool.triggered.connect(self.delete_tool)
+        a.save.triggered.connect(self.save_current)
+        a.find.triggered.connect(self.focus_filter)
+        a.publish.triggered.connect(self.publish_current)
+        a.open_version.triggered.connect(self._open_selected_version)
+        a.back_to_draft.triggered.connect(self.back_to_draft)
+        a.dark_theme.toggled.connect(self._set_dark)
+        a.quit.triggered.connect(self.close)
+        settings = QSettings()
+        a.dark_theme.setChecked(settings.value("ui/theme", "") == "dark")
+
+        self.registry_combo.currentIndexChanged.connect(self._on_registry_picked)
+        self.filter_edit.textChanged.connect(self.tool_proxy.setFilterFixedString)
+        self.tool_view.selectionModel().selectionChanged.connect(self._on_tool_selected)
+        self.tool_proxy.modelReset.connect(self._on_tool_selected)
+        self.banner_button.clicked.connect(self.back_to_draft)
+        self.versions_panel.publishRequested.connect(self.publish_current)
+        self.versions_panel.openRequested.connect(self.open_version)
+        self.undo_group.indexChanged.connect(lambda _i: self._update_state())
+        self.undo_group.cleanChanged.connect(lambda _c: self._update_state())
+
+    # ------------------------------------------------------------------ documents
+
+    def current_document(self) -> RegistryDocument | None:
+        return self.documents.get(self._current) if self._current else None
+
+    def current_model(self) -> ToolListModel | None:
+        return self._tool_models.get(self._current) if self._current else None
+
+    def draft_document(self, name: str) -> RegistryDocument | None:
+        return self.documents.get(name)
+
+    def refresh_registries(self) -> None:
+        """Re-read the registry list (counts change on save and publish)."""
+        current = self.registry_combo.currentData(RegistryListModel.NameRole)
+        self.registry_combo.blockSignals(True)
+        try:
+            self.registry_model.set_registries(self.store.list_registries())
+            row = self.registry_model.row_of(current) if current else -1
+            self.registry_combo.setCurrentIndex(row if row >= 0 else 0)
+        finally:
+            self.registry_combo.blockSignals(False)
+
+    def open_registry(self, name: str) -> RegistryDocument | None:
+        """Show the draft of registry ``name``, loading it on first use."""
+        if name not in self.documents:
+            try:
+                workspace = DraftWorkspace.load(self.store, name)
+            except StoreError as exc:
+                self.prompts.error(self, "Cannot open registry", f"{name}: {exc}")
+                return None
+            self._register(name, RegistryDocument(self.store, workspace, self))
+        self._activate(name)
+        return self.documents[name]
+
+    def open_version(self, number: int) -> RegistryDocument | None:
+        """Show version ``number`` of the current registry, read-only."""
+        doc = self.current_document()
+        if doc is None:
+            return None
+        name = doc.name
+        key = f"{name}@{number}"
+        if key not in self.documents:
+            try:
+                version = self.store.load_version(name, number)
+            except TamperedVersionError as exc:
+                self.prompts.error(
+                    self,
+                    "Version failed its integrity check",
+                    f"Version {number} of {name} was not opened: {exc}.\n\nThe stored "
+                    "document no longer matches the hash recorded when it was published, "
+                    "so it may have been changed outside the studio.",
+                )
+                return None
+            except StoreError as exc:
+                self.prompts.error(self, "Cannot open version", f"{name} v{number}: {exc}")
+                return None
+            workspace = DraftWorkspace.from_registry(version.registry, read_only_version=number)
+            self._register(key, RegistryDocument(self.store, workspace, self))
+        self._activate(key)
+        return self.documents[key]
+
+    def back_to_draft(self) -> None:
+        doc = self.current_document()
+        if doc is not None and doc.read_only:
+            self.open_registry(doc.name)
+
+    def reload_document(self, name: str) -> None:
+        """Drop the draft of ``name`` (unsaved changes included) and load it again."""
+        selected = self.selected_tool()
+        old = self.documents.pop(name, None)
+        model = self._tool_models.pop(name, None)
+        if self._current == name:
+            self.editor.set_tool(None, None)
+            self.tool_proxy.setSourceModel(None)
+            self._current = None
+        if old is not None:
+            self.undo_group.removeStack(old.undo_stack)
+            old.deleteLater()
+        if model is not None:
+            model.detach()
+            model.deleteLater()
+        self.open_registry(name)
+        if selected is not None:
+            self.select_tool_named(selected.name)
+
+    def _register(self, key: str, doc: RegistryDocument) -> None:
+        self.documents[key] = doc
+        self._tool_models[key] = ToolListModel(doc.workspace, self)
+        self.undo_group.addStack(doc.undo_stack)
+        doc.dirtyChanged.connect(lambda _d: self._update_state())
+        doc.workspace.events.connect("changed", lambda index: self._on_tool_changed(key, index))
+
+    def _activate(self, key: str) -> None:
+        doc = self.documents[key]
+        self._current = key
+        self.undo_group.setActiveStack(doc.undo_stack)
+        self.tool_proxy.setSourceModel(self._tool_models[key])
+        row = self.registry_model.row_of(doc.name)
+        if row >= 0 and row != self.registry_combo.currentIndex():
+            self.registry_combo.blockSignals(True)
+            self.registry_combo.setCurrentIndex(row)
+            self.registry_combo.blockSignals(False)
+        if doc.read_only:
+            self.banner_label.setText(
+                f"Version {doc.workspace.read_only_version} (published, read-only) of {doc.name}"
+            )
+            self.banner.show()
+        else:
+            self.banner.hide()
+        self._refresh_versions()
+        if self.tool_proxy.rowCount() > 0:
+            self.tool_view.setCurrentIndex(self.tool_proxy.index(0, 0))
+        self._on_tool_selected()
+        self._update_state()
+
+    def _on_registry_picked(self, row: int) -> None:
+        name = self.registry_model.data(
+            self.registry_model.index(row, 0), RegistryListModel.NameRole
+        )
+        if name:
+            self.open_registry(name)
+
+    # ------------------------------------------------------------------ selection
+
+    def selected_key(self) -> int | None:
+        index = self.tool_view.currentIndex()
+        if not index.isValid() or not self.tool_view.selectionModel().isSelected(index):
+            return None
+        return self.tool_proxy.data(index, ToolListModel.KeyRole)
+
+    def selected_entry(self) -> DraftEntry | None:
+        doc, key = self.current_document(), self.selected_key()
+        if doc is None or key is None:
+            return None
+        try:
+            return doc.workspace.entry(key)
+        except KeyError:
+            return None
+
+    def selected_tool(self) -> ToolContract | None:
+        entry = self.selected_entry()
+        return entry.tool if entry else None
+
+    def select_key(self, key: int) -> None:
+        model = self.current_model()
+        if model is None:
+            return
+        row = model.row_of_key(key)
+        if row < 0:
+            return
+        index = self.tool_proxy.mapFromSource(model.index(row, 0))
+        if not index.isValid():  # filtered out: show it anyway
+            self.filter_edit.clear()
+            index = self.tool_proxy.mapFromSource(model.index(row, 0))
+        self.tool_view.selectionModel().setCurrentIndex(
+            index, QItemSelectionModel.SelectionFlag.ClearAndSelect
+        )
+        self.tool_view.scrollTo(index)
+
+    def select_tool_named(self, name: str) -> None:
+        doc = self.current_document()
+        if doc is None:
+            return
+        for entry in doc.workspace.entries:
+            if entry.tool.name == name:
+                self.select_key(entry.key)
+                return
+
+    def focus_filter(self) -> None:
+        self.filter_edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.filter_edit.selectAll()
+
+    def _on_tool_selected(self, *_args: object) -> None:
+        doc = self.current_document()
+        key = self.selected_key()
+        self.editor.set_tool(doc if key is not None else None, key)
+        entry = self.selected_entry()
+        settings = doc.workspace.settings if doc else None
+        self.preview.set_tool(entry.tool if entry else None, settings)
+        self._update_actions()
+
+    def _on_tool_changed(self, key: str, index: int) -> None:
+        if key != self._current:
+            return
+        entry = self.selected_entry()
+        doc = self.current_document()
+        if entry is not None and doc is not None and doc.workspace.entries[index] is entry:
+            self.preview.set_tool(entry.tool, doc.workspace.settings)
+
+    # ------------------------------------------------------------------ tool commands
+
+    def _editable(self) -> RegistryDocument | None:
+        doc = self.current_document()
+        return doc if doc is not None and not doc.read_only else None
+
+    def new_tool(self) -> None:
+        """Append a new, empty tool and select it."""
+        doc = self._editable()
+        if doc is None:
+            return
+        ws = doc.workspace
+        entry = ws.new_entry(ToolContract(name=ws.unique_name("new_tool"), summary=""))
+        doc.push(InsertTool(len(ws.entries), entry))
+        self.select_key(entry.key)
+
+    def duplicate_tool(self) -> None:
+        """Insert a copy of the selected tool after it, named ``<name>_copy``."""
+        doc, source = self._editable(), self.selected_entry()
+        if doc is None or source is None:
+            return
+        ws = doc.workspace
+        copy_name = ws.unique_name(f"{source.tool.name[:59]}_copy")
+        entry = ws.new_entry(dataclasses.replace(source.tool, name=copy_name))
+        doc.push(InsertTool(ws.index_of(source) + 1, entry, "Duplicate tool"))
+        self.select_key(entry.key)
+
+    def delete_tool(self) -> None:
+        """Delete the selected tool (undoable) and select its neighbour."""
+        doc, entry = self._editable(), self.selected_entry()
+        if doc is None or entry is None:
+            return
+        row = self.tool_view.currentIndex().row()
+        doc.push(RemoveTool(entry.key))
+        count = self.tool_proxy.rowCount()
+        if count:
+            self.tool_view.setCurrentIndex(self.tool_proxy.index(min(row, count - 1), 0))
+        self._on_tool_selected()
+
+    # ------------------------------------------------------------------ save / publish
+
+    def save_current(self) -> bool:
+        """Save the shown draft; True when nothing is left unsaved."""
+        doc = self._editable()
+        return True if doc is None else self.save_document(doc)
+
+    def save_document(self, doc: RegistryDocument) -> bool:
+        """Save ``doc``, explaining any refusal; True on success."""
+        try:
+            doc.save()
+        except SaveRefused as exc:
+            problems = "\n".join(f"• {p}" for p in exc.problems)
+            self.prompts.error(
+                self,
+                "Not saved",
+                f"{doc.name} was not saved; fix these first (your changes are kept):\n\n{problems}",
+            )
+            return False
+        except ConflictError as exc:
+            if self.prompts.conflict(self, doc.name, str(exc)) == "reload":
+                self.reload_document(doc.name)
+            return False
+        except StoreError as exc:
+            self.prompts.error(self, "Not saved", f"{doc.name} was not saved: {exc}")
+            return False
+        self._last_saved[doc.name] = datetime.now()
+        model = self._tool_models.get(doc.name)
+        if model is not None:
+            model.refresh_markers()
+        self.refresh_registries()
+        self.statusBar().showMessage(f"Saved {doc.name}", 3000)
+        self._update_state()
+        return True
+
+    def publish_current(self) -> VersionInfo | None:
+        """Publish the saved draft of the shown registry as a new version."""
+        doc = self._editable()
+        if doc is None:
+            return None
+        if doc.is_dirty:
+            if not self.prompts.save_before_publish(self, doc.name):
+                return None
+            if not self.save_document(doc):
+                return None
+
+        def publisher(request: PublishRequest) -> VersionInfo:
+            return self.store.publish(
+                doc.name, notes=request.notes, semver=request.semver, author=_author()
+            )
+
+        info = self.prompts.publish(self, doc.name, len(doc.workspace.entries), publisher)
+        if info is not None:
+            self.refresh_registries()
+            self._refresh_versions()
+            self.versions_panel.select_version(info.number)
+            label = f"{info.number}" + (f" ({info.semver})" if info.semver else "")
+            self.statusBar().showMessage(f"Published {doc.name} version {label}", 5000)
+        return info
+
+    def _open_selected_version(self) -> None:
+        number = self.versions_panel.selected_version()
+        if number is None:
+            doc = self.current_document()
+            latest = self.registry_model.registries()
+            info = next((r for r in latest if doc and r.name == doc.name), None)
+            number = info.latest_version if info else None
+        if number is not None:
+            self.open_version(number)
+
+    def _refresh_versions(self) -> None:
+        doc = self.current_document()
+        if doc is None:
+            self.versions_panel.set_versions(None, [])
+            return
+        try:
+            versions = self.store.list_versions(doc.name)
+        except StoreError as exc:
+            _log.warning("cannot list versions of %s: %s", doc.name, exc)
+            versions = []
+        self.versions_panel.set_versions(doc.name, versions)
+        if doc.read_only and doc.workspace.read_only_version is not None:
+            self.versions_panel.select_version(doc.workspace.read_only_version)
+
+    # ------------------------------------------------------------------ state
+
+    def _update_actions(self) -> None:
+        doc = self.current_document()
+        editable = doc is not None and not doc.read_only
+        has_tool = self.selected_key() is not None
+        a = self.actions
+        a.new_tool.setEnabled(editable)
+        a.duplicate_tool.setEnabled(editable and has_tool)
+        a.delete_tool.setEnabled(editable and has_tool)
+        a.save.setEnabled(editable and doc is not None and doc.is_dirty)
+        a.publish.setEnabled(editable)
+        a.back_to_draft.setEnabled(doc is not None and doc.read_only)
+        self.versions_panel.set_publish_enabled(editable)
+
+    def _update_state(self) -> None:
+        doc = self.current_document()
+        self._update_actions()
+        if doc is None:
+            self.setWindowTitle(APP_TITLE)
+            self.status_label.setText("No registry open")
+            return
+        ws = doc.workspace
+        count = f"{len(ws.entries)} tool{'s' if len(ws.entries) != 1 else ''}"
+        if doc.read_only:
+            self.setWindowTitle(f"{doc.name} v{ws.read_only_version} (read-only) — {APP_TITLE}")
+            self.status_label.setText(
+                f"{doc.name} · version {ws.read_only_version} · {count} · read-only"
+            )
+            return
+        dirty = doc.is_dirty
+        self.setWindowTitle(f"{'*' if dirty else ''}{doc.name} — {APP_TITLE}")
+        saved = self._last_saved.get(doc.name)
+        if saved is not None:
+            when = f"last saved {saved:%H:%M:%S}"
+        else:
+            info = next((r for r in self.registry_model.registries() if r.name == doc.name), None)
+            when = f"stored {info.updated_at.replace('T', ' ')[:19]}" if info else ""
+        state = "unsaved changes" if dirty else "saved"
+        self.status_label.setText(" · ".join(p for p in (doc.name, count, state, when) if p))
+
+    def _set_dark(self, dark: bool) -> None:
+        from studio.ui.app import apply_palette  # app imports this module
+
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            apply_palette(app, "dark" if dark else "light")
+        QSettings().setValue("ui/theme", "dark" if dark else "light")
+
+    # ------------------------------------------------------------------ closing
+
+    def confirm_unsaved(self) -> bool:
+        """Ask about unsaved drafts; True when it is fine to close or switch database."""
+        dirty = [d for d in self.documents.values() if not d.read_only and d.is_dirty]
+        if not dirty:
+            return True
+        answer = self.prompts.unsaved_changes(self, [d.name for d in dirty])
+        if answer == "cancel":
+            return False
+        if answer == "discard":
+            return True
+        return all(self.save_document(d) for d in dirty)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if self.confirm_unsaved():
+            self.editor.set_tool(None, None)
+            event.accept()
+        else:
+            event.ignore()
+
+
+def _author() -> str:
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):  # no login name in some containers
+        return ""

@@ -1,0 +1,118 @@
+"""The published versions of the open registry, with Publish and Open read-only."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from registry_db import VersionInfo
+
+COLUMNS = ("#", "Semver", "Published", "Author", "Tools", "Hash", "Notes")
+_NUMBER_ROLE = Qt.ItemDataRole.UserRole + 1
+
+
+class VersionsPanel(QWidget):
+    """Lists versions (newest first); emits requests, never talks to the store.
+
+    Signals:
+        publishRequested(): the Publish… button was pressed.
+        openRequested(int): open that version read-only.
+    """
+
+    publishRequested = Signal()
+    openRequested = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.heading = QLabel("No registry open")
+        self.tree = QTreeWidget()
+        self.tree.setHeaderLabels(list(COLUMNS))
+        self.tree.setRootIsDecorated(False)
+        self.tree.setUniformRowHeights(True)
+        self.tree.setAlternatingRowColors(True)
+        self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        header = self.tree.header()
+        header.setStretchLastSection(True)
+        for column in range(len(COLUMNS) - 1):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        self.tree.itemSelectionChanged.connect(self._update_buttons)
+        self.tree.itemDoubleClicked.connect(lambda *_: self._open_selected())
+
+        self.publish_button = QPushButton("Publish…")
+        self.publish_button.setToolTip("Publish the saved draft as a new immutable version")
+        self.publish_button.clicked.connect(self.publishRequested)
+        self.open_button = QPushButton("Open read-only")
+        self.open_button.setToolTip("Look at the selected version without changing it")
+        self.open_button.clicked.connect(self._open_selected)
+
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.heading, 1)
+        buttons.addWidget(self.open_button)
+        buttons.addWidget(self.publish_button)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(buttons)
+        layout.addWidget(self.tree, 1)
+        self._update_buttons()
+
+    def set_versions(self, registry: str | None, versions: Sequence[VersionInfo]) -> None:
+        """Show ``versions`` of ``registry`` (None: nothing open)."""
+        self.tree.clear()
+        if registry is None:
+            self.heading.setText("No registry open")
+        elif versions:
+            self.heading.setText(f"{len(versions)} published version(s) of {registry}")
+        else:
+            self.heading.setText(f"{registry} has no published version yet")
+        for info in sorted(versions, key=lambda v: v.number, reverse=True):
+            item = QTreeWidgetItem(
+                [
+                    str(info.number),
+                    info.semver or "",
+                    info.created_at.replace("T", " ")[:19],
+                    info.author,
+                    str(info.tool_count),
+                    info.content_hash[:12],
+                    info.notes.splitlines()[0] if info.notes else "",
+                ]
+            )
+            item.setData(0, _NUMBER_ROLE, info.number)
+            item.setToolTip(5, info.content_hash)
+            item.setToolTip(6, info.notes)
+            self.tree.addTopLevelItem(item)
+        self._update_buttons()
+
+    def selected_version(self) -> int | None:
+        items = self.tree.selectedItems()
+        return int(items[0].data(0, _NUMBER_ROLE)) if items else None
+
+    def select_version(self, number: int) -> None:
+        for i in range(self.tree.topLevelItemCount()):
+            item = self.tree.topLevelItem(i)
+            if item.data(0, _NUMBER_ROLE) == number:
+                self.tree.setCurrentItem(item)
+                return
+
+    def set_publish_enabled(self, enabled: bool) -> None:
+        self.publish_button.setEnabled(enabled)
+
+    def _update_buttons(self) -> None:
+        self.open_button.setEnabled(self.selected_version() is not None)
+
+    def _open_selected(self) -> None:
+        number = self.selected_version()
+        if number is not None:
+            self.openRequested.emit(number)

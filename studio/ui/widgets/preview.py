@@ -1,0 +1,171 @@
+"""What each provider receives for the selected tool, and what it costs."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QFontDatabase
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QPlainTextEdit,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from studio.contract import RegistrySettings, ToolContract, render_description
+from studio.contract.tokens import estimate_tokens
+from studio.formats import export_tool
+
+Exporter = Callable[[ToolContract, str, RegistrySettings], tuple[Any, list[Any]]]
+
+PROVIDERS: tuple[tuple[str, str], ...] = (
+    ("openai", "OpenAI chat (tools)"),
+    ("openai-responses", "OpenAI Responses"),
+    ("anthropic", "Anthropic messages"),
+    ("mcp", "MCP tools/list entry"),
+    ("gemini", "Gemini function declaration"),
+)
+
+DEBOUNCE_MS = 150
+
+
+class PreviewWidget(QWidget):
+    """Read-only preview of one tool as a provider sees it.
+
+    Shows the provider JSON (exactly what :func:`studio.formats.export_tool`
+    produces), the description rendered with the registry's template, the
+    export's loss notes and an estimate of the tokens the JSON costs. Updates
+    are debounced so typing in the editor does not re-export on every key.
+
+    Args:
+        parent: The owning widget.
+        exporter: ``export_tool``; injectable for tests.
+    """
+
+    def __init__(self, parent: QWidget | None = None, *, exporter: Exporter | None = None) -> None:
+        super().__init__(parent)
+        self._export = exporter or export_tool
+        self._tool: ToolContract | None = None
+        self._settings = RegistrySettings()
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(DEBOUNCE_MS)
+        self._timer.timeout.connect(self.refresh)
+
+        mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+
+        self.provider_combo = QComboBox()
+        for fmt, label in PROVIDERS:
+            self.provider_combo.addItem(label, fmt)
+        self.provider_combo.setToolTip("Which provider's request to preview")
+        self.provider_combo.currentIndexChanged.connect(self.refresh)
+        self.tokens_label = QLabel("≈ 0 tokens")
+        self.tokens_label.setToolTip(
+            "Estimated tokens of the provider JSON (a heuristic, not a tokenizer)"
+        )
+        self.tokens_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+
+        self.json_view = QPlainTextEdit(readOnly=True)
+        self.json_view.setFont(mono)
+        self.json_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.json_view.setPlaceholderText("Select a tool to see what the model receives.")
+
+        self.description_view = QPlainTextEdit(readOnly=True)
+        self.description_view.setFont(mono)
+        self.description_view.setPlaceholderText("The description the model sees.")
+
+        self.notes_list = QListWidget()
+        self.notes_list.setWordWrap(True)
+        self.notes_list.setToolTip("What this provider's format cannot express")
+
+        header = QHBoxLayout()
+        header.setContentsMargins(0, 0, 0, 0)
+        header.addWidget(self.provider_combo, 1)
+        header.addWidget(self.tokens_label)
+
+        splitter = QSplitter(Qt.Orientation.Vertical)
+        splitter.setChildrenCollapsible(False)
+        splitter.addWidget(_titled("Request JSON", self.json_view))
+        splitter.addWidget(_titled("Rendered description", self.description_view))
+        splitter.addWidget(_titled("Loss notes", self.notes_list))
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 2)
+        splitter.setStretchFactor(2, 1)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(header)
+        layout.addWidget(splitter, 1)
+
+    # ------------------------------------------------------------------ API
+
+    def current_format(self) -> str:
+        return str(self.provider_combo.currentData())
+
+    def set_format(self, fmt: str) -> None:
+        """Show provider ``fmt`` (``openai``, ``anthropic``, ``mcp``…)."""
+        index = self.provider_combo.findData(fmt)
+        if index >= 0:
+            self.provider_combo.setCurrentIndex(index)
+
+    def set_tool(self, tool: ToolContract | None, settings: RegistrySettings | None = None) -> None:
+        """Preview ``tool`` soon (debounced); None clears the preview."""
+        self._tool = tool
+        if settings is not None:
+            self._settings = settings
+        self._timer.start()
+
+    def flush(self) -> None:
+        """Apply a pending update now (tests, and before a screenshot)."""
+        if self._timer.isActive():
+            self._timer.stop()
+            self.refresh()
+
+    def refresh(self) -> None:
+        """Re-export the current tool for the chosen provider."""
+        self._timer.stop()
+        self.notes_list.clear()
+        tool = self._tool
+        if tool is None:
+            self.json_view.clear()
+            self.description_view.clear()
+            self.tokens_label.setText("≈ 0 tokens")
+            return
+        self.description_view.setPlainText(
+            render_description(tool, self._settings.description_template)
+        )
+        try:
+            value, notes = self._export(tool, self.current_format(), self._settings)
+        except Exception as exc:  # an unfinished edit must not break the preview
+            self.json_view.setPlainText(f"Cannot export this tool yet:\n{exc}")
+            self.tokens_label.setText("≈ — tokens")
+            return
+        self.json_view.setPlainText(json.dumps(value, ensure_ascii=False, indent=2))
+        # Requests carry compact JSON, so the estimate ignores the indentation shown.
+        compact = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        self.tokens_label.setText(f"≈ {estimate_tokens(compact)} tokens")
+        for note in notes:
+            self.notes_list.addItem(str(note))
+        if not notes:
+            self.notes_list.addItem("No loss notes: this format carries the whole contract.")
+
+
+def _titled(title: str, widget: QWidget) -> QWidget:
+    box = QWidget()
+    layout = QVBoxLayout(box)
+    layout.setContentsMargins(0, 4, 0, 0)
+    layout.setSpacing(2)
+    label = QLabel(title)
+    font = label.font()
+    font.setBold(True)
+    label.setFont(font)
+    layout.addWidget(label)
+    layout.addWidget(widget, 1)
+    return box

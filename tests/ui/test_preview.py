@@ -1,0 +1,111 @@
+"""The preview shows what each provider receives, the rendered text, notes and tokens."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from studio.contract import RegistrySettings, ToolContract
+from studio.formats import Note
+from studio.ui.widgets.preview import PROVIDERS, PreviewWidget
+
+TOOL = ToolContract(
+    "create_reimbursement_ticket",
+    title="File a claim",
+    summary="File a reimbursement claim for one invoice.",
+    usage="the user asks to claim an invoice they already found with query_invoices.",
+    parameters={
+        "type": "object",
+        "properties": {
+            "invoice_id": {
+                "type": "string",
+                "description": "Invoice number, e.g. INV-102.",
+                "x-aliases": ["invoiceId", "发票号"],
+            },
+            "employee_id": {"type": "string", "x-injected": "session.employee_id"},
+        },
+        "required": ["invoice_id", "employee_id"],
+    },
+)
+
+
+@pytest.fixture
+def preview(qtbot) -> PreviewWidget:
+    widget = PreviewWidget()
+    qtbot.addWidget(widget)
+    return widget
+
+
+def test_openai_json_has_no_extension_keys_and_no_injected_properties(
+    preview: PreviewWidget,
+) -> None:
+    preview.set_format("openai")
+    preview.set_tool(TOOL, RegistrySettings())
+    preview.flush()
+    text = preview.json_view.toPlainText()
+    value = json.loads(text)
+    assert value["type"] == "function"
+    function = value["function"]
+    assert function["name"] == "create_reimbursement_ticket"
+    assert list(function["parameters"]["properties"]) == ["invoice_id"]
+    assert "employee_id" not in text
+    assert '"x-' not in text
+    assert preview.json_view.isReadOnly()
+    assert preview.tokens_label.text().startswith("≈ ")
+    assert int(preview.tokens_label.text().split()[1]) > 10
+
+
+def test_rendered_description_uses_the_registry_template(preview: PreviewWidget) -> None:
+    settings = RegistrySettings(description_template="{title}: {summary}")
+    preview.set_tool(TOOL, settings)
+    preview.flush()
+    assert preview.description_view.toPlainText() == (
+        "File a claim: File a reimbursement claim for one invoice."
+    )
+
+
+@pytest.mark.parametrize("fmt", [fmt for fmt, _ in PROVIDERS])
+def test_every_provider_exports(preview: PreviewWidget, fmt: str) -> None:
+    preview.set_tool(TOOL, RegistrySettings())
+    preview.set_format(fmt)
+    preview.flush()
+    assert preview.current_format() == fmt
+    text = preview.json_view.toPlainText()
+    json.loads(text)
+    assert "create_reimbursement_ticket" in text
+    assert "employee_id" not in text
+    assert preview.notes_list.count() >= 1
+
+
+def test_updates_are_debounced(qtbot, preview: PreviewWidget) -> None:
+    calls: list[str] = []
+
+    def exporter(tool, fmt, settings):
+        calls.append(tool.summary)
+        return {"name": tool.name, "description": tool.summary}, []
+
+    widget = PreviewWidget(exporter=exporter)
+    qtbot.addWidget(widget)
+    for i in range(5):
+        widget.set_tool(ToolContract("t", summary=f"s{i}"))
+    qtbot.waitUntil(lambda: calls == ["s4"], timeout=1000)
+
+
+def test_notes_and_export_errors_are_shown(qtbot) -> None:
+    def exporter(tool, fmt, settings):
+        if fmt == "gemini":
+            raise ValueError("gemini cannot take this schema")
+        return {"name": tool.name}, [Note("parameters", "examples are dropped", "lost")]
+
+    widget = PreviewWidget(exporter=exporter)
+    qtbot.addWidget(widget)
+    widget.set_tool(TOOL)
+    widget.flush()
+    assert widget.notes_list.item(0).text() == "[lost] parameters: examples are dropped"
+    widget.set_format("gemini")
+    assert "gemini cannot take this schema" in widget.json_view.toPlainText()
+    assert widget.tokens_label.text() == "≈ — tokens"
+    widget.set_tool(None)
+    widget.flush()
+    assert widget.json_view.toPlainText() == ""
