@@ -2,23 +2,14 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-# tests/conftest.py puts tests/ on sys.path, where this very directory would be
-# found as a namespace package called ``registry_db`` and shadow the real one
-# (installed in editable mode, so it is not on sys.path itself). Putting the
-# project root first makes ``import registry_db`` mean the package under test.
-_ROOT = str(Path(__file__).resolve().parents[2])
-if sys.path[0] != _ROOT:
-    sys.path.insert(0, _ROOT)
-
-from registry_db import RegistryStore  # noqa: E402 - needs the path fix above
-from studio.contract import RiskTier, ToolContract  # noqa: E402
+from registry_db import RegistryStore
+from studio.contract import RiskTier, ToolContract
 
 
 def make_tool(name: str, **fields: Any) -> ToolContract:
