@@ -42,9 +42,9 @@ class SpecTableWidget(QWidget):
         self.table = QTableWidget(0, len(self.headers), self)
         self.table.setHorizontalHeaderLabels(list(self.headers))
         self.table.verticalHeader().setVisible(False)
+        self.table.setWordWrap(False)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.horizontalHeader().setStretchLastSection(True)
-        self.table.setMinimumHeight(110)
         self.table.itemChanged.connect(lambda _item: self._commit())
         self.add_button = QPushButton(f"Add {self.noun}", self)
         self.remove_button = QPushButton(f"Remove {self.noun}", self)
@@ -58,6 +58,7 @@ class SpecTableWidget(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.table)
         layout.addLayout(buttons)
+        self._fit_height()
 
     def set_read_only(self, read_only: bool) -> None:
         """Disable editing, adding and removing rows."""
@@ -98,6 +99,15 @@ class SpecTableWidget(QWidget):
                 self.table.setItem(r, c, item)
         self.table.blockSignals(blocked)
         self._rebuild_flags()
+        self._fit_height()
+
+    def _fit_height(self) -> None:
+        # Tall enough for the rows (2 to 6 of them, then it scrolls), so forms
+        # stay compact instead of every table claiming the free space.
+        rows = min(max(self.table.rowCount(), 2), 6)
+        header = self.table.horizontalHeader().sizeHint().height()
+        row_height = self.table.verticalHeader().defaultSectionSize()
+        self.table.setFixedHeight(header + rows * row_height + 2 * self.table.frameWidth() + 2)
 
     def _text(self, row: int, column: int) -> str:
         item = self.table.item(row, column)
@@ -119,6 +129,7 @@ class SpecTableWidget(QWidget):
             if row >= 0:
                 self.table.removeRow(row)
         self.table.blockSignals(blocked)
+        self._fit_height()
         self._commit()
 
     def _edit_last_row(self) -> None:
