@@ -7,12 +7,12 @@ import dataclasses
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractItemDelegate
-from test_tool_editor import QUERY_INVOICES, current, make_document
 
 from studio.contract.model import ToolContract
 from studio.editing import ITEMS, SetPropertyKey
 from studio.ui.models.parameter_tree_model import COLUMN, ParameterTreeModel
 from studio.ui.views.tool_editor import ToolEditorWidget
+from tests.ui.test_tool_editor import QUERY_INVOICES, current, make_document
 
 NESTED = dataclasses.replace(
     QUERY_INVOICES,
