@@ -53,7 +53,8 @@ class ToolEditorWidget(QWidget):
         self.empty_label = QLabel("No tool selected", self)
         self.empty_label.setEnabled(False)
         self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.read_only_label = QLabel("Published version: read-only.", self)
+        self.read_only_label = QLabel(self)
+        self.read_only_label.setContentsMargins(8, 4, 8, 4)
         self.read_only_label.hide()
         self.message_label = QLabel(self)
         self.message_label.setStyleSheet(f"color: {ERROR_COLOR.name()};")
@@ -131,6 +132,8 @@ class ToolEditorWidget(QWidget):
             return
         assert self._document is not None
         read_only = self._document.read_only
+        version = self._document.workspace.read_only_version
+        self.read_only_label.setText(f"Version {version} is published and read-only.")
         self.read_only_label.setVisible(read_only)
         if new_tool:
             self.message_label.hide()

@@ -151,7 +151,9 @@ class ContractTabWidget(QScrollArea):
         self.idempotency_check = QCheckBox("Idempotency key required", box)
         self.idempotency_check.toggled.connect(lambda on: self._idempotency(required=on))
         self.key_template_edit = QLineEdit(box)
-        self.key_template_edit.setPlaceholderText("{session_id}:{message_id}:{tool}:{args_hash}")
+        self.key_template_edit.setPlaceholderText(
+            "e.g. {session_id}:{message_id}:{tool}:{args_hash}"
+        )
         self.key_template_edit.textEdited.connect(lambda t: self._idempotency(key_template=t))
         form.addRow("Timeout &tier", self.timeout_tier_combo)
         form.addRow("Timeout", self.timeout_spin)
