@@ -48,7 +48,9 @@ def generated_registry(size: int, name: str = "scale") -> Registry:
                 "preconditions": "The employee is signed in.",
                 "returns": f"A list of {noun} objects with id, amount and date.",
                 "errors": [{"code": "NOT_FOUND", "meaning": "no match", "hint": "widen"}],
-                "examples": [{"description": "last week", "arguments": {"start_date": "2026-11-01"}}],
+                "examples": [
+                    {"description": "last week", "arguments": {"start_date": "2026-11-01"}}
+                ],
                 "parameters": {
                     "type": "object",
                     "properties": {
@@ -58,7 +60,11 @@ def generated_registry(size: int, name: str = "scale") -> Registry:
                             "description": "YYYY-MM-DD",
                             "x-aliases": ["startDate", "from"],
                         },
-                        "end_date": {"type": "string", "format": "date", "description": "YYYY-MM-DD"},
+                        "end_date": {
+                            "type": "string",
+                            "format": "date",
+                            "description": "YYYY-MM-DD",
+                        },
                         "category": {
                             "type": "string",
                             "enum": ["taxi", "hotel", "train", "flight"],
@@ -163,9 +169,7 @@ def run(size: int, repeat: int, workdir: Path) -> dict[str, float]:
         lambda: store.publish(registry.name, notes="bench"), repeat
     )
     number = store.latest_version(registry.name).number  # type: ignore[union-attr]
-    results["load_version_ms"], _ = timed(
-        lambda: store.load_version(registry.name, number), repeat
-    )
+    results["load_version_ms"], _ = timed(lambda: store.load_version(registry.name, number), repeat)
     for fmt in ("openai", "anthropic", "mcp"):
         results[f"export_{fmt}_ms"], _ = timed(lambda f=fmt: export_registry(registry, f), repeat)
     out = workdir / f"dir-{size}"
@@ -201,7 +205,9 @@ def main() -> int:
                 for name, value in checks:
                     ok = value <= TARGETS[name]
                     failed |= not ok
-                    print(f"  target {name}: {value:.2f} ≤ {TARGETS[name]} {'OK' if ok else 'MISSED'}")
+                    print(
+                        f"  target {name}: {value:.2f} ≤ {TARGETS[name]} {'OK' if ok else 'MISSED'}"
+                    )
     return 1 if failed else 0
 
 

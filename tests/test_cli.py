@@ -81,7 +81,7 @@ def test_dir_round_trip_keeps_the_hash(db: Path, tmp_path: Path, capsys) -> None
         capsys, "--db", str(db), "export", "order-service", "--format", "dir", "--out", str(out_dir)
     )
     assert code == 0 and (out_dir / "tools" / "get_order.json").is_file()
-    code, out, _ = run(capsys, "--db", str(db), "import", str(out_dir), "--registry", "order-copy")
+    code, _out, _ = run(capsys, "--db", str(db), "import", str(out_dir), "--registry", "order-copy")
     assert code == 0
     with RegistryStore.open(db) as store:
         a = store.publish("order-service")

@@ -240,10 +240,7 @@ def property_schema(params: JSONDict, path: PropertyPath) -> JSONDict:
     """The schema dict at ``path`` inside ``params`` (the same object, not a copy)."""
     node = params
     for i, segment in enumerate(path):
-        if segment == ITEMS:
-            nxt = node.get("items")
-        else:
-            nxt = (node.get("properties") or {}).get(segment)
+        nxt = node.get("items") if segment == ITEMS else (node.get("properties") or {}).get(segment)
         if not isinstance(nxt, dict):
             raise EditError(f"no parameter at {'.'.join(path[: i + 1])}")
         node = nxt

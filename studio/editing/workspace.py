@@ -84,11 +84,11 @@ class EditTool:
         return self.edit.label
 
     def do(self, ws: DraftWorkspace) -> EditTool:
-        index = ws.index_of(ws.entry(self.key))
-        entry = ws.entries[index]
+        entry = ws.entry(self.key)
         new_tool, inverse = self.edit.apply(entry.tool)
         entry.tool = new_tool
-        ws.events.emit("changed", index)
+        ws._track(entry)
+        ws.events.emit("changed", ws.index_of(entry))
         ws.events.emit("dirty", ws.is_dirty)
         return EditTool(self.key, inverse)
 
@@ -110,6 +110,8 @@ class InsertTool:
         ws.events.emit("inserting", index)
         ws.entries.insert(index, self.entry)
         ws.deleted = [d for d in ws.deleted if d.key != self.entry.key]
+        ws._structure_changed()
+        ws._track(self.entry)
         ws.events.emit("inserted", index)
         ws.events.emit("dirty", ws.is_dirty)
         return RemoveTool(self.entry.key, self.text.replace("Add", "Remove", 1))
@@ -133,6 +135,8 @@ class RemoveTool:
         del ws.entries[index]
         if entry.stored_id is not None:
             ws.deleted.append(entry)
+        ws._structure_changed()
+        ws._changed.discard(entry.key)
         ws.events.emit("removed", index)
         ws.events.emit("dirty", ws.is_dirty)
         return InsertTool(index, entry, "Add tool" if self.text == "Delete tool" else self.text)
@@ -166,6 +170,14 @@ class DraftWorkspace:
         self.deleted: list[DraftEntry] = []
         self.read_only_version = read_only_version
         self.events = Emitter()
+        # Bookkeeping that keeps every command O(1) on registries of 10,000
+        # tools: which entries differ from their saved contract, where each key
+        # sits (rebuilt lazily after inserts and removes), and the saved order.
+        self._changed: set[int] = set()
+        self._positions: dict[int, int] | None = None
+        self._saved_order: list[int] = []
+        self._order_dirty = False
+        self._reset_bookkeeping()
 
     # ------------------------------------------------------------------ loading
 
@@ -188,7 +200,9 @@ class DraftWorkspace:
     @classmethod
     def from_registry(cls, registry: Registry, *, read_only_version: int | None) -> DraftWorkspace:
         """A workspace over a registry document (e.g. a published version, read-only)."""
-        entries = [DraftEntry(tool=t, saved_tool=t, saved_position=i) for i, t in enumerate(registry.tools)]
+        entries = [
+            DraftEntry(tool=t, saved_tool=t, saved_position=i) for i, t in enumerate(registry.tools)
+        ]
         return cls(
             registry.name,
             registry.title,
@@ -204,14 +218,37 @@ class DraftWorkspace:
     def read_only(self) -> bool:
         return self.read_only_version is not None
 
+    def _reset_bookkeeping(self) -> None:
+        self._changed = {e.key for e in self.entries if e.saved_tool != e.tool}
+        self._saved_order = [e.key for e in self.entries if e.saved_position is not None]
+        self._positions = None
+        self._order_dirty = self._saved_order != [e.key for e in self.entries]
+
+    def _structure_changed(self) -> None:
+        self._positions = None
+        self._order_dirty = self._saved_order != [e.key for e in self.entries]
+
+    def _track(self, entry: DraftEntry) -> None:
+        if entry.saved_tool is None or entry.saved_tool != entry.tool:
+            self._changed.add(entry.key)
+        else:
+            self._changed.discard(entry.key)
+
+    def _position_map(self) -> dict[int, int]:
+        if self._positions is None:
+            self._positions = {e.key: i for i, e in enumerate(self.entries)}
+        return self._positions
+
     def entry(self, key: int) -> DraftEntry:
-        for e in self.entries:
-            if e.key == key:
-                return e
-        raise KeyError(f"no tool with key {key} in {self.name}")
+        """The entry with workspace key ``key`` (KeyError when it is not here)."""
+        index = self._position_map().get(key)
+        if index is None:
+            raise KeyError(f"no tool with key {key} in {self.name}")
+        return self.entries[index]
 
     def index_of(self, entry: DraftEntry) -> int:
-        return next(i for i, e in enumerate(self.entries) if e is entry)
+        """The row of ``entry`` in registry order."""
+        return self._position_map()[entry.key]
 
     def registry(self) -> Registry:
         """The working copy as a registry document."""
@@ -224,11 +261,15 @@ class DraftWorkspace:
         )
 
     def is_entry_dirty(self, entry: DraftEntry) -> bool:
-        return entry.saved_tool != entry.tool or entry.saved_position != self.index_of(entry)
+        """True when ``entry`` has unsaved changes (content or position)."""
+        if entry.key in self._changed:
+            return True
+        return self._order_dirty and entry.saved_position != self.index_of(entry)
 
     @property
     def is_dirty(self) -> bool:
-        return bool(self.deleted) or any(self.is_entry_dirty(e) for e in self.entries)
+        """True when anything differs from the last load or save."""
+        return bool(self.deleted) or bool(self._changed) or self._order_dirty
 
     def unique_name(self, base: str) -> str:
         """``base``, or ``base_2``, ``base_3``… whichever no tool uses yet."""
@@ -261,7 +302,7 @@ class DraftWorkspace:
         seen: dict[str, int] = {}
         for i, entry in enumerate(self.entries):
             path = f"tools[{i}]"
-            if self.is_entry_dirty(entry) or entry.stored_id is None:
+            if entry.key in self._changed:
                 try:
                     parse_tool(tool_to_dict(entry.tool), path)
                 except ContractError as exc:
@@ -290,7 +331,11 @@ class DraftWorkspace:
             for e in self.deleted
             if e.stored_id is not None
         ]
-        dirty = [(i, e) for i, e in enumerate(self.entries) if self.is_entry_dirty(e)]
+        dirty = [
+            (i, e)
+            for i, e in enumerate(self.entries)
+            if e.key in self._changed or e.saved_position != i
+        ]
         changes.extend(
             UpsertTool(e.tool, e.stored_id, e.base_revision, position=i) for i, e in dirty
         )
@@ -303,4 +348,5 @@ class DraftWorkspace:
             entry.saved_tool = entry.tool
             entry.saved_position = i
         self.deleted.clear()
+        self._reset_bookkeeping()
         self.events.emit("dirty", self.is_dirty)

@@ -85,7 +85,8 @@ def test_delete_and_undo_is_not_a_change(store: RegistryStore) -> None:
 def test_delete_insert_and_reorder_are_saved_in_one_go(store: RegistryStore) -> None:
     ws = DraftWorkspace.load(store, "travel")
     ws.run(RemoveTool(ws.entries[0].key))
-    ws.run(InsertTool(0, ws.new_entry(ToolContract("create_reimbursement_ticket", risk=RiskTier.WRITE))))
+    ticket = ToolContract("create_reimbursement_ticket", risk=RiskTier.WRITE)
+    ws.run(InsertTool(0, ws.new_entry(ticket)))
     ws.save(store)
     assert [d.tool.name for d in store.draft_tools("travel")] == [
         "create_reimbursement_ticket",
@@ -107,7 +108,7 @@ def test_invalid_working_copy_is_refused_and_kept(store: RegistryStore) -> None:
     )
     assert any(m.startswith("tools[2].name: 'bad name' must match") for m in messages)
     assert names(ws) == ["query_invoices", "query_invoices", "bad name"], "nothing typed is lost"
-    assert [d.tool.name for d in store.draft_tools("travel")][0] == "search_policy"
+    assert next(d.tool.name for d in store.draft_tools("travel")) == "search_policy"
 
 
 def test_stale_save_from_a_second_window_is_a_conflict(store: RegistryStore) -> None:
