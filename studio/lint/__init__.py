@@ -1,0 +1,1 @@
+"""The description and schema linter."""

@@ -1,0 +1,1 @@
+"""Lint rules, grouped by concern; importing this package registers them all."""

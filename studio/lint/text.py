@@ -1,0 +1,98 @@
+"""Text handling for mixed Chinese/English descriptions.
+
+Latin text is split into lower-cased words; CJK text into overlapping
+character bigrams (a lone CJK character stays a unigram), the usual unit for
+comparing Chinese without a segmenter. Identifiers split on ``_``, ``-`` and
+camelCase boundaries.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+# CJK Unified Ideographs (+ Extension A), compatibility ideographs, kana, hangul.
+_CJK_CLASS = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af"
+_CJK_RUN = re.compile(f"[{_CJK_CLASS}]+")
+_CJK_CHAR = re.compile(f"[{_CJK_CLASS}]")
+_LATIN_WORD = re.compile(r"[A-Za-z0-9]+(?:['’][A-Za-z]+)?")
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+_TOKEN = re.compile(f"[{_CJK_CLASS}]+|[A-Za-z0-9]+(?:['’][A-Za-z]+)?")
+
+STOPWORDS = frozenset(
+    """a an and are as at be by for from has have if in into is it its of on or that the
+    this to was were will with which when where who what use used using not no do does
+    this these those than then there their them they can may must should you your
+    的 了 和 是 在 用 与 或""".split()  # noqa: SIM905 - a word list reads better as prose
+)
+
+
+@lru_cache(maxsize=65536)
+def split_identifier(name: str) -> tuple[str, ...]:
+    """Words of an identifier: ``queryOrderList`` → ``("query", "order", "list")``."""
+    words: list[str] = []
+    for part in re.split(r"[_\-\s.]+", name):
+        if not part:
+            continue
+        if _CJK_RUN.fullmatch(part):
+            words.append(part)
+            continue
+        words.extend(w.lower() for w in _CAMEL.findall(part))
+    return tuple(words)
+
+
+def tokenize(text: str, *, drop_stopwords: bool = True) -> list[str]:
+    """Tokens for similarity: Latin words (lower-cased) and CJK bigrams.
+
+    Args:
+        text: Any mix of Chinese and English.
+        drop_stopwords: Leave out function words ("the", "of", "的").
+
+    Return:
+        Tokens in text order (duplicates kept, for term frequencies).
+    """
+    tokens: list[str] = []
+    for match in _TOKEN.finditer(text):
+        run = match.group()
+        if _CJK_CHAR.match(run):
+            if len(run) == 1:
+                tokens.append(run)
+            else:
+                tokens.extend(run[i : i + 2] for i in range(len(run) - 1))
+        else:
+            word = run.lower()
+            if not drop_stopwords or word not in STOPWORDS:
+                tokens.append(word)
+    if drop_stopwords:
+        tokens = [t for t in tokens if t not in STOPWORDS]
+    return tokens
+
+
+@dataclass(frozen=True, slots=True)
+class TextLength:
+    """Length of a mixed text: CJK characters and Latin words, counted apart."""
+
+    cjk_chars: int
+    latin_words: int
+
+    def exceeds(self, max_cjk_chars: int, max_latin_words: int) -> bool:
+        """True when the text is too long for either budget.
+
+        A mixed text is measured in "budget units": each CJK character uses
+        1/max_cjk_chars of the budget and each Latin word 1/max_latin_words.
+        """
+        used = self.cjk_chars / max_cjk_chars + self.latin_words / max_latin_words
+        return used > 1.0 + 1e-9
+
+
+def text_length(text: str) -> TextLength:
+    """Count CJK characters and Latin words in ``text``."""
+    cjk = sum(len(run) for run in _CJK_RUN.findall(text))
+    latin = len(_LATIN_WORD.findall(_CJK_RUN.sub(" ", text)))
+    return TextLength(cjk, latin)
+
+
+def has_cjk(text: str) -> bool:
+    """True when ``text`` contains any CJK character."""
+    return _CJK_CHAR.search(text) is not None
