@@ -1,0 +1,1 @@
+"""Model API clients over httpx (OpenAI-compatible chat, Anthropic messages)."""

@@ -1,0 +1,1 @@
+"""Sessions: the internal message model, importers, pairing analysis and replay."""

@@ -1,0 +1,151 @@
+"""The internal message shape of a session (DESIGN §6).
+
+A session is a list of messages ``{role, parts[]}`` where a part is text, a
+tool call ``{id, name, arguments}`` or a tool result ``{id, content,
+is_error}`` — close to the OpenTelemetry GenAI message shape. Providers,
+importers and exporters translate at the edges; everything inside the studio
+(runtime, pairing analysis, replay, the conversation view) speaks this.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+JSONValue = Any
+
+
+class Role(StrEnum):
+    SYSTEM = "system"
+    USER = "user"
+    ASSISTANT = "assistant"
+    TOOL = "tool"
+
+
+@dataclass(frozen=True, slots=True)
+class TextPart:
+    """Plain text."""
+
+    text: str
+    kind: str = field(default="text", init=False)
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallPart:
+    """A tool call as the model proposed it.
+
+    Attributes:
+        id: The provider's call id (``call_…``, ``toolu_…``); pairs with a result.
+        name: Tool name as the model sent it (may be unknown to the registry).
+        arguments: The arguments exactly as received: a JSON *string* for
+            OpenAI (possibly invalid), an object for Anthropic and Gemini.
+        extra: Vendor fields kept verbatim (e.g. Gemini ``thoughtSignature``).
+    """
+
+    id: str
+    name: str
+    arguments: str | dict[str, JSONValue]
+    extra: dict[str, JSONValue] = field(default_factory=dict)
+    kind: str = field(default="tool_call", init=False)
+
+
+@dataclass(frozen=True, slots=True)
+class ToolResultPart:
+    """The result paired to a tool call by ``id``."""
+
+    id: str
+    content: str
+    is_error: bool = False
+    name: str = ""
+    extra: dict[str, JSONValue] = field(default_factory=dict)
+    kind: str = field(default="tool_result", init=False)
+
+
+Part = TextPart | ToolCallPart | ToolResultPart
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """One message of a session."""
+
+    role: Role
+    parts: tuple[Part, ...]
+    extra: dict[str, JSONValue] = field(default_factory=dict)
+    """Vendor fields of the original message (kept on import, used on export)."""
+
+    @property
+    def text(self) -> str:
+        return "".join(p.text for p in self.parts if isinstance(p, TextPart))
+
+    @property
+    def tool_calls(self) -> tuple[ToolCallPart, ...]:
+        return tuple(p for p in self.parts if isinstance(p, ToolCallPart))
+
+    @property
+    def tool_results(self) -> tuple[ToolResultPart, ...]:
+        return tuple(p for p in self.parts if isinstance(p, ToolResultPart))
+
+
+def part_to_dict(part: Part) -> dict[str, JSONValue]:
+    """JSON form of a part (the studio's own session format)."""
+    if isinstance(part, TextPart):
+        return {"type": "text", "text": part.text}
+    if isinstance(part, ToolCallPart):
+        out: dict[str, JSONValue] = {
+            "type": "tool_call",
+            "id": part.id,
+            "name": part.name,
+            "arguments": part.arguments,
+        }
+    else:
+        out = {
+            "type": "tool_result",
+            "id": part.id,
+            "content": part.content,
+            "is_error": part.is_error,
+        }
+        if part.name:
+            out["name"] = part.name
+    if part.extra:
+        out["extra"] = part.extra
+    return out
+
+
+def message_to_dict(message: Message) -> dict[str, JSONValue]:
+    """JSON form of a message (the studio's own session format)."""
+    out: dict[str, JSONValue] = {
+        "role": message.role.value,
+        "parts": [part_to_dict(p) for p in message.parts],
+    }
+    if message.extra:
+        out["extra"] = message.extra
+    return out
+
+
+def part_from_dict(data: dict[str, JSONValue]) -> Part:
+    """Inverse of :func:`part_to_dict` (raises KeyError/ValueError on bad input)."""
+    kind = data["type"]
+    extra = dict(data.get("extra") or {})
+    if kind == "text":
+        return TextPart(str(data["text"]))
+    if kind == "tool_call":
+        return ToolCallPart(str(data["id"]), str(data["name"]), data["arguments"], extra)
+    if kind == "tool_result":
+        return ToolResultPart(
+            str(data["id"]),
+            str(data["content"]),
+            bool(data.get("is_error", False)),
+            str(data.get("name", "")),
+            extra,
+        )
+    raise ValueError(f"unknown part type {kind!r}")
+
+
+def message_from_dict(data: dict[str, JSONValue]) -> Message:
+    """Inverse of :func:`message_to_dict`."""
+    return Message(
+        Role(data["role"]),
+        tuple(part_from_dict(p) for p in data["parts"]),
+        dict(data.get("extra") or {}),
+    )
