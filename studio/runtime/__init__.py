@@ -1,0 +1,1 @@
+"""The agent loop: argument pipeline, policy, executors, loop guard, run events."""
