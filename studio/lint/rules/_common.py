@@ -1,0 +1,301 @@
+"""Helpers shared by the rule modules: walking schemas, reading text, options.
+
+Rules see contracts that may come straight from an import, so nothing here
+assumes a valid schema: non-dict property schemas, a missing ``properties``
+and non-string descriptions are skipped, never raised on.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from studio.contract.model import DEFAULT_DESCRIPTION_TEMPLATE, RegistrySettings, ToolContract
+from studio.contract.problems import join_path
+from studio.contract.render import render_description
+from studio.editing.edits import ITEMS
+from studio.lint.model import LintContext
+
+PropertyPath = tuple[str, ...]
+
+_MAX_DEPTH = 32
+"""Walks stop here; a pathological (or cyclic-looking) import must not hang a lint."""
+
+
+@dataclass(frozen=True, slots=True)
+class PropertyRef:
+    """One property found in a tool's parameters.
+
+    Attributes:
+        name: The property's key.
+        schema: Its schema (always a dict; non-dict schemas are not yielded).
+        path: Edit path (``("invoice", "[]", "id")``) for quick fixes.
+        json_path: Where it is in the tool document
+            (``parameters.properties.invoice.items.properties.id``).
+        parent: The object schema holding it.
+        top_level: True for properties of the root object.
+    """
+
+    name: str
+    schema: dict[str, Any]
+    path: PropertyPath
+    json_path: str
+    parent: dict[str, Any]
+    top_level: bool
+
+    @property
+    def injected(self) -> bool:
+        """True when the value comes from the session, so the model never sees it."""
+        return isinstance(self.schema.get("x-injected"), str)
+
+    def at(self, key: str) -> str:
+        """JSON path of one keyword of this property (``….description``)."""
+        return join_path(self.json_path, key)
+
+
+def params_of(tool: ToolContract) -> dict[str, Any]:
+    """The tool's parameters when they are a dict, else an empty dict."""
+    return tool.parameters if isinstance(tool.parameters, dict) else {}
+
+
+def iter_properties(tool: ToolContract) -> Iterator[PropertyRef]:
+    """Every property of the tool's parameters, nested ones included (pre-order)."""
+    yield from _walk_props(params_of(tool), (), "parameters", 0)
+
+
+def _walk_props(
+    schema: dict[str, Any], path: PropertyPath, json_path: str, depth: int
+) -> Iterator[PropertyRef]:
+    if depth > _MAX_DEPTH:
+        return
+    props = schema.get("properties")
+    if isinstance(props, dict):
+        for name, sub in props.items():
+            if not isinstance(name, str) or not isinstance(sub, dict):
+                continue
+            sub_path = (*path, name)
+            sub_json = join_path(json_path, "properties", name)
+            yield PropertyRef(name, sub, sub_path, sub_json, schema, not path)
+            yield from _walk_props(sub, sub_path, sub_json, depth + 1)
+    items = schema.get("items")
+    if isinstance(items, dict):
+        yield from _walk_props(items, (*path, ITEMS), join_path(json_path, "items"), depth + 1)
+
+
+def visible_properties(tool: ToolContract) -> Iterator[PropertyRef]:
+    """Properties the model sees: injected top-level ones and their children are left out."""
+    hidden: set[PropertyPath] = set()
+    for ref in iter_properties(tool):
+        if any(ref.path[: len(h)] == h for h in hidden):
+            continue
+        if ref.injected:
+            hidden.add(ref.path)
+            continue
+        yield ref
+
+
+@dataclass(frozen=True, slots=True)
+class SchemaNode:
+    """Any subschema (objects, items, combinators), with where it is."""
+
+    schema: dict[str, Any]
+    json_path: str
+    edit_path: PropertyPath | None
+    """Edit path when the node is the root, a property or an ``items`` schema."""
+    depth: int
+    """Object nesting depth: the root object is 1."""
+
+
+_SUBSCHEMA_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems")
+_SUBSCHEMA_SINGLE = ("items", "not", "if", "then", "else", "additionalProperties", "contains")
+_SUBSCHEMA_MAPS = ("properties", "$defs", "definitions", "patternProperties")
+
+
+def iter_schemas(tool: ToolContract) -> Iterator[SchemaNode]:
+    """Every dict subschema of the parameters, the root first."""
+    params = tool.parameters
+    if isinstance(params, dict):
+        yield from _walk_schemas(params, "parameters", (), 1)
+
+
+def _walk_schemas(
+    schema: dict[str, Any], json_path: str, edit_path: PropertyPath | None, depth: int
+) -> Iterator[SchemaNode]:
+    if depth > _MAX_DEPTH:
+        return
+    yield SchemaNode(schema, json_path, edit_path, depth)
+    is_object = schema.get("type") == "object" or isinstance(schema.get("properties"), dict)
+    child_depth = depth + 1 if is_object else depth
+    for key in _SUBSCHEMA_MAPS:
+        mapping = schema.get(key)
+        if not isinstance(mapping, dict):
+            continue
+        for name, sub in mapping.items():
+            if isinstance(sub, dict) and isinstance(name, str):
+                sub_edit = (
+                    (*edit_path, name) if key == "properties" and edit_path is not None else None
+                )
+                yield from _walk_schemas(
+                    sub, join_path(json_path, key, name), sub_edit, child_depth
+                )
+    for key in _SUBSCHEMA_SINGLE:
+        sub = schema.get(key)
+        if isinstance(sub, dict):
+            sub_edit = (*edit_path, ITEMS) if key == "items" and edit_path is not None else None
+            yield from _walk_schemas(sub, join_path(json_path, key), sub_edit, depth)
+    for key in _SUBSCHEMA_LISTS:
+        subs = schema.get(key)
+        if isinstance(subs, list):
+            for i, sub in enumerate(subs):
+                if isinstance(sub, dict):
+                    yield from _walk_schemas(sub, join_path(json_path, key, i), None, depth)
+
+
+def text(value: Any) -> str:
+    """``value`` when it is a string, else ``""`` (imports may hold anything)."""
+    return value if isinstance(value, str) else ""
+
+
+def description_of(schema: dict[str, Any]) -> str:
+    """A property's description, or ``""``."""
+    return text(schema.get("description")).strip()
+
+
+_render_cache: dict[tuple[int, str], tuple[ToolContract, str]] = {}
+
+
+def rendered(tool: ToolContract, settings: RegistrySettings | None = None) -> str:
+    """The description text the model sees (cached per tool object, never raises)."""
+    template = settings.description_template if settings is not None else ""
+    template = template if isinstance(template, str) and template else DEFAULT_DESCRIPTION_TEMPLATE
+    key = (id(tool), template)
+    hit = _render_cache.get(key)
+    if hit is not None and hit[0] is tool:
+        return hit[1]
+    try:
+        out = render_description(tool, template)
+    except Exception:  # a broken import must not break the lint
+        out = "\n\n".join(
+            text(t) for t in (tool.summary, tool.usage, tool.returns, tool.description) if t
+        )
+    if len(_render_cache) > 4096:
+        _render_cache.clear()
+    _render_cache[key] = (tool, out)
+    return out
+
+
+def tool_texts(tool: ToolContract) -> Iterator[tuple[str, str]]:
+    """Every piece of text of a tool with its path: blocks, errors, examples, schema text.
+
+    Yields (path, text) for the name, title, summary … description, each
+    error's meaning and hint, each example's description and string
+    arguments, and in the parameters every description, title, string enum
+    value, default and example.
+    """
+    for field in ("name", "title", "summary", "usage", "preconditions", "returns", "description"):
+        value = text(getattr(tool, field, ""))
+        if value:
+            yield field, value
+    for i, err in enumerate(tool.errors or ()):
+        for key in ("code", "meaning", "hint"):
+            value = text(getattr(err, key, ""))
+            if value:
+                yield join_path("errors", i, key), value
+    for i, ex in enumerate(tool.examples or ()):
+        value = text(getattr(ex, "description", ""))
+        if value:
+            yield join_path("examples", i, "description"), value
+        args = getattr(ex, "arguments", None)
+        if isinstance(args, dict):
+            yield from _strings_in(args, join_path("examples", i, "arguments"), 0)
+    for node in iter_schemas(tool):
+        for key in ("description", "title"):
+            value = text(node.schema.get(key))
+            if value:
+                yield join_path(node.json_path, key), value
+        for key in ("enum", "examples"):
+            values = node.schema.get(key)
+            if isinstance(values, list):
+                for j, v in enumerate(values):
+                    if isinstance(v, str) and v:
+                        yield join_path(node.json_path, key, j), v
+        for key in ("default", "const"):
+            value = text(node.schema.get(key))
+            if value:
+                yield join_path(node.json_path, key), value
+        props = node.schema.get("properties")
+        if isinstance(props, dict):
+            for name in props:
+                if isinstance(name, str):
+                    yield join_path(node.json_path, "properties", name), name
+
+
+def _strings_in(value: Any, path: str, depth: int) -> Iterator[tuple[str, str]]:
+    if depth > _MAX_DEPTH:
+        return
+    if isinstance(value, str):
+        if value:
+            yield path, value
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            if isinstance(k, str):
+                yield from _strings_in(v, join_path(path, k), depth + 1)
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _strings_in(v, join_path(path, i), depth + 1)
+
+
+def option_int(ctx: LintContext, key: str, default: int) -> int:
+    """An integer option from the lint configuration, ``default`` when absent or bad."""
+    value = ctx.options.get(key) if isinstance(ctx.options, dict) else None
+    if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+        return default
+    return int(value)
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|[。！？；\n]+")
+
+
+def sentences(value: str) -> list[str]:
+    """Split text into sentences (English and Chinese punctuation, line breaks)."""
+    return [s.strip() for s in _SENTENCE_END.split(value) if s and s.strip()]
+
+
+def first_sentence(value: str) -> str:
+    """The first sentence of ``value`` (``""`` for empty text)."""
+    parts = sentences(value)
+    return parts[0] if parts else ""
+
+
+def summary_text(tool: ToolContract) -> tuple[str, str]:
+    """The one-line statement of purpose and its path.
+
+    The ``summary`` block when filled in; for a tool without blocks, the first
+    sentence of the free-text ``description``.
+    """
+    summary = text(tool.summary).strip()
+    if summary:
+        return summary, "summary"
+    if not tool.has_blocks():
+        return first_sentence(text(tool.description)), "description"
+    return "", "summary"
+
+
+def stem(word: str) -> str:
+    """A crude English stem so ``orders``/``order`` and ``gets``/``get`` compare equal."""
+    w = word.lower()
+    for suffix in ("ies", "es", "s"):
+        if len(w) > 3 and w.endswith(suffix) and not w.endswith("ss"):
+            if suffix == "ies":
+                return w[:-3] + "y"
+            if suffix == "es" and w[-3] in "sxz":
+                return w[:-2]
+            return w[:-1]
+    return w
+
+
+def words_of(value: str) -> frozenset[str]:
+    """A word list written as prose: ``words_of("a b c")`` → ``{"a", "b", "c"}``."""
+    return frozenset(value.split())

@@ -1,0 +1,258 @@
+"""Naming rules: tool names per provider, uniqueness, generic names, verb_noun, casing."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterator
+
+from studio.contract.model import Registry, ToolContract
+from studio.editing.edits import SetField
+from studio.lint.model import Hit, LintContext, QuickFix, Severity, registry_rule, tool_rule
+from studio.lint.rules._common import text, visible_properties, words_of
+from studio.lint.text import split_identifier
+
+CATEGORY = "naming"
+
+# Documented tool-name rules, as of 2025:
+# - OpenAI function calling: a-z, A-Z, 0-9, underscores and dashes, at most 64.
+# - Anthropic tool use: ^[a-zA-Z0-9_-]{1,64}$.
+# - Gemini FunctionDeclaration: must start with a letter or an underscore; a-z, A-Z,
+#   0-9, underscores, dots and dashes (some versions also allow colons), at most 64.
+# - MCP (2025-11 spec guidance): 1–128 characters of A-Z, a-z, 0-9, _, - and .
+NAME_RULES: dict[str, tuple[re.Pattern[str], str]] = {
+    "openai-strict": (re.compile(r"^[a-zA-Z0-9_-]{1,64}$"), "letters, digits, _ and -, ≤ 64"),
+    "openai": (re.compile(r"^[a-zA-Z0-9_-]{1,64}$"), "letters, digits, _ and -, ≤ 64"),
+    "anthropic": (re.compile(r"^[a-zA-Z0-9_-]{1,64}$"), "letters, digits, _ and -, ≤ 64"),
+    "gemini": (
+        re.compile(r"^[a-zA-Z_][a-zA-Z0-9_.-]{0,63}$"),
+        "a letter or _ first, then letters, digits, _, . and -, ≤ 64",
+    ),
+    "mcp": (re.compile(r"^[a-zA-Z0-9_.-]{1,128}$"), "letters, digits, _, - and ., ≤ 128"),
+}
+_DEFAULT_NAME_RULE = NAME_RULES["openai"]
+
+
+def safe_name(name: str, profile: str = "openai") -> str:
+    """A name close to ``name`` that the profile's name rule accepts."""
+    pattern, _ = NAME_RULES.get(profile, _DEFAULT_NAME_RULE)
+    limit = 128 if profile == "mcp" else 64
+    out = re.sub(r"[^a-zA-Z0-9_-]+", "_", name).strip("_") or "tool"
+    if profile == "gemini" and not re.match(r"[a-zA-Z_]", out):
+        out = "_" + out
+    out = out[:limit]
+    return out if pattern.match(out) else "tool"
+
+
+@tool_rule(
+    "name-charset",
+    category=CATEGORY,
+    severity=Severity.ERROR,
+    rationale="""A provider rejects the whole request when one tool name breaks its naming
+    rule, so every tool of the registry becomes unusable. OpenAI and Anthropic accept
+    ^[a-zA-Z0-9_-]{1,64}$; Gemini wants a letter or underscore first and allows dots,
+    at most 64 characters; MCP recommends 1–128 characters of letters, digits, _, - and .
+    (the rules as the providers document them; the studio's own house rule is the
+    strictest common one).""",
+    has_fix=True,
+)
+def check_name_charset(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
+    name = text(tool.name)
+    pattern, desc = NAME_RULES.get(ctx.profile, _DEFAULT_NAME_RULE)
+    if pattern.match(name):
+        return
+    fixed = safe_name(name, ctx.profile)
+    fix = None
+    if fixed != name and fixed != "tool":
+        fix = QuickFix(f"Rename to {fixed}", (SetField("name", fixed),))
+    yield Hit(
+        name or None,
+        "name",
+        f"Tool name {name!r} breaks the {ctx.profile} naming rule ({desc}); rename it.",
+        fix=fix,
+    )
+
+
+@registry_rule(
+    "name-unique",
+    category=CATEGORY,
+    severity=Severity.ERROR,
+    rationale="""Two tools with the same name cannot both be sent to a model, and names
+    that differ only in case (get_order / Get_Order) are rejected by some providers and
+    confuse models and people alike. Tool names must be unique after case folding.""",
+)
+def check_name_unique(registry: Registry, ctx: LintContext) -> Iterator[Hit]:
+    first: dict[str, str] = {}
+    for tool in registry.tools:
+        name = text(tool.name)
+        key = name.casefold()
+        if key in first:
+            other = first[key]
+            how = "the same name" if other == name else "a name differing only in case"
+            yield Hit(
+                name,
+                "name",
+                f"Tool {name!r} has {how} as {other!r}; give each tool a distinct name.",
+                related=(other,),
+            )
+        else:
+            first[key] = name
+
+
+GENERIC_WORDS = words_of(
+    """search query run execute exec process handle do stuff thing things tool tools func
+    function action call invoke get set data info item items object request api main
+    helper util utils misc test temp tmp new my perform operation op task manage handler
+    service fetch"""
+)
+
+
+def is_generic_name(name: str) -> bool:
+    """True when a name says nothing about what the tool acts on (``search``, ``tool1``)."""
+    words = split_identifier(name)
+    if not words:
+        return False
+    return all(w in GENERIC_WORDS or w.isdigit() for w in words)
+
+
+@tool_rule(
+    "name-generic",
+    category=CATEGORY,
+    severity=Severity.WARNING,
+    rationale="""A model chooses a tool first by its name. Names such as search, query,
+    run, execute, process, tool1 or do_stuff say what happens but not to what, so they
+    compete with every other tool and collide with tools of other servers loaded into the
+    same conversation. Name the object: search_orders, run_sql_report.""",
+)
+def check_name_generic(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
+    name = text(tool.name)
+    if is_generic_name(name):
+        yield Hit(
+            name,
+            "name",
+            f"Tool name {name!r} is generic; name what it acts on, e.g. {name}_orders.",
+        )
+
+
+@tool_rule(
+    "name-verb-noun",
+    category=CATEGORY,
+    severity=Severity.WARNING,
+    rationale="""Names of the form verb_noun with a small, shared verb vocabulary
+    (configured per registry: get, list, query, search, create, update, delete…) let a
+    model infer what a tool does and whether it changes anything, and keep sibling tools
+    comparable. A name that starts with another verb or has no noun is harder to choose
+    correctly.""",
+)
+def check_name_verb_noun(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
+    name = text(tool.name)
+    words = split_identifier(name)
+    if not words:
+        return
+    verbs = tuple(v.lower() for v in (ctx.settings.verbs or ()) if isinstance(v, str))
+    shown = ", ".join(verbs[:9])
+    if words[0] not in verbs:
+        yield Hit(
+            name,
+            "name",
+            f"Tool name {name!r} does not start with a registry verb ({shown}); "
+            "rename it to verb_noun or add the verb to the registry's vocabulary.",
+        )
+    elif len(words) < 2:
+        yield Hit(name, "name", f"Tool name {name!r} has no noun; rename it to {name}_<noun>.")
+
+
+def casing_style(name: str) -> str | None:
+    """``snake``, ``camel``, ``pascal``, ``kebab``, ``mixed``, or None for a neutral name.
+
+    A single lower-case word (``search``) fits every style, so it is neutral.
+    """
+    if re.fullmatch(r"[a-z][a-z0-9]*", name):
+        return None
+    if re.fullmatch(r"[a-z][a-z0-9]*(_[a-z0-9]+)+", name):
+        return "snake"
+    if re.fullmatch(r"[a-z][a-z0-9]*(-[a-z0-9]+)+", name):
+        return "kebab"
+    if re.fullmatch(r"[a-z][a-z0-9]*([A-Z][a-z0-9]*)+", name):
+        return "camel"
+    if re.fullmatch(r"([A-Z][a-z0-9]*)+", name):
+        return "pascal"
+    return "mixed"
+
+
+def to_style(name: str, style: str) -> str:
+    """``name`` rewritten in ``style`` (snake, kebab, camel or pascal)."""
+    words = split_identifier(name)
+    if not words:
+        return name
+    if style == "kebab":
+        return "-".join(words)
+    if style == "camel":
+        return words[0] + "".join(w[:1].upper() + w[1:] for w in words[1:])
+    if style == "pascal":
+        return "".join(w[:1].upper() + w[1:] for w in words)
+    return "_".join(words)
+
+
+@registry_rule(
+    "name-casing-mixed",
+    category=CATEGORY,
+    severity=Severity.WARNING,
+    rationale="""When some tools are snake_case and others camelCase (get_order next to
+    queryOrderList), the names look like they come from different systems, models copy
+    the wrong style when guessing names, and near-duplicates are harder to spot. Use one
+    casing style across the registry; the studio's house style is snake_case.""",
+    has_fix=True,
+)
+def check_name_casing(registry: Registry, ctx: LintContext) -> Iterator[Hit]:
+    styles = [(text(t.name), casing_style(text(t.name))) for t in registry.tools]
+    counts = Counter(s for _, s in styles if s and s != "mixed")
+    if not counts:
+        return
+    top = max(counts.values())
+    # Ties go to snake_case, the house style.
+    leaders = [s for s, c in counts.items() if c == top]
+    majority = "snake" if "snake" in leaders else leaders[0]
+    taken = {n for n, _ in styles}
+    for name, style in styles:
+        if style is None or style == majority:
+            continue
+        target = to_style(name, majority)
+        fix = None
+        if target != name and target not in taken:
+            fix = QuickFix(f"Rename to {target}", (SetField("name", target),))
+        yield Hit(
+            name,
+            "name",
+            f"Tool name {name!r} is {style} case while most tools are {majority} case; "
+            f"rename it to {target}.",
+            fix=fix,
+        )
+
+
+AMBIGUOUS_PARAMS = words_of(
+    """id ids data value values user info type obj object item items thing param params
+    payload input arg args val key body content entity record target"""
+)
+
+
+@tool_rule(
+    "param-name-ambiguous",
+    category=CATEGORY,
+    severity=Severity.WARNING,
+    rationale="""A parameter called id, data, value, user, info, type or obj does not say
+    which id or what data: the model has to guess from the description, and often sends
+    the wrong identifier (an order number where a customer id was meant). Qualify the
+    name: order_id, notification_payload, user_email.""",
+)
+def check_param_name(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
+    for ref in visible_properties(tool):
+        words = split_identifier(ref.name)
+        # Only a bare word is ambiguous: user_id already says which id.
+        if len(words) == 1 and words[0] in AMBIGUOUS_PARAMS:
+            yield Hit(
+                text(tool.name),
+                ref.json_path,
+                f"Parameter {ref.name!r} is ambiguous; name what it identifies or holds "
+                f"(e.g. order_{words[0]}).",
+            )
