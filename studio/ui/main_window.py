@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import Literal
 
 from PySide6.QtCore import QItemSelectionModel, QSettings, Qt
-from PySide6.QtGui import QCloseEvent, QUndoGroup
+from PySide6.QtGui import QCloseEvent, QShowEvent, QUndoGroup
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -212,7 +212,7 @@ class MainWindow(QMainWindow):
         self.splitter.setStretchFactor(0, 0)
         self.splitter.setStretchFactor(1, 3)
         self.splitter.setStretchFactor(2, 2)
-        self.splitter.setSizes([240, 620, 420])
+        self._sized = False
 
         central = QWidget()
         central_layout = QVBoxLayout(central)
@@ -231,7 +231,7 @@ class MainWindow(QMainWindow):
             | QDockWidget.DockWidgetFeature.DockWidgetClosable
         )
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.versions_dock)
-        self.resizeDocks([self.versions_dock], [170], Qt.Orientation.Vertical)
+        self.resizeDocks([self.versions_dock], [140], Qt.Orientation.Vertical)
 
         self.status_label = QLabel()
         self.statusBar().addPermanentWidget(self.status_label, 1)
@@ -665,6 +665,19 @@ class MainWindow(QMainWindow):
         if answer == "discard":
             return True
         return all(self.save_document(d) for d in dirty)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if not self._sized:
+            # Split by the width actually shown: the editor gets the most room,
+            # and on small screens the list and preview give way first.
+            self._sized = True
+            width = max(self.splitter.width(), self.width())
+            left = 200 if width < 1100 else 240
+            preview = max(220, int(width * 0.3))
+            self.splitter.setSizes([left, max(300, width - left - preview), preview])
+            height = self.height()
+            self.resizeDocks([self.versions_dock], [max(110, height // 5)], Qt.Orientation.Vertical)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.confirm_unsaved():

@@ -245,6 +245,7 @@ def test_publish_lists_version_and_opens_it_read_only(
     assert tree.topLevelItemCount() == 1
     row = [tree.topLevelItem(0).text(c) for c in range(tree.columnCount())]
     assert row[0] == "1" and row[1] == "1.0.0" and row[4] == "3" and row[6] == "first cut"
+    assert row[5] == info.content_hash.rpartition(":")[2][:12]
 
     doc = window.open_version(1)
     assert doc is not None and doc.read_only
@@ -255,6 +256,7 @@ def test_publish_lists_version_and_opens_it_read_only(
     assert not window.actions.delete_tool.isEnabled()
     assert not window.actions.save.isEnabled()
     assert window.selected_tool().summary == "Published summary."
+    assert _rows(window) == [t.name for t in TOOLS]  # no unsaved markers in a version
     # Edits are blocked whichever way they come.
     window.new_tool()
     doc.push(EditTool(window.selected_key(), SetField("summary", "Nope.")))

@@ -135,7 +135,7 @@ class ToolListModel(QAbstractListModel):
         return None
 
     def _is_dirty(self, entry: Any) -> bool:
-        return self._ws.is_entry_dirty(entry) or entry.stored_id is None
+        return self._ws.is_entry_dirty(entry)
 
     # ------------------------------------------------------------------ events
 

@@ -23,6 +23,11 @@ COLUMNS = ("#", "Semver", "Published", "Author", "Tools", "Hash", "Notes")
 _NUMBER_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
+def short_hash(content_hash: str) -> str:
+    """The first 12 hex digits of a hash, without its ``sha256:`` prefix."""
+    return content_hash.rpartition(":")[2][:12]
+
+
 class VersionsPanel(QWidget):
     """Lists versions (newest first); emits requests, never talks to the store.
 
@@ -85,7 +90,7 @@ class VersionsPanel(QWidget):
                     info.created_at.replace("T", " ")[:19],
                     info.author,
                     str(info.tool_count),
-                    info.content_hash[:12],
+                    short_hash(info.content_hash),
                     info.notes.splitlines()[0] if info.notes else "",
                 ]
             )
