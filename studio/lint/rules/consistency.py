@@ -1,0 +1,353 @@
+"""Contract consistency: injected identity, risk tier, idempotency, aliases."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import re
+from collections.abc import Iterator
+
+from studio.contract.model import (
+    DEFAULT_IDEMPOTENCY_KEY_TEMPLATE,
+    Idempotency,
+    RetryPolicy,
+    RiskTier,
+    ToolContract,
+)
+from studio.contract.problems import join_path
+from studio.editing.edits import SetField, SetPropertyKey
+from studio.lint.model import Hit, LintContext, QuickFix, Severity, tool_rule
+from studio.lint.rules._common import (
+    iter_properties,
+    iter_schemas,
+    rendered,
+    summary_text,
+    text,
+    words_of,
+)
+from studio.lint.text import split_identifier
+
+CATEGORY = "consistency"
+
+_CREDENTIAL_WORDS = words_of(
+    "password passwd passphrase pwd secret secrets apikey credential credentials cookie "
+    "jwt bearer authorization otp"
+)
+_CREDENTIAL_PAIRS = {
+    ("api", "key"),
+    ("access", "key"),
+    ("private", "key"),
+    ("secret", "key"),
+    ("session", "id"),
+    ("session", "token"),
+    ("access", "token"),
+    ("refresh", "token"),
+    ("auth", "token"),
+    ("client", "secret"),
+}
+# "token" alone is a credential, except pagination and model-budget tokens.
+_NOT_CREDENTIAL = words_of("page next cursor continuation max count limit num")
+_IDENTITY_SUBJECTS = words_of(
+    "user employee customer account member tenant staff operator caller login owner uid "
+    "userid employeeid customerid accountid"
+)
+_CJK_CREDENTIAL = re.compile(r"密码|口令|密钥|令牌|会话")
+_CJK_IDENTITY = re.compile(
+    r"(?:用户|员工|客户|账号|账户|会员|租户)(?:ID|Id|id|编号|号)|工号|用户名"
+)
+
+
+def credential_kind(name: str) -> str | None:
+    """``credential``, ``identity`` or None for a property name."""
+    words = split_identifier(name)
+    if _CJK_CREDENTIAL.search(name):
+        return "credential"
+    if _CJK_IDENTITY.search(name):
+        return "identity"
+    if not words:
+        return None
+    pairs = set(itertools.pairwise(words))
+    if pairs & _CREDENTIAL_PAIRS or set(words) & _CREDENTIAL_WORDS:
+        return "credential"
+    if "token" in words and not set(words) & _NOT_CREDENTIAL:
+        return "credential"
+    if words in (("uid",), ("userid",)) or (
+        len(words) == 2 and words[1] in ("id", "no", "number") and words[0] in _IDENTITY_SUBJECTS
+    ):
+        return "identity"
+    return None
+
+
+def _session_key(name: str) -> str:
+    words = split_identifier(name)
+    if words and all(re.fullmatch(r"[a-z0-9]+", w) for w in words):
+        return "session." + "_".join(words)
+    return "session." + name
+
+
+def _injection_hits(tool: ToolContract, kind: str) -> Iterator[Hit]:
+    for ref in iter_properties(tool):
+        if not ref.top_level or ref.injected or credential_kind(ref.name) != kind:
+            continue
+        key = _session_key(ref.name)
+        fix = QuickFix(f"Inject from {key}", (SetPropertyKey(ref.path, "x-injected", key),))
+        what = "a credential" if kind == "credential" else "the caller's identity"
+        yield Hit(
+            text(tool.name),
+            ref.json_path,
+            f"Parameter {ref.name!r} looks like {what} but the model must fill it; mark it "
+            f"x-injected ({key}) so it comes from the session.",
+            fix=fix,
+        )
+
+
+@tool_rule(
+    "param-credential-not-injected",
+    category=CATEGORY,
+    severity=Severity.ERROR,
+    rationale="""A credential (api_key, token, password, session_id, 密码) that the model
+    fills is a credential the model has seen: it leaks into transcripts and logs, can be
+    extracted by prompt injection, and the model may invent one. Credentials must come
+    from the session context (x-injected), never from the model.""",
+    has_fix=True,
+)
+def check_credentials(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
+    yield from _injection_hits(tool, "credential")
+
+
+@tool_rule(
+    "param-identity-not-injected",
+    category=CATEGORY,
+    severity=Severity.WARNING,
+    rationale="""When the model fills user_id or employee_id, a user can ask it to act as
+    someone else, and the model guesses ids it was never told. The caller's identity
+    belongs to the login session: mark it x-injected. (A tool that really acts on another
+    user, e.g. an administrator's lookup, should name it target_user_id.)""",
+    has_fix=True,
+)
+def check_identity(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
+    yield from _injection_hits(tool, "identity")
+
+
+MUTATING_VERBS = words_of(
+    "create update delete remove send pay cancel refund set add insert post put patch write "
+    "submit approve reject transfer upload modify edit drop purge reset assign book charge "
+    "revoke grant close archive move rename replace save publish enable disable"
+)
+
+
+@tool_rule(
+    "risk-mutating-verb-on-read",
+    category=CATEGORY,
+    severity=Severity.ERROR,
+    rationale="""The risk tier decides confirmation: a read tool runs without asking the
+    user. A tool whose name says it changes state (create, update, delete, send, pay,
+    cancel, refund…) but is tiered read runs its side effect unconfirmed, and is retried
+    on timeout as if it were safe. Set the tier to write or destructive.""",
+    has_fix=True,
+)
+def check_mutating_read(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
+    if tool.risk != RiskTier.READ:
+        return
+    words = split_identifier(text(tool.name))
+    verb = next((w for w in words[:2] if w in MUTATING_VERBS), None)
+    if verb is None:
+        return
+    yield Hit(
+        text(tool.name),
+        "risk",
+        f"The name says {verb!r} (a state change) but the tool is tiered read, so it runs "
+        "without confirmation; set the risk to write or destructive.",
+        fix=QuickFix("Set risk to write", (SetField("risk", RiskTier.WRITE),)),
+    )
+
+
+@tool_rule(
+    "risk-write-without-idempotency",
+    category=CATEGORY,
+    severity=Severity.ERROR,
+    rationale="""A write that times out has an unknown outcome. Without an idempotency key
+    the runtime cannot tell a retry from a second order, refund or message, and cannot
+    look the first attempt up. Writes and destructive tools require idempotency with a key
+    template such as {session_id}:{message_id}:{tool}:{args_hash}.""",
+    has_fix=True,
+)
+def check_idempotency(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
+    if tool.risk == RiskTier.READ:
+        return
+    execution = tool.execution
+    idem = getattr(execution, "idempotency", None)
+    required = bool(getattr(idem, "required", False))
+    template = text(getattr(idem, "key_template", ""))
+    if required and template.strip():
+        return
+    fix = None
+    if dataclasses.is_dataclass(execution):
+        new_exec = dataclasses.replace(
+            execution, idempotency=Idempotency(True, template or DEFAULT_IDEMPOTENCY_KEY_TEMPLATE)
+        )
+        fix = QuickFix("Require an idempotency key", (SetField("execution", new_exec),))
+    problem = "does not require an idempotency key" if not required else "has no key template"
+    yield Hit(
+        text(tool.name),
+        "execution.idempotency",
+        f"This {tool.risk} tool {problem}; require idempotency with a key template so a "
+        "timed-out call can be reconciled instead of repeated.",
+        fix=fix,
+    )
+
+
+@tool_rule(
+    "risk-write-retried",
+    category=CATEGORY,
+    severity=Severity.WARNING,
+    rationale="""A write that timed out may have happened. Retrying it blindly can refund,
+    pay or send twice; the runtime should report the outcome as unknown and reconcile
+    through the idempotency key instead. Writes get one attempt.""",
+    has_fix=True,
+)
+def check_write_retry(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
+    if tool.risk == RiskTier.READ:
+        return
+    retry = getattr(tool.execution, "retry", None)
+    attempts = getattr(retry, "max_attempts", 1)
+    if not isinstance(attempts, int) or attempts <= 1:
+        return
+    fix = None
+    if isinstance(retry, RetryPolicy):
+        new_exec = dataclasses.replace(
+            tool.execution, retry=dataclasses.replace(retry, max_attempts=1)
+        )
+        fix = QuickFix("Never retry", (SetField("execution", new_exec),))
+    yield Hit(
+        text(tool.name),
+        "execution.retry.max_attempts",
+        f"This {tool.risk} tool is tried up to {attempts} times; set max_attempts to 1 and "
+        "reconcile timeouts through the idempotency key.",
+        fix=fix,
+    )
+
+
+_DESTRUCTIVE_VERBS = words_of(
+    "delete remove drop purge wipe destroy erase truncate cancel revoke terminate"
+)
+_DESTRUCTIVE_PHRASES = re.compile(
+    r"\birreversibl[ey]\b|\bpermanently\b|\bcannot be (?:undone|reversed|recovered)\b"
+    r"|\bcan['’]t be (?:undone|reversed|recovered)\b|\bno undo\b"
+    r"|不可恢复|无法恢复|不可撤销|无法撤销|不可逆|永久删除|彻底删除",
+    re.IGNORECASE,
+)
+_CJK_DESTRUCTIVE_START = re.compile(r"^\s*(?:删除|清空|清除|销毁|注销|撤销|取消)")
+
+
+def destructive_reason(tool: ToolContract, rendered_text: str) -> str | None:
+    """Why a tool sounds destructive (a verb or a phrase), or None."""
+    words = split_identifier(text(tool.name))
+    verb = next((w for w in words[:2] if w in _DESTRUCTIVE_VERBS), None)
+    if verb:
+        return f"its name says {verb!r}"
+    summary, _ = summary_text(tool)
+    first = split_identifier(summary.split(" ", 1)[0]) if summary else ()
+    if first and first[0].rstrip("s") in _DESTRUCTIVE_VERBS | {"delete", "remove", "cancel"}:
+        return f"its summary starts with {summary.split(' ', 1)[0]!r}"
+    if summary and _CJK_DESTRUCTIVE_START.match(summary):
+        return "its summary starts with a deleting verb"
+    match = _DESTRUCTIVE_PHRASES.search(rendered_text)
+    if match:
+        return f"its description says {match.group()!r}"
+    return None
+
+
+@tool_rule(
+    "risk-destructive-not-marked",
+    category=CATEGORY,
+    severity=Severity.ERROR,
+    rationale="""Destructive tools (delete, remove, drop, purge, wipe, cancel; "cannot be
+    undone", "permanently", "删除") need the strongest gate: the user types a confirmation
+    phrase, and the playground defaults them to the mock executor. A tool that sounds
+    irreversible but is tiered read or write gets one click or none.""",
+    has_fix=True,
+)
+def check_destructive(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
+    if tool.risk == RiskTier.DESTRUCTIVE:
+        return
+    reason = destructive_reason(tool, rendered(tool, ctx.settings))
+    if reason is None:
+        return
+    yield Hit(
+        text(tool.name),
+        "risk",
+        f"The tool sounds destructive ({reason}) but is tiered {tool.risk}; mark it "
+        "destructive so the user must confirm it explicitly.",
+        fix=QuickFix("Mark destructive", (SetField("risk", RiskTier.DESTRUCTIVE),)),
+    )
+
+
+def _aliases(ref_schema: dict) -> list[str]:
+    raw = ref_schema.get("x-aliases")
+    return [a for a in raw if isinstance(a, str)] if isinstance(raw, list) else []
+
+
+@tool_rule(
+    "param-alias-collision",
+    category=CATEGORY,
+    severity=Severity.ERROR,
+    rationale="""x-aliases map other key names a model may emit onto a property. An alias
+    that equals another property's name, or appears as alias of two properties, makes the
+    mapping ambiguous: the runtime cannot know which property the model meant, and one
+    argument silently overwrites another.""",
+)
+def check_alias_collision(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
+    for node in iter_schemas(tool):
+        props = node.schema.get("properties")
+        if not isinstance(props, dict):
+            continue
+        owner: dict[str, str] = {}
+        for prop, sub in props.items():
+            if not isinstance(sub, dict):
+                continue
+            for i, alias in enumerate(_aliases(sub)):
+                path = join_path(node.json_path, "properties", prop, "x-aliases", i)
+                if alias in props and alias != prop:
+                    yield Hit(
+                        text(tool.name),
+                        path,
+                        f"Alias {alias!r} of {prop!r} is also the name of another property; "
+                        "remove or change the alias.",
+                    )
+                elif alias in owner and owner[alias] != prop:
+                    yield Hit(
+                        text(tool.name),
+                        path,
+                        f"Alias {alias!r} is declared for both {owner[alias]!r} and {prop!r}; "
+                        "keep it on one property.",
+                    )
+                else:
+                    owner.setdefault(alias, prop)
+
+
+@tool_rule(
+    "param-enum-alias-unknown",
+    category=CATEGORY,
+    severity=Severity.ERROR,
+    rationale="""x-enum-aliases map value synonyms ("出租车" → "taxi") onto enum values. A
+    synonym that maps to a value the enum does not contain turns a correct user phrase
+    into a validation error.""",
+)
+def check_enum_alias_targets(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
+    for ref in iter_properties(tool):
+        mapping = ref.schema.get("x-enum-aliases")
+        enum = ref.schema.get("enum")
+        if not isinstance(mapping, dict) or not isinstance(enum, list):
+            continue
+        for synonym, target in mapping.items():
+            if target not in enum:
+                yield Hit(
+                    text(tool.name),
+                    join_path(ref.json_path, "x-enum-aliases", str(synonym)),
+                    f"Enum alias {synonym!r} maps to {target!r}, which is not in the enum; "
+                    "map it to one of the enum values.",
+                )
+
+
+__all__ = ["MUTATING_VERBS", "credential_kind", "destructive_reason"]
