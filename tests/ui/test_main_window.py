@@ -368,3 +368,45 @@ def test_palettes_are_readable(qapp) -> None:
             assert abs(text.lightnessF() - base.lightnessF()) > 0.6
     finally:
         apply_palette(qapp, "light")
+
+
+def test_shortcuts_are_the_documented_ones(window: MainWindow) -> None:
+    a = window.actions
+
+    def keys(action) -> list[str]:
+        return [s.toString() for s in action.shortcuts()]
+
+    assert keys(a.new_tool) == ["Ctrl+N"]
+    assert keys(a.duplicate_tool) == ["Ctrl+D"]
+    assert keys(a.delete_tool) == ["Del"]
+    assert keys(a.save) == ["Ctrl+S"]
+    assert keys(a.undo) == ["Ctrl+Z"]
+    assert keys(a.redo) == ["Ctrl+Shift+Z", "Ctrl+Y"]
+    assert keys(a.find) == ["Ctrl+F"]
+    assert keys(a.quit) == ["Ctrl+Q"]
+
+
+def test_dark_theme_toggle_switches_the_palette(qapp, window: MainWindow) -> None:
+    light_base = qapp.palette().base().color().lightnessF()
+    try:
+        window.actions.dark_theme.setChecked(True)
+        assert qapp.palette().base().color().lightnessF() < 0.3
+    finally:
+        window.actions.dark_theme.setChecked(False)
+    assert qapp.palette().base().color().lightnessF() == pytest.approx(light_base)
+
+
+@pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")  # offscreen QPA
+def test_run_gui_opens_and_seeds_a_new_database(qapp, tmp_path: Path, monkeypatch) -> None:
+    from studio.ui import app as app_module
+
+    shown: list[MainWindow] = []
+    monkeypatch.setattr(app_module, "install_excepthook", lambda *_a: None)
+    monkeypatch.setattr(type(qapp), "exec", lambda *_a: shown.extend(qapp.topLevelWidgets()) or 0)
+    path = tmp_path / "new" / "studio.sqlite3"
+    assert app_module.run_gui(path) == 0
+    windows = [w for w in shown if isinstance(w, MainWindow) and w.isVisible()]
+    assert len(windows) == 1
+    assert windows[0].registry_model.rowCount() >= 1  # seeded with the examples
+    windows[0].hide()
+    windows[0].deleteLater()
