@@ -1,0 +1,408 @@
+"""The lint engine: runs the rules over a registry, fully or one edit at a time.
+
+:func:`lint_registry` lints a whole registry. :class:`Linter` does the same and
+then keeps its results up to date as tools are inserted, replaced or removed
+(:meth:`Linter.update_tool`), which is what the editor's lint-as-you-type uses:
+an edit re-runs the edited tool's rules, the pairwise ambiguity checks of that
+tool against its candidate neighbours (through the similarity index, never
+all pairs), and the registry-wide rules (which must be O(n)).
+
+Per-tool rules must depend only on the tool, the settings and the options; a
+check that needs other tools is a registry rule. A rule that raises never
+breaks linting: its failure becomes an ``internal-rule-error`` finding naming
+the rule, and the traceback is logged.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from studio.contract.model import Registry, ToolContract
+from studio.contract.tokens import estimate_tokens
+from studio.lint import rules as _rules  # noqa: F401 - registers every rule
+from studio.lint.config import LintConfig
+from studio.lint.model import (
+    PROFILES,
+    RULES,
+    Finding,
+    Hit,
+    LintContext,
+    Rule,
+    Scope,
+    Severity,
+)
+from studio.lint.rules.ambiguity import PAIR_RULE_IDS, AmbiguityState, pair_hits
+from studio.lint.scores import ToolScores, score_tool
+from studio.lint.similarity import SimilarPair
+
+log = logging.getLogger(__name__)
+
+INTERNAL_RULE_ERROR = "internal-rule-error"
+CONFIG_INVALID = "lint-config-invalid"
+
+
+def _no_hits(*_args: object) -> Iterable[Hit]:
+    return ()
+
+
+ENGINE_RULES: dict[str, Rule] = {
+    INTERNAL_RULE_ERROR: Rule(
+        INTERNAL_RULE_ERROR,
+        "internal",
+        Severity.ERROR,
+        "A lint rule failed with an exception on this input. The other rules still ran; "
+        "the failure is a bug in the rule (see the log), and this tool was not checked by it.",
+        Scope.TOOL,
+        _no_hits,
+    ),
+    CONFIG_INVALID: Rule(
+        CONFIG_INVALID,
+        "config",
+        Severity.WARNING,
+        "The registry's lint configuration has an entry the engine cannot use (unknown rule "
+        "id, bad severity, suppression without a reason…). That entry is ignored until fixed.",
+        Scope.REGISTRY,
+        _no_hits,
+    ),
+}
+"""Findings the engine reports itself; not part of :data:`RULES`, never run."""
+
+
+def rule_info(rule_id: str) -> Rule | None:
+    """The rule (registered or engine-internal) with this id."""
+    return RULES.get(rule_id) or ENGINE_RULES.get(rule_id)
+
+
+@dataclass(frozen=True, slots=True)
+class TokenTotals:
+    """What the tool definitions cost in tokens.
+
+    Attributes:
+        per_tool: Tokens of each tool's definition as a provider receives it.
+        total: Tokens of the whole registry's definitions (sent every round).
+        average: Mean tokens per tool.
+        rounds: Model rounds per task assumed for ``per_task`` (``cost.rounds``).
+        per_task: ``total × rounds``: definitions re-sent every round of a task.
+        method: How the numbers were obtained; ``estimate`` is the offline
+            heuristic of :mod:`studio.contract.tokens`, not an exact count.
+    """
+
+    per_tool: Mapping[str, int]
+    total: int
+    average: float
+    rounds: int
+    per_task: int
+    method: str = "estimate"
+
+
+@dataclass(frozen=True, slots=True)
+class LintReport:
+    """The result of linting a registry.
+
+    Attributes:
+        registry: The registry's name.
+        profile: The target profile linted for.
+        findings: Active findings, sorted by severity (worst first), tool
+            order in the registry (registry-level findings first), path.
+        suppressed: Findings a suppression accepted, with ``suppressed_reason``.
+        counts: Active findings per severity.
+        scores: Component scores per tool.
+        tokens: Token estimate of the definitions.
+        similar: Pairs of tools a model may confuse (the "similar tools" view).
+        rule_ids: Rules that ran (enabled and applying to the profile).
+        tool_order: Tool names in registry order.
+    """
+
+    registry: str
+    profile: str
+    findings: tuple[Finding, ...]
+    suppressed: tuple[Finding, ...]
+    counts: Mapping[Severity, int]
+    scores: Mapping[str, ToolScores]
+    tokens: TokenTotals
+    similar: tuple[SimilarPair, ...] = ()
+    rule_ids: tuple[str, ...] = ()
+    tool_order: tuple[str, ...] = field(default=())
+
+    def for_tool(self, name: str) -> list[Finding]:
+        """Active findings of one tool."""
+        return [f for f in self.findings if f.tool == name]
+
+    def worst(self) -> Severity | None:
+        """The highest severity among the active findings (None when clean)."""
+        for sev in (Severity.ERROR, Severity.WARNING, Severity.INFO):
+            if self.counts.get(sev):
+                return sev
+        return None
+
+    def reaches(self, level: Severity) -> bool:
+        """True when some active finding is at least as severe as ``level``."""
+        worst = self.worst()
+        return worst is not None and worst.rank >= level.rank
+
+
+def similar_pairs(source: LintReport | Linter) -> list[SimilarPair]:
+    """The pairs of tools a model may confuse, for the "similar tools" view."""
+    report = source.report if isinstance(source, Linter) else source
+    return list(report.similar)
+
+
+def _token_counter():  # type: ignore[no-untyped-def]
+    """The cost module's per-tool token function when it offers one, else None."""
+    try:
+        from studio.lint.rules import cost  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    fn = getattr(cost, "tool_tokens", None)
+    return fn if callable(fn) else None
+
+
+def _fallback_tool_tokens(tool: ToolContract, settings) -> int:  # type: ignore[no-untyped-def]
+    from studio.formats import export_tool
+
+    value, _notes = export_tool(tool, "openai", settings)
+    return estimate_tokens(json.dumps(value, ensure_ascii=False))
+
+
+class Linter:
+    """A linted registry whose results follow edits one tool at a time.
+
+    Args:
+        registry: The registry to lint.
+        profile: One of :data:`studio.lint.model.PROFILES`.
+        config: The lint configuration; default: the one stored in the
+            registry's settings (invalid entries become
+            ``lint-config-invalid`` findings).
+
+    Raises:
+        ValueError: for an unknown profile.
+    """
+
+    def __init__(
+        self, registry: Registry, profile: str = "openai", config: LintConfig | None = None
+    ) -> None:
+        if profile not in PROFILES:
+            raise ValueError(f"unknown lint profile {profile!r}; known: {', '.join(PROFILES)}")
+        self.profile = profile
+        self._config_problems: list[str] = []
+        if config is None:
+            config, self._config_problems = LintConfig.from_dict(
+                registry.settings.extra.get("lint")
+            )
+        self.config = config
+        self._options = config.all_options()
+        self._settings = registry.settings
+        self._registry = registry
+        active = [r for r in RULES.values() if config.is_enabled(r.id) and r.applies_to(profile)]
+        self._tool_rules = [r for r in active if r.scope is Scope.TOOL]
+        self._registry_rules = [
+            r for r in active if r.scope is Scope.REGISTRY and r.id not in PAIR_RULE_IDS
+        ]
+        self._pair_rules = [r for r in active if r.id in PAIR_RULE_IDS]
+        self._rule_ids = tuple(r.id for r in active)
+        self._supp = {}
+        for s in config.suppressions:
+            self._supp.setdefault((s.rule_id, s.tool), []).append(s)
+        self._count_tokens = _token_counter()
+        self._order: list[str] = [t.name for t in registry.tools]
+        self._tools: dict[str, ToolContract] = {t.name: t for t in registry.tools}
+        self._tool_findings: dict[str, list[Finding]] = {}
+        self._scores: dict[str, ToolScores] = {}
+        self._tokens: dict[str, int] = {}
+        ctx = self._context()
+        for tool in registry.tools:
+            self._check_tool(tool, ctx)
+        self._ambiguity: AmbiguityState | None = None
+        if self._pair_rules:
+            self._ambiguity = AmbiguityState(
+                self._settings.description_template, self._settings.verbs, self._options
+            )
+            self._ambiguity.build(registry.tools)
+        self.report = self._assemble(ctx)
+
+    # ------------------------------------------------------------ public
+
+    @property
+    def registry(self) -> Registry:
+        """The registry as the linter currently sees it (after every update)."""
+        return self._registry
+
+    def update_tool(self, old_name: str | None, tool: ToolContract | None) -> LintReport:
+        """Insert, replace or remove one tool and return the refreshed report.
+
+        Args:
+            old_name: The tool's name before the edit; None inserts ``tool``
+                at the end.
+            tool: The tool after the edit; None removes ``old_name``. A
+                replacement keeps the tool's place even when it is renamed.
+
+        Raises:
+            KeyError: when ``old_name`` is not in the registry.
+            ValueError: when the new name is taken by another tool.
+        """
+        if old_name is not None and old_name not in self._tools:
+            raise KeyError(old_name)
+        if tool is not None and tool.name != old_name and tool.name in self._tools:
+            raise ValueError(f"a tool named {tool.name!r} already exists")
+        if old_name is not None:
+            for cache in (self._tool_findings, self._scores, self._tokens):
+                cache.pop(old_name, None)
+            del self._tools[old_name]
+            i = self._order.index(old_name)
+            if tool is None:
+                del self._order[i]
+            else:
+                self._order[i] = tool.name
+        elif tool is not None:
+            self._order.append(tool.name)
+        if tool is not None:
+            self._tools[tool.name] = tool
+        self._registry = dataclasses.replace(
+            self._registry, tools=tuple(self._tools[n] for n in self._order)
+        )
+        ctx = self._context()
+        if tool is not None:
+            self._check_tool(tool, ctx)
+        if self._ambiguity is not None:
+            self._ambiguity.update(old_name, tool)
+        self.report = self._assemble(ctx)
+        return self.report
+
+    # ------------------------------------------------------------ internals
+
+    def _context(self) -> LintContext:
+        return LintContext(self._registry, self._settings, self.profile, self._options)
+
+    def _finding(self, rule: Rule, hit: Hit, tool: str | None) -> Finding:
+        severity = self.config.severity_for(rule.id) or hit.severity or rule.default_severity
+        return Finding(
+            rule.id,
+            rule.category,
+            severity,
+            hit.tool if hit.tool is not None else tool,
+            hit.path,
+            hit.message,
+            tuple(hit.related),
+            hit.fix,
+        )
+
+    def _run(
+        self, rule: Rule, args: tuple[object, ...], tool: str | None, out: list[Finding]
+    ) -> None:
+        try:
+            hits = list(rule.check(*args))  # type: ignore[arg-type]
+        except Exception as exc:
+            where = f" on tool {tool!r}" if tool else ""
+            log.exception("lint rule %s failed%s", rule.id, where)
+            out.append(
+                Finding(
+                    INTERNAL_RULE_ERROR,
+                    "internal",
+                    Severity.ERROR,
+                    tool,
+                    "",
+                    f"rule {rule.id} failed{where}: {type(exc).__name__}: {exc}",
+                    (rule.id,),
+                )
+            )
+            return
+        out.extend(self._finding(rule, h, tool) for h in hits)
+
+    def _check_tool(self, tool: ToolContract, ctx: LintContext) -> None:
+        found: list[Finding] = []
+        for rule in self._tool_rules:
+            self._run(rule, (tool, ctx), tool.name, found)
+        self._tool_findings[tool.name] = found
+        self._scores[tool.name] = score_tool(tool, self._settings.description_template)
+        self._tokens[tool.name] = self._tool_tokens(tool)
+
+    def _tool_tokens(self, tool: ToolContract) -> int:
+        if self._count_tokens is not None:
+            try:
+                return int(self._count_tokens(tool, self._settings))
+            except Exception:  # a broken cost helper must not stop the lint
+                log.exception("cost.tool_tokens failed on %s", tool.name)
+        return _fallback_tool_tokens(tool, self._settings)
+
+    def _assemble(self, ctx: LintContext) -> LintReport:
+        found: list[Finding] = []
+        for problem in self._config_problems:
+            found.append(Finding(CONFIG_INVALID, "config", Severity.WARNING, None, "", problem))
+        for rule in self._registry_rules:
+            self._run(rule, (self._registry, ctx), None, found)
+        pairs: list[SimilarPair] = []
+        pos = {name: i for i, name in enumerate(self._order)}
+        if self._ambiguity is not None:
+            pairs = self._ambiguity.similar_pairs(pos)
+            for rule in self._pair_rules:
+                found.extend(self._finding(rule, h, h.tool) for h in pair_hits(pairs, rule.id))
+        for name in self._order:
+            found.extend(self._tool_findings[name])
+        active: list[Finding] = []
+        suppressed: list[Finding] = []
+        supp = self._supp
+        for f in found:
+            candidates = supp.get((f.rule_id, f.tool or "")) if supp else None
+            match = next((s for s in candidates if s.matches(f)), None) if candidates else None
+            if match is None:
+                active.append(f)
+            else:
+                suppressed.append(dataclasses.replace(f, suppressed_reason=match.reason))
+
+        def key(f: Finding) -> tuple:
+            return (
+                -f.severity.rank,
+                -1 if f.tool is None else pos.get(f.tool, len(pos)),
+                f.path,
+                f.rule_id,
+                f.message,
+            )
+
+        active.sort(key=key)
+        suppressed.sort(key=key)
+        counts = {sev: 0 for sev in (Severity.ERROR, Severity.WARNING, Severity.INFO)}
+        for f in active:
+            counts[f.severity] += 1
+        per_tool = {name: self._tokens[name] for name in self._order}
+        total = sum(per_tool.values())
+        rounds = int(self._options.get("cost.rounds", 5))  # type: ignore[call-overload]
+        tokens = TokenTotals(
+            per_tool,
+            total,
+            round(total / len(per_tool), 1) if per_tool else 0.0,
+            rounds,
+            total * rounds,
+            "estimate" if self._count_tokens is None else "cost",
+        )
+        return LintReport(
+            self._registry.name,
+            self.profile,
+            tuple(active),
+            tuple(suppressed),
+            counts,
+            {name: self._scores[name] for name in self._order},
+            tokens,
+            tuple(pairs),
+            self._rule_ids,
+            tuple(self._order),
+        )
+
+
+def lint_registry(
+    registry: Registry, *, profile: str = "openai", config: LintConfig | None = None
+) -> LintReport:
+    """Lint a whole registry.
+
+    Args:
+        registry: The registry.
+        profile: The target profile (:data:`studio.lint.model.PROFILES`).
+        config: The configuration; default: the one stored in the registry.
+
+    Return:
+        The report (findings, suppressed findings, counts, scores, tokens).
+    """
+    return Linter(registry, profile, config).report

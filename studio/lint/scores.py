@@ -1,0 +1,197 @@
+"""Per-tool description scores, 1–5 on six components.
+
+The scores are deterministic heuristics over the description blocks and the
+rendered text (a tool without blocks is judged on its free-text description):
+
+- **purpose** — 1: nothing says what the tool does; 2: the text only restates
+  the name; 3: a purpose shorter than four words (or six CJK characters);
+  4: a real one-line purpose; 5: that, plus a statement of what it returns.
+- **usage** — 1: no guidance; 2: a usage of under eight words; 3: when to use
+  it; 4: also when *not* to use it ("do not", "不要"…); 5: also names a
+  sibling tool or says what to use "instead".
+- **limitations** — one point per signal, from 1: preconditions written;
+  errors documented; limits in prose ("at most", "only", "最多", "≤"…);
+  bounds in the schema (maximum, maxLength, pattern, enum…); capped at 5.
+- **parameters** — 1 + 4 × the share of model-filled parameters whose
+  description exists and says more than the parameter's name (5 when the tool
+  has no parameters to fill).
+- **examples** — 1: none; 3: inline examples ("e.g.", "例如") or schema
+  ``examples``; 4: one example call; 5: two or more example calls.
+- **length** — completeness and size: one point for each filled block among
+  summary, usage, returns, preconditions/errors and examples (max 5), minus
+  one when the rendered text exceeds 2,000 characters; at least 1.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from studio.contract.model import DEFAULT_DESCRIPTION_TEMPLATE, ToolContract
+from studio.contract.render import render_description
+from studio.lint.text import split_identifier, text_length, tokenize
+
+COMPONENTS = ("purpose", "usage", "limitations", "parameters", "examples", "length")
+
+_NEGATIVE = re.compile(
+    r"\bdo not\b|\bdon't\b|\bnot for\b|\bnever\b|\bnot to\b|\bavoid\b|不要|请勿|不可|勿用|不用于",
+    re.IGNORECASE,
+)
+_INSTEAD = re.compile(r"\binstead\b|\brather than\b|改用|而不是|而非|请使用", re.IGNORECASE)
+_WHEN = re.compile(r"\bwhen\b|\bif\b|\bthe user\b|\bfor\b|当|如果|用户", re.IGNORECASE)
+_LIMITS = re.compile(
+    r"\bat most\b|\bat least\b|\bonly\b|\bmax(?:imum)?\b|\bmin(?:imum)?\b|\blimit|\bcannot\b|"
+    r"\bmust\b|\bup to\b|[≤≥<>]|最多|至少|仅|只能|不能|上限|不超过",
+    re.IGNORECASE,
+)
+_INLINE_EXAMPLE = re.compile(r"\be\.g\.|\bfor example\b|\bexample:|\bsuch as\b|例如|比如", re.I)
+_SCHEMA_BOUNDS = (
+    "maximum",
+    "minimum",
+    "exclusiveMaximum",
+    "exclusiveMinimum",
+    "maxLength",
+    "minLength",
+    "maxItems",
+    "pattern",
+    "enum",
+    "const",
+    "format",
+)
+_TOOL_NAME = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\b[a-z]+(?:[A-Z][a-z0-9]+)+\b")
+
+
+@dataclass(frozen=True, slots=True)
+class ToolScores:
+    """Scores 1–5 of one tool's description components."""
+
+    purpose: int
+    usage: int
+    limitations: int
+    parameters: int
+    examples: int
+    length: int
+
+    @property
+    def total(self) -> int:
+        return (
+            self.purpose
+            + self.usage
+            + self.limitations
+            + self.parameters
+            + self.examples
+            + self.length
+        )
+
+    @property
+    def average(self) -> float:
+        return round(self.total / len(COMPONENTS), 2)
+
+    def as_dict(self) -> dict[str, int]:
+        return {c: getattr(self, c) for c in COMPONENTS}
+
+
+def _properties(tool: ToolContract) -> dict[str, dict]:
+    params = tool.parameters if isinstance(tool.parameters, dict) else {}
+    props = params.get("properties")
+    if not isinstance(props, dict):
+        return {}
+    return {k: v for k, v in props.items() if isinstance(v, dict)}
+
+
+def _restates(text: str, name: str) -> bool:
+    words = {w for w in tokenize(text) if w.isascii()}
+    name_words = set(split_identifier(name))
+    name_words |= {w.rstrip("s") for w in name_words} | {w + "s" for w in name_words}
+    return bool(words) and words <= name_words | {"gets", "get", "returns", "s"}
+
+
+def _purpose(tool: ToolContract, rendered: str) -> int:
+    text = tool.summary or (rendered if not tool.has_blocks() else "")
+    if not text.strip():
+        return 1
+    first = text.strip().split("\n")[0]
+    if _restates(first, tool.name):
+        return 2
+    size = text_length(first)
+    if size.latin_words < 4 and size.cjk_chars < 6:
+        return 3
+    return 5 if tool.returns or re.search(r"\breturns?\b|返回", rendered, re.I) else 4
+
+
+def _usage(tool: ToolContract, rendered: str) -> int:
+    text = tool.usage if tool.has_blocks() else rendered
+    if not text.strip() or (not tool.usage and not _WHEN.search(text)):
+        return 1
+    size = text_length(text)
+    if size.latin_words < 8 and size.cjk_chars < 12:
+        return 2
+    score = 3
+    if _NEGATIVE.search(text):
+        score += 1
+    if _INSTEAD.search(text) or _TOOL_NAME.search(text):
+        score += 1
+    return score
+
+
+def _limitations(tool: ToolContract, rendered: str) -> int:
+    score = 1
+    if tool.preconditions.strip():
+        score += 1
+    if tool.errors:
+        score += 1
+    if _LIMITS.search(rendered):
+        score += 1
+    if any(k in schema for schema in _properties(tool).values() for k in _SCHEMA_BOUNDS):
+        score += 1
+    return min(score, 5)
+
+
+def _parameters(tool: ToolContract) -> int:
+    props = {k: v for k, v in _properties(tool).items() if "x-injected" not in v}
+    if not props:
+        return 5
+    good = 0
+    for name, schema in props.items():
+        desc = schema.get("description")
+        if isinstance(desc, str) and desc.strip() and not _restates(desc, name):
+            good += 1
+    return 1 + round(4 * good / len(props))
+
+
+def _examples(tool: ToolContract, rendered: str) -> int:
+    if len(tool.examples) >= 2:
+        return 5
+    if tool.examples:
+        return 4
+    if _INLINE_EXAMPLE.search(rendered) or any("examples" in s for s in _properties(tool).values()):
+        return 3
+    return 1
+
+
+def _length(tool: ToolContract, rendered: str) -> int:
+    filled = sum(
+        bool(x)
+        for x in (
+            tool.summary or (tool.description if not tool.has_blocks() else ""),
+            tool.usage,
+            tool.returns,
+            tool.preconditions or tool.errors,
+            tool.examples,
+        )
+    )
+    score = filled - (1 if len(rendered) > 2000 else 0)
+    return max(1, min(5, score))
+
+
+def score_tool(tool: ToolContract, template: str = DEFAULT_DESCRIPTION_TEMPLATE) -> ToolScores:
+    """The six component scores of ``tool`` (see the module docstring)."""
+    rendered = render_description(tool, template)
+    return ToolScores(
+        purpose=_purpose(tool, rendered),
+        usage=_usage(tool, rendered),
+        limitations=_limitations(tool, rendered),
+        parameters=_parameters(tool),
+        examples=_examples(tool, rendered),
+        length=_length(tool, rendered),
+    )

@@ -1,0 +1,311 @@
+"""TF-IDF similarity between tool descriptions, with an incremental index.
+
+Each tool becomes a bag of tokens (:func:`studio.lint.text.tokenize`: Latin
+words, CJK bigrams) from its name words, rendered description and parameter
+names and descriptions. Weights are ``(1 + ln tf) · idf`` with the smoothed
+``idf = ln((1 + N) / (1 + df)) + 1``, vectors are L2-normalised and compared by
+cosine.
+
+Candidate pairs never come from all pairs. Tokens are ordered rarest first;
+a tool's *prefix* is the shortest run of its rarest tokens whose remaining
+tail has norm below the watch threshold ``t``. Two tools with cosine ≥ ``t``
+must share a token in both prefixes (the tail alone cannot reach ``t``), so an
+inverted index over prefix tokens finds every such pair exactly (the
+"All-Pairs" prefix filter). Tokens held by more than ``max_df_share`` of the
+tools (at least :data:`MIN_MAX_DF`) are not used to generate candidates.
+
+The index keeps every pair scoring at least ``threshold − margin`` (the
+*watch list*). An edit of one tool re-scores that tool against the tools
+sharing one of its prefix tokens, and re-scores the watch list (document
+frequencies moved a little); it never visits all pairs. Small indexes
+(≤ :data:`SMALL_INDEX` tools) are simply rebuilt, which is exact and cheap.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from studio.contract.model import ToolContract
+from studio.contract.render import render_description
+from studio.lint.text import split_identifier, tokenize
+
+MIN_MAX_DF = 10
+"""Tokens in at most this many tools always count for candidates (small registries)."""
+
+SMALL_INDEX = 64
+"""Up to this many tools an update rebuilds the index instead of patching it."""
+
+WATCH_MARGIN = 0.15
+
+
+@dataclass(frozen=True, slots=True)
+class SimilarPair:
+    """Two tools a model may confuse, as the "similar tools" view shows them.
+
+    Attributes:
+        a: The tool that comes first in the registry.
+        b: The other tool.
+        score: TF-IDF cosine of their descriptions (0–1).
+        shared_terms: Tokens both descriptions use, rarest first.
+        a_mentions_b: ``a``'s description tells the two apart (names ``b``
+            or says what to use "instead").
+        b_mentions_a: The same for ``b``.
+        near_duplicate: The descriptions reach the similarity threshold.
+        confusable_names: The names say the same thing (same verb class and
+            nouns) or differ by one character.
+    """
+
+    a: str
+    b: str
+    score: float
+    shared_terms: tuple[str, ...]
+    a_mentions_b: bool
+    b_mentions_a: bool
+    near_duplicate: bool = False
+    confusable_names: bool = False
+
+
+_norm_cache: dict[str, str] = {}
+
+
+def normalise_token(token: str) -> str:
+    """Fold simple English plurals (``orders`` → ``order``); CJK is kept."""
+    out = _norm_cache.get(token)
+    if out is None:
+        out = token
+        if token.isascii() and len(token) > 3 and token.isalpha():
+            if token.endswith("ies") and len(token) > 4:
+                out = token[:-3] + "y"
+            elif token.endswith("s") and not token.endswith(("ss", "us", "is")):
+                out = token[:-1]
+        if len(_norm_cache) < 200_000:
+            _norm_cache[token] = out
+    return out
+
+
+def tool_text(tool: ToolContract, template: str) -> str:
+    """The text compared for similarity: name words, rendered description, parameters."""
+    parts = [" ".join(split_identifier(tool.name)), render_description(tool, template)]
+    props = tool.parameters.get("properties") if isinstance(tool.parameters, dict) else None
+    if isinstance(props, dict):
+        for pname, schema in props.items():
+            parts.append(" ".join(split_identifier(str(pname))))
+            if isinstance(schema, dict) and isinstance(schema.get("description"), str):
+                parts.append(schema["description"])
+    return "\n".join(parts)
+
+
+def tool_terms(tool: ToolContract, template: str) -> Counter[str]:
+    """Term frequencies of a tool's similarity text."""
+    return Counter(normalise_token(t) for t in tokenize(tool_text(tool, template)))
+
+
+def _key(a: str, b: str) -> tuple[str, str]:
+    return (a, b) if a < b else (b, a)
+
+
+class SimilarityIndex:
+    """Incremental TF-IDF index of tools with an inverted index for candidates."""
+
+    def __init__(
+        self,
+        threshold: float = 0.6,
+        *,
+        max_df_share: float = 0.2,
+        margin: float = WATCH_MARGIN,
+        small_index: int = SMALL_INDEX,
+    ) -> None:
+        self.threshold = threshold
+        self.watch = max(0.05, threshold - margin)
+        self.max_df_share = max_df_share
+        self.small_index = small_index
+        self._tf: dict[str, dict[str, float]] = {}
+        self._postings: dict[str, set[str]] = {}
+        self._near: dict[tuple[str, str], float] = {}
+
+    # ------------------------------------------------------------ stats
+
+    def __len__(self) -> int:
+        return len(self._tf)
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._tf
+
+    def df(self, token: str) -> int:
+        posting = self._postings.get(token)
+        return len(posting) if posting else 0
+
+    def _max_df(self) -> int:
+        return max(MIN_MAX_DF, int(self.max_df_share * len(self._tf)))
+
+    def _idf(self) -> tuple[float, dict[int, float]]:
+        # For a given N, idf depends on df alone: callers memoise it per df value.
+        return float(len(self._tf)), {}
+
+    def _vector(self, name: str, n: float, memo: dict[int, float]) -> dict[str, float]:
+        tf = self._tf[name]
+        vec: dict[str, float] = {}
+        sq = 0.0
+        postings = self._postings
+        for tok, w in tf.items():
+            df = len(postings[tok])
+            idf = memo.get(df)
+            if idf is None:
+                idf = memo[df] = math.log((1.0 + n) / (1.0 + df)) + 1.0
+            x = w * idf
+            vec[tok] = x
+            sq += x * x
+        if sq > 0:
+            inv = 1.0 / math.sqrt(sq)
+            for tok in vec:
+                vec[tok] *= inv
+        return vec
+
+    @staticmethod
+    def _dot(u: dict[str, float], v: dict[str, float]) -> float:
+        if len(u) > len(v):
+            u, v = v, u
+        return sum(x * v[t] for t, x in u.items() if t in v)
+
+    def _prefix(self, vec: dict[str, float]) -> list[str]:
+        """Rarest tokens whose tail norm stays below the watch threshold."""
+        postings = self._postings
+        order = sorted(vec, key=lambda t: (len(postings[t]), t))
+        limit = self.watch * self.watch
+        tail = 0.0
+        cut = len(order)
+        for i in range(len(order) - 1, -1, -1):
+            tail += vec[order[i]] ** 2
+            if tail >= limit:
+                cut = i + 1
+                break
+        else:
+            cut = 0
+        return order[:cut]
+
+    # ------------------------------------------------------------ changes
+
+    def _insert(self, name: str, terms: Counter[str]) -> None:
+        if name in self._tf:
+            self._remove(name)
+        self._tf[name] = {t: 1.0 + math.log(c) for t, c in terms.items()}
+        for tok in terms:
+            self._postings.setdefault(tok, set()).add(name)
+
+    def _remove(self, name: str) -> None:
+        tf = self._tf.pop(name, None)
+        if tf is None:
+            return
+        for tok in tf:
+            posting = self._postings[tok]
+            posting.discard(name)
+            if not posting:
+                del self._postings[tok]
+        for key in [k for k in self._near if name in k]:
+            del self._near[key]
+
+    def build(self, items: Iterable[tuple[str, Counter[str]]]) -> None:
+        """Replace the contents and compute every watched pair (prefix filtering)."""
+        self._tf.clear()
+        self._postings.clear()
+        self._near.clear()
+        for name, terms in items:
+            self._insert(name, terms)
+        self._rebuild_pairs()
+
+    def _rebuild_pairs(self) -> None:
+        self._near.clear()
+        n, memo = self._idf()
+        vectors = {name: self._vector(name, n, memo) for name in self._tf}
+        max_df = self._max_df()
+        postings = self._postings
+        index: dict[str, list[str]] = {}
+        watch = self.watch
+        dot = self._dot
+        for name, vec in vectors.items():
+            seen: set[str] = set()
+            for tok in self._prefix(vec):
+                if len(postings[tok]) > max_df:
+                    continue
+                bucket = index.get(tok)
+                if bucket is None:
+                    index[tok] = [name]
+                    continue
+                for other in bucket:
+                    if other in seen:
+                        continue
+                    seen.add(other)
+                    score = dot(vec, vectors[other])
+                    if score >= watch:
+                        self._near[_key(name, other)] = score
+                bucket.append(name)
+
+    def update(self, old_name: str | None, name: str | None, terms: Counter[str] | None) -> None:
+        """Insert, replace or remove one tool and refresh the pairs it touches.
+
+        Args:
+            old_name: The tool's name before the edit (None: a new tool).
+            name: Its name after the edit (None: the tool was removed).
+            terms: Its term frequencies after the edit (with ``name``).
+        """
+        if old_name is not None:
+            self._remove(old_name)
+        if name is not None and terms is not None:
+            self._insert(name, terms)
+        if len(self._tf) <= self.small_index:
+            self._rebuild_pairs()
+            return
+        n, memo = self._idf()
+        vectors: dict[str, dict[str, float]] = {}
+
+        def vector(tool: str) -> dict[str, float]:
+            vec = vectors.get(tool)
+            if vec is None:
+                vec = vectors[tool] = self._vector(tool, n, memo)
+            return vec
+
+        # Document frequencies moved: re-score what is watched, drop what fell off.
+        for key in list(self._near):
+            score = self._dot(vector(key[0]), vector(key[1]))
+            if score >= self.watch:
+                self._near[key] = score
+            else:
+                del self._near[key]
+        if name is None:
+            return
+        vec = vector(name)
+        max_df = self._max_df()
+        seen: set[str] = {name}
+        for tok in self._prefix(vec):
+            posting = self._postings[tok]
+            if len(posting) > max_df:
+                continue
+            for other in posting:
+                if other in seen:
+                    continue
+                seen.add(other)
+                score = self._dot(vec, vector(other))
+                if score >= self.watch:
+                    self._near[_key(name, other)] = score
+
+    # ------------------------------------------------------------ queries
+
+    def similar(self, min_score: float | None = None) -> list[tuple[str, str, float]]:
+        """Pairs scoring at least ``min_score`` (default: the threshold), any order."""
+        limit = self.threshold if min_score is None else min_score
+        return [(a, b, s) for (a, b), s in self._near.items() if s >= limit - 1e-12]
+
+    def score(self, a: str, b: str) -> float:
+        """The current cosine of two indexed tools (computed, not cached)."""
+        n, memo = self._idf()
+        return self._dot(self._vector(a, n, memo), self._vector(b, n, memo))
+
+    def shared_terms(self, a: str, b: str, limit: int = 5) -> tuple[str, ...]:
+        """Tokens both tools use, rarest first (ties alphabetically)."""
+        ta, tb = self._tf[a], self._tf[b]
+        shared = [t for t in ta if t in tb]
+        shared.sort(key=lambda t: (self.df(t), t))
+        return tuple(shared[:limit])
