@@ -410,3 +410,33 @@ def test_run_gui_opens_and_seeds_a_new_database(qapp, tmp_path: Path, monkeypatc
     assert windows[0].registry_model.rowCount() >= 1  # seeded with the examples
     windows[0].hide()
     windows[0].deleteLater()
+
+
+def test_publish_dialog_keeps_input_when_the_store_refuses(qtbot) -> None:
+    from registry_db import InvalidSemverError
+    from studio.ui.dialogs.publish_dialog import PublishDialog
+
+    requests: list[PublishRequest] = []
+    published = VersionInfo(1, "1.0.0", None, "sha256:ab", "notes", "me", "now", 3)
+
+    def publisher(request: PublishRequest) -> VersionInfo:
+        requests.append(request)
+        if request.semver == "banana":
+            raise InvalidSemverError("'banana' is not a semantic version (MAJOR.MINOR.PATCH)")
+        return published
+
+    dialog = PublishDialog("travel", 3, publisher)
+    qtbot.addWidget(dialog)
+    dialog.notes_edit.setPlainText("  first cut  ")
+    dialog.semver_edit.setText("banana")
+    dialog.accept()
+    assert dialog.result() != PublishDialog.DialogCode.Accepted
+    assert dialog.published is None
+    assert "banana" in dialog.error_label.text()
+    assert dialog.notes_edit.toPlainText() == "  first cut  "  # nothing typed is lost
+
+    dialog.semver_edit.setText("")
+    dialog.accept()
+    assert requests[-1] == PublishRequest("first cut", None)
+    assert dialog.published is published
+    assert dialog.result() == PublishDialog.DialogCode.Accepted

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -57,8 +58,8 @@ class PublishDialog(QDialog):
         self.published: VersionInfo | None = None
 
         intro = QLabel(
-            f"Publish the saved draft of <b>{registry}</b> ({tool_count} tools) as a new "
-            "immutable version. Agents and reviewers will see exactly this snapshot."
+            f"Publish the saved draft of <b>{html.escape(registry)}</b> ({tool_count} tools) "
+            "as a new immutable version. Agents and reviewers will see exactly this snapshot."
         )
         intro.setWordWrap(True)
         self.notes_edit = QPlainTextEdit()
