@@ -1,0 +1,214 @@
+"""Cost: what the tool definitions cost in tokens, every round of every task.
+
+Token counts are **estimates** (:func:`studio.contract.tokens.estimate_tokens`, an
+offline heuristic), and every message says so.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from studio.contract.model import Registry, RegistrySettings, ToolContract
+from studio.contract.problems import join_path
+from studio.contract.tokens import estimate_tokens
+from studio.lint.model import Hit, LintContext, Severity, registry_rule, tool_rule
+from studio.lint.rules._common import (
+    description_of,
+    option_int,
+    params_of,
+    rendered,
+    sentences,
+    text,
+    visible_properties,
+)
+from studio.lint.text import tokenize
+
+CATEGORY = "cost"
+
+PER_TOOL_OVERHEAD = 8
+"""Tokens a provider's wrapper adds per tool ({"type": "function", "function": {…}})."""
+
+DEFAULT_ROUNDS = 5
+
+
+def model_schema(tool: ToolContract) -> dict[str, Any]:
+    """The parameters as a model sees them: x- keys and injected properties removed."""
+    params = params_of(tool)
+    injected = set(tool.injected_properties())
+
+    def strip(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {
+                k: strip(v)
+                for k, v in value.items()
+                if not (isinstance(k, str) and k.startswith("x-"))
+            }
+        if isinstance(value, list):
+            return [strip(v) for v in value]
+        return value
+
+    out = strip(params)
+    if injected and isinstance(out, dict):
+        props = out.get("properties")
+        if isinstance(props, dict):
+            out["properties"] = {k: v for k, v in props.items() if k not in injected}
+        if isinstance(out.get("required"), list):
+            out["required"] = [r for r in out["required"] if r not in injected]
+    return out
+
+
+def tool_tokens(tool: ToolContract, settings: RegistrySettings | None = None) -> int:
+    """Estimated tokens one tool definition costs per request (name, description, schema).
+
+    Args:
+        tool: The tool.
+        settings: The registry settings (for the description template).
+
+    Return:
+        An estimate, not an exact count for any model.
+    """
+    try:
+        schema = json.dumps(model_schema(tool), ensure_ascii=False, separators=(",", ":"))
+    except (TypeError, ValueError):
+        schema = str(tool.parameters)
+    return (
+        PER_TOOL_OVERHEAD
+        + estimate_tokens(text(tool.name))
+        + estimate_tokens(rendered(tool, settings))
+        + estimate_tokens(schema)
+    )
+
+
+def registry_token_summary(registry: Registry, rounds: int = DEFAULT_ROUNDS) -> dict[str, Any]:
+    """Token budget of a registry: per tool, in total, and per task of ``rounds`` rounds.
+
+    Return:
+        ``{"estimate": True, "tools": n, "per_tool": {name: tokens}, "total": t,
+        "average": t / n, "rounds": rounds, "per_task": t * rounds}``. Every
+        round of an agent loop sends all definitions again, so a task of
+        ``rounds`` model calls costs ``tools × average × rounds``.
+    """
+    rounds = rounds if isinstance(rounds, int) and rounds > 0 else DEFAULT_ROUNDS
+    per_tool = {text(t.name): tool_tokens(t, registry.settings) for t in registry.tools}
+    total = sum(per_tool.values())
+    count = len(registry.tools)
+    return {
+        "estimate": True,
+        "tools": count,
+        "per_tool": per_tool,
+        "total": total,
+        "average": total / count if count else 0.0,
+        "rounds": rounds,
+        "per_task": total * rounds,
+    }
+
+
+@tool_rule(
+    "cost-tool-tokens",
+    category=CATEGORY,
+    severity=Severity.INFO,
+    rationale="""Every tool definition is sent with every model request, in every round of
+    the agent loop. A definition above the budget (default 600 tokens, option
+    cost.max_tool_tokens) costs latency and money on every call and crowds the context.
+    The count is an offline estimate, not a tokenizer's exact figure.""",
+)
+def check_tool_tokens(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
+    limit = option_int(ctx, "cost.max_tool_tokens", 600)
+    tokens = tool_tokens(tool, ctx.settings)
+    if tokens > limit:
+        yield Hit(
+            text(tool.name),
+            "",
+            f"The definition costs ≈ {tokens} tokens (estimate), over the {limit}-token budget; "
+            "shorten the description or split the tool.",
+        )
+
+
+@registry_rule(
+    "cost-registry-tokens",
+    category=CATEGORY,
+    severity=Severity.INFO,
+    rationale="""All definitions are sent again in every round, so a task of R model calls
+    pays tools × average tokens × R. Above the budgets (options cost.max_registry_tokens,
+    default 10000 per request, and cost.max_task_tokens, default 50000 per task of
+    cost.rounds rounds, default 5) consider fewer tools per agent or shorter descriptions.
+    Counts are offline estimates.""",
+)
+def check_registry_tokens(registry: Registry, ctx: LintContext) -> Iterator[Hit]:
+    rounds = option_int(ctx, "cost.rounds", DEFAULT_ROUNDS)
+    per_request = option_int(ctx, "cost.max_registry_tokens", 10000)
+    per_task_limit = option_int(ctx, "cost.max_task_tokens", 50000)
+    summary = registry_token_summary(registry, rounds)
+    if summary["total"] <= per_request and summary["per_task"] <= per_task_limit:
+        return
+    yield Hit(
+        None,
+        "",
+        f"The {summary['tools']} tool definitions cost ≈ {summary['total']} tokens (estimate) per "
+        f"request and ≈ {summary['per_task']} per task of {rounds} rounds; send fewer tools "
+        "per agent or shorten the descriptions.",
+    )
+
+
+def _normalise(sentence: str) -> str:
+    return " ".join(re.findall(r"\w+", sentence.casefold()))
+
+
+def _tool_sentences(tool: ToolContract) -> Iterator[tuple[str, str]]:
+    """(path, sentence) for every sentence a model sees in the tool's text."""
+    fields = (
+        ("summary", "usage", "preconditions", "returns") if tool.has_blocks() else ("description",)
+    )
+    for field in fields:
+        for s in sentences(text(getattr(tool, field, ""))):
+            yield field, s
+    for i, err in enumerate(tool.errors or ()):
+        for key in ("meaning", "hint"):
+            for s in sentences(text(getattr(err, key, ""))):
+                yield join_path("errors", i, key), s
+    for ref in visible_properties(tool):
+        for s in sentences(description_of(ref.schema)):
+            yield ref.at("description"), s
+
+
+@registry_rule(
+    "cost-repeated-boilerplate",
+    category=CATEGORY,
+    severity=Severity.INFO,
+    rationale="""The same sentence repeated across many tools (a disclaimer, a house rule)
+    is paid for once per tool in every request and tells the model nothing that tells the
+    tools apart. Say it once in the system prompt, or drop it. Reported when a sentence of
+    at least 6 words appears in at least 3 tools (options cost.boilerplate_min_words,
+    cost.boilerplate_min_tools).""",
+)
+def check_boilerplate(registry: Registry, ctx: LintContext) -> Iterator[Hit]:
+    min_words = option_int(ctx, "cost.boilerplate_min_words", 6)
+    min_tools = option_int(ctx, "cost.boilerplate_min_tools", 3)
+    seen: dict[str, dict[str, str]] = {}  # normalised sentence → tool → first path
+    originals: dict[str, str] = {}
+    for tool in registry.tools:
+        name = text(tool.name)
+        for path, sentence in _tool_sentences(tool):
+            if len(tokenize(sentence, drop_stopwords=False)) < min_words:
+                continue
+            key = _normalise(sentence)
+            originals.setdefault(key, sentence)
+            seen.setdefault(key, {}).setdefault(name, path)
+    for key, tools in seen.items():
+        if len(tools) < min_tools:
+            continue
+        names = list(tools)
+        sample = originals[key]
+        shown = sample if len(sample) <= 60 else sample[:57] + "…"
+        for name, path in tools.items():
+            others = tuple(n for n in names if n != name)
+            yield Hit(
+                name,
+                path,
+                f"The sentence {shown!r} is repeated in {len(tools)} tools (≈ "
+                f"{estimate_tokens(sample)} tokens each, estimate); say it once or drop it.",
+                related=others[:10],
+            )
