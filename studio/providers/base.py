@@ -91,6 +91,8 @@ class TurnCompleted:
     usage: Usage = field(default_factory=Usage)
     raw_request: dict[str, Any] = field(default_factory=dict)
     """The request body as sent (secrets are never part of the body)."""
+    notes: tuple[str, ...] = ()
+    """What the client had to adapt (e.g. unparseable arguments sent as ``{}``)."""
 
 
 StreamEvent = TextDelta | ToolCallStarted | ToolCallDelta | TurnCompleted
@@ -105,6 +107,7 @@ class ProviderError(Exception):
         message: The provider's message, verbatim.
         body: The raw response body.
         retryable: Whether retrying could help (429, 5xx, transport).
+        code: The provider's error code when it sends one (OpenAI ``code``).
     """
 
     def __init__(
@@ -115,8 +118,10 @@ class ProviderError(Exception):
         type: str = "",
         body: str = "",
         retryable: bool = False,
+        code: str = "",
     ) -> None:
         self.status = status
+        self.code = code
         self.type = type
         self.message = message
         self.body = body

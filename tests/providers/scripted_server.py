@@ -44,10 +44,11 @@ Turns:
       ``error_type`` (defaults per status, in the vendor's names), a verbatim
       ``error_body`` if you need one, and ``retry_after`` (header value).
     - ``delay`` (seconds before answering), ``chunk_delay`` (between stream
-      events), ``hang=True``: stream the first event, then keep the connection
-      open (sending nothing) until the client closes it; the server then sets
+      events), ``hang=True``: stream up to the first event that carries content
+      (a text or tool-call piece), then keep the connection open, sending
+      nothing, until the client closes it; the server then sets
       :attr:`ScriptedServer.disconnected` (see :meth:`wait_disconnected`).
-    - ``stream_error=(type, message)``: after the first event, an error inside
+    - ``stream_error=(type, message)``: after that same event, an error inside
       the stream (Anthropic ``event: error``; OpenAI ``data: {"error": …}``).
 
     When the script runs out the server answers ``400`` with error type
@@ -545,13 +546,14 @@ class _Handler(BaseHTTPRequestHandler):
                 frames += pieces
         finish = turn.stop_reason or ("tool_calls" if calls else "stop")
         frames.append(chunk({}, finish))
+        cut = 1 if len(frames) > 2 else 0  # the first frame that carries content
         for n, frame in enumerate(frames):
             self._sse(frame, delay=turn.chunk_delay)
-            if n == 0 and turn.stream_error:
+            if n == cut and turn.stream_error:
                 kind, message = turn.stream_error
                 self._sse({"error": {"message": message, "type": kind, "code": None}})
                 return
-            if n == 0 and turn.hang:
+            if n == cut and turn.hang:
                 self._hang()
                 return
         if include_usage and turn.usage is not None:
@@ -634,13 +636,23 @@ class _Handler(BaseHTTPRequestHandler):
             message_delta["usage"] = {"output_tokens": completion}
         frames.append(("message_delta", message_delta))
         frames.append(("message_stop", {"type": "message_stop"}))
+        # The first frame that carries content: a text delta or a tool_use start.
+        cut = next(
+            (
+                n
+                for n, (event, data) in enumerate(frames)
+                if event == "content_block_delta"
+                or (event == "content_block_start" and data["content_block"]["type"] == "tool_use")
+            ),
+            0,
+        )
         for n, (event, data) in enumerate(frames):
             self._sse(data, event=event, delay=turn.chunk_delay)
-            if n == 0 and turn.stream_error:
+            if n == cut and turn.stream_error:
                 kind, message = turn.stream_error
                 self._sse({"type": "error", "error": {"type": kind, "message": message}}, "error")
                 return
-            if n == 0 and turn.hang:
+            if n == cut and turn.hang:
                 self._hang()
                 return
 
@@ -752,7 +764,9 @@ class ScriptedServer:
         server = _HTTPServer(("127.0.0.1", 0), _Handler)
         server.owner = self
         self._server = server
-        self._thread = threading.Thread(target=server.serve_forever, name="scripted-server")
+        self._thread = threading.Thread(
+            target=server.serve_forever, args=(0.02,), name="scripted-server"
+        )
         self._thread.daemon = True
         self._thread.start()
         return self
