@@ -79,6 +79,24 @@ def _parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("versions", parents=[common], help="list published versions")
     p.add_argument("registry", metavar="REGISTRY")
+
+    from studio.lint.model import PROFILES
+
+    p = sub.add_parser(
+        "lint",
+        parents=[common],
+        help="lint a registry (by name) or a file or folder of tool definitions",
+    )
+    p.add_argument("target", metavar="REGISTRY|FILE")
+    p.add_argument("--version", metavar="N|draft", default="draft")
+    p.add_argument("--profile", choices=PROFILES, default="openai")
+    p.add_argument("--format", choices=("text", "json", "sarif"), default="text")
+    p.add_argument(
+        "--fail-on",
+        choices=("error", "warning", "never"),
+        default="error",
+        help="exit with 1 when a finding reaches this level (default: error)",
+    )
     return parser
 
 
@@ -121,6 +139,46 @@ def _cmd_import(store: RegistryStore, args: argparse.Namespace) -> int:
         print(f"note: {note.path}: {note.message}" if note.path else f"note: {note.message}")
     verb = "replaced the draft of" if exists else "imported"
     print(f"{verb} {registry.name}: {len(registry.tools)} tools ({result.format})")
+    return 0
+
+
+def _load_registry(store: RegistryStore, name: str, version: str) -> Registry:
+    if version == "draft":
+        return store.draft_registry(name)
+    try:
+        number = int(version)
+    except ValueError:
+        raise UsageError(f"--version must be a number or 'draft', not {version!r}") from None
+    return store.load_version(name, number).registry
+
+
+def _cmd_lint(store: RegistryStore, args: argparse.Namespace) -> int:
+    import json
+
+    from studio.formats import FormatError, import_path
+    from studio.lint import Severity, lint_registry
+    from studio.lint.report import to_json, to_sarif, to_text
+
+    path = Path(args.target)
+    if path.exists():
+        if args.version != "draft":
+            raise UsageError(f"--version applies to registries in the database, not to {path}")
+        try:
+            registry = import_path(path).registry
+        except FormatError as exc:
+            raise UsageError(str(exc)) from exc
+    elif any(sep in args.target for sep in ("/", "\\")) or path.suffix == ".json":
+        raise UsageError(f"{path}: no such file or folder")
+    else:
+        registry = _load_registry(store, args.target, args.version)
+    report = lint_registry(registry, profile=args.profile)
+    if args.format == "text":
+        sys.stdout.write(to_text(report))
+    else:
+        doc = to_json(report) if args.format == "json" else to_sarif(report, registry)
+        sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
+    if args.fail_on != "never" and report.reaches(Severity(args.fail_on)):
+        return 1
     return 0
 
 
@@ -177,6 +235,7 @@ _COMMANDS: dict[str, Callable[[RegistryStore, argparse.Namespace], int]] = {
     "export": _cmd_export,
     "publish": _cmd_publish,
     "versions": _cmd_versions,
+    "lint": _cmd_lint,
 }
 
 
