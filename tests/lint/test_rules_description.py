@@ -1,0 +1,322 @@
+"""Description rules: one per missing component, lengths, restating the name, examples."""
+
+from __future__ import annotations
+
+import pytest
+
+from studio.contract import ErrorSpec
+from studio.lint.model import PROFILES, Severity
+from tests.lint.fixtures_rules import (
+    ODD_TOOLS,
+    context,
+    example_context,
+    hits,
+    module_rules,
+    params,
+    run_on,
+    tool,
+)
+
+BARE = {"summary": "", "usage": "", "returns": "", "preconditions": ""}
+
+
+def free(description: str, **fields: object) -> object:
+    """A tool with only a free-text description (as imported)."""
+    return tool(**{**BARE, "description": description, **fields})
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+@pytest.mark.parametrize("rule_id", module_rules("description"))
+def test_rules_never_raise_on_odd_imports(rule_id: str, profile: str) -> None:
+    run_on(rule_id, context(*ODD_TOOLS, profile=profile))
+
+
+@pytest.mark.parametrize("rule_id", module_rules("description"))
+def test_travel_example_has_no_errors_or_warnings(rule_id: str) -> None:
+    found = run_on(rule_id, example_context("travel-reimbursement"))
+    # Only long parameter descriptions (info) are reported on the exemplary registry.
+    assert all(
+        (h.severity or Severity.INFO) is Severity.INFO and rule_id == "param-description-too-long"
+        for h in found
+    )
+
+
+def test_the_baseline_tool_is_clean() -> None:
+    t = tool()
+    for rule_id in module_rules("description"):
+        assert hits(rule_id, t) == [], rule_id
+
+
+# --- desc-no-purpose --------------------------------------------------------------------
+
+
+def test_no_description_at_all_is_an_error() -> None:
+    [hit] = hits("desc-no-purpose", free(""))
+    assert hit.severity is Severity.ERROR and hit.path == "description"
+
+
+def test_one_word_description_has_no_purpose() -> None:
+    [hit] = hits("desc-no-purpose", free("Search."))
+    assert hit.severity is None
+
+
+@pytest.mark.parametrize("text", ["Search orders by customer name.", "按客户名称查询订单列表。"])
+def test_purpose_stated_in_english_or_chinese(text: str) -> None:
+    assert hits("desc-no-purpose", free(text)) == []
+
+
+# --- desc-no-usage-guidance ------------------------------------------------------------------
+
+
+def test_usage_missing_fires_on_the_usage_block() -> None:
+    t = tool(usage="")
+    [hit] = hits("desc-no-usage-guidance", t)
+    assert hit.path == "usage"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Search orders. Use this when the user gives an order number.",
+        "Search orders. Do not use it for refunds.",
+        "Search orders; use list_orders instead for many orders.",
+        "查询订单详情。用于用户给出订单号的情况。",
+        "查询订单。不要用于退款，请改用 create_refund。",
+    ],
+)
+def test_usage_cues_in_free_text(text: str) -> None:
+    assert hits("desc-no-usage-guidance", free(text)) == []
+
+
+@pytest.mark.parametrize("text", ["Search orders by customer name.", "按客户名称查询订单。"])
+def test_usage_missing_in_free_text(text: str) -> None:
+    [hit] = hits("desc-no-usage-guidance", free(text))
+    assert hit.path == "description"
+
+
+def test_usage_without_when_not_is_info() -> None:
+    [hit] = hits("desc-no-usage-guidance", tool(usage="customer wants money back."))
+    assert hit.severity is Severity.INFO
+    assert (
+        hits("desc-no-usage-guidance", tool(usage="用户要退款时；查询退款请改用 get_refund。"))
+        == []
+    )
+
+
+# --- desc-no-limitations -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Lists orders; at most 100 per page.",
+        "Lists the caller's orders only.",
+        "查询订单，最多返回 100 条。",
+        "查询订单，时间范围不超过 31 天。",
+    ],
+)
+def test_limitations_stated(text: str) -> None:
+    assert hits("desc-no-limitations", free(text)) == []
+
+
+@pytest.mark.parametrize("text", ["Lists orders by customer.", "按客户查询订单。"])
+def test_limitations_missing(text: str) -> None:
+    t = free(text, parameters=params({"name": {"type": "string", "description": "Customer"}}))
+    assert len(hits("desc-no-limitations", t)) == 1
+
+
+def test_limitations_in_a_parameter_description_count() -> None:
+    t = free(
+        "Lists orders.", parameters=params({"size": {"type": "integer", "description": "max 100"}})
+    )
+    assert hits("desc-no-limitations", t) == []
+
+
+# --- desc-no-returns -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["Find orders. Returns order ids.", "查询订单，返回订单号列表。"])
+def test_returns_stated(text: str) -> None:
+    assert hits("desc-no-returns", free(text)) == []
+
+
+def test_returns_missing() -> None:
+    [hit] = hits("desc-no-returns", tool(returns=""))
+    assert hit.path == "returns"
+    assert len(hits("desc-no-returns", free("取消订单。"))) == 1
+
+
+# --- param-no-description --------------------------------------------------------------------
+
+
+def test_parameter_without_description() -> None:
+    t = tool(parameters=params({"reason": {"type": "string"}}))
+    [hit] = hits("param-no-description", t)
+    assert hit.path == "parameters.properties.reason"
+
+
+@pytest.mark.parametrize(
+    ("prop", "desc"),
+    [
+        ("start_date", "start date"),
+        ("order_id", "order id"),
+        ("status", "The order status"),
+        ("start_date", "开始日期"),
+    ],
+)
+def test_tautological_descriptions(prop: str, desc: str) -> None:
+    schema = {"type": "string", "description": desc, "x-aliases": ["开始日期"]}
+    t = tool("get_order", parameters=params({prop: schema}))
+    [hit] = hits("param-no-description", t)
+    assert hit.path == f"parameters.properties.{prop}.description"
+
+
+@pytest.mark.parametrize(
+    ("prop", "desc"),
+    [
+        ("start_date", "First day of the range, included."),
+        ("status", "订单状态，默认全部"),
+        ("order_id", "Order number as printed on the receipt"),
+    ],
+)
+def test_informative_descriptions(prop: str, desc: str) -> None:
+    t = tool("get_order", parameters=params({prop: {"type": "string", "description": desc}}))
+    assert hits("param-no-description", t) == []
+
+
+def test_injected_parameters_need_no_description() -> None:
+    t = tool(parameters=params({"employee_id": {"type": "string", "x-injected": "session.e"}}))
+    assert hits("param-no-description", t) == []
+
+
+# --- param-format-unstated -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("prop", "desc"),
+    [
+        ("start_date", "First day"),
+        ("callback_url", "Where to post"),
+        ("email", "Contact"),
+        ("order_id", "The order"),
+        ("下单日期", "下单的日子"),
+        ("客户ID", "客户"),
+    ],
+)
+def test_format_unstated(prop: str, desc: str) -> None:
+    t = tool(parameters=params({prop: {"type": "string", "description": desc}}))
+    assert len(hits("param-format-unstated", t)) == 1
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"type": "string", "format": "date", "description": "First day"},
+        {"type": "string", "description": "First day, YYYY-MM-DD"},
+        {"type": "string", "description": "开始日期，格式 2024-05-01"},
+        {"type": "string", "description": "The order, e.g. ORD-1"},
+        {"type": "string", "pattern": "^R-\\d{5}$"},
+        {"type": "integer", "description": "Unix time"},
+    ],
+)
+def test_format_stated(schema: dict) -> None:
+    t = tool(parameters=params({"start_date": schema}))
+    assert hits("param-format-unstated", t) == []
+
+
+def test_idempotency_key_is_not_an_id() -> None:
+    t = tool(parameters=params({"idempotency_key": {"type": "string", "description": "x"}}))
+    assert hits("param-format-unstated", t) == []
+
+
+# --- lengths -----------------------------------------------------------------------------------
+
+
+def test_summary_length_limits_in_english_and_chinese() -> None:
+    long_en = "Search the travel reimbursement policy clauses and their limit amounts for all trips"
+    assert len(hits("desc-summary-too-long", tool(summary=long_en))) == 1
+    assert hits("desc-summary-too-long", tool(summary="Search the policy clauses.")) == []
+    assert hits("desc-summary-too-long", tool(summary="查询差旅报销制度条款及其限额")) == []
+    long_zh = "查询差旅报销制度的全部条款以及每个条款规定的报销限额和适用范围"
+    [hit] = hits("desc-summary-too-long", tool(summary=long_zh))
+    assert hit.path == "summary" and "CJK" in hit.message
+
+
+def test_summary_length_options() -> None:
+    t = tool(summary="Search the policy clauses and limits.")
+    assert hits("desc-summary-too-long", t, options={"summary.max_latin_words": 4})
+    assert not hits("desc-summary-too-long", t, options={"summary.max_latin_words": "bad"})
+
+
+def test_first_sentence_of_free_text_is_the_summary() -> None:
+    t = free("Search all the orders of every customer in every warehouse of the company today. Ok.")
+    [hit] = hits("desc-summary-too-long", t)
+    assert hit.path == "description"
+
+
+def test_parameter_description_length_and_option() -> None:
+    t = tool(parameters=params({"q": {"type": "string", "description": "x" * 81}}))
+    [hit] = hits("param-description-too-long", t)
+    assert hit.path == "parameters.properties.q.description"
+    assert hits("param-description-too-long", t, options={"param_description.max_chars": 100}) == []
+    short = tool(parameters=params({"q": {"type": "string", "description": "中" * 80}}))
+    assert hits("param-description-too-long", short) == []
+
+
+# --- desc-restates-name ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "summary"),
+    [
+        ("get_order", "Gets order."),
+        ("getOrderDetail", "Gets order details."),
+        ("update_order_status", "Update the status of an order."),
+        ("search", "Search."),
+    ],
+)
+def test_restating_the_name(name: str, summary: str) -> None:
+    [hit] = hits("desc-restates-name", free(summary, name=name))
+    assert hit.path == "description"
+
+
+@pytest.mark.parametrize(
+    ("name", "summary"),
+    [
+        ("get_order", "Look up one order by its number."),
+        ("get_order", "获取订单。"),
+        ("send_notification", "Send a notification to a user by SMS."),
+    ],
+)
+def test_not_restating_the_name(name: str, summary: str) -> None:
+    assert hits("desc-restates-name", tool(name, summary=summary)) == []
+
+
+# --- desc-example-instead-of-prose ------------------------------------------------------------
+
+
+def test_json_example_instead_of_prose() -> None:
+    t = free('Example: {"order_id": "ORD-1", "fields": ["status", "items"]}')
+    [hit] = hits("desc-example-instead-of-prose", t)
+    assert hit.path == "description"
+    zh = free('示例：{"订单号": "ORD-1", "字段": ["状态", "明细"]}')
+    assert len(hits("desc-example-instead-of-prose", zh)) == 1
+
+
+def test_prose_with_a_short_example_is_fine() -> None:
+    t = free(
+        "Look up one order by its number and return its status and items, "
+        'e.g. {"order_id": "ORD-1"}.'
+    )
+    assert hits("desc-example-instead-of-prose", t) == []
+    assert hits("desc-example-instead-of-prose", tool(errors=(ErrorSpec("E1", "x"),))) == []
+
+
+def test_parameter_description_that_is_only_json() -> None:
+    t = tool(
+        parameters=params(
+            {"filter": {"type": "object", "description": '{"status": "paid", "page": 1}'}}
+        )
+    )
+    [hit] = hits("desc-example-instead-of-prose", t)
+    assert hit.path == "parameters.properties.filter.description"
