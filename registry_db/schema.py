@@ -42,6 +42,7 @@ _INITIAL = (
         position INTEGER NOT NULL,
         revision INTEGER NOT NULL DEFAULT 1,
         document_json TEXT NOT NULL,
+        canonical_json TEXT NOT NULL,
         content_hash TEXT NOT NULL,
         updated_at TEXT NOT NULL,
         UNIQUE (registry_id, name)
@@ -77,6 +78,99 @@ _INITIAL = (
 @migrations(name="0001_initial")
 def _initial(db: Database) -> None:
     for statement in _INITIAL:
+        db.execute(statement)
+
+
+_SESSIONS = (
+    # Playground and recorded sessions. registry/version are names, not keys:
+    # an imported session may refer to a registry this database does not hold.
+    """CREATE TABLE sessions (
+        id TEXT PRIMARY KEY,
+        registry TEXT NOT NULL DEFAULT '',
+        version TEXT NOT NULL DEFAULT '',
+        profile TEXT NOT NULL DEFAULT '',
+        title TEXT NOT NULL DEFAULT '',
+        system TEXT NOT NULL DEFAULT '',
+        context_json TEXT NOT NULL DEFAULT '{}',
+        parent_session_id TEXT,
+        parent_message_index INTEGER,
+        status TEXT NOT NULL DEFAULT 'created',
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    )""",
+    """CREATE TABLE messages (
+        id INTEGER PRIMARY KEY,
+        session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        idx INTEGER NOT NULL,
+        run_id TEXT NOT NULL DEFAULT '',
+        message_json TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        UNIQUE (session_id, idx)
+    )""",
+    """CREATE TABLE run_events (
+        id INTEGER PRIMARY KEY,
+        session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        run_id TEXT NOT NULL DEFAULT '',
+        type TEXT NOT NULL,
+        data_json TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        UNIQUE (session_id, seq)
+    )""",
+    # One row per tool call; feeds the guard metrics of gray release.
+    """CREATE TABLE outcomes (
+        id INTEGER PRIMARY KEY,
+        session_id TEXT REFERENCES sessions(id) ON DELETE SET NULL,
+        call_id TEXT NOT NULL DEFAULT '',
+        registry TEXT NOT NULL,
+        version TEXT NOT NULL,
+        tool TEXT NOT NULL,
+        status TEXT NOT NULL,
+        error_code TEXT NOT NULL DEFAULT '',
+        latency_ms REAL NOT NULL DEFAULT 0,
+        created_at TEXT NOT NULL
+    )""",
+    "CREATE INDEX outcomes_by_tool ON outcomes (registry, version, tool)",
+    # Mock responses live beside the draft, never inside published versions.
+    # tool = '' holds the registry's suggested session context.
+    """CREATE TABLE mock_responses (
+        id INTEGER PRIMARY KEY,
+        registry_id INTEGER NOT NULL REFERENCES registries(id) ON DELETE CASCADE,
+        tool TEXT NOT NULL,
+        spec_json TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        UNIQUE (registry_id, tool)
+    )""",
+)
+
+
+@migrations(name="0002_sessions_runs_outcomes_mocks")
+def _sessions(db: Database) -> None:
+    for statement in _SESSIONS:
+        db.execute(statement)
+
+
+# Model profiles for the playground and headless runs. The API key is never a
+# column: it lives in the keyring or in the environment variable named here.
+_MODEL_PROFILES = (
+    """CREATE TABLE model_profiles (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        kind TEXT NOT NULL,
+        base_url TEXT NOT NULL,
+        model TEXT NOT NULL,
+        api_key_env TEXT,
+        params_json TEXT NOT NULL DEFAULT '{}',
+        headers_json TEXT NOT NULL DEFAULT '{}',
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    )""",
+)
+
+
+@migrations(name="0002_model_profiles")
+def _model_profiles(db: Database) -> None:
+    for statement in _MODEL_PROFILES:
         db.execute(statement)
 
 

@@ -1,0 +1,286 @@
+"""Sessions, their messages and run events, tool-call outcomes and mock responses.
+
+The runtime persists every event as it happens (one short transaction per
+write), so a crash mid-run leaves everything up to the crash readable.
+Values are stored as JSON; this module knows nothing of the runtime's types.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import uuid
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from registry_db.connection import read_transaction, utc_now, write_transaction
+from registry_db.errors import NotFoundError
+from registry_db.store import RegistryStore
+
+
+@dataclass(frozen=True, slots=True)
+class SessionInfo:
+    id: str
+    registry: str
+    version: str
+    profile: str
+    title: str
+    system: str
+    context: dict[str, Any]
+    parent_session_id: str | None
+    parent_message_index: int | None
+    status: str
+    created_at: str
+    updated_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEvent:
+    seq: int
+    run_id: str
+    type: str
+    data: dict[str, Any]
+    created_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    session_id: str | None
+    call_id: str
+    registry: str
+    version: str
+    tool: str
+    status: str
+    error_code: str
+    latency_ms: float
+    created_at: str
+
+
+_SESSION_COLUMNS = (
+    "id, registry, version, profile, title, system, context_json, parent_session_id,"
+    " parent_message_index, status, created_at, updated_at"
+)
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _session(row: tuple[Any, ...]) -> SessionInfo:
+    return SessionInfo(*row[:6], json.loads(row[6]), *row[7:])
+
+
+class SessionStore:
+    """Sessions in the same SQLite file as the registries.
+
+    Share the connection and lock of a :class:`RegistryStore` with
+    :meth:`for_store`; every method is one transaction.
+    """
+
+    def __init__(self, conn: sqlite3.Connection, lock: threading.RLock | None = None) -> None:
+        self._conn = conn
+        self._lock = lock or threading.RLock()
+
+    @classmethod
+    def for_store(cls, store: RegistryStore) -> SessionStore:
+        # The registry store's lock serialises every user of the connection.
+        return cls(store.connection, store._lock)
+
+    # ------------------------------------------------------------------ sessions
+
+    def create_session(
+        self,
+        *,
+        registry: str = "",
+        version: str = "",
+        profile: str = "",
+        title: str = "",
+        system: str = "",
+        context: dict[str, Any] | None = None,
+        parent_session_id: str | None = None,
+        parent_message_index: int | None = None,
+        session_id: str | None = None,
+    ) -> SessionInfo:
+        """A new, empty session (id: a random hex string unless given)."""
+        sid = session_id or uuid.uuid4().hex
+        now = utc_now()
+        with self._lock, write_transaction(self._conn):
+            self._conn.execute(
+                f"INSERT INTO sessions ({_SESSION_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                (sid, registry, version, profile, title, system, _dumps(context or {}),
+                 parent_session_id, parent_message_index, "created", now, now),
+            )  # fmt: skip
+            return self._get(sid)
+
+    def _get(self, session_id: str) -> SessionInfo:
+        row = self._conn.execute(
+            f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE id = ?", (session_id,)
+        ).fetchone()
+        if row is None:
+            raise NotFoundError(f"session {session_id!r} does not exist")
+        return _session(row)
+
+    def get_session(self, session_id: str) -> SessionInfo:
+        with self._lock, read_transaction(self._conn):
+            return self._get(session_id)
+
+    def list_sessions(self, registry: str | None = None) -> list[SessionInfo]:
+        """Sessions, newest first (optionally of one registry)."""
+        sql = f"SELECT {_SESSION_COLUMNS} FROM sessions"
+        params: tuple[Any, ...] = ()
+        if registry is not None:
+            sql += " WHERE registry = ?"
+            params = (registry,)
+        with self._lock, read_transaction(self._conn):
+            return [_session(r) for r in self._conn.execute(sql + " ORDER BY created_at DESC",
+                                                            params)]  # fmt: skip
+
+    def set_status(self, session_id: str, status: str) -> None:
+        with self._lock, write_transaction(self._conn):
+            self._conn.execute(
+                "UPDATE sessions SET status = ?, updated_at = ? WHERE id = ?",
+                (status, utc_now(), session_id),
+            )
+
+    # ------------------------------------------------------------------ messages
+
+    def append_message(self, session_id: str, message: dict[str, Any], run_id: str = "") -> int:
+        """Append ``message`` (its JSON form); returns its index in the session."""
+        with self._lock, write_transaction(self._conn):
+            row = self._conn.execute(
+                "SELECT coalesce(max(idx) + 1, 0) FROM messages WHERE session_id = ?",
+                (session_id,),
+            ).fetchone()
+            idx = int(row[0])
+            self._conn.execute(
+                "INSERT INTO messages (session_id, idx, run_id, message_json, created_at)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (session_id, idx, run_id, _dumps(message), utc_now()),
+            )
+            return idx
+
+    def messages(self, session_id: str) -> list[dict[str, Any]]:
+        """The session's messages in order (JSON form)."""
+        with self._lock, read_transaction(self._conn):
+            rows = self._conn.execute(
+                "SELECT message_json FROM messages WHERE session_id = ? ORDER BY idx",
+                (session_id,),
+            ).fetchall()
+        return [json.loads(r[0]) for r in rows]
+
+    # ------------------------------------------------------------------ events
+
+    def next_seq(self, session_id: str) -> int:
+        """The sequence number the session's next event gets."""
+        with self._lock, read_transaction(self._conn):
+            row = self._conn.execute(
+                "SELECT coalesce(max(seq) + 1, 1) FROM run_events WHERE session_id = ?",
+                (session_id,),
+            ).fetchone()
+        return int(row[0])
+
+    def append_events(
+        self, session_id: str, events: Iterable[tuple[int, str, str, dict[str, Any]]]
+    ) -> None:
+        """Store ``(seq, run_id, type, data)`` events in one transaction."""
+        now = utc_now()
+        rows = [(session_id, seq, run_id, type_, _dumps(data), now)
+                for seq, run_id, type_, data in events]  # fmt: skip
+        if not rows:
+            return
+        with self._lock, write_transaction(self._conn):
+            self._conn.executemany(
+                "INSERT INTO run_events (session_id, seq, run_id, type, data_json, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                rows,
+            )
+
+    def events(self, session_id: str, *, after_seq: int = 0) -> list[StoredEvent]:
+        """The session's events in seq order."""
+        with self._lock, read_transaction(self._conn):
+            rows = self._conn.execute(
+                "SELECT seq, run_id, type, data_json, created_at FROM run_events"
+                " WHERE session_id = ? AND seq > ? ORDER BY seq",
+                (session_id, after_seq),
+            ).fetchall()
+        return [StoredEvent(r[0], r[1], r[2], json.loads(r[3]), r[4]) for r in rows]
+
+    # ------------------------------------------------------------------ outcomes
+
+    def record_outcome(self, outcome: Outcome) -> None:
+        with self._lock, write_transaction(self._conn):
+            self._conn.execute(
+                "INSERT INTO outcomes (session_id, call_id, registry, version, tool, status,"
+                " error_code, latency_ms, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (outcome.session_id, outcome.call_id, outcome.registry, outcome.version,
+                 outcome.tool, outcome.status, outcome.error_code, outcome.latency_ms,
+                 outcome.created_at or utc_now()),
+            )  # fmt: skip
+
+    def outcomes(
+        self, registry: str, version: str | None = None, tool: str | None = None
+    ) -> list[Outcome]:
+        sql = (
+            "SELECT session_id, call_id, registry, version, tool, status, error_code,"
+            " latency_ms, created_at FROM outcomes WHERE registry = ?"
+        )
+        params: list[Any] = [registry]
+        if version is not None:
+            sql += " AND version = ?"
+            params.append(version)
+        if tool is not None:
+            sql += " AND tool = ?"
+            params.append(tool)
+        with self._lock, read_transaction(self._conn):
+            return [Outcome(*r) for r in self._conn.execute(sql + " ORDER BY id", params)]
+
+    # ------------------------------------------------------------------ mocks
+
+    def _registry_id(self, registry: str) -> int:
+        row = self._conn.execute("SELECT id FROM registries WHERE name = ?", (registry,)).fetchone()
+        if row is None:
+            raise NotFoundError(f"registry {registry!r} does not exist")
+        return int(row[0])
+
+    def mock_specs(self, registry: str) -> dict[str, Any]:
+        """Tool name → mock spec (JSON) of ``registry``; key ``""`` is the suggested context."""
+        with self._lock, read_transaction(self._conn):
+            registry_id = self._registry_id(registry)
+            rows = self._conn.execute(
+                "SELECT tool, spec_json FROM mock_responses WHERE registry_id = ? ORDER BY tool",
+                (registry_id,),
+            ).fetchall()
+        return {tool: json.loads(spec) for tool, spec in rows}
+
+    def has_mocks(self, registry: str) -> bool:
+        with self._lock, read_transaction(self._conn):
+            registry_id = self._registry_id(registry)
+            return (
+                self._conn.execute(
+                    "SELECT 1 FROM mock_responses WHERE registry_id = ? LIMIT 1", (registry_id,)
+                ).fetchone()
+                is not None
+            )
+
+    def set_mock_specs(
+        self, registry: str, specs: dict[str, Any], *, remove: Sequence[str] = ()
+    ) -> None:
+        """Insert or replace the given tools' specs and delete ``remove``, in one transaction."""
+        now = utc_now()
+        with self._lock, write_transaction(self._conn):
+            registry_id = self._registry_id(registry)
+            for tool, spec in specs.items():
+                self._conn.execute(
+                    "INSERT INTO mock_responses (registry_id, tool, spec_json, updated_at)"
+                    " VALUES (?, ?, ?, ?) ON CONFLICT (registry_id, tool)"
+                    " DO UPDATE SET spec_json = excluded.spec_json,"
+                    " updated_at = excluded.updated_at",
+                    (registry_id, tool, _dumps(spec), now),
+                )
+            for tool in remove:
+                self._conn.execute(
+                    "DELETE FROM mock_responses WHERE registry_id = ? AND tool = ?",
+                    (registry_id, tool),
+                )

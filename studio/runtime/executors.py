@@ -1,0 +1,412 @@
+"""Executors run prepared tool calls; :func:`execute_with_policy` adds timeout and retry.
+
+Two executors: :class:`MockExecutor` (canned responses chosen by argument
+matchers, with injectable latency and failures) and :class:`HttpExecutor`
+(URL/method/header/body templates against allow-listed base URLs). Both raise
+:class:`ExecutorFailure` for failures the policy may retry; the policy turns
+everything into an :class:`ExecutionOutcome` (DESIGN §5 step 10).
+
+Retry policy: reads are retried up to the tool's ``max_attempts`` with
+exponential backoff and full jitter, waiting at least what Retry-After asks.
+Writes are never retried: a timed-out write has an unknown outcome
+(``status: "UNKNOWN"``) to be looked up by its idempotency key.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import re
+import time
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+from urllib.parse import quote, urlsplit
+
+import httpx
+
+from studio.contract import RiskTier, ToolContract
+from studio.providers.retry import backoff_delay, retry_after_seconds
+from studio.runtime.mocks import MockBehaviour, MockToolSpec
+from studio.runtime.results import ToolError
+
+
+@dataclass(frozen=True, slots=True)
+class ExecutionRequest:
+    """One attempt's input."""
+
+    tool: ToolContract
+    arguments: dict[str, Any]
+    call_id: str = ""
+    session_id: str = ""
+    idempotency_key: str = ""
+    attempt: int = 1
+
+
+class ExecutorFailure(Exception):
+    """A failed attempt: ``retryable`` failures may be retried (reads only)."""
+
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        *,
+        retryable: bool = False,
+        retry_after: float | None = None,
+        status: int | None = None,
+        body: str = "",
+    ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.retryable = retryable
+        self.retry_after = retry_after
+        self.status = status
+        self.body = body
+
+
+class Executor(Protocol):
+    name: str
+
+    def snapshot(self, request: ExecutionRequest) -> dict[str, Any]:
+        """What will be sent, for the ``tool_call.executing`` event (no secrets)."""
+        ...
+
+    async def execute(self, request: ExecutionRequest) -> Any:
+        """The response body (JSON value); raises ExecutorFailure or TimeoutError."""
+        ...
+
+
+# ---------------------------------------------------------------------------- mock
+
+
+class MockExecutor:
+    """Canned responses per tool (see :mod:`studio.runtime.mocks` for the spec format).
+
+    Failures with ``times: n`` apply to the first n matching calls, so a
+    retried read can fail once and then succeed.
+    """
+
+    name = "mock"
+
+    def __init__(
+        self,
+        specs: Mapping[str, MockToolSpec],
+        *,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
+        self.specs = dict(specs)
+        self.calls: list[ExecutionRequest] = []
+        self._hits: dict[int, int] = {}
+        self._sleep = sleep
+
+    def snapshot(self, request: ExecutionRequest) -> dict[str, Any]:
+        return {
+            "executor": "mock",
+            "tool": request.tool.name,
+            "arguments": request.arguments,
+            "idempotency_key": request.idempotency_key,
+            "attempt": request.attempt,
+        }
+
+    def _choose(self, request: ExecutionRequest) -> MockBehaviour:
+        spec = self.specs.get(request.tool.name)
+        if spec is None:
+            raise ExecutorFailure(
+                "NO_MOCK_RESPONSE",
+                f"no mock response is configured for {request.tool.name}",
+                status=501,
+            )
+        for behaviour in spec.responses:
+            if not behaviour.matches(request.arguments):
+                continue
+            used = self._hits.get(id(behaviour), 0)
+            if behaviour.times is not None and used >= behaviour.times:
+                continue
+            self._hits[id(behaviour)] = used + 1
+            return behaviour
+        if spec.default is not None:
+            return spec.default
+        raise ExecutorFailure(
+            "NO_MOCK_RESPONSE",
+            f"no mock response of {request.tool.name} matches these arguments",
+            status=404,
+        )
+
+    async def execute(self, request: ExecutionRequest) -> Any:
+        self.calls.append(request)
+        behaviour = self._choose(request)
+        if behaviour.latency_ms:
+            await self._sleep(behaviour.latency_ms / 1000)
+        fail = behaviour.fail
+        if fail == "timeout":
+            # Sleeps until the policy's timeout cancels it, like a hung upstream.
+            await asyncio.sleep(3600)
+        if fail == "429":
+            retry_after = None if behaviour.retry_after is None else float(behaviour.retry_after)
+            raise ExecutorFailure(
+                "RATE_LIMITED", "429 Too Many Requests", retryable=True,
+                retry_after=retry_after, status=429,
+            )  # fmt: skip
+        if fail == "500":
+            raise ExecutorFailure(
+                "UPSTREAM_ERROR", "500 Internal Server Error", retryable=True, status=500
+            )
+        if fail == "malformed":
+            raise ExecutorFailure(
+                "MALFORMED_RESPONSE",
+                "the tool answered with a body that is not valid JSON",
+                status=200,
+                body='{"ok": tru',
+            )
+        if behaviour.status >= 400:
+            raise ExecutorFailure(
+                str(behaviour.error_code or f"HTTP_{behaviour.status}"),
+                json.dumps(behaviour.body, ensure_ascii=False),
+                retryable=behaviour.status >= 500,
+                status=behaviour.status,
+            )
+        return behaviour.render(request.arguments, request.idempotency_key)
+
+
+# ---------------------------------------------------------------------------- http
+
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+def _fill(template: str, values: Mapping[str, Any], *, url: bool = False) -> str:
+    def sub(m: re.Match[str]) -> str:
+        value = values.get(m.group(1), "")
+        text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+        return quote(text, safe="") if url else text
+
+    return _PLACEHOLDER.sub(sub, template)
+
+
+def _fill_body(template: Any, values: Mapping[str, Any]) -> Any:
+    """A body template: a string that is exactly ``"{arg}"`` takes the argument's JSON value."""
+    if isinstance(template, str):
+        whole = _PLACEHOLDER.fullmatch(template)
+        if whole:
+            return values.get(whole.group(1))
+        return _fill(template, values)
+    if isinstance(template, dict):
+        return {k: _fill_body(v, values) for k, v in template.items()}
+    if isinstance(template, list):
+        return [_fill_body(v, values) for v in template]
+    return template
+
+
+@dataclass(frozen=True, slots=True)
+class HttpTarget:
+    """How one tool maps to an HTTP call.
+
+    Attributes:
+        url: Absolute URL template, e.g. ``https://api.example/invoices?from={start_date}``.
+        body: JSON body template (``None``: the arguments themselves for POST/PUT/PATCH).
+    """
+
+    url: str
+    method: str = "POST"
+    headers: Mapping[str, str] = field(default_factory=dict)
+    body: Any = None
+
+
+class HttpExecutor:
+    """Calls real HTTP endpoints; a URL outside ``allowed_base_urls`` is refused."""
+
+    name = "http"
+
+    def __init__(
+        self,
+        targets: Mapping[str, HttpTarget],
+        allowed_base_urls: Sequence[str],
+        *,
+        client: httpx.AsyncClient | None = None,
+    ) -> None:
+        self.targets = dict(targets)
+        self.allowed = [u.rstrip("/") for u in allowed_base_urls]
+        self._client = client or httpx.AsyncClient()
+
+    async def aclose(self) -> None:
+        await self._client.aclose()
+
+    def _values(self, request: ExecutionRequest) -> dict[str, Any]:
+        return {
+            **request.arguments,
+            "idempotency_key": request.idempotency_key,
+            "tool": request.tool.name,
+            "call_id": request.call_id,
+        }
+
+    def _build(self, request: ExecutionRequest) -> tuple[str, str, dict[str, str], Any]:
+        target = self.targets.get(request.tool.name)
+        if target is None:
+            raise ExecutorFailure(
+                "NO_HTTP_TARGET", f"no HTTP target is configured for {request.tool.name}"
+            )
+        values = self._values(request)
+        url = _fill(target.url, values, url=True)
+        if not self._allowed(url):
+            raise ExecutorFailure(
+                "URL_NOT_ALLOWED",
+                f"{url} is outside the allowed base URLs ({', '.join(self.allowed) or 'none'})",
+            )
+        headers = {k: _fill(v, values) for k, v in target.headers.items()}
+        if request.idempotency_key:
+            headers.setdefault("Idempotency-Key", request.idempotency_key)
+        method = target.method.upper()
+        body = _fill_body(target.body, values) if target.body is not None else None
+        if body is None and method in ("POST", "PUT", "PATCH"):
+            body = request.arguments
+        return method, url, headers, body
+
+    def _allowed(self, url: str) -> bool:
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https"):
+            return False
+        return any(url == base or url.startswith(base + "/") or url.startswith(base + "?")
+                   for base in self.allowed)  # fmt: skip
+
+    def snapshot(self, request: ExecutionRequest) -> dict[str, Any]:
+        try:
+            method, url, headers, body = self._build(request)
+        except ExecutorFailure as exc:
+            return {"executor": "http", "error": exc.message}
+        redacted = {
+            k: ("***" if k.lower() in ("authorization", "x-api-key", "cookie") else v)
+            for k, v in headers.items()
+        }
+        return {"executor": "http", "method": method, "url": url, "headers": redacted,
+                "body": body, "attempt": request.attempt}  # fmt: skip
+
+    async def execute(self, request: ExecutionRequest) -> Any:
+        method, url, headers, body = self._build(request)
+        try:
+            response = await self._client.request(
+                method, url, headers=headers, json=body, timeout=None
+            )
+        except httpx.TransportError as exc:
+            raise ExecutorFailure("TRANSPORT_ERROR", str(exc) or type(exc).__name__,
+                                  retryable=True) from exc  # fmt: skip
+        text = response.text
+        if response.status_code == 429:
+            raise ExecutorFailure(
+                "RATE_LIMITED", f"429 {text[:200]}", retryable=True, status=429,
+                retry_after=retry_after_seconds(response.headers.get("retry-after")),
+            )  # fmt: skip
+        if response.status_code >= 500:
+            raise ExecutorFailure(f"HTTP_{response.status_code}", text[:500], retryable=True,
+                                  status=response.status_code, body=text)  # fmt: skip
+        if response.status_code >= 400:
+            raise ExecutorFailure(f"HTTP_{response.status_code}", text[:500],
+                                  status=response.status_code, body=text)  # fmt: skip
+        if not text.strip():
+            return None
+        try:
+            return response.json()
+        except ValueError:
+            if "json" in response.headers.get("content-type", ""):
+                raise ExecutorFailure(
+                    "MALFORMED_RESPONSE", "the tool's JSON body does not parse", body=text[:500]
+                ) from None
+            return text
+
+
+# ---------------------------------------------------------------------------- policy
+
+
+@dataclass(slots=True)
+class ExecutionOutcome:
+    """The result of executing one call under its tier's policy."""
+
+    status: str
+    """``ok``, ``error`` or ``unknown`` (a write whose outcome is not known)."""
+    body: Any = None
+    error: ToolError | None = None
+    attempts: int = 0
+    latency_ms: float = 0.0
+    waits: list[float] = field(default_factory=list)
+
+
+async def execute_with_policy(
+    executor: Executor,
+    request: ExecutionRequest,
+    *,
+    rng: random.Random | None = None,
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+) -> ExecutionOutcome:
+    """Run ``request`` with the tool's timeout; retry reads per policy, never writes."""
+    tool = request.tool
+    is_write = tool.risk is not RiskTier.READ
+    policy = tool.execution.retry
+    attempts = 1 if is_write else max(1, policy.max_attempts)
+    timeout = tool.execution.timeout_seconds
+    rng = rng or random.Random()
+    started = time.perf_counter()
+    outcome = ExecutionOutcome("error")
+    for attempt in range(1, attempts + 1):
+        outcome.attempts = attempt
+        this = ExecutionRequest(
+            tool, request.arguments, request.call_id, request.session_id,
+            request.idempotency_key, attempt,
+        )  # fmt: skip
+        try:
+            body = await asyncio.wait_for(executor.execute(this), timeout)
+        except TimeoutError:
+            if is_write:
+                outcome.status = "unknown"
+                outcome.error = _unknown_write(tool, request.idempotency_key, timeout)
+                break
+            failure = ExecutorFailure("TIMEOUT", f"no answer within {timeout:g} s",
+                                      retryable=True)  # fmt: skip
+        except ExecutorFailure as exc:
+            failure = exc
+        else:
+            outcome.status, outcome.body = "ok", body
+            break
+        outcome.error = _failure_error(failure, attempt, attempts, is_write)
+        if not failure.retryable or attempt == attempts:
+            break
+        wait = backoff_delay(attempt - 1, policy.backoff_base_seconds,
+                             policy.backoff_cap_seconds, rng)  # fmt: skip
+        if failure.retry_after is not None:
+            wait = max(wait, failure.retry_after)
+        outcome.waits.append(wait)
+        await sleep(wait)
+    outcome.latency_ms = (time.perf_counter() - started) * 1000
+    return outcome
+
+
+def _unknown_write(tool: ToolContract, key: str, timeout: float) -> ToolError:
+    return ToolError(
+        "OUTCOME_UNKNOWN",
+        f"{tool.name} did not answer within {timeout:g} s; it may or may not have taken effect",
+        retryable=False,
+        hint=(
+            f"Do not call {tool.name} again. Look the outcome up by idempotency key "
+            f"{key!r} (e.g. with a query tool), then tell the user what happened."
+            if key
+            else f"Do not call {tool.name} again; check whether it took effect first."
+        ),
+        details={"idempotency_key": key},
+        status="UNKNOWN",
+    )
+
+
+def _failure_error(failure: ExecutorFailure, attempt: int, attempts: int, write: bool) -> ToolError:
+    retryable = failure.retryable and not write
+    details: dict[str, Any] = {"attempts": attempt}
+    if failure.status is not None:
+        details["http_status"] = failure.status
+    if failure.retry_after is not None:
+        details["retry_after_seconds"] = failure.retry_after
+    if write and failure.retryable:
+        hint = "The write was not confirmed; tell the user and ask before trying again."
+    elif retryable:
+        hint = f"Failed after {attempt} of {attempts} attempts; try later or tell the user."
+    else:
+        hint = "This will not work by retrying; tell the user what failed."
+    return ToolError(failure.code, failure.message, retryable=retryable, hint=hint,
+                     details=details)  # fmt: skip
