@@ -97,6 +97,11 @@ class RegistryStore:
         """The underlying connection, for later repositories (channels, sessions…)."""
         return self._conn
 
+    @property
+    def lock(self) -> threading.RLock:
+        """The lock serialising this store's connection; repositories sharing it take it too."""
+        return self._lock
+
     # ------------------------------------------------------------------ registries
 
     def _registry_id(self, name: str) -> tuple[int, int]:

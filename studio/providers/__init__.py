@@ -33,13 +33,28 @@ from studio.providers.http import (
     redact_headers,
 )
 from studio.providers.openai_chat import OpenAIChatClient
+from studio.providers.profiles import (
+    KEYRING_SERVICE,
+    ApiKeyLookup,
+    ConnectionResult,
+    ModelProfile,
+    client_for,
+    find_api_key,
+    resolve_api_key,
+    store_api_key,
+    test_connection,
+)
 from studio.providers.retry import RETRYABLE_STATUSES, backoff_delay, retry_after_seconds
 
 __all__ = [
+    "KEYRING_SERVICE",
     "RETRYABLE_STATUSES",
     "AnthropicMessagesClient",
+    "ApiKeyLookup",
+    "ConnectionResult",
     "ModelClient",
     "ModelParams",
+    "ModelProfile",
     "ModelRequest",
     "OpenAIChatClient",
     "ProviderError",
@@ -55,7 +70,12 @@ __all__ = [
     "Usage",
     "backoff_delay",
     "build_http_client",
+    "client_for",
+    "find_api_key",
     "make_timeout",
     "redact_headers",
+    "resolve_api_key",
     "retry_after_seconds",
+    "store_api_key",
+    "test_connection",
 ]

@@ -99,6 +99,7 @@ class ProviderHTTP:
     Args:
         http: An AsyncClient to borrow (not closed by :meth:`aclose`).
         timeout: Timeouts of the owned client (ignored when ``http`` is given).
+        transport: Transport of the owned client (ignored when ``http`` is given).
         retry: The retry policy.
         sleep: Awaitable sleep (inject a recorder in tests).
         rng: Random source of the jitter.
@@ -111,6 +112,7 @@ class ProviderHTTP:
         http: httpx.AsyncClient | None = None,
         *,
         timeout: httpx.Timeout | None = None,
+        transport: httpx.AsyncBaseTransport | None = None,
         retry: RetryPolicy | None = None,
         sleep: Sleep | None = None,
         rng: random.Random | None = None,
@@ -118,7 +120,9 @@ class ProviderHTTP:
         on_retry: Callable[[RetryNotice], None] | None = None,
     ) -> None:
         self._owned = http is None
-        self.client = http if http is not None else build_http_client(timeout=timeout)
+        self.client = (
+            http if http is not None else build_http_client(timeout=timeout, transport=transport)
+        )
         self.retry = retry or RetryPolicy()
         self._sleep: Sleep = sleep or asyncio.sleep
         self._rng = rng or random.Random()
@@ -229,6 +233,7 @@ class HTTPModelClient:
         http: An AsyncClient to borrow (tests, a shared pool); otherwise one is owned.
         max_retries: Retries after the first attempt on 429/5xx/transport errors.
         timeout: Timeouts of the owned client.
+        transport: Transport of the owned client (``httpx.MockTransport`` in unit tests).
         retry: A full retry policy (overrides ``max_retries``).
         extra_headers: Sent with every request (e.g. OpenRouter's ``HTTP-Referer``).
         sleep, rng, clock, on_retry: see :class:`ProviderHTTP`.
@@ -243,6 +248,7 @@ class HTTPModelClient:
         http: httpx.AsyncClient | None = None,
         max_retries: int = 2,
         timeout: httpx.Timeout | None = None,
+        transport: httpx.AsyncBaseTransport | None = None,
         retry: RetryPolicy | None = None,
         extra_headers: Mapping[str, str] | None = None,
         sleep: Sleep | None = None,
@@ -257,6 +263,7 @@ class HTTPModelClient:
         self.http = ProviderHTTP(
             http,
             timeout=timeout,
+            transport=transport,
             retry=retry or RetryPolicy(max_retries=max_retries),
             sleep=sleep,
             rng=rng,
