@@ -88,7 +88,8 @@ class TokenTotals:
         rounds: Model rounds per task assumed for ``per_task`` (``cost.rounds``).
         per_task: ``total × rounds``: definitions re-sent every round of a task.
         method: How the numbers were obtained; ``estimate`` is the offline
-            heuristic of :mod:`studio.contract.tokens`, not an exact count.
+            heuristic of :mod:`studio.contract.tokens` (through the cost rule
+            module's ``tool_tokens`` when present), not an exact count.
     """
 
     per_tool: Mapping[str, int]
@@ -376,7 +377,8 @@ class Linter:
             round(total / len(per_tool), 1) if per_tool else 0.0,
             rounds,
             total * rounds,
-            "estimate" if self._count_tokens is None else "cost",
+            # Both the cost module and the fallback use the offline estimate.
+            "estimate",
         )
         return LintReport(
             self._registry.name,

@@ -1,0 +1,80 @@
+"""``studio lint``: registries in the database, files, formats and exit codes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from studio.cli import main
+from tests.lint._fixtures import EXAMPLES
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "lint.sqlite3"
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_lint_file_text_fails_on_errors(capsys) -> None:
+    code, out, _ = run(capsys, "lint", str(EXAMPLES / "order-service.json"))
+    assert code == 1
+    assert out.splitlines()[0].startswith("error ")
+    assert "order-service [openai]: " in out.splitlines()[-1]
+
+
+def test_fail_on_levels(capsys) -> None:
+    travel = str(EXAMPLES / "travel-reimbursement.json")
+    assert run(capsys, "lint", travel)[0] == 0
+    assert run(capsys, "lint", travel, "--fail-on", "warning")[0] == 0
+    order = str(EXAMPLES / "order-service.json")
+    assert run(capsys, "lint", order, "--fail-on", "never")[0] == 0
+    assert run(capsys, "lint", order, "--fail-on", "warning")[0] == 1
+
+
+def test_lint_registry_in_database_draft_and_version(db: Path, capsys) -> None:
+    src = str(EXAMPLES / "order-service.json")
+    assert run(capsys, "--db", str(db), "import", src)[0] == 0
+    assert run(capsys, "--db", str(db), "publish", "order-service")[0] == 0
+    code, out, _ = run(capsys, "--db", str(db), "lint", "order-service", "--format", "json")
+    assert code == 1 and json.loads(out)["registry"] == "order-service"
+    code, out, _ = run(
+        capsys, "lint", "order-service", "--db", str(db), "--version", "1", "--format", "sarif"
+    )
+    log = json.loads(out)
+    assert code == 1 and log["version"] == "2.1.0" and log["runs"][0]["results"]
+
+
+def test_profile_option(capsys) -> None:
+    travel = str(EXAMPLES / "travel-reimbursement.json")
+    code, out, _ = run(capsys, "lint", travel, "--profile", "anthropic", "--format", "json")
+    assert code == 0 and json.loads(out)["profile"] == "anthropic"
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["lint", "no-such-registry"], "no-such-registry"),
+        (["lint", "missing/file.json"], "no such file"),
+        (["lint", "order-service", "--version", "x"], "--version"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(db: Path, capsys, argv, needle: str) -> None:
+    run(capsys, "--db", str(db), "import", str(EXAMPLES / "order-service.json"))
+    code, _, err = run(capsys, "--db", str(db), *argv)
+    assert code == 2 and needle in err and err.count("\n") == 1
+
+
+def test_bad_file_exits_2(tmp_path: Path, capsys) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json", "utf-8")
+    code, _, err = run(capsys, "lint", str(bad))
+    assert code == 2 and err.startswith("studio: ") and err.count("\n") == 1
+    code, _, err = run(capsys, "lint", str(EXAMPLES / "order-service.json"), "--version", "2")
+    assert code == 2 and "--version" in err

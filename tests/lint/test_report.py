@@ -1,0 +1,107 @@
+"""Text, JSON and SARIF output of lint reports."""
+
+from __future__ import annotations
+
+import json
+
+from studio.formats import export_registry
+from studio.lint import LintConfig, Suppression, lint_registry
+from studio.lint.report import json_line_map, line_of, to_json, to_sarif, to_text
+from studio.lint.rules.ambiguity import CONFUSABLE_NAMES
+from tests.lint._fixtures import example
+
+
+def _suppressed_report():
+    reg = example("order-service")
+    config = LintConfig().with_suppression(
+        Suppression(CONFUSABLE_NAMES, "get_order", "kept for old clients", "usage")
+    )
+    return reg, lint_registry(reg, config=config)
+
+
+def test_text_lines_and_summary() -> None:
+    _, report = _suppressed_report()
+    lines = to_text(report).splitlines()
+    first = report.findings[0]
+    assert lines[0].startswith(f"{first.severity.value} {first.rule_id} {first.tool}")
+    assert any(line.startswith("suppressed ") and "kept for old clients" in line for line in lines)
+    assert lines[-1].startswith("order-service [openai]: ") and "(estimate)" in lines[-1]
+
+
+def test_json_report_has_everything() -> None:
+    _, report = _suppressed_report()
+    doc = json.loads(json.dumps(to_json(report), ensure_ascii=False))
+    assert doc["counts"]["error"] == report.counts[report.findings[0].severity]
+    assert doc["suppressed"][0]["suppressed_reason"] == "kept for old clients"
+    assert set(doc["scores"]["search"]) >= {"purpose", "usage", "limitations", "examples"}
+    assert doc["tokens"]["method"] == "estimate" and doc["tokens"]["total"] > 0
+    assert {p["a"] for p in doc["similar"]} >= {"get_order"}
+
+
+def test_line_map_matches_the_dir_export() -> None:
+    reg = example("travel-reimbursement")
+    files = export_registry(reg, "dir").files
+    assert files is not None
+    text = files["tools/query_invoices.json"].splitlines()
+    from studio.contract import tool_to_dict
+
+    lines = json_line_map(tool_to_dict(reg.tool("query_invoices")))
+    for path, key in [
+        ("summary", '"summary":'),
+        ("parameters.properties.start_date", '"start_date":'),
+        ("parameters.properties.start_date.description", '"description":'),
+        ("execution.idempotency.required", '"required":'),
+    ]:
+        assert key in text[lines[path] - 1], path
+    # Missing paths fall back to the nearest ancestor, then to line 1.
+    assert line_of(lines, "parameters.properties.nope.description") == lines["parameters"] + 2
+    assert line_of(lines, "nothing.here") == 1
+
+
+def _check_sarif_structure(log: dict) -> None:
+    """The essentials of the SARIF 2.1.0 schema, checked without fetching it."""
+    assert log["version"] == "2.1.0" and "sarif-schema-2.1.0" in log["$schema"]
+    assert isinstance(log["runs"], list) and len(log["runs"]) == 1
+    run = log["runs"][0]
+    driver = run["tool"]["driver"]
+    assert driver["name"] and driver["informationUri"].startswith("https://")
+    ids = [r["id"] for r in driver["rules"]]
+    assert len(ids) == len(set(ids))
+    for rule in driver["rules"]:
+        assert rule["shortDescription"]["text"] and rule["fullDescription"]["text"]
+        assert rule["defaultConfiguration"]["level"] in {"error", "warning", "note"}
+    for result in run["results"]:
+        assert result["ruleId"] in ids and ids[result["ruleIndex"]] == result["ruleId"]
+        assert result["level"] in {"error", "warning", "note"}
+        assert result["message"]["text"]
+        loc = result["locations"][0]["physicalLocation"]
+        assert loc["artifactLocation"]["uri"]
+        assert isinstance(loc["region"]["startLine"], int) and loc["region"]["startLine"] >= 1
+        for s in result.get("suppressions", []):
+            assert s["kind"] == "external" and s["justification"]
+
+
+def test_sarif_structure_locations_and_suppressions() -> None:
+    reg, report = _suppressed_report()
+    log = json.loads(json.dumps(to_sarif(report, reg)))
+    _check_sarif_structure(log)
+    results = log["runs"][0]["results"]
+    assert len(results) == len(report.findings) + len(report.suppressed)
+    files = export_registry(reg, "dir").files
+    assert files is not None
+    for result in results:
+        loc = result["locations"][0]["physicalLocation"]
+        uri = loc["artifactLocation"]["uri"]
+        assert uri in files
+        if result["properties"]["path"]:
+            line = files[uri].splitlines()[loc["region"]["startLine"] - 1]
+            last = result["properties"]["path"].split(".")[-1]
+            # The line holds the key of the path, or of its nearest ancestor.
+            assert last in line or line.strip().startswith('"')
+    supp = [r for r in results if "suppressions" in r]
+    assert supp and supp[0]["suppressions"][0]["justification"] == "kept for old clients"
+    summary = next(r for r in results if r["properties"]["path"] == "parameters.properties.sku")
+    line = files["tools/check_stock.json"].splitlines()[
+        summary["locations"][0]["physicalLocation"]["region"]["startLine"] - 1
+    ]
+    assert '"sku":' in line
