@@ -1,9 +1,12 @@
-"""Canonical JSON of stored drafts and versions, and rows turned back into contracts.
+"""Stored JSON of drafts and versions, and rows turned back into contracts.
 
-Each draft row keeps its tool's canonical JSON, so a registry's canonical
-document can be assembled by concatenation instead of re-canonicalising every
-tool on publish: a JCS object is its members in sorted key order, and a JCS
-array is its canonical elements joined with ``,``.
+Two texts are kept per draft tool. ``document_json`` is the document in its
+authored key order: property order in a schema is what the author chose and
+what a model reads, so it must survive a save. ``canonical_json`` is its
+RFC 8785 form, from which a registry's canonical document — and so its hash —
+is assembled by concatenation instead of re-canonicalising every tool on
+publish: a JCS object is its members in sorted key order, and a JCS array is
+its canonical elements joined with ``,``.
 """
 
 from __future__ import annotations
@@ -33,10 +36,16 @@ _REGISTRY_KEYS = ("description", "format", "name", "settings", "title", "tools")
 ASSEMBLY_MATCHES_CONTRACT = tuple(sorted(registry_to_dict(Registry(name="x")))) == _REGISTRY_KEYS
 
 
-def tool_json(tool: ToolContract) -> tuple[str, str]:
-    """The canonical JSON text of a tool's document and its content hash."""
-    canonical = canonical_json(tool_to_dict(tool))
-    return canonical.decode("utf-8"), hash_bytes(canonical)
+def ordered_json(value: object) -> str:
+    """Compact JSON that keeps key order (what ``document_json`` stores)."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def tool_json(tool: ToolContract) -> tuple[str, str, str]:
+    """A tool's document as stored: ordered text, canonical text, content hash."""
+    document = tool_to_dict(tool)
+    canonical = canonical_json(document)
+    return ordered_json(document), canonical.decode("utf-8"), hash_bytes(canonical)
 
 
 def settings_json(settings: RegistrySettings) -> str:
@@ -52,6 +61,25 @@ def load_tool(document_json: str) -> ToolContract:
 def load_settings(text: str) -> RegistrySettings:
     """Registry settings read back from ``registries.settings_json``."""
     return parse_settings(json.loads(text))
+
+
+def assemble_registry_document(
+    *,
+    name: str,
+    title: str,
+    description: str,
+    settings_text: str,
+    tool_texts: Sequence[str],
+) -> str:
+    """The registry document in authored order (keys as ``registry_to_dict`` orders them).
+
+    Args:
+        tool_texts: Each tool's ``document_json``, in registry order.
+    """
+    head = ordered_json(
+        {"format": REGISTRY_FORMAT, "name": name, "title": title, "description": description}
+    )
+    return f'{head[:-1]},"settings":{settings_text},"tools":[{",".join(tool_texts)}]}}'
 
 
 def assemble_registry_json(

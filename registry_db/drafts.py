@@ -41,13 +41,14 @@ def read_draft_tools(conn: sqlite3.Connection, registry_id: int) -> list[DraftTo
     ]
 
 
-def read_tool_texts(conn: sqlite3.Connection, registry_id: int) -> list[str]:
-    """The canonical JSON of each draft tool, in position order (no parsing)."""
+def read_tool_texts(conn: sqlite3.Connection, registry_id: int) -> tuple[list[str], list[str]]:
+    """Each draft tool's ordered and canonical JSON, in position order (no parsing)."""
     rows = conn.execute(
-        "SELECT document_json FROM draft_tools WHERE registry_id = ? ORDER BY position, id",
+        "SELECT document_json, canonical_json FROM draft_tools WHERE registry_id = ?"
+        " ORDER BY position, id",
         (registry_id,),
-    )
-    return [doc for (doc,) in rows]
+    ).fetchall()
+    return [doc for doc, _ in rows], [canonical for _, canonical in rows]
 
 
 def _check_base(rows: dict[int, _Row], tool_id: int, base: int | None, label: str) -> None:
@@ -138,20 +139,20 @@ def apply_changes(
     position_of = {key: index for index, key in enumerate(order)}
     saved: dict[int, tuple[int, int, ToolContract, str]] = {}
     for key, tool in upserts:
-        text, digest = tool_json(tool)
+        text, canonical, digest = tool_json(tool)
         if key > 0:
             revision = rows[key].revision + 1
             conn.execute(
                 "UPDATE draft_tools SET name = ?, revision = ?, document_json = ?,"
-                " content_hash = ?, updated_at = ? WHERE id = ?",
-                (tool.name, revision, text, digest, now, key),
+                " canonical_json = ?, content_hash = ?, updated_at = ? WHERE id = ?",
+                (tool.name, revision, text, canonical, digest, now, key),
             )
             saved[key] = (key, revision, tool, digest)
         else:
             cursor = conn.execute(
                 "INSERT INTO draft_tools (registry_id, name, position, revision, document_json,"
-                " content_hash, updated_at) VALUES (?, ?, ?, 1, ?, ?, ?)",
-                (registry_id, tool.name, position_of[key], text, digest, now),
+                " canonical_json, content_hash, updated_at) VALUES (?, ?, ?, 1, ?, ?, ?, ?)",
+                (registry_id, tool.name, position_of[key], text, canonical, digest, now),
             )
             saved[key] = (int(cursor.lastrowid or 0), 1, tool, digest)
     moved = [
@@ -198,19 +199,19 @@ def replace_tools(
     if gone:
         conn.executemany("DELETE FROM draft_tools WHERE id = ?", gone)
     for index, tool in enumerate(tools):
-        text, digest = tool_json(tool)
+        text, canonical, digest = tool_json(tool)
         row = existing.get(tool.name)
         if row is None:
             conn.execute(
                 "INSERT INTO draft_tools (registry_id, name, position, revision, document_json,"
-                " content_hash, updated_at) VALUES (?, ?, ?, 1, ?, ?, ?)",
-                (registry_id, tool.name, index, text, digest, now),
+                " canonical_json, content_hash, updated_at) VALUES (?, ?, ?, 1, ?, ?, ?, ?)",
+                (registry_id, tool.name, index, text, canonical, digest, now),
             )
         elif row[3] != digest:
             conn.execute(
                 "UPDATE draft_tools SET position = ?, revision = ?, document_json = ?,"
-                " content_hash = ?, updated_at = ? WHERE id = ?",
-                (index, row[1] + 1, text, digest, now, row[0]),
+                " canonical_json = ?, content_hash = ?, updated_at = ? WHERE id = ?",
+                (index, row[1] + 1, text, canonical, digest, now, row[0]),
             )
         elif row[2] != index:
             conn.execute("UPDATE draft_tools SET position = ? WHERE id = ?", (index, row[0]))

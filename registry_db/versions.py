@@ -9,13 +9,13 @@ import getpass
 import json
 import sqlite3
 
-from registry_db.documents import assemble_registry_json
+from registry_db.documents import assemble_registry_document, assemble_registry_json
 from registry_db.drafts import read_tool_texts
 from registry_db.errors import NotFoundError, TamperedVersionError
 from registry_db.models import Version, VersionInfo
 from registry_db.semver import check_next_semver
 from studio.contract import parse_registry
-from studio.contract.canonical import hash_bytes
+from studio.contract.canonical import canonical_json, hash_bytes
 
 _INFO_COLUMNS = "number, semver, parent_number, content_hash, notes, author, created_at, tool_count"
 
@@ -67,8 +67,17 @@ def publish_draft(
             (registry_id,),
         ).fetchone()
         check_next_semver(semver, last_semver[0] if last_semver else None)
-    tool_texts = read_tool_texts(conn, registry_id)
-    document = assemble_registry_json(
+    tool_texts, canonical_texts = read_tool_texts(conn, registry_id)
+    canonical = assemble_registry_json(
+        name=name,
+        title=title,
+        description=description,
+        settings_text=settings_text,
+        tool_texts=canonical_texts,
+    )
+    # The stored document keeps the authored key order; the hash is over its
+    # canonical form, which is what load_verified_version recomputes.
+    document = assemble_registry_document(
         name=name,
         title=title,
         description=description,
@@ -79,7 +88,7 @@ def publish_draft(
         number=(previous or 0) + 1,
         semver=semver,
         parent_number=previous,
-        content_hash=hash_bytes(document),
+        content_hash=hash_bytes(canonical),
         notes=notes,
         author=default_author() if author is None else author,
         created_at=now,
@@ -90,7 +99,7 @@ def publish_draft(
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             registry_id,
-            document.decode("utf-8"),
+            document,
             info.number,
             info.semver,
             info.parent_number,
@@ -138,10 +147,15 @@ def load_verified_version(
     if row is None:
         raise NotFoundError(f"version {number} of {registry_name} does not exist")
     info = VersionInfo(*row[1:])
-    computed = hash_bytes(row[0].encode("utf-8"))
+    try:
+        document = json.loads(row[0])
+        computed = hash_bytes(canonical_json(document))
+    except (ValueError, TypeError) as exc:  # not JSON any more, or not canonicalisable
+        raise TamperedVersionError(
+            registry_name, number, info.content_hash, f"unreadable ({exc})"
+        ) from exc
     if computed != info.content_hash:
         raise TamperedVersionError(registry_name, number, info.content_hash, computed)
-    document = json.loads(row[0])
     # Checked before it was stored and proven unchanged by the hash: skip the
     # metaschema pass, which would dominate loading a large registry.
     registry = parse_registry(document, check_schema=False)

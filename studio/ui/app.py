@@ -14,7 +14,7 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from registry_db import StoreError, open_default_store, resolve_db_path
+from registry_db import StoreError, default_db_path, open_default_store, resolve_db_path
 
 _log = logging.getLogger(__name__)
 
@@ -152,7 +152,9 @@ def run_gui(db_path: Path | None) -> int:
 
     path = db_path if db_path is not None else resolve_db_path(None)
     try:
-        store = open_default_store(path)
+        # Only the embedded default database is seeded with the examples; a
+        # file named by --db or $STUDIO_DB is the user's own (as in the CLI).
+        store = open_default_store(path, seed=path == default_db_path())
     except (StoreError, OSError) as exc:  # sqlite3.Error is not an OSError
         _show_open_error(path, exc)
         return 1
@@ -179,3 +181,39 @@ def _show_open_error(path: Path, exc: BaseException) -> None:
         "Check that the file is a Tool Registry Studio database and that you can write "
         "to its folder, or start with --db PATH to use another file.",
     )
+
+
+def benchmark_cold_start(db_path: str, registry: str) -> float:
+    """Open a main window on ``registry`` and return resident memory (MB) at first paint.
+
+    Used by ``benchmarks/registry_scale.py`` in a fresh process: it returns as
+    soon as the window has painted once, so the caller can time the launch.
+    """
+    import psutil
+    from PySide6.QtCore import QEvent, QObject
+
+    app = QApplication.instance() or QApplication([])
+    assert isinstance(app, QApplication)
+    app.setStyle("Fusion")
+    store = open_default_store(Path(db_path), seed=False)
+
+    from studio.ui.main_window import MainWindow
+
+    window = MainWindow(store)
+    window.open_registry(registry)
+    painted: list[bool] = []
+
+    class _PaintSpy(QObject):
+        def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+            if event.type() == QEvent.Type.Paint:
+                painted.append(True)
+            return False
+
+    spy = _PaintSpy()
+    window.installEventFilter(spy)
+    window.show()
+    while not painted:
+        app.processEvents()
+    rss = psutil.Process().memory_info().rss / 2**20
+    store.close()
+    return rss

@@ -59,7 +59,7 @@ def test_assembled_document_equals_full_canonicalisation(registry: Registry) -> 
         title=registry.title,
         description=registry.description,
         settings_text=settings_json(registry.settings),
-        tool_texts=[tool_json(t)[0] for t in registry.tools],
+        tool_texts=[tool_json(t)[1] for t in registry.tools],
     )
     assert assembled == canonical_json(registry_to_dict(registry))
     empty = Registry(name="e")
@@ -179,3 +179,24 @@ def test_tampered_document_is_detected(store: RegistryStore, db_path: Path, regi
     assert message.startswith(f"version 1 of {registry.name} failed its hash check: ")
     assert f"stored {info.content_hash}, computed sha256:" in message
     assert caught.value.computed != info.content_hash
+
+
+def test_authored_property_order_survives_save_publish_and_load(store: RegistryStore) -> None:
+    tool = ToolContract(
+        "query_invoices",
+        parameters={
+            "type": "object",
+            "properties": {
+                "start_date": {"type": "string"},
+                "end_date": {"type": "string"},
+                "category": {"type": "string"},
+            },
+        },
+    )
+    store.import_registry(Registry("travel", tools=(tool,)))
+    order = ["start_date", "end_date", "category"]
+    assert list(store.draft_tools("travel")[0].tool.parameters["properties"]) == order
+    info = store.publish("travel")
+    loaded = store.load_version("travel", info.number).registry
+    assert list(loaded.tools[0].parameters["properties"]) == order
+    assert info.content_hash == registry_hash(loaded), "the hash is still over the canonical form"
