@@ -299,3 +299,15 @@ def stem(word: str) -> str:
 def words_of(value: str) -> frozenset[str]:
     """A word list written as prose: ``words_of("a b c")`` → ``{"a", "b", "c"}``."""
     return frozenset(value.split())
+
+
+def injected_names(tool: ToolContract) -> set[str]:
+    """Names of top-level injected properties (robust against malformed parameters)."""
+    props = params_of(tool).get("properties")
+    if not isinstance(props, dict):
+        return set()
+    return {
+        name
+        for name, schema in props.items()
+        if isinstance(schema, dict) and isinstance(schema.get("x-injected"), str)
+    }

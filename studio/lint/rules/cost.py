@@ -17,6 +17,7 @@ from studio.contract.tokens import estimate_tokens
 from studio.lint.model import Hit, LintContext, Severity, registry_rule, tool_rule
 from studio.lint.rules._common import (
     description_of,
+    injected_names,
     option_int,
     params_of,
     rendered,
@@ -37,7 +38,7 @@ DEFAULT_ROUNDS = 5
 def model_schema(tool: ToolContract) -> dict[str, Any]:
     """The parameters as a model sees them: x- keys and injected properties removed."""
     params = params_of(tool)
-    injected = set(tool.injected_properties())
+    injected = injected_names(tool)
 
     def strip(value: Any) -> Any:
         if isinstance(value, dict):

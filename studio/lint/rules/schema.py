@@ -20,6 +20,7 @@ from studio.lint.model import Hit, LintContext, QuickFix, Severity, tool_rule
 from studio.lint.rules._common import (
     SchemaNode,
     description_of,
+    injected_names,
     iter_schemas,
     option_int,
     params_of,
@@ -58,7 +59,7 @@ def _tool(tool: ToolContract) -> str:
 
 def _visible_nodes(tool: ToolContract) -> Iterator[SchemaNode]:
     """Subschemas the model sees: injected properties are stripped on export."""
-    hidden = [join_path("parameters", "properties", name) for name in tool.injected_properties()]
+    hidden = [join_path("parameters", "properties", name) for name in injected_names(tool)]
     for node in iter_schemas(tool):
         if any(node.json_path == h or node.json_path.startswith(h + ".") for h in hidden):
             continue
@@ -399,7 +400,7 @@ def check_defaults(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
     if not tool.examples or not params:
         return
     model_schema = copy.deepcopy(params)
-    injected = set(tool.injected_properties())
+    injected = injected_names(tool)
     if isinstance(model_schema.get("required"), list):
         model_schema["required"] = [r for r in model_schema["required"] if r not in injected]
     for i, example in enumerate(tool.examples):
@@ -499,7 +500,7 @@ def check_all_required(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
     required = params.get("required")
     if not isinstance(props, dict) or not isinstance(required, list):
         return
-    injected = set(tool.injected_properties())
+    injected = injected_names(tool)
     visible = [p for p in props if p not in injected]
     if len(visible) >= 3 and all(p in required for p in visible):
         yield Hit(
@@ -617,7 +618,7 @@ def check_strict_subset(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
             continue
         required = schema.get("required")
         required = required if isinstance(required, list) else []
-        injected = set(tool.injected_properties()) if node.json_path == "parameters" else set()
+        injected = injected_names(tool) if node.json_path == "parameters" else set()
         for prop, sub in props.items():
             if prop in required or prop in injected or not isinstance(sub, dict):
                 continue
