@@ -25,7 +25,7 @@ from studio.lint.rules._common import (
     text,
     words_of,
 )
-from studio.lint.text import split_identifier
+from studio.lint.text import has_cjk, split_identifier
 
 CATEGORY = "consistency"
 
@@ -79,6 +79,8 @@ def credential_kind(name: str) -> str | None:
 
 
 def _session_key(name: str) -> str:
+    if has_cjk(name):
+        return "session." + name
     words = split_identifier(name)
     if words and all(re.fullmatch(r"[a-z0-9]+", w) for w in words):
         return "session." + "_".join(words)
