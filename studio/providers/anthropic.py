@@ -235,16 +235,16 @@ class AnthropicStreamAssembler:
                 self._calls += 1
                 yield ToolCallStarted(entry.call_index, entry.id, entry.name)
         elif kind == "content_block_delta":
-            entry = self.blocks.get(int(event.get("index", -1)))
+            target = self.blocks.get(int(event.get("index", -1)))
             delta = event.get("delta") or {}
-            if entry is None:
+            if target is None:
                 return
             if delta.get("type") == "text_delta" and delta.get("text"):
-                entry.text.append(delta["text"])
+                target.text.append(delta["text"])
                 yield TextDelta(delta["text"])
             elif delta.get("type") == "input_json_delta" and delta.get("partial_json"):
-                entry.text.append(delta["partial_json"])
-                yield ToolCallDelta(entry.call_index, delta["partial_json"])
+                target.text.append(delta["partial_json"])
+                yield ToolCallDelta(target.call_index, delta["partial_json"])
         elif kind == "message_delta":
             self.stop_reason = (event.get("delta") or {}).get("stop_reason") or self.stop_reason
             usage = event.get("usage") or {}

@@ -21,7 +21,7 @@ from studio.providers.anthropic import (
     parse_anthropic_error,
 )
 from studio.providers.base import ModelClient, ModelParams, ProviderKind
-from studio.providers.http import SECRET_HEADERS, HTTPModelClient, make_timeout
+from studio.providers.http import SECRET_HEADERS, make_timeout
 from studio.providers.openai_chat import OpenAIChatClient, parse_openai_error
 
 KEYRING_SERVICE = "tool-registry-studio"
@@ -143,7 +143,7 @@ def client_for(
         **kwargs: Passed to the client (``max_retries``, ``timeout``, ``sleep``…).
     """
     key = api_key if api_key is not None else resolve_api_key(profile)
-    cls: type[HTTPModelClient] = (
+    cls: type[OpenAIChatClient] | type[AnthropicMessagesClient] = (
         AnthropicMessagesClient
         if profile.kind is ProviderKind.ANTHROPIC_MESSAGES
         else OpenAIChatClient
