@@ -144,7 +144,7 @@ _SESSIONS = (
 )
 
 
-@migrations(name="0002_sessions_runs_outcomes_mocks")
+@migrations(name="0002_agent_runtime_sessions_outcomes_mocks")
 def _sessions(db: Database) -> None:
     for statement in _SESSIONS:
         db.execute(statement)

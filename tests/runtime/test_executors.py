@@ -1,0 +1,160 @@
+"""Executors and the timeout/retry policy."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from dataclasses import replace
+
+import httpx
+import pytest
+
+from studio.contract import Execution, RetryPolicy, TimeoutTier
+from studio.runtime import (
+    ExecutionRequest,
+    HttpExecutor,
+    HttpTarget,
+    MockExecutor,
+    execute_with_policy,
+    parse_mocks,
+)
+from tests.runtime.helpers import travel_registry
+
+
+class RecordingSleep:
+    def __init__(self) -> None:
+        self.delays: list[float] = []
+
+    async def __call__(self, seconds: float) -> None:
+        self.delays.append(seconds)
+
+
+def tool(name: str):
+    return travel_registry().tool(name)
+
+
+def mock(spec: dict) -> MockExecutor:
+    return MockExecutor(parse_mocks({"tools": spec}).tools)
+
+
+def run(coro):
+    return asyncio.run(coro)
+
+
+def test_matchers_choose_the_response():
+    executor = mock({"query_invoices": {
+        "responses": [
+            {"when": [{"path": "category", "equals": "hotel"}], "body": "hotel"},
+            {"when": [{"path": "start_date", "regex": "^2024-06"}], "body": "june"},
+            {"when": [{"path": "tags", "contains": "x"}], "body": "tagged"},
+        ],
+        "default": {"body": "default"},
+    }})  # fmt: skip
+    t = tool("query_invoices")
+    ask = lambda args: run(executor.execute(ExecutionRequest(t, args)))  # noqa: E731
+    assert ask({"category": "hotel"}) == "hotel"
+    assert ask({"start_date": "2024-06-01"}) == "june"
+    assert ask({"tags": ["x", "y"]}) == "tagged"
+    assert ask({}) == "default"
+
+
+def test_a_write_that_times_out_is_unknown_and_not_retried():
+    t = replace(tool("create_reimbursement_ticket"),
+                execution=replace(Execution.for_tier(TimeoutTier.WRITE), timeout_seconds=0.05,
+                                  retry=RetryPolicy(max_attempts=3)))  # fmt: skip
+    executor = mock({t.name: {"default": {"fail": "timeout"}}})
+    outcome = run(execute_with_policy(executor, ExecutionRequest(t, {}, idempotency_key="k1")))
+    assert outcome.status == "unknown" and outcome.attempts == 1
+    assert len(executor.calls) == 1
+    result = outcome.error.to_result()
+    assert result["status"] == "UNKNOWN" and result["retryable"] is False
+    assert "k1" in result["hint"] and "retry" not in result["hint"].lower()
+
+
+def test_429_retry_after_is_honoured_for_reads():
+    t = tool("search_policy")
+    executor = mock({t.name: {"responses": [{"fail": "429", "retry_after": 2, "times": 1}],
+                              "default": {"body": {"clauses": []}}}})  # fmt: skip
+    sleep = RecordingSleep()
+    outcome = run(execute_with_policy(executor, ExecutionRequest(t, {}), sleep=sleep,
+                                      rng=random.Random(1)))  # fmt: skip
+    assert outcome.status == "ok" and outcome.attempts == 2
+    assert sleep.delays == [2.0]  # backoff would be ≤ 0.5 s; Retry-After wins
+
+
+def test_429_retry_after_really_waits():
+    t = tool("search_policy")
+    executor = mock({t.name: {"responses": [{"fail": "429", "retry_after": 0.3, "times": 1}],
+                              "default": {"body": 1}}})  # fmt: skip
+    started = time.perf_counter()
+    outcome = run(execute_with_policy(executor, ExecutionRequest(t, {})))
+    assert outcome.body == 1 and time.perf_counter() - started >= 0.3
+
+
+def test_reads_give_up_after_max_attempts_with_backoff():
+    t = tool("search_policy")
+    executor = mock({t.name: {"default": {"fail": "500"}}})
+    sleep = RecordingSleep()
+    outcome = run(execute_with_policy(executor, ExecutionRequest(t, {}), sleep=sleep,
+                                      rng=random.Random(1)))  # fmt: skip
+    assert outcome.status == "error" and outcome.attempts == 2
+    assert len(sleep.delays) == 1 and 0 <= sleep.delays[0] <= 0.5
+    assert outcome.error.code == "UPSTREAM_ERROR" and outcome.error.retryable
+
+
+def test_malformed_body_and_writes_never_retried_on_500():
+    t = tool("create_reimbursement_ticket")
+    executor = mock({t.name: {"default": {"fail": "500"}}})
+    outcome = run(execute_with_policy(executor, ExecutionRequest(t, {})))
+    assert outcome.attempts == 1 and outcome.error.retryable is False
+    executor = mock({"search_policy": {"default": {"fail": "malformed"}}})
+    outcome = run(execute_with_policy(executor, ExecutionRequest(tool("search_policy"), {})))
+    assert outcome.error.code == "MALFORMED_RESPONSE"
+
+
+def test_http_executor_templates_and_allow_list():
+    seen: list[httpx.Request] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        if "slow" in str(request.url):
+            return httpx.Response(429, headers={"Retry-After": "1"}, text="busy")
+        return httpx.Response(200, json={"tickets": [{"ticket_id": "R-55821"}]})
+
+    client = httpx.AsyncClient(transport=httpx.MockTransport(handler))
+    executor = HttpExecutor(
+        {
+            "query_tickets": HttpTarget("https://api.example/tickets/{ticket_id}?who={employee_id}",
+                                        "GET", {"Authorization": "Bearer s3cret"}),
+            "search_policy": HttpTarget("https://evil.example/search", "POST"),
+            "create_reimbursement_ticket": HttpTarget(
+                "https://api.example/tickets", "POST", body={"ids": "{invoice_ids}", "by": "x"}
+            ),
+        },
+        ["https://api.example"],
+        client=client,
+    )  # fmt: skip
+    args = {"ticket_id": "R-55821", "employee_id": "E 1"}
+    request = ExecutionRequest(tool("query_tickets"), args)
+    body = run(executor.execute(request))
+    assert body["tickets"][0]["ticket_id"] == "R-55821"
+    assert str(seen[0].url) == "https://api.example/tickets/R-55821?who=E%201"
+    assert executor.snapshot(request)["headers"]["Authorization"] == "***"
+    outcome = run(execute_with_policy(executor, ExecutionRequest(tool("search_policy"), {})))
+    assert outcome.error.code == "URL_NOT_ALLOWED" and len(seen) == 1
+    write = ExecutionRequest(tool("create_reimbursement_ticket"), {"invoice_ids": ["INV-102"]},
+                             idempotency_key="s:1:t:abc")  # fmt: skip
+    run(executor.execute(write))
+    assert seen[-1].headers["Idempotency-Key"] == "s:1:t:abc"
+    assert seen[-1].content == b'{"ids":["INV-102"],"by":"x"}'
+
+
+@pytest.mark.parametrize("fail", ["timeout", "429", "500", "malformed"])
+def test_every_injected_failure_becomes_a_structured_result(fail):
+    t = replace(tool("search_policy"), execution=replace(tool("search_policy").execution,
+                                                         timeout_seconds=0.02))  # fmt: skip
+    executor = mock({t.name: {"default": {"fail": fail, "retry_after": 0}}})
+    outcome = run(execute_with_policy(executor, ExecutionRequest(t, {}), sleep=RecordingSleep()))
+    result = outcome.error.to_result()
+    assert set(result) >= {"ok", "error_code", "message", "retryable", "hint"}
