@@ -466,13 +466,12 @@ class _Handler(BaseHTTPRequestHandler):
                 self._error(400, fmt, problem, "invalid_request_error")
                 return
         index, turn = owner._next_turn()
-        record.turn = index
         if turn is None:
             record.status = 400
             message = f"scripted server: no turn left for request #{len(owner.requests)}"
             self._error(400, fmt, message, "scripted_server_exhausted")
             return
-        record.status = turn.status
+        record.turn, record.status = index, turn.status
         if turn.delay:
             time.sleep(turn.delay)
         if turn.status != 200:
