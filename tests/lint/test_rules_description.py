@@ -320,3 +320,33 @@ def test_parameter_description_that_is_only_json() -> None:
     )
     [hit] = hits("desc-example-instead-of-prose", t)
     assert hit.path == "parameters.properties.filter.description"
+
+
+MY_MODULES = ("naming", "description", "schema", "consistency", "security", "cost")
+
+
+def _all_my_rules() -> list[str]:
+    return [rid for m in MY_MODULES for rid in module_rules(m)]
+
+
+@pytest.mark.parametrize("profile", ["openai", "anthropic", "gemini", "mcp"])
+def test_travel_example_has_no_error_from_any_rule_module(profile: str) -> None:
+    from tests.lint.fixtures_rules import example, run_all, severity_of
+
+    found = run_all(example("travel-reimbursement"), _all_my_rules(), profile)
+    assert [(rid, h.path) for rid, h in found if severity_of(rid, h) is Severity.ERROR] == []
+
+
+def test_order_service_triggers_many_rules() -> None:
+    from tests.lint.fixtures_rules import example, run_all
+
+    fired = {rid for rid, _ in run_all(example("order-service"), _all_my_rules())}
+    expected = {
+        "name-generic", "name-verb-noun", "name-casing-mixed", "param-name-ambiguous",
+        "desc-no-purpose", "desc-no-usage-guidance", "desc-no-limitations", "desc-no-returns",
+        "param-no-description", "param-format-unstated", "desc-restates-name",
+        "schema-additional-properties", "schema-enum-in-prose", "param-identity-not-injected",
+        "risk-mutating-verb-on-read", "risk-write-without-idempotency", "risk-write-retried",
+        "risk-destructive-not-marked",
+    }  # fmt: skip
+    assert expected <= fired

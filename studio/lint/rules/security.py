@@ -49,7 +49,8 @@ _SECRET_TERMS = re.compile(
 )
 _PROMO = re.compile(
     r"\balways (?:prefer|use|choose|call|pick) (?:this|me|it)\b|\bprefer this tool\b"
-    r"|\bthe best\b(?! (?:match|matches|matching|result|results|fit|available))|\bbest[- ]in[- ]class\b|\bmost (?:powerful|accurate|reliable|advanced)\b"
+    r"|\bthe best\b(?! (?:match|matches|matching|result|results|fit|available))"
+    r"|\bbest[- ]in[- ]class\b|\bmost (?:powerful|accurate|reliable|advanced)\b"
     r"|\bsuperior to\b|\bbetter than (?:any|all|other)\b|#1\b|\bnumber one\b|\bworld[- ]class\b"
     r"|\bofficially recommended\b"
     r"|官方推荐|最好的|最强|最佳|首选|优先使用(?:本|此|这个)工具|总是使用(?:本|此|这个)工具",
