@@ -314,3 +314,22 @@ def test_transport_errors_are_retried_then_surface(sleep: Callable) -> None:
         asyncio.run(main())
     assert info.value.status is None and info.value.type == "connection_error"
     assert len(sleep.delays) == 2
+
+
+def test_a_retry_after_beyond_the_limit_is_not_waited_for(sleep: Callable) -> None:
+    notices: list[Any] = []
+    turns = [Turn.error(429, "slow down", retry_after="600"), Turn(text="never")]
+    with ScriptedServer(turns) as s, pytest.raises(ProviderError) as info:
+        run("openai", s, request(), sleep=sleep, on_retry=notices.append)
+    assert info.value.status == 429 and info.value.message == "slow down"
+    assert sleep.delays == [] and notices == []
+
+
+def test_on_retry_reports_each_wait(sleep: Callable) -> None:
+    notices: list[Any] = []
+    turns = [Turn.error(503, "busy", retry_after="2"), Turn(text="ok")]
+    with ScriptedServer(turns) as s:
+        run("anthropic", s, request(), sleep=sleep, on_retry=notices.append)
+    assert [(n.attempt, n.delay, n.retry_after, n.error.status) for n in notices] == [
+        (0, 2.0, 2.0, 503)
+    ]
