@@ -86,7 +86,7 @@ class SessionStore:
     @classmethod
     def for_store(cls, store: RegistryStore) -> SessionStore:
         # The registry store's lock serialises every user of the connection.
-        return cls(store.connection, store._lock)
+        return cls(store.connection, store.lock)
 
     # ------------------------------------------------------------------ sessions
 

@@ -364,7 +364,7 @@ async def execute_with_policy(
         except ExecutorFailure as exc:
             failure = exc
         else:
-            outcome.status, outcome.body = "ok", body
+            outcome.status, outcome.body, outcome.error = "ok", body, None
             break
         outcome.error = _failure_error(failure, attempt, attempts, is_write)
         if not failure.retryable or attempt == attempts:

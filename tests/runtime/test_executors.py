@@ -79,7 +79,7 @@ def test_429_retry_after_is_honoured_for_reads():
     sleep = RecordingSleep()
     outcome = run(execute_with_policy(executor, ExecutionRequest(t, {}), sleep=sleep,
                                       rng=random.Random(1)))  # fmt: skip
-    assert outcome.status == "ok" and outcome.attempts == 2
+    assert outcome.status == "ok" and outcome.attempts == 2 and outcome.error is None
     assert sleep.delays == [2.0]  # backoff would be ≤ 0.5 s; Retry-After wins
 
 
