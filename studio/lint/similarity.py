@@ -125,6 +125,9 @@ class SimilarityIndex:
         self._tf: dict[str, dict[str, float]] = {}
         self._postings: dict[str, set[str]] = {}
         self._near: dict[tuple[str, str], float] = {}
+        self._near_by_tool: dict[str, set[tuple[str, str]]] = {}
+        self._vectors: dict[str, dict[str, float]] = {}
+        self._idf_memo: dict[int, float] = {}
 
     # ------------------------------------------------------------ stats
 
@@ -141,13 +144,15 @@ class SimilarityIndex:
     def _max_df(self) -> int:
         return max(MIN_MAX_DF, int(self.max_df_share * len(self._tf)))
 
-    def _idf(self) -> tuple[float, dict[int, float]]:
-        # For a given N, idf depends on df alone: callers memoise it per df value.
-        return float(len(self._tf)), {}
-
-    def _vector(self, name: str, n: float, memo: dict[int, float]) -> dict[str, float]:
+    def _vector(self, name: str) -> dict[str, float]:
+        """The normalised TF-IDF vector of a tool, cached until its weights move."""
+        vec = self._vectors.get(name)
+        if vec is not None:
+            return vec
+        n = float(len(self._tf))
+        memo = self._idf_memo
         tf = self._tf[name]
-        vec: dict[str, float] = {}
+        vec = {}
         sq = 0.0
         postings = self._postings
         for tok, w in tf.items():
@@ -162,13 +167,12 @@ class SimilarityIndex:
             inv = 1.0 / math.sqrt(sq)
             for tok in vec:
                 vec[tok] *= inv
+        self._vectors[name] = vec
         return vec
 
     @staticmethod
     def _dot(u: dict[str, float], v: dict[str, float]) -> float:
-        if len(u) > len(v):
-            u, v = v, u
-        return sum(x * v[t] for t, x in u.items() if t in v)
+        return sum([u[t] * v[t] for t in u.keys() & v.keys()])
 
     def _prefix(self, vec: dict[str, float]) -> list[str]:
         """Rarest tokens whose tail norm stays below the watch threshold."""
@@ -176,15 +180,25 @@ class SimilarityIndex:
         order = sorted(vec, key=lambda t: (len(postings[t]), t))
         limit = self.watch * self.watch
         tail = 0.0
-        cut = len(order)
         for i in range(len(order) - 1, -1, -1):
             tail += vec[order[i]] ** 2
             if tail >= limit:
-                cut = i + 1
-                break
-        else:
-            cut = 0
-        return order[:cut]
+                return order[: i + 1]
+        return []
+
+    def _set_pair(self, key: tuple[str, str], score: float) -> None:
+        self._near[key] = score
+        self._near_by_tool.setdefault(key[0], set()).add(key)
+        self._near_by_tool.setdefault(key[1], set()).add(key)
+
+    def _drop_pair(self, key: tuple[str, str]) -> None:
+        del self._near[key]
+        for name in key:
+            keys = self._near_by_tool.get(name)
+            if keys is not None:
+                keys.discard(key)
+                if not keys:
+                    del self._near_by_tool[name]
 
     # ------------------------------------------------------------ changes
 
@@ -199,33 +213,39 @@ class SimilarityIndex:
         tf = self._tf.pop(name, None)
         if tf is None:
             return
+        self._vectors.pop(name, None)
         for tok in tf:
             posting = self._postings[tok]
             posting.discard(name)
             if not posting:
                 del self._postings[tok]
-        for key in [k for k in self._near if name in k]:
-            del self._near[key]
+        for key in list(self._near_by_tool.get(name, ())):
+            self._drop_pair(key)
 
     def build(self, items: Iterable[tuple[str, Counter[str]]]) -> None:
         """Replace the contents and compute every watched pair (prefix filtering)."""
         self._tf.clear()
         self._postings.clear()
-        self._near.clear()
         for name, terms in items:
             self._insert(name, terms)
         self._rebuild_pairs()
 
+    def _reset_weights(self) -> None:
+        self._vectors.clear()
+        self._idf_memo.clear()
+
     def _rebuild_pairs(self) -> None:
         self._near.clear()
-        n, memo = self._idf()
-        vectors = {name: self._vector(name, n, memo) for name in self._tf}
+        self._near_by_tool.clear()
+        self._reset_weights()
+        vector = self._vector
         max_df = self._max_df()
         postings = self._postings
         index: dict[str, list[str]] = {}
         watch = self.watch
         dot = self._dot
-        for name, vec in vectors.items():
+        for name in self._tf:
+            vec = vector(name)
             seen: set[str] = set()
             for tok in self._prefix(vec):
                 if len(postings[tok]) > max_df:
@@ -238,9 +258,9 @@ class SimilarityIndex:
                     if other in seen:
                         continue
                     seen.add(other)
-                    score = dot(vec, vectors[other])
+                    score = dot(vec, vector(other))
                     if score >= watch:
-                        self._near[_key(name, other)] = score
+                        self._set_pair(_key(name, other), score)
                 bucket.append(name)
 
     def update(self, old_name: str | None, name: str | None, terms: Counter[str] | None) -> None:
@@ -251,32 +271,48 @@ class SimilarityIndex:
             name: Its name after the edit (None: the tool was removed).
             terms: Its term frequencies after the edit (with ``name``).
         """
+        size_before = len(self._tf)
+        old_tokens = set(self._tf.get(old_name, ())) if old_name is not None else set()
         if old_name is not None:
             self._remove(old_name)
         if name is not None and terms is not None:
             self._insert(name, terms)
+        else:
+            name = None
         if len(self._tf) <= self.small_index:
             self._rebuild_pairs()
             return
-        n, memo = self._idf()
-        vectors: dict[str, dict[str, float]] = {}
-
-        def vector(tool: str) -> dict[str, float]:
-            vec = vectors.get(tool)
-            if vec is None:
-                vec = vectors[tool] = self._vector(tool, n, memo)
-            return vec
-
-        # Document frequencies moved: re-score what is watched, drop what fell off.
-        for key in list(self._near):
-            score = self._dot(vector(key[0]), vector(key[1]))
+        dirty: set[str] | None
+        if len(self._tf) != size_before:
+            # N moved, so every idf moved: recompute all weights and watched pairs.
+            self._reset_weights()
+            dirty = None
+        else:
+            # Only the document frequencies of the tokens the edit added or
+            # removed moved; only tools holding them change weights.
+            changed = old_tokens ^ (set(terms) if terms is not None else set())
+            dirty = set()
+            for tok in changed:
+                dirty |= self._postings.get(tok, set())
+            for tool in dirty:
+                self._vectors.pop(tool, None)
+        keys: Iterable[tuple[str, str]]
+        if dirty is None:
+            keys = list(self._near)
+        else:
+            touched: set[tuple[str, str]] = set()
+            for tool in dirty:
+                touched |= self._near_by_tool.get(tool, set())
+            keys = touched
+        for key in keys:
+            score = self._dot(self._vector(key[0]), self._vector(key[1]))
             if score >= self.watch:
-                self._near[key] = score
+                self._set_pair(key, score)
             else:
-                del self._near[key]
+                self._drop_pair(key)
         if name is None:
             return
-        vec = vector(name)
+        vec = self._vector(name)
         max_df = self._max_df()
         seen: set[str] = {name}
         for tok in self._prefix(vec):
@@ -287,9 +323,9 @@ class SimilarityIndex:
                 if other in seen:
                     continue
                 seen.add(other)
-                score = self._dot(vec, vector(other))
+                score = self._dot(vec, self._vector(other))
                 if score >= self.watch:
-                    self._near[_key(name, other)] = score
+                    self._set_pair(_key(name, other), score)
 
     # ------------------------------------------------------------ queries
 
@@ -299,9 +335,8 @@ class SimilarityIndex:
         return [(a, b, s) for (a, b), s in self._near.items() if s >= limit - 1e-12]
 
     def score(self, a: str, b: str) -> float:
-        """The current cosine of two indexed tools (computed, not cached)."""
-        n, memo = self._idf()
-        return self._dot(self._vector(a, n, memo), self._vector(b, n, memo))
+        """The current cosine of two indexed tools."""
+        return self._dot(self._vector(a), self._vector(b))
 
     def shared_terms(self, a: str, b: str, limit: int = 5) -> tuple[str, ...]:
         """Tokens both tools use, rarest first (ties alphabetically)."""
