@@ -8,9 +8,9 @@ and non-string descriptions are skipped, never raised on.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from studio.contract.model import DEFAULT_DESCRIPTION_TEMPLATE, RegistrySettings, ToolContract
 from studio.contract.problems import join_path
@@ -19,6 +19,7 @@ from studio.editing.edits import ITEMS
 from studio.lint.model import LintContext
 
 PropertyPath = tuple[str, ...]
+T = TypeVar("T")
 
 _MAX_DEPTH = 32
 """Walks stop here; a pathological (or cyclic-looking) import must not hang a lint."""
@@ -186,7 +187,32 @@ def rendered(tool: ToolContract, settings: RegistrySettings | None = None) -> st
     return out
 
 
-def tool_texts(tool: ToolContract) -> Iterator[tuple[str, str]]:
+_memo: dict[tuple[int, str], tuple[object, Any]] = {}
+
+
+def memo(obj: object, key: str, compute: Callable[[], T]) -> T:
+    """``compute()`` cached per object identity, so rules share work on one tool.
+
+    Lint runs many rules over the same immutable tool; the cache keeps the
+    object itself to make sure a recycled ``id`` never returns a stale value.
+    """
+    slot = (id(obj), key)
+    hit = _memo.get(slot)
+    if hit is not None and hit[0] is obj:
+        return hit[1]  # type: ignore[no-any-return]
+    value = compute()
+    if len(_memo) > 65536:
+        _memo.clear()
+    _memo[slot] = (obj, value)
+    return value
+
+
+def tool_texts(tool: ToolContract) -> list[tuple[str, str]]:
+    """Every piece of text of a tool with its path (cached; see :func:`_tool_texts`)."""
+    return memo(tool, "texts", lambda: list(_tool_texts(tool)))
+
+
+def _tool_texts(tool: ToolContract) -> Iterator[tuple[str, str]]:
     """Every piece of text of a tool with its path: blocks, errors, examples, schema text.
 
     Yields (path, text) for the name, title, summary … description, each

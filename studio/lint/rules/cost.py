@@ -18,6 +18,7 @@ from studio.lint.model import Hit, LintContext, Severity, registry_rule, tool_ru
 from studio.lint.rules._common import (
     description_of,
     injected_names,
+    memo,
     option_int,
     params_of,
     rendered,
@@ -71,6 +72,10 @@ def tool_tokens(tool: ToolContract, settings: RegistrySettings | None = None) ->
     Return:
         An estimate, not an exact count for any model.
     """
+    return memo(tool, "tokens", lambda: _count_tokens(tool, settings))
+
+
+def _count_tokens(tool: ToolContract, settings: RegistrySettings | None) -> int:
     try:
         schema = json.dumps(model_schema(tool), ensure_ascii=False, separators=(",", ":"))
     except (TypeError, ValueError):

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from studio.contract.model import ToolContract
 from studio.editing.edits import SetField
 from studio.lint.model import Hit, LintContext, QuickFix, Severity, tool_rule
-from studio.lint.rules._common import sentences, text, tool_texts
+from studio.lint.rules._common import memo, sentences, text, tool_texts
 
 CATEGORY = "security"
 
@@ -68,6 +68,11 @@ def _tool(tool: ToolContract) -> str:
     return text(tool.name)
 
 
+def _joined(tool: ToolContract) -> str:
+    """All text of a tool in one string, so a clean tool costs one regex search per rule."""
+    return memo(tool, "joined-text", lambda: "\n".join(v for _, v in tool_texts(tool)))
+
+
 @tool_rule(
     "sec-hidden-instructions",
     category=CATEGORY,
@@ -80,6 +85,8 @@ def _tool(tool: ToolContract) -> str:
     the conversation.""",
 )
 def check_hidden_instructions(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
+    if not _HIDDEN.search(_joined(tool)):
+        return
     for path, value in tool_texts(tool):
         match = _HIDDEN.search(value)
         if match:
@@ -111,6 +118,8 @@ _TOP_FIELDS = ("name", "title", "summary", "usage", "preconditions", "returns", 
     has_fix=True,
 )
 def check_invisible(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
+    if not _INVISIBLE.search(_joined(tool)):
+        return
     for path, value in tool_texts(tool):
         found = _INVISIBLE.findall(value)
         if not found:
@@ -149,6 +158,8 @@ def _looks_encoded(blob: str) -> bool:
     sample data in the examples block, and never secrets.""",
 )
 def check_base64(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
+    if not _BASE64.search(_joined(tool)):
+        return
     for path, value in tool_texts(tool):
         for match in _BASE64.finditer(value):
             blob = match.group()
@@ -172,6 +183,9 @@ def check_base64(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
     file reference is an error; a mention of secret material is a warning to review.""",
 )
 def check_secret_reference(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
+    joined = _joined(tool)
+    if not (_SECRET_FILES.search(joined) or _SECRET_TERMS.search(joined)):
+        return
     for path, value in tool_texts(tool):
         if path.startswith("examples") or path == "name":
             continue
@@ -195,14 +209,28 @@ def check_secret_reference(tool: ToolContract, ctx: LintContext) -> Iterator[Hit
             )
 
 
-def _name_pattern(names: list[str]) -> re.Pattern[str] | None:
-    if not names:
-        return None
-    alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
-    return re.compile(rf"(?<![\w-])(?:{alternatives})(?![\w-])")
+_IDENT_WORD = re.compile(r"[\w.-]+")
 
 
-_pattern_cache: dict[int, tuple[object, re.Pattern[str] | None]] = {}
+def _registry_names(ctx: LintContext) -> frozenset[str]:
+    """Tool names of the registry long enough to be told from ordinary words (cached)."""
+    registry = ctx.registry
+    return memo(
+        registry,
+        "tool-names",
+        lambda: frozenset(n for t in registry.tools if len(n := text(t.name)) >= 4),
+    )
+
+
+def _mentions(sentence: str, names: frozenset[str]) -> set[str]:
+    """Tool names mentioned in ``sentence`` (set lookups, linear in the sentence)."""
+    found = set()
+    for word in _IDENT_WORD.findall(sentence):
+        word = word.strip(".-")
+        if word in names:
+            found.add(word)
+    return found
+
 
 # Sibling guidance is legitimate ("do not use it for X: use query_tickets", "see
 # search_policy", "as returned by query_invoices"); shadowing is an order about how to
@@ -221,19 +249,6 @@ _FORBID_OTHER = re.compile(
 )
 
 
-def _registry_names(ctx: LintContext) -> re.Pattern[str] | None:
-    registry = ctx.registry
-    cached = _pattern_cache.get(id(registry))
-    if cached is not None and cached[0] is registry:
-        return cached[1]
-    names = [text(t.name) for t in registry.tools if len(text(t.name)) >= 4]
-    pattern = _name_pattern(names)
-    if len(_pattern_cache) > 64:
-        _pattern_cache.clear()
-    _pattern_cache[id(registry)] = (registry, pattern)
-    return pattern
-
-
 @tool_rule(
     "sec-tool-shadowing",
     category=CATEGORY,
@@ -245,20 +260,21 @@ def _registry_names(ctx: LintContext) -> re.Pattern[str] | None:
     invoices use query_invoices"); directing the other tool's behaviour is not.""",
 )
 def check_shadowing(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
-    pattern = _registry_names(ctx)
-    if pattern is None:
+    names = _registry_names(ctx)
+    if not names:
         return
     own = _tool(tool)
     for path, value in tool_texts(tool):
         if path == "name" or path.startswith("examples") or path.endswith(("enum", "default")):
             continue
         for sentence in sentences(value):
-            others = {m.group() for m in pattern.finditer(sentence)} - {own}
+            others = _mentions(sentence, names) - {own}
             if not others:
                 continue
-            forbidden = {m.group("name") for m in _FORBID_OTHER.finditer(sentence)} & others
+            forbidden = {m.group("name").strip(".-") for m in _FORBID_OTHER.finditer(sentence)}
+            forbidden &= others
             rest = _LEGIT_SIBLING.sub(" ", sentence)
-            still = {m.group() for m in pattern.finditer(rest)} - {own}
+            still = _mentions(rest, names) - {own}
             shadowed = forbidden or (still if _SHADOW_DIRECTIVE.search(rest) else set())
             if shadowed:
                 other = sorted(shadowed)[0]
@@ -282,6 +298,8 @@ def check_shadowing(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
     tool does and when it applies; let the model choose on facts.""",
 )
 def check_promotional(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
+    if not _PROMO.search(_joined(tool)):
+        return
     for path, value in tool_texts(tool):
         if path == "name" or path.startswith("examples"):
             continue
