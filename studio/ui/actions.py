@@ -34,6 +34,11 @@ class Actions:
     back_to_draft: QAction
     dark_theme: QAction
     quit: QAction
+    new_registry: QAction
+    import_tools: QAction
+    export_registry: QAction
+    registry_settings: QAction
+    delete_registry: QAction
 
     def editing(self) -> tuple[QAction, ...]:
         """Actions that change the draft (disabled for read-only versions)."""
@@ -96,4 +101,25 @@ def create_actions(parent: QWidget, undo_group: QUndoGroup) -> Actions:
         back_to_draft=_action(parent, "&Back to draft", tip="Return to the editable draft"),
         dark_theme=dark,
         quit=_action(parent, "&Quit", [QKeySequence("Ctrl+Q")], "Close the studio"),
+        new_registry=_action(parent, "New &registry…", tip="Create an empty registry"),
+        import_tools=_action(
+            parent,
+            "&Import…",
+            [QKeySequence("Ctrl+I")],
+            "Import tools from a provider file or a registry folder",
+        ),
+        export_registry=_action(
+            parent,
+            "&Export…",
+            [QKeySequence("Ctrl+E")],
+            "Export the shown draft or version to a file or folder",
+        ),
+        registry_settings=_action(
+            parent,
+            "Registry se&ttings…",
+            tip="Title, description, verb vocabulary and description template",
+        ),
+        delete_registry=_action(
+            parent, "Delete re&gistry…", tip="Delete a registry that has no published versions"
+        ),
     )

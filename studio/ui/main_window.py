@@ -44,6 +44,7 @@ from studio.ui.dialogs.publish_dialog import PublishDialog, Publisher, PublishRe
 from studio.ui.document import RegistryDocument
 from studio.ui.models.registry_list_model import RegistryListModel
 from studio.ui.models.tool_list_model import ToolFilterModel, ToolListModel
+from studio.ui.registry_actions import RegistryOperations, RegistryPrompts
 from studio.ui.views.tool_editor import ToolEditorWidget
 from studio.ui.views.versions_panel import VersionsPanel
 from studio.ui.widgets.preview import PreviewWidget
@@ -55,7 +56,7 @@ UnsavedAnswer = Literal["save", "discard", "cancel"]
 ConflictAnswer = Literal["reload", "cancel"]
 
 
-class Prompts:
+class Prompts(RegistryPrompts):
     """The questions the window asks; tests replace these methods.
 
     Every method is modal and returns the user's answer as plain data.
@@ -148,6 +149,7 @@ class MainWindow(QMainWindow):
         self._current: str | None = None
         self.undo_group = QUndoGroup(self)
         self.actions: Actions = create_actions(self, self.undo_group)
+        self.registry_ops = RegistryOperations(self)
         self.resize(1280, 800)
 
         self._build_widgets()
@@ -239,7 +241,11 @@ class MainWindow(QMainWindow):
     def _build_menus(self) -> None:
         a = self.actions
         file_menu = self.menuBar().addMenu("&File")
+        file_menu.addActions([a.new_registry, a.import_tools, a.export_registry])
+        file_menu.addSeparator()
         file_menu.addActions([a.save, a.publish, a.open_version, a.back_to_draft])
+        file_menu.addSeparator()
+        file_menu.addActions([a.registry_settings, a.delete_registry])
         file_menu.addSeparator()
         file_menu.addAction(a.quit)
         edit_menu = self.menuBar().addMenu("&Edit")
@@ -265,6 +271,7 @@ class MainWindow(QMainWindow):
         self.addToolBar(toolbar)
         # Shortcuts of actions only shown in menus still need a widget in the window.
         self.addActions([a.find, a.quit, a.open_version, a.back_to_draft])
+        self.addActions([a.import_tools, a.export_registry])
 
     def _connect(self) -> None:
         a = self.actions
@@ -278,6 +285,12 @@ class MainWindow(QMainWindow):
         a.back_to_draft.triggered.connect(self.back_to_draft)
         a.dark_theme.toggled.connect(self._set_dark)
         a.quit.triggered.connect(self.close)
+        ops = self.registry_ops
+        a.new_registry.triggered.connect(ops.new_registry)
+        a.import_tools.triggered.connect(ops.import_tools)
+        a.export_registry.triggered.connect(ops.export_registry)
+        a.registry_settings.triggered.connect(ops.registry_settings)
+        a.delete_registry.triggered.connect(ops.delete_registry)
         settings = QSettings()
         a.dark_theme.setChecked(settings.value("ui/theme", "") == "dark")
 
@@ -375,6 +388,26 @@ class MainWindow(QMainWindow):
         self.open_registry(name)
         if selected is not None:
             self.select_tool_named(selected.name)
+
+    def close_registry(self, name: str) -> None:
+        """Forget the draft and opened versions of ``name`` (unsaved changes included)."""
+        keys = [k for k, d in self.documents.items() if d.name == name]
+        if self._current in keys:
+            self.editor.set_tool(None, None)
+            self.tool_proxy.setSourceModel(None)
+            self.banner.hide()
+            self._current = None
+        for key in keys:
+            doc = self.documents.pop(key)
+            self.undo_group.removeStack(doc.undo_stack)
+            doc.deleteLater()
+            model = self._tool_models.pop(key, None)
+            if model is not None:
+                model.detach()
+                model.deleteLater()
+        self._refresh_versions()
+        self._on_tool_selected()
+        self._update_state()
 
     def _register(self, key: str, doc: RegistryDocument) -> None:
         self.documents[key] = doc
@@ -616,6 +649,9 @@ class MainWindow(QMainWindow):
         a.save.setEnabled(editable and doc is not None and doc.is_dirty)
         a.publish.setEnabled(editable)
         a.back_to_draft.setEnabled(doc is not None and doc.read_only)
+        a.export_registry.setEnabled(doc is not None)
+        a.registry_settings.setEnabled(editable)
+        a.delete_registry.setEnabled(doc is not None)
         self.versions_panel.set_publish_enabled(editable)
 
     def _update_state(self) -> None:

@@ -1,0 +1,206 @@
+"""Asks what to import (a file or a registry folder), in which format and under which name."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from studio.formats import FORMAT_NAMES
+from studio.ui.dialogs.new_registry_dialog import ERROR_STYLE, registry_name_problem
+
+AUTO = "auto"
+IMPORT_FORMATS: tuple[str, ...] = (AUTO, *(f for f in FORMAT_NAMES))
+
+
+@dataclass(frozen=True)
+class ImportRequest:
+    """What to import and how; mirrors ``studio import``.
+
+    Attributes:
+        path: The file, or the registry folder (format ``dir``).
+        format: ``auto`` or one of :data:`studio.formats.FORMAT_NAMES`.
+        name: Registry name; None takes the name from the file.
+        replace_draft: Replace the draft when the registry exists (``--replace-draft``).
+    """
+
+    path: Path
+    format: str = AUTO
+    name: str | None = None
+    replace_draft: bool = False
+
+
+def import_problem(
+    path_text: str, fmt: str, name: str, replace_draft: bool, existing: Collection[str]
+) -> str | None:
+    """Why the entered import cannot start, or None.
+
+    Args:
+        path_text: The path as typed.
+        fmt: The chosen format.
+        name: The typed registry name ("" for the name in the file).
+        replace_draft: Whether the draft of an existing registry may be replaced.
+        existing: Names of the registries that exist.
+    """
+    if not path_text.strip():
+        return "Choose a file or a folder to import."
+    path = Path(path_text.strip()).expanduser()
+    if not path.exists():
+        return f"{path}: no such file or folder."
+    if path.is_dir() and fmt not in (AUTO, "dir"):
+        return f"{path.name} is a folder; only the 'dir' format (or auto) reads folders."
+    if not path.is_dir() and fmt == "dir":
+        return "The 'dir' format reads a registry folder, not a file."
+    if name:
+        problem = registry_name_problem(name)
+        if problem:
+            return problem
+        if name in existing and not replace_draft:
+            return (
+                f"A registry named {name!r} already exists: tick 'Replace its draft' "
+                "or enter another name."
+            )
+    return None
+
+
+class ImportDialog(QDialog):
+    """Collects an :class:`ImportRequest`; OK stays disabled while it would be refused.
+
+    Args:
+        existing: Names of the registries that exist.
+        parent: The owning window.
+    """
+
+    def __init__(self, existing: Collection[str], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Import tools")
+        self._existing = frozenset(existing)
+
+        intro = QLabel(
+            "Import tool definitions from a provider file (OpenAI, Anthropic, Gemini, MCP…), "
+            "a studio document, or a registry folder (registry-as-code)."
+        )
+        intro.setWordWrap(True)
+        self.path_edit = QLineEdit()
+        self.path_edit.setPlaceholderText("a .json file or a registry folder")
+        self.file_button = QPushButton("File…")
+        self.folder_button = QPushButton("Folder…")
+        path_row = QHBoxLayout()
+        path_row.addWidget(self.path_edit, 1)
+        path_row.addWidget(self.file_button)
+        path_row.addWidget(self.folder_button)
+
+        self.format_combo = QComboBox()
+        for fmt in IMPORT_FORMATS:
+            self.format_combo.addItem("auto (detect from the content)" if fmt == AUTO else fmt, fmt)
+        self.name_edit = QLineEdit()
+        self.name_edit.setPlaceholderText("from the file")
+        self.replace_check = QCheckBox("Replace its draft if the registry exists")
+        self.replace_check.setToolTip(
+            "Like --replace-draft: the imported tools become the draft; published versions are kept"
+        )
+        self.problem_label = QLabel()
+        self.problem_label.setWordWrap(True)
+        self.problem_label.setStyleSheet(ERROR_STYLE)
+        self.problem_label.setTextFormat(Qt.TextFormat.PlainText)
+
+        form = QFormLayout()
+        form.addRow("&Source:", path_row)
+        form.addRow("&Format:", self.format_combo)
+        form.addRow("&Registry name:", self.name_edit)
+        form.addRow("", self.replace_check)
+
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        self.ok_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        self.ok_button.setText("Import")
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+
+        layout = QVBoxLayout(self)
+        layout.addWidget(intro)
+        layout.addLayout(form)
+        layout.addWidget(self.problem_label)
+        layout.addStretch(1)
+        layout.addWidget(self.buttons)
+
+        self.file_button.clicked.connect(self._browse_file)
+        self.folder_button.clicked.connect(self._browse_folder)
+        self.path_edit.textChanged.connect(self._on_path_changed)
+        self.name_edit.textChanged.connect(self._validate)
+        self.format_combo.currentIndexChanged.connect(self._validate)
+        self.replace_check.toggled.connect(self._validate)
+        self._validate()
+        self.resize(560, 280)
+
+    def set_format(self, fmt: str) -> None:
+        self.format_combo.setCurrentIndex(max(0, self.format_combo.findData(fmt)))
+
+    def problem(self) -> str | None:
+        """Why the import cannot start, or None."""
+        return import_problem(
+            self.path_edit.text(),
+            self.format_combo.currentData(),
+            self.name_edit.text().strip(),
+            self.replace_check.isChecked(),
+            self._existing,
+        )
+
+    def request(self) -> ImportRequest:
+        return ImportRequest(
+            Path(self.path_edit.text().strip()).expanduser(),
+            self.format_combo.currentData(),
+            self.name_edit.text().strip() or None,
+            self.replace_check.isChecked(),
+        )
+
+    def accept(self) -> None:
+        if self.problem() is None:
+            super().accept()
+
+    def _on_path_changed(self, text: str) -> None:
+        path = Path(text.strip()).expanduser() if text.strip() else None
+        # The CLI's default: the name inside the document, else the file's stem.
+        hint = f"from the file (else {path.stem!r})" if path and path.stem else "from the file"
+        self.name_edit.setPlaceholderText(hint)
+        self._validate()
+
+    def _validate(self) -> None:
+        problem = self.problem()
+        # Before anything is chosen the disabled button says enough.
+        shown = problem if problem and self.path_edit.text().strip() else ""
+        self.problem_label.setText(shown)
+        self.problem_label.setVisible(bool(shown))
+        self.ok_button.setEnabled(problem is None)
+
+    def _browse_file(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self, "Import tools from a file", self.path_edit.text(), "JSON (*.json);;All files (*)"
+        )
+        if path:
+            self.path_edit.setText(path)
+
+    def _browse_folder(self) -> None:
+        path = QFileDialog.getExistingDirectory(
+            self, "Import a registry folder", self.path_edit.text()
+        )
+        if path:
+            self.path_edit.setText(path)
+            self.set_format("dir")

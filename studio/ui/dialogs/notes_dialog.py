@@ -1,0 +1,89 @@
+"""Shows the outcome of an import or export and the notes it produced."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDialog,
+    QDialogButtonBox,
+    QHeaderView,
+    QLabel,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from studio.formats import Note
+
+_KIND_LABELS = {"lost": "Lost", "guessed": "Guessed", "info": "Info"}
+
+
+def notes_heading(notes: Sequence[Note]) -> str:
+    """One line counting the notes by kind, e.g. ``2 lost, 1 guessed``."""
+    if not notes:
+        return "Nothing was guessed or lost."
+    counts = {k: sum(1 for n in notes if n.kind == k) for k in _KIND_LABELS}
+    parts = [f"{c} {k}" for k, c in counts.items() if c]
+    return "Check these notes: " + ", ".join(parts) + "."
+
+
+class NotesDialog(QDialog):
+    """A summary line and the notes as a table (kind, where, what).
+
+    Args:
+        title: Window title.
+        summary: What happened, one or two sentences.
+        notes: The import's or export's notes.
+        parent: The owning window.
+    """
+
+    def __init__(
+        self, title: str, summary: str, notes: Sequence[Note], parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        self.summary_label = QLabel(summary)
+        self.summary_label.setWordWrap(True)
+        self.heading_label = QLabel(notes_heading(notes))
+        self.heading_label.setWordWrap(True)
+
+        self.notes_view = QTreeWidget()
+        self.notes_view.setRootIsDecorated(False)
+        self.notes_view.setAlternatingRowColors(True)
+        self.notes_view.setWordWrap(True)
+        self.notes_view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.notes_view.setHeaderLabels(["Kind", "Where", "What"])
+        for note in notes:
+            item = QTreeWidgetItem(
+                [_KIND_LABELS.get(note.kind, note.kind), note.path or "—", note.message]
+            )
+            item.setToolTip(2, note.message)
+            self.notes_view.addTopLevelItem(item)
+        header = self.notes_view.header()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Interactive)
+        header.setStretchLastSection(True)
+        self.notes_view.setColumnWidth(1, 200)
+        self.notes_view.setVisible(bool(notes))
+
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        buttons.accepted.connect(self.accept)
+
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.summary_label)
+        layout.addWidget(self.heading_label)
+        layout.addWidget(self.notes_view, 1)
+        layout.addWidget(buttons)
+        self.resize(680, 380 if notes else 140)
+
+    def note_rows(self) -> list[tuple[str, str, str]]:
+        """The rows shown, as text (for tests)."""
+        rows = []
+        for i in range(self.notes_view.topLevelItemCount()):
+            item = self.notes_view.topLevelItem(i)
+            rows.append((item.text(0), item.text(1), item.text(2)))
+        return rows

@@ -1,0 +1,217 @@
+"""Edits a registry's title, description, verb vocabulary and description template.
+
+The template is previewed live on the selected tool, so the author sees the
+text a model will read while typing it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFontDatabase
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from studio.contract import DEFAULT_DESCRIPTION_TEMPLATE, ToolContract
+from studio.contract.render import PLACEHOLDERS, render_description, template_problems
+from studio.ui.dialogs.new_registry_dialog import ERROR_STYLE
+
+_VERB = re.compile(r"[a-z][a-z0-9]*")
+
+
+@dataclass(frozen=True)
+class RegistrySettingsRequest:
+    """The editable registry metadata (``settings.extra`` is not part of it)."""
+
+    title: str
+    description: str
+    verbs: tuple[str, ...]
+    description_template: str
+
+
+def parse_verbs(text: str) -> tuple[tuple[str, ...], list[str]]:
+    """Split a comma-separated verb list.
+
+    Verbs are lowercased and deduplicated in order; a verb is one word of
+    letters and digits (it is the first word of a ``verb_noun`` tool name).
+
+    Return:
+        The verbs, and the problems found (empty when the list is usable).
+    """
+    verbs: list[str] = []
+    problems: list[str] = []
+    for raw in text.split(","):
+        verb = raw.strip().lower()
+        if not verb:
+            continue
+        if not _VERB.fullmatch(verb):
+            problems.append(
+                f"{raw.strip()!r} is not a verb: use one word of letters and digits, "
+                "starting with a letter"
+            )
+        elif verb not in verbs:
+            verbs.append(verb)
+    if not verbs and not problems:
+        problems.append("Enter at least one verb, e.g. get, list, create.")
+    return tuple(verbs), problems
+
+
+class RegistrySettingsDialog(QDialog):
+    """Collects a :class:`RegistrySettingsRequest`; Save stays disabled while a field is invalid.
+
+    Args:
+        registry: The registry's name.
+        current: The values stored now.
+        sample: The tool the template preview renders (the selected one), or None.
+        parent: The owning window.
+    """
+
+    def __init__(
+        self,
+        registry: str,
+        current: RegistrySettingsRequest,
+        sample: ToolContract | None,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(f"Registry settings — {registry}")
+        self._sample = sample
+        mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+
+        self.title_edit = QLineEdit(current.title)
+        self.description_edit = QPlainTextEdit(current.description)
+        self.description_edit.setFixedHeight(self.description_edit.fontMetrics().lineSpacing() * 4)
+        self.verbs_edit = QLineEdit(", ".join(current.verbs))
+        self.verbs_edit.setToolTip("Allowed first words of tool names (verb_noun), comma-separated")
+        self.verbs_problem = _problem_label()
+
+        form = QFormLayout()
+        form.addRow("&Title:", self.title_edit)
+        form.addRow("&Description:", self.description_edit)
+        form.addRow("&Verbs:", self.verbs_edit)
+        form.addRow("", self.verbs_problem)
+
+        self.template_edit = QPlainTextEdit(current.description_template)
+        self.template_edit.setFont(mono)
+        self.template_edit.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.reset_button = QPushButton("Reset to default")
+        placeholders = QLabel("Placeholders: " + " ".join("{" + p + "}" for p in PLACEHOLDERS))
+        placeholders.setWordWrap(True)
+        placeholders.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.template_problem = _problem_label()
+        template_box = QGroupBox("Description &template")
+        template_layout = QVBoxLayout(template_box)
+        template_layout.addWidget(self.template_edit, 1)
+        template_layout.addWidget(placeholders)
+        template_layout.addWidget(self.template_problem)
+        reset_row = QHBoxLayout()
+        reset_row.addStretch(1)
+        reset_row.addWidget(self.reset_button)
+        template_layout.addLayout(reset_row)
+        self.template_edit.setAccessibleName("Description template")
+
+        self.preview_edit = QPlainTextEdit()
+        self.preview_edit.setReadOnly(True)
+        self.preview_edit.setFont(mono)
+        self.preview_note = QLabel()
+        self.preview_note.setWordWrap(True)
+        title = f"Preview: {sample.name}" if sample else "Preview"
+        preview_box = QGroupBox(title)
+        preview_layout = QVBoxLayout(preview_box)
+        preview_layout.addWidget(self.preview_edit, 1)
+        preview_layout.addWidget(self.preview_note)
+
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter.setChildrenCollapsible(False)
+        splitter.addWidget(template_box)
+        splitter.addWidget(preview_box)
+
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
+        )
+        self.save_button = self.buttons.button(QDialogButtonBox.StandardButton.Save)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(splitter, 1)
+        layout.addWidget(self.buttons)
+
+        self.verbs_edit.textChanged.connect(self._validate)
+        self.template_edit.textChanged.connect(self._validate)
+        self.reset_button.clicked.connect(
+            lambda: self.template_edit.setPlainText(DEFAULT_DESCRIPTION_TEMPLATE)
+        )
+        self._validate()
+        self.resize(900, 620)
+
+    def problems(self) -> list[str]:
+        """Everything that stops saving (verbs first, then the template)."""
+        _, verb_problems = parse_verbs(self.verbs_edit.text())
+        return verb_problems + template_problems(self.template_edit.toPlainText())
+
+    def request(self) -> RegistrySettingsRequest:
+        verbs, _ = parse_verbs(self.verbs_edit.text())
+        return RegistrySettingsRequest(
+            self.title_edit.text().strip(),
+            self.description_edit.toPlainText().strip(),
+            verbs,
+            self.template_edit.toPlainText(),
+        )
+
+    def preview_text(self) -> str:
+        return self.preview_edit.toPlainText()
+
+    def accept(self) -> None:
+        if not self.problems():
+            super().accept()
+
+    def _validate(self) -> None:
+        _, verb_problems = parse_verbs(self.verbs_edit.text())
+        _show(self.verbs_problem, verb_problems)
+        template = self.template_edit.toPlainText()
+        problems = template_problems(template)
+        _show(self.template_problem, problems)
+        self._render(template, broken=bool(problems))
+        self.save_button.setEnabled(not verb_problems and not problems)
+
+    def _render(self, template: str, *, broken: bool) -> None:
+        if self._sample is None:
+            self.preview_edit.setPlainText("")
+            self.preview_note.setText("Select a tool in the main window to preview the template.")
+            return
+        # render_description falls back to the default template when this one is broken.
+        self.preview_edit.setPlainText(render_description(self._sample, template))
+        self.preview_note.setText(
+            "Showing the default template until the problem is fixed." if broken else ""
+        )
+        self.preview_note.setVisible(broken)
+
+
+def _problem_label() -> QLabel:
+    label = QLabel()
+    label.setWordWrap(True)
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    label.setStyleSheet(ERROR_STYLE)
+    label.hide()
+    return label
+
+
+def _show(label: QLabel, problems: list[str]) -> None:
+    label.setText("\n".join(problems))
+    label.setVisible(bool(problems))
