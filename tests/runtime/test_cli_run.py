@@ -1,0 +1,132 @@
+"""``studio profiles`` and ``studio run``, and a run killed mid-flight in a child process."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from registry_db import RegistryStore, load_examples
+from registry_db.sessions import SessionStore
+from studio.cli import main
+from tests.providers.scripted_server import ScriptedServer, ToolCall, Turn
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def db(tmp_path, monkeypatch) -> Path:
+    path = tmp_path / "studio.sqlite3"
+    with RegistryStore.open(path) as store:
+        store.seed_registries(load_examples())
+    monkeypatch.setenv("SCRIPTED_KEY", "sk-test")
+    return path
+
+
+def add_profile(db: Path, server: ScriptedServer) -> None:
+    assert main(["profiles", "add", "scripted", "--kind", "openai-chat", "--base-url",
+                 server.base_url + "/v1", "--model", "m", "--api-key-env", "SCRIPTED_KEY",
+                 "--db", str(db)]) == 0  # fmt: skip
+
+
+def test_profiles_add_and_list(db, capsys):
+    with ScriptedServer([]) as server:
+        add_profile(db, server)
+    assert main(["profiles", "list", "--db", str(db)]) == 0
+    assert "scripted\topenai-chat" in capsys.readouterr().out
+    with ScriptedServer([]) as server, pytest.raises(AssertionError):
+        add_profile(db, server)  # the name is taken: exit code 2
+
+
+def test_run_prints_jsonl_events_and_stores_the_session(db, capsys):
+    turns = [
+        Turn(tool_calls=[ToolCall("query_invoices", '{"start_date": "2024-05-01", '
+                                  '"end_date": "2024-05-10", "category": "打车"}', fragments=5)]),
+        Turn(tool_calls=[ToolCall("create_reimbursement_ticket", '{"invoice_ids": ["INV-102"], '
+                                  '"amount": 118.5, "reason": "client visit"}')]),
+        Turn(text="Filed R-55821."),
+    ]  # fmt: skip
+    with ScriptedServer(turns) as server:
+        add_profile(db, server)
+        capsys.readouterr()
+        code = main(["run", "travel-reimbursement", "--profile", "scripted", "--prompt",
+                     "claim my taxi", "--approve", "write", "--events", "jsonl",
+                     "--context", "employee_id=E-7", "--db", str(db)])  # fmt: skip
+    assert code == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [line["seq"] for line in lines] == list(range(1, len(lines) + 1))
+    assert lines[0]["type"] == "run.started" and lines[-1]["type"] == "run.completed"
+    completed = [line["data"] for line in lines if line["type"] == "tool_call.completed"]
+    assert completed[1]["result"]["data"]["ticket_id"] == "R-55821"
+    executing = next(line["data"] for line in lines if line["type"] == "tool_call.executing")
+    assert executing["request"]["arguments"]["employee_id"] == "E-7"
+    with RegistryStore.open(db) as store:
+        sessions = SessionStore.for_store(store)
+        (info,) = sessions.list_sessions("travel-reimbursement")
+        assert info.status == "completed" and len(sessions.events(info.id)) == len(lines)
+
+
+def test_run_exit_codes(db, capsys):
+    with ScriptedServer([Turn(tool_calls=[ToolCall("search_policy", '{"query": "x"}')])
+                         for _ in range(4)]) as server:  # fmt: skip
+        add_profile(db, server)
+        base = ["run", "travel-reimbursement", "--profile", "scripted", "--db", str(db)]
+        assert main([*base, "--prompt", "loop"]) == 1  # the loop guard ends it
+        assert main([*base, "--prompt", "x", "--version", "7"]) == 2
+        assert main([*base, "--prompt", "x", "--context", "novalue"]) == 2
+        assert main(["run", "nope", "--profile", "scripted", "--prompt", "x",
+                     "--db", str(db)]) == 2  # fmt: skip
+
+
+def test_a_crash_mid_run_leaves_a_readable_session(db):
+    with RegistryStore.open(db) as store:
+        SessionStore.for_store(store).set_mock_specs(
+            "travel-reimbursement",
+            {"": {"role": "employee", "scenario": "reimbursement", "employee_id": "E-1"},
+             "search_policy": {"default": {"latency_ms": 60000, "body": {}}}},
+        )  # fmt: skip
+    turns = [
+        Turn(
+            text="Checking the policy",
+            text_fragments=6,
+            tool_calls=[ToolCall("search_policy", '{"query": "taxi"}', fragments=6)],
+        )
+    ]
+    with ScriptedServer(turns) as server:
+        add_profile(db, server)
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        child = subprocess.Popen(
+            [sys.executable, "-m", "studio.cli", "run", "travel-reimbursement", "--profile",
+             "scripted", "--prompt", "taxi limit?", "--db", str(db)],
+            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        try:
+            deadline = time.monotonic() + 20
+            with RegistryStore.open(db) as store:
+                sessions = SessionStore.for_store(store)
+                while time.monotonic() < deadline:
+                    found = sessions.list_sessions()
+                    if found and any(e.type == "tool_call.executing"
+                                     for e in sessions.events(found[0].id)):  # fmt: skip
+                        break
+                    time.sleep(0.05)
+                else:
+                    pytest.fail("the child never reached tool_call.executing")
+        finally:
+            child.kill()
+            child.wait()
+    with RegistryStore.open(db) as store:
+        sessions = SessionStore.for_store(store)
+        (info,) = sessions.list_sessions()
+        events = sessions.events(info.id)
+        assert [e.seq for e in events] == list(range(1, len(events) + 1))
+        types = [e.type for e in events]
+        assert types[0] == "run.started" and types[-1] == "tool_call.executing"
+        assert "message.delta" in types and "tool_call.prepared" in types
+        assert info.status == "running"
+        assert [m["role"] for m in sessions.messages(info.id)] == ["user", "assistant"]
