@@ -121,7 +121,9 @@ class ExportDialog(QDialog):
         form.addRow("&Export:", self.source_combo)
         form.addRow("", self.source_note)
         form.addRow("&Format:", self.format_combo)
-        form.addRow("&Destination:", dest_row)
+        dest_label = QLabel("&Destination:")
+        dest_label.setBuddy(self.destination_edit)  # a layout cannot be a buddy by itself
+        form.addRow(dest_label, dest_row)
 
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel

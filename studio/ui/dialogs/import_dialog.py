@@ -121,7 +121,9 @@ class ImportDialog(QDialog):
         self.problem_label.setTextFormat(Qt.TextFormat.PlainText)
 
         form = QFormLayout()
-        form.addRow("&Source:", path_row)
+        source_label = QLabel("&Source:")
+        source_label.setBuddy(self.path_edit)  # a layout cannot be a buddy by itself
+        form.addRow(source_label, path_row)
         form.addRow("&Format:", self.format_combo)
         form.addRow("&Registry name:", self.name_edit)
         form.addRow("", self.replace_check)

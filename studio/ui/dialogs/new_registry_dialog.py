@@ -53,7 +53,7 @@ def registry_name_problem(name: str, existing: Collection[str] = ()) -> str | No
         return f"The name has {len(name)} characters; at most {NAME_MAX} are allowed."
     bad = sorted({c for c in name if not _NAME_CHARS.fullmatch(c)})
     if bad:
-        shown = " ".join(repr(c) for c in bad)
+        shown = ", ".join("space" if c == " " else repr(c) for c in bad)
         return f"Not allowed in a name: {shown}. Use lowercase a-z, digits 0-9, '.', '_' or '-'."
     if not name[0].isalnum():
         return "The name must start with a lowercase letter or a digit."
