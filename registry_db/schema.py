@@ -168,7 +168,7 @@ _MODEL_PROFILES = (
 )
 
 
-@migrations(name="0002_model_profiles")
+@migrations(name="0003_model_profiles")
 def _model_profiles(db: Database) -> None:
     for statement in _MODEL_PROFILES:
         db.execute(statement)

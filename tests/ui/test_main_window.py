@@ -397,19 +397,29 @@ def test_dark_theme_toggle_switches_the_palette(qapp, window: MainWindow) -> Non
 
 
 @pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")  # offscreen QPA
-def test_run_gui_opens_and_seeds_a_new_database(qapp, tmp_path: Path, monkeypatch) -> None:
+def test_run_gui_seeds_only_the_embedded_database(qapp, tmp_path: Path, monkeypatch) -> None:
+    from registry_db import default_db_path
     from studio.ui import app as app_module
 
     shown: list[MainWindow] = []
     monkeypatch.setattr(app_module, "install_excepthook", lambda *_a: None)
     monkeypatch.setattr(type(qapp), "exec", lambda *_a: shown.extend(qapp.topLevelWidgets()) or 0)
-    path = tmp_path / "new" / "studio.sqlite3"
-    assert app_module.run_gui(path) == 0
-    windows = [w for w in shown if isinstance(w, MainWindow) and w.isVisible()]
-    assert len(windows) == 1
-    assert windows[0].registry_model.rowCount() >= 1  # seeded with the examples
-    windows[0].hide()
-    windows[0].deleteLater()
+
+    def registries_shown(db: Path | None) -> int:
+        shown.clear()
+        assert app_module.run_gui(db) == 0
+        windows = [w for w in shown if isinstance(w, MainWindow) and w.isVisible()]
+        assert len(windows) == 1
+        count = windows[0].registry_model.rowCount()
+        windows[0].hide()
+        windows[0].deleteLater()
+        return count
+
+    # The embedded default (tests/conftest.py points it into a temporary home).
+    assert registries_shown(None) == 2, "seeded with both example registries"
+    assert default_db_path().is_file()
+    # A file named with --db is the user's own and starts empty.
+    assert registries_shown(tmp_path / "new" / "studio.sqlite3") == 0
 
 
 def test_publish_dialog_keeps_input_when_the_store_refuses(qtbot) -> None:
