@@ -12,7 +12,9 @@ tail has norm below the watch threshold ``t``. Two tools with cosine ≥ ``t``
 must share a token in both prefixes (the tail alone cannot reach ``t``), so an
 inverted index over prefix tokens finds every such pair exactly (the
 "All-Pairs" prefix filter). Tokens held by more than ``max_df_share`` of the
-tools (at least :data:`MIN_MAX_DF`) are not used to generate candidates.
+tools (at least :data:`MIN_MAX_DF`, at most :data:`MAX_DF_CAP`) are not used to
+generate candidates: a pair is considered only when its rarest shared token
+is under that limit, in full builds and incremental updates alike.
 
 The index keeps every pair scoring at least ``threshold − margin`` (the
 *watch list*). An edit of one tool re-scores that tool against the tools
@@ -34,6 +36,12 @@ from studio.lint.text import split_identifier, tokenize
 
 MIN_MAX_DF = 10
 """Tokens in at most this many tools always count for candidates (small registries)."""
+
+MAX_DF_CAP = 50
+"""Tokens in more tools than this never generate candidates, whatever the share.
+
+It keeps candidate generation near linear on big registries: a near-duplicate
+pair practically always shares some distinctive token."""
 
 SMALL_INDEX = 64
 """Up to this many tools an update rebuilds the index instead of patching it."""
@@ -142,7 +150,7 @@ class SimilarityIndex:
         return len(posting) if posting else 0
 
     def _max_df(self) -> int:
-        return max(MIN_MAX_DF, int(self.max_df_share * len(self._tf)))
+        return max(MIN_MAX_DF, min(MAX_DF_CAP, int(self.max_df_share * len(self._tf))))
 
     def _vector(self, name: str) -> dict[str, float]:
         """The normalised TF-IDF vector of a tool, cached until its weights move."""
@@ -185,6 +193,12 @@ class SimilarityIndex:
             if tail >= limit:
                 return order[: i + 1]
         return []
+
+    def _eligible(self, key: tuple[str, str], max_df: int) -> bool:
+        """A full build finds a pair only through a shared token held by ≤ max_df tools."""
+        postings = self._postings
+        shared = self._tf[key[0]].keys() & self._tf[key[1]].keys()
+        return any(len(postings[t]) <= max_df for t in shared)
 
     def _set_pair(self, key: tuple[str, str], score: float) -> None:
         self._near[key] = score
@@ -263,15 +277,22 @@ class SimilarityIndex:
                         self._set_pair(_key(name, other), score)
                 bucket.append(name)
 
-    def update(self, old_name: str | None, name: str | None, terms: Counter[str] | None) -> None:
+    def update(
+        self, old_name: str | None, name: str | None, terms: Counter[str] | None
+    ) -> set[str] | None:
         """Insert, replace or remove one tool and refresh the pairs it touches.
 
         Args:
             old_name: The tool's name before the edit (None: a new tool).
             name: Its name after the edit (None: the tool was removed).
             terms: Its term frequencies after the edit (with ``name``).
+
+        Return:
+            The tools whose weights (and so scores and shared-term order) may
+            have changed, including the edited one; None when all may have.
         """
         size_before = len(self._tf)
+        max_df_before = self._max_df()
         old_tokens = set(self._tf.get(old_name, ())) if old_name is not None else set()
         if old_name is not None:
             self._remove(old_name)
@@ -279,9 +300,11 @@ class SimilarityIndex:
             self._insert(name, terms)
         else:
             name = None
-        if len(self._tf) <= self.small_index:
+        max_df = self._max_df()
+        if len(self._tf) <= self.small_index or max_df != max_df_before:
+            # Small, or the candidate limit moved: rebuilding is exact and affordable.
             self._rebuild_pairs()
-            return
+            return None
         dirty: set[str] | None
         if len(self._tf) != size_before:
             # N moved, so every idf moved: recompute all weights and watched pairs.
@@ -306,14 +329,30 @@ class SimilarityIndex:
             keys = touched
         for key in keys:
             score = self._dot(self._vector(key[0]), self._vector(key[1]))
-            if score >= self.watch:
+            if score >= self.watch and self._eligible(key, max_df):
                 self._set_pair(key, score)
             else:
                 self._drop_pair(key)
+        if dirty is not None:
+            dirty.update(n for n in (old_name, name) if n is not None)
+            # A token that dropped to the candidate limit makes pairs of the
+            # tools holding it eligible; probe those (at most max_df² / 2).
+            for tok in old_tokens - set(terms or ()):
+                posting = self._postings.get(tok)
+                if posting is not None and len(posting) == max_df:
+                    members = sorted(posting)
+                    for i, a in enumerate(members):
+                        for b in members[i + 1 :]:
+                            key = _key(a, b)
+                            if key in self._near:
+                                continue
+                            score = self._dot(self._vector(a), self._vector(b))
+                            if score >= self.watch:
+                                self._set_pair(key, score)
+                                dirty.update(key)
         if name is None:
-            return
+            return dirty
         vec = self._vector(name)
-        max_df = self._max_df()
         seen: set[str] = {name}
         for tok in self._prefix(vec):
             posting = self._postings[tok]
@@ -326,6 +365,7 @@ class SimilarityIndex:
                 score = self._dot(vec, self._vector(other))
                 if score >= self.watch:
                     self._set_pair(_key(name, other), score)
+        return dirty
 
     # ------------------------------------------------------------ queries
 

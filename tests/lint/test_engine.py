@@ -282,3 +282,57 @@ def test_incremental_equals_full_relint(steps) -> None:
                 target, dataclasses.replace(current, name=new_name, summary=summary, usage=usage)
             )
         assert _comparable(linter.report) == _comparable(lint_registry(linter.registry))
+
+
+def test_incremental_equals_full_relint_past_the_small_index_size() -> None:
+    import random
+
+    rng = random.Random(3)
+    nouns = (
+        "order",
+        "invoice",
+        "ticket",
+        "refund",
+        "hotel",
+        "flight",
+        "policy",
+        "claim",
+        "budget",
+        "receipt",
+        "订单",
+        "发票",
+    )
+    verbs = ("get", "list", "query", "create", "update", "delete")
+
+    def make(i: int) -> object:
+        noun, other = rng.choice(nouns), rng.choice(nouns)
+        return tool(
+            f"{rng.choice(verbs)}_{noun}_{i}",
+            f"{rng.choice(verbs).capitalize()} the {noun} records of a {other}.",
+            rng.choice(
+                (
+                    "",
+                    f"use for {noun}s; for {other}s use list_{other}_1 instead.",
+                    f"查询{noun}时使用",
+                )
+            ),
+        )
+
+    reg = registry(*(make(i) for i in range(90)))
+    linter = Linter(reg)
+    for step in range(25):
+        names = list(linter.report.tool_order)
+        target = rng.choice(names)
+        roll = rng.random()
+        if roll < 0.15:
+            linter.update_tool(target, None)
+        elif roll < 0.3:
+            linter.update_tool(None, make(1000 + step))
+        else:
+            new = make(2000 + step)
+            linter.update_tool(target, dataclasses.replace(new, name=target))
+    full = lint_registry(linter.registry)
+    assert _comparable(linter.report) == _comparable(full)
+    assert linter.report.similar == full.similar or {(p.a, p.b) for p in linter.report.similar} == {
+        (p.a, p.b) for p in full.similar
+    }

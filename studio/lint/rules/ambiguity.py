@@ -127,6 +127,8 @@ class AmbiguityState:
         self._info: dict[str, _ToolInfo] = {}
         self._groups: dict[tuple[str, tuple[str, ...]], set[str]] = {}
         self._variants: dict[str, set[str]] = {}
+        # SimilarPair objects by pair key, reused while neither tool changes.
+        self._pairs: dict[tuple[str, str], SimilarPair] = {}
 
     @classmethod
     def for_registry(
@@ -182,6 +184,7 @@ class AmbiguityState:
             self._add_names(tool.name, self._describe(tool))
             items.append((tool.name, tool_terms(tool, self.template)))
         self.index.build(items)
+        self._pairs.clear()
 
     def update(self, old_name: str | None, tool: ToolContract | None) -> None:
         """Insert (old_name None), replace, or remove (tool None) one tool."""
@@ -190,7 +193,13 @@ class AmbiguityState:
         if tool is not None:
             self._add_names(tool.name, self._describe(tool))
         terms = tool_terms(tool, self.template) if tool is not None else None
-        self.index.update(old_name, tool.name if tool else None, terms)
+        dirty = self.index.update(old_name, tool.name if tool else None, terms)
+        if dirty is None:
+            self._pairs.clear()
+        else:
+            stale = [k for k in self._pairs if k[0] in dirty or k[1] in dirty]
+            for key in stale:
+                del self._pairs[key]
 
     # ------------------------------------------------------------ queries
 
@@ -220,22 +229,30 @@ class AmbiguityState:
         names = self._name_pairs()
         pos = order if order is not None else {n: i for i, n in enumerate(sorted(self._info))}
         out = []
+        cache = self._pairs
         for key in scores.keys() | names:
+            cached = cache.get(key)
+            if cached is not None:
+                out.append(cached)
+                continue
             a, b = sorted(key, key=lambda n: (pos.get(n, 1 << 30), n))
             score = scores.get(key)
             if score is None:
                 score = self.index.score(a, b)
             ia, ib = self._info[a], self._info[b]
             out.append(
-                SimilarPair(
-                    a,
-                    b,
-                    round(score, 4),
-                    self.index.shared_terms(a, b),
-                    ia.mentions(b),
-                    ib.mentions(a),
-                    near_duplicate=key in scores,
-                    confusable_names=key in names,
+                cache.setdefault(
+                    key,
+                    SimilarPair(
+                        a,
+                        b,
+                        round(score, 4),
+                        self.index.shared_terms(a, b),
+                        ia.mentions(b),
+                        ib.mentions(a),
+                        near_duplicate=key in scores,
+                        confusable_names=key in names,
+                    ),
                 )
             )
         out.sort(key=lambda p: (pos.get(p.a, 1 << 30), pos.get(p.b, 1 << 30), p.a, p.b))
