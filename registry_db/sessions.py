@@ -197,6 +197,35 @@ class SessionStore:
                 rows,
             )
 
+    def append_batch(
+        self,
+        session_id: str,
+        events: Sequence[tuple[int, str, str, dict[str, Any]]] = (),
+        messages: Sequence[tuple[int, str, dict[str, Any]]] = (),
+        outcomes: Sequence[Outcome] = (),
+    ) -> None:
+        """Events ``(seq, run_id, type, data)``, messages ``(idx, run_id, message)`` and
+        outcomes in ONE transaction (the runtime writes one batch per burst of work)."""
+        now = utc_now()
+        with self._lock, write_transaction(self._conn):
+            self._conn.executemany(
+                "INSERT INTO messages (session_id, idx, run_id, message_json, created_at)"
+                " VALUES (?, ?, ?, ?, ?)",
+                [(session_id, idx, run_id, _dumps(m), now) for idx, run_id, m in messages],
+            )
+            self._conn.executemany(
+                "INSERT INTO run_events (session_id, seq, run_id, type, data_json, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                [(session_id, seq, run_id, type_, _dumps(data), now)
+                 for seq, run_id, type_, data in events],
+            )  # fmt: skip
+            self._conn.executemany(
+                "INSERT INTO outcomes (session_id, call_id, registry, version, tool, status,"
+                " error_code, latency_ms, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(o.session_id, o.call_id, o.registry, o.version, o.tool, o.status,
+                  o.error_code, o.latency_ms, o.created_at or now) for o in outcomes],
+            )  # fmt: skip
+
     def events(self, session_id: str, *, after_seq: int = 0) -> list[StoredEvent]:
         """The session's events in seq order."""
         with self._lock, read_transaction(self._conn):

@@ -196,6 +196,9 @@ class Run:
         self._waiter = asyncio.Event()
         self._delta_buffer: list[ev.RunEvent] = []
         self._delta_since = 0.0
+        self._flush_scheduled = False
+        self._message_buffer: list[tuple[int, str, dict[str, Any]]] = []
+        self._outcome_buffer: list[Outcome] = []
         self._task: asyncio.Task[RunResult] | None = None
         self._cancel_reason = ""
         self._results: dict[str, ToolResultPart] = {}
@@ -301,20 +304,7 @@ class Run:
         event = dataclasses.replace(event, seq=self._seq, run_id=self.run_id)
         self._seq += 1
         if self.sessions is not None:
-            # Deltas are many and small: they are written in short batches; any
-            # other event flushes them and is written at once, in seq order.
-            now = time.monotonic()
-            if isinstance(event, ev.MessageDelta):
-                if not self._delta_buffer:
-                    self._delta_since = now
-                self._delta_buffer.append(event)
-                if (
-                    len(self._delta_buffer) >= DELTA_FLUSH_COUNT
-                    or now - self._delta_since >= DELTA_FLUSH_SECONDS
-                ):
-                    self._flush([])
-            else:
-                self._flush([event])
+            self._persist(event)
         self.log.append(event)
         if self.on_event is not None:
             self.on_event(event)
@@ -322,17 +312,53 @@ class Run:
         waiter.set()
         return event
 
-    def _flush(self, extra: list[ev.RunEvent]) -> None:
-        batch, self._delta_buffer = [*self._delta_buffer, *extra], []
-        assert self.sessions is not None
-        self.sessions.append_events(
-            self.session_id, [(e.seq, e.run_id, e.type, e.data()) for e in batch]
-        )
+    def _persist(self, event: ev.RunEvent) -> None:
+        """Queue ``event`` for the store; it is written before the run next waits on anything.
+
+        Events emitted in one synchronous stretch (no await in between) share
+        one transaction, flushed by a ``call_soon`` callback, i.e. as soon as
+        the run yields to the network, an executor or an approval. Deltas
+        wait for a batch (count or age) unless another event flushes them.
+        Terminal events are written at once.
+        """
+        now = time.monotonic()
+        if not self._delta_buffer:
+            self._delta_since = now
+        self._delta_buffer.append(event)
+        if event.type in ev.TERMINAL_TYPES:
+            self._flush()
+            return
+        if isinstance(event, ev.MessageDelta) and (
+            len(self._delta_buffer) < DELTA_FLUSH_COUNT
+            and now - self._delta_since < DELTA_FLUSH_SECONDS
+        ):
+            return
+        self._schedule_flush()
+
+    def _schedule_flush(self) -> None:
+        if not self._flush_scheduled:
+            self._flush_scheduled = True
+            asyncio.get_running_loop().call_soon(self._flush)
+
+    def _flush(self) -> None:
+        self._flush_scheduled = False
+        batch, self._delta_buffer = self._delta_buffer, []
+        messages, self._message_buffer = self._message_buffer, []
+        outcomes, self._outcome_buffer = self._outcome_buffer, []
+        if self.sessions is None or not (batch or messages or outcomes):
+            return
+        self.sessions.append_batch(
+            self.session_id, [(e.seq, e.run_id, e.type, e.data()) for e in batch],
+            messages, outcomes,
+        )  # fmt: skip
 
     def _append(self, message: Message) -> None:
         self.messages.append(message)
         if self.sessions is not None:
-            self.sessions.append_message(self.session_id, message_to_dict(message), self.run_id)
+            # Written with the events of the same burst (see _persist).
+            entry = (len(self.messages) - 1, self.run_id, message_to_dict(message))
+            self._message_buffer.append(entry)
+            self._schedule_flush()
 
     def _set_status(self, status: str) -> None:
         self.status = status
@@ -377,8 +403,6 @@ class Run:
             return self._finish_failed(str(exc), exc.status, exc.type, exc.body)
         except Exception as exc:  # the run reports every failure as run.failed
             return self._finish_failed(f"{type(exc).__name__}: {exc}")
-        if self.sessions is not None:
-            self._flush([])
         self._emit(ev.RunCompleted(
             status=status, reason=reason, turns=self.turns,
             tool_calls=self.guard.executions, usage=dict(self.usage),
@@ -610,10 +634,11 @@ class Run:
             summary=summarize(result), error_code=code, attempts=attempts, result=result,
         ))  # fmt: skip
         if self.sessions is not None:
-            self.sessions.record_outcome(Outcome(
+            self._outcome_buffer.append(Outcome(
                 self.session_id, p.call.id, self.config.registry.name, self.config.version,
                 p.name, status, code, latency_ms, "",
             ))  # fmt: skip
+            self._schedule_flush()
 
 
 def _dumps(value: Any) -> str:
