@@ -1,0 +1,381 @@
+"""Pairing analysis: is every tool call answered, and answered where a provider expects?
+
+Works on the internal message list (:mod:`studio.sessions.model`). Each problem
+names its position (message index, part index) and, for the rules a provider
+enforces, the error that provider returns for such a history (DESIGN §6).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from studio.sessions.model import Message, Role, ToolCallPart, ToolResultPart
+
+
+class PairingKind(StrEnum):
+    """What is wrong with a call/result pairing."""
+
+    CALL_WITHOUT_RESULT = "call-without-result"
+    RESULT_WITHOUT_CALL = "result-without-call"
+    RESULT_NOT_IN_PRECEDING_CALLS = "result-not-in-preceding-calls"
+    DUPLICATE_CALL_ID = "duplicate-call-id"
+    DUPLICATE_RESULT_ID = "duplicate-result-id"
+    RESULT_NOT_DIRECTLY_AFTER = "result-not-directly-after"
+    RESULT_NOT_FIRST = "result-not-first"
+    COUNT_MISMATCH = "count-mismatch"
+    INVALID_ARGUMENTS_JSON = "invalid-arguments-json"
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """Where in the session: message index and part index within it."""
+
+    message: int
+    part: int | None = None
+
+    def __str__(self) -> str:
+        return f"messages[{self.message}]" + (
+            f".parts[{self.part}]" if self.part is not None else ""
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class PairingProblem:
+    """One pairing problem.
+
+    Attributes:
+        kind: What is wrong.
+        position: Where (the call, or the result, concerned).
+        call_id: The tool call id involved.
+        message: What is wrong, for people.
+        provider_errors: Provider → the error message that provider returns
+            when this history is sent (only for rules a provider enforces).
+        related: Other positions involved (the partner, the first duplicate).
+    """
+
+    kind: PairingKind
+    position: Position
+    call_id: str
+    message: str
+    provider_errors: dict[str, str] = field(default_factory=dict)
+    related: tuple[Position, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Pair:
+    """A call and the result answering it (either may be missing)."""
+
+    call_id: str
+    call: Position | None
+    result: Position | None
+
+
+@dataclass(frozen=True, slots=True)
+class PairingReport:
+    """Pairs by id, in call order, and the problems found."""
+
+    pairs: tuple[Pair, ...]
+    problems: tuple[PairingProblem, ...]
+
+    def problems_at(self, message: int) -> list[PairingProblem]:
+        """Problems located in message ``message`` (for flags shown in place)."""
+        return [p for p in self.problems if p.position.message == message]
+
+    def partner_of(self, position: Position) -> Position | None:
+        """The position paired with ``position`` (for hover highlighting)."""
+        for pair in self.pairs:
+            if pair.call == position:
+                return pair.result
+            if pair.result == position:
+                return pair.call
+        return None
+
+
+def _openai_unanswered(ids: Sequence[str]) -> str:
+    return (
+        "An assistant message with 'tool_calls' must be followed by tool messages responding "
+        "to each 'tool_call_id'. The following tool_call_ids did not have response messages: "
+        + ", ".join(ids)
+    )
+
+
+_OPENAI_ORPHAN = (
+    "Invalid parameter: messages with role 'tool' must be a response to a preceeding message "
+    "with 'tool_calls'."
+)
+
+
+def _anthropic_unanswered(index: int, ids: Sequence[str]) -> str:
+    return (
+        f"messages.{index}: `tool_use` ids were found without `tool_result` blocks immediately "
+        f"after: {', '.join(ids)}. Each `tool_use` block must have a corresponding "
+        "`tool_result` block in the next message."
+    )
+
+
+def _anthropic_unexpected(index: int, call_id: str) -> str:
+    return (
+        f"messages.{index}.content: unexpected `tool_use_id` found in `tool_result` blocks: "
+        f"{call_id}. Each `tool_result` block must have a corresponding `tool_use` block in "
+        "the previous message."
+    )
+
+
+def _gemini_count(calls: int, responses: int) -> str:
+    return (
+        "Please ensure that the number of function response parts is equal to the number of "
+        f"function call parts of the function call turn. (calls: {calls}, responses: {responses})"
+    )
+
+
+def analyse_pairing(messages: Sequence[Message]) -> PairingReport:
+    """Find every pairing problem in ``messages``.
+
+    Args:
+        messages: The session's messages in order (system messages included or not).
+
+    Return:
+        The pairs (one per distinct call id, plus results with no call) and the
+        problems, ordered by position.
+    """
+    problems: list[PairingProblem] = []
+    calls: dict[str, Position] = {}
+    results: dict[str, Position] = {}
+    result_ids_in_order: list[str] = []
+    call_order: list[str] = []
+
+    for mi, msg in enumerate(messages):
+        for pi, part in enumerate(msg.parts):
+            pos = Position(mi, pi)
+            if isinstance(part, ToolCallPart):
+                if part.id in calls:
+                    problems.append(
+                        PairingProblem(
+                            PairingKind.DUPLICATE_CALL_ID,
+                            pos,
+                            part.id,
+                            f"call id {part.id!r} was already used at {calls[part.id]}",
+                            {"openai": f"Duplicate value for 'tool_call_id' of {part.id}."},
+                            (calls[part.id],),
+                        )
+                    )
+                else:
+                    calls[part.id] = pos
+                    call_order.append(part.id)
+                if isinstance(part.arguments, str) and not _is_json_object(part.arguments):
+                    problems.append(
+                        PairingProblem(
+                            PairingKind.INVALID_ARGUMENTS_JSON,
+                            pos,
+                            part.id,
+                            f"arguments of {part.name} are not a JSON object: "
+                            f"{_json_error(part.arguments)}",
+                        )
+                    )
+            elif isinstance(part, ToolResultPart):
+                if part.id in results:
+                    problems.append(
+                        PairingProblem(
+                            PairingKind.DUPLICATE_RESULT_ID,
+                            pos,
+                            part.id,
+                            f"call {part.id!r} is answered twice (first at {results[part.id]})",
+                            related=(results[part.id],),
+                        )
+                    )
+                else:
+                    results[part.id] = pos
+                    result_ids_in_order.append(part.id)
+
+    problems.extend(_turn_rules(messages, calls))
+
+    pairs = [Pair(cid, calls[cid], results.get(cid)) for cid in call_order]
+    pairs.extend(Pair(rid, None, results[rid]) for rid in result_ids_in_order if rid not in calls)
+    problems.sort(key=lambda p: (p.position.message, p.position.part or 0, p.kind.value))
+    return PairingReport(tuple(pairs), tuple(problems))
+
+
+def _turn_rules(messages: Sequence[Message], calls: dict[str, Position]) -> list[PairingProblem]:
+    """Rules about where results sit relative to the assistant turn that made the calls."""
+    problems: list[PairingProblem] = []
+    answered_anywhere: set[str] = set()
+    for msg in messages:
+        answered_anywhere.update(r.id for r in msg.tool_results)
+
+    # Provider message indexes skip system messages (they travel separately).
+    wire_index = _wire_indexes(messages)
+    mi = 0
+    while mi < len(messages):
+        msg = messages[mi]
+        if msg.role is Role.ASSISTANT and msg.tool_calls:
+            turn_ids = [c.id for c in msg.tool_calls]
+            # OpenAI: the tool messages directly after; Anthropic: the very next
+            # (user) message. Both collapse to "the result block right after".
+            following: list[tuple[int, int, ToolResultPart]] = []
+            nxt = mi + 1
+            while nxt < len(messages) and messages[nxt].role in (Role.TOOL, Role.USER):
+                nmsg = messages[nxt]
+                if not nmsg.tool_results:
+                    break
+                for pi, part in enumerate(nmsg.parts):
+                    if isinstance(part, ToolResultPart):
+                        following.append((nxt, pi, part))
+                nxt += 1
+                if nmsg.role is Role.USER:
+                    break  # Anthropic: only the single next user message counts
+            direct = {p.id for _, _, p in following}
+            missing = [cid for cid in turn_ids if cid not in direct]
+            for cid in missing:
+                later = cid in answered_anywhere
+                kind = (
+                    PairingKind.RESULT_NOT_DIRECTLY_AFTER
+                    if later
+                    else PairingKind.CALL_WITHOUT_RESULT
+                )
+                text = (
+                    f"call {cid!r} is answered, but not directly after the assistant turn"
+                    if later
+                    else f"call {cid!r} has no result"
+                )
+                problems.append(
+                    PairingProblem(
+                        kind,
+                        calls.get(cid, Position(mi)),
+                        cid,
+                        text,
+                        {
+                            "openai": _openai_unanswered(missing),
+                            "anthropic": _anthropic_unanswered(wire_index[mi], missing),
+                        },
+                    )
+                )
+            for rmi, rpi, part in following:
+                if part.id not in turn_ids:
+                    where = calls.get(part.id)
+                    kind = (
+                        PairingKind.RESULT_NOT_IN_PRECEDING_CALLS
+                        if where is not None
+                        else PairingKind.RESULT_WITHOUT_CALL
+                    )
+                    problems.append(
+                        PairingProblem(
+                            kind,
+                            Position(rmi, rpi),
+                            part.id,
+                            f"result {part.id!r} does not answer a call of the preceding turn",
+                            {
+                                "openai": f"Invalid parameter: tool_call_id {part.id} not found "
+                                "in 'tool_calls' of previous message.",
+                                "anthropic": _anthropic_unexpected(wire_index[rmi], part.id),
+                            },
+                            (where,) if where else (),
+                        )
+                    )
+            if following and len({p.id for _, _, p in following}) != len(turn_ids):
+                problems.append(
+                    PairingProblem(
+                        PairingKind.COUNT_MISMATCH,
+                        Position(mi),
+                        turn_ids[0],
+                        f"{len(turn_ids)} calls answered by {len(following)} results",
+                        {"gemini": _gemini_count(len(turn_ids), len(following))},
+                    )
+                )
+            mi = max(nxt, mi + 1)
+            continue
+        if msg.tool_results:
+            problems.extend(_stray_results(messages, mi, calls, wire_index))
+        mi += 1
+    return problems + _result_not_first(messages, wire_index)
+
+
+def _stray_results(
+    messages: Sequence[Message],
+    mi: int,
+    calls: dict[str, Position],
+    wire_index: list[int],
+) -> list[PairingProblem]:
+    """Results in a message that does not follow an assistant turn with calls."""
+    out = []
+    for pi, part in enumerate(messages[mi].parts):
+        if not isinstance(part, ToolResultPart):
+            continue
+        where = calls.get(part.id)
+        out.append(
+            PairingProblem(
+                PairingKind.RESULT_WITHOUT_CALL
+                if where is None
+                else PairingKind.RESULT_NOT_DIRECTLY_AFTER,
+                Position(mi, pi),
+                part.id,
+                f"result {part.id!r} has no call"
+                if where is None
+                else f"result {part.id!r} is not directly after its call at {where}",
+                {
+                    "openai": _OPENAI_ORPHAN,
+                    "anthropic": _anthropic_unexpected(wire_index[mi], part.id),
+                },
+                (where,) if where else (),
+            )
+        )
+    return out
+
+
+def _result_not_first(messages: Sequence[Message], wire_index: list[int]) -> list[PairingProblem]:
+    """Anthropic: in a user message, tool_result blocks come before any other content."""
+    out = []
+    for mi, msg in enumerate(messages):
+        if msg.role is not Role.USER or not msg.tool_results:
+            continue
+        seen_other = False
+        for pi, part in enumerate(msg.parts):
+            if not isinstance(part, ToolResultPart):
+                seen_other = True
+            elif seen_other:
+                out.append(
+                    PairingProblem(
+                        PairingKind.RESULT_NOT_FIRST,
+                        Position(mi, pi),
+                        part.id,
+                        f"result {part.id!r} comes after other content in its message",
+                        {
+                            "anthropic": f"messages.{wire_index[mi]}.content.{pi}: tool_result "
+                            "blocks must come first in the content array of a user message"
+                        },
+                    )
+                )
+    return out
+
+
+def _wire_indexes(messages: Sequence[Message]) -> list[int]:
+    out, n = [], 0
+    for msg in messages:
+        out.append(n)
+        if msg.role is not Role.SYSTEM:
+            n += 1
+    return out
+
+
+def _is_json_object(text: str) -> bool:
+    try:
+        return isinstance(json.loads(text), dict)
+    except ValueError:
+        return False
+
+
+def _json_error(text: str) -> str:
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return f"line {exc.lineno} column {exc.colno}: {exc.msg}"
+    return f"a JSON {type(value).__name__}, not an object"
+
+
+def duplicate_ids(messages: Sequence[Message]) -> list[str]:
+    """Call ids used by more than one tool call."""
+    counts = Counter(c.id for m in messages for c in m.tool_calls)
+    return [cid for cid, n in counts.items() if n > 1]
