@@ -6,7 +6,7 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import pytest  # noqa: E402 - the platform must be chosen before Qt loads
+import pytest
 
 
 @pytest.fixture(autouse=True)

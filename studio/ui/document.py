@@ -48,7 +48,7 @@ class WorkspaceCommand(QUndoCommand):
             return cmd.key, cmd.edit.field
         return None
 
-    def mergeWith(self, other: QUndoCommand) -> bool:  # noqa: N802 - Qt API name
+    def mergeWith(self, other: QUndoCommand) -> bool:
         if not isinstance(other, WorkspaceCommand):
             return False
         key = self._merge_key()
