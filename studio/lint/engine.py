@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from studio.contract.model import Registry, ToolContract
 from studio.contract.tokens import estimate_tokens
 from studio.lint import rules as _rules  # noqa: F401 - registers every rule
+from studio.lint.cache import memo_slots, render_cached
 from studio.lint.config import LintConfig
 from studio.lint.model import (
     PROFILES,
@@ -318,8 +319,18 @@ class Linter:
         for rule in self._tool_rules:
             self._run(rule, (tool, ctx), tool.name, found)
         self._tool_findings[tool.name] = found
-        self._scores[tool.name] = score_tool(tool, self._settings.description_template)
+        self._scores[tool.name] = self._score(tool)
         self._tokens[tool.name] = self._tool_tokens(tool)
+
+    def _score(self, tool: ToolContract) -> ToolScores:
+        """Component scores, computed once per tool object and template."""
+        template = self._settings.description_template
+        slots = memo_slots(tool)
+        key = ("scores", template)
+        scores = slots.get(key)
+        if scores is None:
+            scores = slots[key] = score_tool(tool, template, render_cached(tool, template))
+        return scores  # type: ignore[no-any-return]
 
     def _tool_tokens(self, tool: ToolContract) -> int:
         if self._count_tokens is not None:

@@ -184,9 +184,18 @@ def _length(tool: ToolContract, rendered: str) -> int:
     return max(1, min(5, score))
 
 
-def score_tool(tool: ToolContract, template: str = DEFAULT_DESCRIPTION_TEMPLATE) -> ToolScores:
-    """The six component scores of ``tool`` (see the module docstring)."""
-    rendered = render_description(tool, template)
+def score_tool(
+    tool: ToolContract,
+    template: str = DEFAULT_DESCRIPTION_TEMPLATE,
+    rendered: str | None = None,
+) -> ToolScores:
+    """The six component scores of ``tool`` (see the module docstring).
+
+    ``rendered``, when given, is ``render_description(tool, template)`` already
+    computed by the caller (the engine shares it with the rules).
+    """
+    if rendered is None:
+        rendered = render_description(tool, template)
     return ToolScores(
         purpose=_purpose(tool, rendered),
         usage=_usage(tool, rendered),

@@ -94,9 +94,14 @@ def normalise_token(token: str) -> str:
     return out
 
 
-def tool_text(tool: ToolContract, template: str) -> str:
-    """The text compared for similarity: name words, rendered description, parameters."""
-    parts = [" ".join(split_identifier(tool.name)), render_description(tool, template)]
+def tool_text(tool: ToolContract, template: str, rendered: str | None = None) -> str:
+    """The text compared for similarity: name words, rendered description, parameters.
+
+    ``rendered``, when given, is ``render_description(tool, template)`` already computed.
+    """
+    if rendered is None:
+        rendered = render_description(tool, template)
+    parts = [" ".join(split_identifier(tool.name)), rendered]
     props = tool.parameters.get("properties") if isinstance(tool.parameters, dict) else None
     if isinstance(props, dict):
         for pname, schema in props.items():

@@ -1,15 +1,21 @@
 """Lint rules, grouped by concern; importing this package registers them all.
 
-TEMPORARY: the per-tool rule modules are being written in parallel with the
-engine. Until they have all landed, a module of :data:`RULE_MODULES` that does
-not exist yet is skipped (only ``ModuleNotFoundError`` for exactly that
-module; any other import error propagates). Once every module exists, replace
-the loop with plain imports.
+The import order is the registration order (the order rules run in and are
+listed in a report's ``rule_ids``), so it is kept as written.
 """
 
 from __future__ import annotations
 
-import importlib
+# isort: off
+from studio.lint.rules import naming  # noqa: F401
+from studio.lint.rules import description  # noqa: F401
+from studio.lint.rules import schema  # noqa: F401
+from studio.lint.rules import consistency  # noqa: F401
+from studio.lint.rules import security  # noqa: F401
+from studio.lint.rules import cost  # noqa: F401
+from studio.lint.rules import ambiguity  # noqa: F401
+
+# isort: on
 
 RULE_MODULES: tuple[str, ...] = (
     "naming",
@@ -20,16 +26,4 @@ RULE_MODULES: tuple[str, ...] = (
     "cost",
     "ambiguity",
 )
-
-LOADED: list[str] = []
-"""The rule modules actually imported."""
-
-for _name in RULE_MODULES:
-    _qualified = f"{__name__}.{_name}"
-    try:
-        importlib.import_module(_qualified)
-    except ModuleNotFoundError as _exc:
-        if _exc.name != _qualified:
-            raise
-    else:
-        LOADED.append(_name)
+"""The rule modules, in registration order."""

@@ -8,18 +8,17 @@ and non-string descriptions are skipped, never raised on.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 from studio.contract.model import DEFAULT_DESCRIPTION_TEMPLATE, RegistrySettings, ToolContract
 from studio.contract.problems import join_path
-from studio.contract.render import render_description
 from studio.editing.edits import ITEMS
+from studio.lint.cache import memo, memo_slots, render_cached
 from studio.lint.model import LintContext
 
 PropertyPath = tuple[str, ...]
-T = TypeVar("T")
 
 _MAX_DEPTH = 32
 """Walks stop here; a pathological (or cyclic-looking) import must not hang a lint."""
@@ -63,7 +62,16 @@ def params_of(tool: ToolContract) -> dict[str, Any]:
 
 def iter_properties(tool: ToolContract) -> Iterator[PropertyRef]:
     """Every property of the tool's parameters, nested ones included (pre-order)."""
-    yield from _walk_props(params_of(tool), (), "parameters", 0)
+    return iter(all_properties(tool))
+
+
+def all_properties(tool: ToolContract) -> tuple[PropertyRef, ...]:
+    """:func:`iter_properties` as a tuple, walked once per tool object."""
+    slots = memo_slots(tool)
+    out = slots.get("properties")
+    if out is None:
+        out = slots["properties"] = tuple(_walk_props(params_of(tool), (), "parameters", 0))
+    return out  # type: ignore[no-any-return]
 
 
 def _walk_props(
@@ -87,9 +95,17 @@ def _walk_props(
 
 def visible_properties(tool: ToolContract) -> Iterator[PropertyRef]:
     """Properties the model sees: injected top-level ones and their children are left out."""
+    slots = memo_slots(tool)
+    out = slots.get("visible-properties")
+    if out is None:
+        out = slots["visible-properties"] = tuple(_visible_properties(tool))
+    return iter(out)
+
+
+def _visible_properties(tool: ToolContract) -> Iterator[PropertyRef]:
     hidden: set[PropertyPath] = set()
-    for ref in iter_properties(tool):
-        if any(ref.path[: len(h)] == h for h in hidden):
+    for ref in all_properties(tool):
+        if hidden and any(ref.path[: len(h)] == h for h in hidden):
             continue
         if ref.injected:
             hidden.add(ref.path)
@@ -115,10 +131,20 @@ _SUBSCHEMA_MAPS = ("properties", "$defs", "definitions", "patternProperties")
 
 
 def iter_schemas(tool: ToolContract) -> Iterator[SchemaNode]:
-    """Every dict subschema of the parameters, the root first."""
-    params = tool.parameters
-    if isinstance(params, dict):
-        yield from _walk_schemas(params, "parameters", (), 1)
+    """Every dict subschema of the parameters, the root first (walked once per tool object)."""
+    return iter(all_schemas(tool))
+
+
+def all_schemas(tool: ToolContract) -> tuple[SchemaNode, ...]:
+    """:func:`iter_schemas` as a tuple, walked once per tool object."""
+    slots = memo_slots(tool)
+    out = slots.get("schemas")
+    if out is None:
+        params = tool.parameters
+        out = slots["schemas"] = (
+            tuple(_walk_schemas(params, "parameters", (), 1)) if isinstance(params, dict) else ()
+        )
+    return out  # type: ignore[no-any-return]
 
 
 def _walk_schemas(
@@ -164,47 +190,16 @@ def description_of(schema: dict[str, Any]) -> str:
     return text(schema.get("description")).strip()
 
 
-_render_cache: dict[tuple[int, str], tuple[ToolContract, str]] = {}
-
-
 def rendered(tool: ToolContract, settings: RegistrySettings | None = None) -> str:
     """The description text the model sees (cached per tool object, never raises)."""
     template = settings.description_template if settings is not None else ""
     template = template if isinstance(template, str) and template else DEFAULT_DESCRIPTION_TEMPLATE
-    key = (id(tool), template)
-    hit = _render_cache.get(key)
-    if hit is not None and hit[0] is tool:
-        return hit[1]
     try:
-        out = render_description(tool, template)
+        return render_cached(tool, template)
     except Exception:  # a broken import must not break the lint
-        out = "\n\n".join(
+        return "\n\n".join(
             text(t) for t in (tool.summary, tool.usage, tool.returns, tool.description) if t
         )
-    if len(_render_cache) > 4096:
-        _render_cache.clear()
-    _render_cache[key] = (tool, out)
-    return out
-
-
-_memo: dict[tuple[int, str], tuple[object, Any]] = {}
-
-
-def memo(obj: object, key: str, compute: Callable[[], T]) -> T:
-    """``compute()`` cached per object identity, so rules share work on one tool.
-
-    Lint runs many rules over the same immutable tool; the cache keeps the
-    object itself to make sure a recycled ``id`` never returns a stale value.
-    """
-    slot = (id(obj), key)
-    hit = _memo.get(slot)
-    if hit is not None and hit[0] is obj:
-        return hit[1]  # type: ignore[no-any-return]
-    value = compute()
-    if len(_memo) > 65536:
-        _memo.clear()
-    _memo[slot] = (obj, value)
-    return value
 
 
 def tool_texts(tool: ToolContract) -> list[tuple[str, str]]:

@@ -17,15 +17,21 @@ apart when it names the sibling, or when its usage says what to use
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
 from studio.contract.model import DEFAULT_DESCRIPTION_TEMPLATE, Registry, ToolContract
-from studio.contract.render import render_description
+from studio.lint.cache import memo, render_cached
 from studio.lint.model import Hit, LintContext, Severity, registry_rule
-from studio.lint.similarity import SimilarityIndex, SimilarPair, normalise_token, tool_terms
-from studio.lint.text import split_identifier
+from studio.lint.similarity import (
+    SimilarityIndex,
+    SimilarPair,
+    normalise_token,
+    tool_text,
+)
+from studio.lint.text import split_identifier, tokenize
 
 CATEGORY = "ambiguity"
 NEAR_DUPLICATE = "ambiguity-near-duplicate"
@@ -141,7 +147,7 @@ class AmbiguityState:
     # ------------------------------------------------------------ changes
 
     def _describe(self, tool: ToolContract) -> _ToolInfo:
-        rendered = render_description(tool, self.template)
+        rendered = render_cached(tool, self.template)
         usage = tool.usage if tool.has_blocks() else rendered
         key = name_key(tool.name, self.verbs)
         return _ToolInfo(rendered, bool(_INSTEAD.search(usage)), key, _squash(tool.name))
@@ -174,6 +180,19 @@ class AmbiguityState:
             if not bucket:
                 del self._variants[v]
 
+    def _terms(self, tool: ToolContract) -> Counter[str]:
+        """:func:`tool_terms`, once per tool object and template (the index only reads it)."""
+        return memo(
+            tool,
+            ("similarity-terms", self.template),
+            lambda: Counter(
+                normalise_token(t)
+                for t in tokenize(
+                    tool_text(tool, self.template, render_cached(tool, self.template))
+                )
+            ),
+        )
+
     def build(self, tools: Iterable[ToolContract]) -> None:
         """Index every tool from scratch."""
         self._info.clear()
@@ -182,7 +201,7 @@ class AmbiguityState:
         items = []
         for tool in tools:
             self._add_names(tool.name, self._describe(tool))
-            items.append((tool.name, tool_terms(tool, self.template)))
+            items.append((tool.name, self._terms(tool)))
         self.index.build(items)
         self._pairs.clear()
 
@@ -192,7 +211,7 @@ class AmbiguityState:
             self._remove_names(old_name)
         if tool is not None:
             self._add_names(tool.name, self._describe(tool))
-        terms = tool_terms(tool, self.template) if tool is not None else None
+        terms = self._terms(tool) if tool is not None else None
         dirty = self.index.update(old_name, tool.name if tool else None, terms)
         if dirty is None:
             self._pairs.clear()

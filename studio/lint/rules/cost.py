@@ -159,8 +159,11 @@ def check_registry_tokens(registry: Registry, ctx: LintContext) -> Iterator[Hit]
     )
 
 
+_WORD = re.compile(r"\w+")
+
+
 def _normalise(sentence: str) -> str:
-    return " ".join(re.findall(r"\w+", sentence.casefold()))
+    return " ".join(_WORD.findall(sentence.casefold()))
 
 
 def _tool_sentences(tool: ToolContract) -> Iterator[tuple[str, str]]:
@@ -197,24 +200,38 @@ def check_boilerplate(registry: Registry, ctx: LintContext) -> Iterator[Hit]:
     originals: dict[str, str] = {}
     for tool in registry.tools:
         name = text(tool.name)
-        for path, sentence in _tool_sentences(tool):
-            if len(tokenize(sentence, drop_stopwords=False)) < min_words:
+        for path, sentence, words, key in _boilerplate_sentences(tool):
+            if words < min_words:
                 continue
-            key = _normalise(sentence)
             originals.setdefault(key, sentence)
             seen.setdefault(key, {}).setdefault(name, path)
     for key, tools in seen.items():
         if len(tools) < min_tools:
             continue
-        names = list(tools)
+        # Names are distinct, so the first 10 others are among the first 11 names
+        # (a sentence shared by hundreds of tools must not cost quadratic time).
+        head = list(tools)[:11]
         sample = originals[key]
         shown = sample if len(sample) <= 60 else sample[:57] + "…"
+        message = (
+            f"The sentence {shown!r} is repeated in {len(tools)} tools (≈ "
+            f"{estimate_tokens(sample)} tokens each, estimate); say it once or drop it."
+        )
         for name, path in tools.items():
-            others = tuple(n for n in names if n != name)
-            yield Hit(
-                name,
-                path,
-                f"The sentence {shown!r} is repeated in {len(tools)} tools (≈ "
-                f"{estimate_tokens(sample)} tokens each, estimate); say it once or drop it.",
-                related=others[:10],
-            )
+            others = tuple(n for n in head if n != name)[:10]
+            yield Hit(name, path, message, related=others)
+
+
+def _boilerplate_sentences(tool: ToolContract) -> tuple[tuple[str, str, int, str], ...]:
+    """(path, sentence, word count, normalised key) of every sentence, once per tool object.
+
+    The registry rule re-runs on every edit; only the edited tool is tokenized again.
+    """
+    return memo(
+        tool,
+        "boilerplate-sentences",
+        lambda: tuple(
+            (path, sentence, len(tokenize(sentence, drop_stopwords=False)), _normalise(sentence))
+            for path, sentence in _tool_sentences(tool)
+        ),
+    )

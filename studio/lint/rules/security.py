@@ -56,6 +56,78 @@ _PROMO = re.compile(
     r"|官方推荐|最好的|最强|最佳|首选|优先使用(?:本|此|这个)工具|总是使用(?:本|此|这个)工具",
     re.IGNORECASE,
 )
+# Literals (lower case) one of which every match of the pattern above contains.
+_HIDDEN_NEEDLES = (
+    "<",
+    "ignore ",
+    "disregard ",
+    "forget ",
+    *(
+        f"{neg} {verb}"
+        for neg in ("do not", "don't", "don’t", "never")
+        for verb in ("tell", "inform", "mention", "reveal", "show", "notify")
+    ),
+    "without telling",
+    "without informing",
+    "without notifying",
+    "before using",
+    "before calling",
+    "you are now",
+    "new instruction",
+    "this is important",
+    "this is very important",
+    "忽略",
+    "不要告诉用户",
+    "不要通知用户",
+    "不要提醒用户",
+    "别告诉用户",
+    "不要向用户",
+    "在使用其他工具之前",
+)
+_SECRET_FILE_NEEDLES = (
+    "~/.ssh",
+    "id_",
+    "/etc/",
+    ".env",
+    ".aws/credentials",
+    ".npmrc",
+    ".netrc",
+    ".git-credentials",
+    "mcp.json",
+)
+_SECRET_TERM_NEEDLES = (
+    "credential",
+    "system prompt",
+    "api",
+    "private key",
+    "password",
+    "access token",
+    "conversation history",
+    "系统提示",
+    "密钥",
+    "密码",
+    "凭证",
+    "凭据",
+)
+_PROMO_NEEDLES = (
+    "always ",
+    "prefer this tool",
+    "best",
+    "most ",
+    "superior to",
+    "better than ",
+    "#1",
+    "number one",
+    "world",
+    "officially recommended",
+    "官方推荐",
+    "最好的",
+    "最强",
+    "最佳",
+    "首选",
+    "优先使用",
+    "总是使用",
+)
 _SHADOW_DIRECTIVE = re.compile(
     r"\b(?:must|always|never|shall|mandatory|required to)\b|\binstead of\b"
     r"|\b(?:do not|don['’]t) (?:call|use|invoke|run)\b"
@@ -73,6 +145,40 @@ def _joined(tool: ToolContract) -> str:
     return memo(tool, "joined-text", lambda: "\n".join(v for _, v in tool_texts(tool)))
 
 
+# Characters that re.IGNORECASE matches to an ASCII letter although ``str.lower`` does
+# not map them onto it (İ, ı, ſ, the Kelvin sign). Text holding one skips the prefilter.
+_CASE_SPECIAL = frozenset("\u0130\u0131\u017f\u212a")
+
+
+def _lowered(tool: ToolContract) -> str | None:
+    """The joined text lower-cased for the literal prefilters; None when that is unsafe."""
+
+    def compute() -> str | None:
+        joined = _joined(tool)
+        if not joined.isascii() and not _CASE_SPECIAL.isdisjoint(joined):
+            return None
+        return joined.lower()
+
+    return memo(tool, "joined-lower", compute)
+
+
+def _search_joined(tool: ToolContract, pattern: re.Pattern[str], needles: tuple[str, ...]) -> bool:
+    """``pattern.search(joined text)`` is truthy, cached per tool object.
+
+    ``needles`` are lower-case literals one of which every match of ``pattern``
+    contains (case-insensitively); a text without any of them cannot match, which
+    is far cheaper to find out than running a long alternation.
+    """
+
+    def compute() -> bool:
+        low = _lowered(tool)
+        if needles and low is not None and not any(n in low for n in needles):
+            return False
+        return pattern.search(_joined(tool)) is not None
+
+    return memo(tool, ("joined-search", pattern.pattern), compute)
+
+
 @tool_rule(
     "sec-hidden-instructions",
     category=CATEGORY,
@@ -85,7 +191,7 @@ def _joined(tool: ToolContract) -> str:
     the conversation.""",
 )
 def check_hidden_instructions(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
-    if not _HIDDEN.search(_joined(tool)):
+    if not _search_joined(tool, _HIDDEN, _HIDDEN_NEEDLES):
         return
     for path, value in tool_texts(tool):
         match = _HIDDEN.search(value)
@@ -118,7 +224,7 @@ _TOP_FIELDS = ("name", "title", "summary", "usage", "preconditions", "returns", 
     has_fix=True,
 )
 def check_invisible(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
-    if not _INVISIBLE.search(_joined(tool)):
+    if not _search_joined(tool, _INVISIBLE, ()):
         return
     for path, value in tool_texts(tool):
         found = _INVISIBLE.findall(value)
@@ -158,7 +264,7 @@ def _looks_encoded(blob: str) -> bool:
     sample data in the examples block, and never secrets.""",
 )
 def check_base64(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
-    if not _BASE64.search(_joined(tool)):
+    if not _search_joined(tool, _BASE64, ()):
         return
     for path, value in tool_texts(tool):
         for match in _BASE64.finditer(value):
@@ -183,8 +289,10 @@ def check_base64(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
     file reference is an error; a mention of secret material is a warning to review.""",
 )
 def check_secret_reference(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
-    joined = _joined(tool)
-    if not (_SECRET_FILES.search(joined) or _SECRET_TERMS.search(joined)):
+    if not (
+        _search_joined(tool, _SECRET_FILES, _SECRET_FILE_NEEDLES)
+        or _search_joined(tool, _SECRET_TERMS, _SECRET_TERM_NEEDLES)
+    ):
         return
     for path, value in tool_texts(tool):
         if path.startswith("examples") or path == "name":
@@ -219,6 +327,15 @@ def _registry_names(ctx: LintContext) -> frozenset[str]:
         registry,
         "tool-names",
         lambda: frozenset(n for t in registry.tools if len(n := text(t.name)) >= 4),
+    )
+
+
+def _joined_words(tool: ToolContract) -> frozenset[str]:
+    """The identifier-like words of all of a tool's text (as :func:`_mentions` sees them)."""
+    return memo(
+        tool,
+        "joined-words",
+        lambda: frozenset(w.strip(".-") for w in _IDENT_WORD.findall(_joined(tool))),
     )
 
 
@@ -264,6 +381,10 @@ def check_shadowing(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
     if not names:
         return
     own = _tool(tool)
+    # Every word of every sentence below is a word of the joined text: a tool whose
+    # text names no other tool cannot shadow one.
+    if not any(w in names and w != own for w in _joined_words(tool)):
+        return
     for path, value in tool_texts(tool):
         if path == "name" or path.startswith("examples") or path.endswith(("enum", "default")):
             continue
@@ -298,7 +419,7 @@ def check_shadowing(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
     tool does and when it applies; let the model choose on facts.""",
 )
 def check_promotional(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
-    if not _PROMO.search(_joined(tool)):
+    if not _search_joined(tool, _PROMO, _PROMO_NEEDLES):
         return
     for path, value in tool_texts(tool):
         if path == "name" or path.startswith("examples"):
