@@ -8,9 +8,9 @@ and non-string descriptions are skipped, never raised on.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from studio.contract.model import DEFAULT_DESCRIPTION_TEMPLATE, RegistrySettings, ToolContract
 from studio.contract.problems import join_path
@@ -19,6 +19,7 @@ from studio.lint.cache import memo, memo_slots, render_cached
 from studio.lint.model import LintContext
 
 PropertyPath = tuple[str, ...]
+T = TypeVar("T")
 
 _MAX_DEPTH = 32
 """Walks stop here; a pathological (or cyclic-looking) import must not hang a lint."""
@@ -200,6 +201,15 @@ def rendered(tool: ToolContract, settings: RegistrySettings | None = None) -> st
         return "\n\n".join(
             text(t) for t in (tool.summary, tool.usage, tool.returns, tool.description) if t
         )
+
+
+def cached_hits(tool: ToolContract, key: Any, compute: Callable[[], Iterable[T]]) -> Iterator[T]:
+    """The hits ``compute()`` yields, computed once per tool object and ``key``.
+
+    For rules whose result depends on the tool alone (or on the tool and what
+    ``key`` holds): the editor re-lints unchanged tools after every edit.
+    """
+    return iter(memo(tool, key, lambda: tuple(compute())))
 
 
 def tool_texts(tool: ToolContract) -> list[tuple[str, str]]:

@@ -98,7 +98,7 @@ def _within_one_edit(a: str, b: str) -> bool:
     return a[i:] == b[i + 1 :]
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=65536)  # one per tool name: a 10,000-tool registry must not thrash it
 def _mention_pattern(name: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])", re.IGNORECASE)
 

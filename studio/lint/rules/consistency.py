@@ -18,6 +18,7 @@ from studio.contract.problems import join_path
 from studio.editing.edits import SetField, SetPropertyKey
 from studio.lint.model import Hit, LintContext, QuickFix, Severity, tool_rule
 from studio.lint.rules._common import (
+    cached_hits,
     iter_properties,
     iter_schemas,
     rendered,
@@ -271,6 +272,14 @@ def destructive_reason(tool: ToolContract, rendered_text: str) -> str | None:
     has_fix=True,
 )
 def check_destructive(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
+    return cached_hits(
+        tool,
+        ("risk-destructive-not-marked", rendered(tool, ctx.settings)),
+        lambda: _check_destructive_hits(tool, ctx),
+    )
+
+
+def _check_destructive_hits(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
     if tool.risk == RiskTier.DESTRUCTIVE:
         return
     reason = destructive_reason(tool, rendered(tool, ctx.settings))

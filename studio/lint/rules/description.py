@@ -13,6 +13,7 @@ from studio.contract.model import ToolContract
 from studio.lint.model import Hit, LintContext, Severity, tool_rule
 from studio.lint.rules._common import (
     PropertyRef,
+    cached_hits,
     description_of,
     option_int,
     rendered,
@@ -156,6 +157,14 @@ def check_usage(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
     description ("at most 31 days", "最多 100 条", "only the caller's own orders").""",
 )
 def check_limitations(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
+    return cached_hits(
+        tool,
+        ("desc-no-limitations", rendered(tool, ctx.settings)),
+        lambda: _check_limitations_hits(tool, ctx),
+    )
+
+
+def _check_limitations_hits(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
     full = rendered(tool, ctx.settings)
     if full.strip() and not has_limitations(tool, full):
         yield Hit(
@@ -232,6 +241,12 @@ def is_tautological(ref: PropertyRef, desc: str, tool_name: str) -> bool:
     nothing more. Say what the value is, its unit or format, and where it comes from.""",
 )
 def check_param_description(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
+    return cached_hits(
+        tool, "param-no-description", lambda: _check_param_description_hits(tool, ctx)
+    )
+
+
+def _check_param_description_hits(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
     name = text(tool.name)
     for ref in visible_properties(tool):
         desc = description_of(ref.schema)
@@ -318,6 +333,10 @@ def _format_stated(schema: dict) -> bool:
     model guesses, and the backend rejects or misreads the value.""",
 )
 def check_param_format(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
+    return cached_hits(tool, "param-format-unstated", lambda: _check_param_format_hits(tool, ctx))
+
+
+def _check_param_format_hits(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
     for ref in visible_properties(tool):
         kind = format_kind(ref)
         if kind is None or not _string_like(ref.schema) or _format_stated(ref.schema):
@@ -462,6 +481,12 @@ def example_heavy(value: str) -> bool:
     Keep examples in the examples block and write the description as prose.""",
 )
 def check_example_heavy(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
+    return cached_hits(
+        tool, "desc-example-instead-of-prose", lambda: _check_example_heavy_hits(tool, ctx)
+    )
+
+
+def _check_example_heavy_hits(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
     fields = ("summary", "usage") if tool.has_blocks() else ("description",)
     for field in fields:
         if example_heavy(text(getattr(tool, field, ""))):

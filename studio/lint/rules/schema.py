@@ -6,7 +6,6 @@ is valid: every keyword is type-checked before use.
 
 from __future__ import annotations
 
-import copy
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -19,9 +18,11 @@ from studio.editing.edits import MISSING, SetPropertyKey, SetRequired
 from studio.lint.model import Hit, LintContext, QuickFix, Severity, tool_rule
 from studio.lint.rules._common import (
     SchemaNode,
+    cached_hits,
     description_of,
     injected_names,
     iter_schemas,
+    memo,
     option_int,
     params_of,
     text,
@@ -371,6 +372,11 @@ def _first_error(schema: Any, value: Any) -> str | None:
     validate (x- extensions ignored; injected properties need not appear in examples).""",
 )
 def check_defaults(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
+    # Validation depends on the tool alone and is the costliest check: once per tool object.
+    return iter(memo(tool, "schema-invalid-default", lambda: tuple(_default_hits(tool))))
+
+
+def _default_hits(tool: ToolContract) -> Iterator[Hit]:
     name = _tool(tool)
     for node in iter_schemas(tool):
         schema = node.schema
@@ -399,7 +405,9 @@ def check_defaults(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
     params = params_of(tool)
     if not tool.examples or not params:
         return
-    model_schema = copy.deepcopy(params)
+    # Validation never changes the schema, so a shallow copy with its own
+    # ``required`` list is enough (the x- keys are stripped into new dicts anyway).
+    model_schema = dict(params)
     injected = injected_names(tool)
     if isinstance(model_schema.get("required"), list):
         model_schema["required"] = [r for r in model_schema["required"] if r not in injected]
@@ -466,6 +474,10 @@ def prose_values(description: str) -> list[str] | None:
     has_fix=True,
 )
 def check_prose_enum(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
+    return cached_hits(tool, "schema-enum-in-prose", lambda: _check_prose_enum_hits(tool, ctx))
+
+
+def _check_prose_enum_hits(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
     for ref in visible_properties(tool):
         schema = ref.schema
         if "enum" in schema or "const" in schema or schema.get("type") not in ("string", None):

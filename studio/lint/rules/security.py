@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from studio.contract.model import ToolContract
 from studio.editing.edits import SetField
 from studio.lint.model import Hit, LintContext, QuickFix, Severity, tool_rule
-from studio.lint.rules._common import memo, sentences, text, tool_texts
+from studio.lint.rules._common import cached_hits, memo, sentences, text, tool_texts
 
 CATEGORY = "security"
 
@@ -379,12 +379,19 @@ _FORBID_OTHER = re.compile(
 def check_shadowing(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
     names = _registry_names(ctx)
     if not names:
-        return
+        return iter(())
     own = _tool(tool)
     # Every word of every sentence below is a word of the joined text: a tool whose
-    # text names no other tool cannot shadow one.
+    # text names no other tool of the registry cannot shadow one.
     if not any(w in names and w != own for w in _joined_words(tool)):
-        return
+        return iter(())
+    # The result depends on the tool and the registry's names alone (the set is
+    # cached per registry object, so a re-lint of the same registry reuses it).
+    return cached_hits(tool, ("sec-tool-shadowing", names), lambda: _shadowing(tool, names))
+
+
+def _shadowing(tool: ToolContract, names: frozenset[str]) -> Iterator[Hit]:
+    own = _tool(tool)
     for path, value in tool_texts(tool):
         if path == "name" or path.startswith("examples") or path.endswith(("enum", "default")):
             continue
