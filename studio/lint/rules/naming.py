@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterator
+from functools import lru_cache
 
 from studio.contract.model import Registry, ToolContract
 from studio.editing.edits import SetField
@@ -162,21 +163,26 @@ def check_name_verb_noun(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
         yield Hit(name, "name", f"Tool name {name!r} has no noun; rename it to {name}_<noun>.")
 
 
+_NEUTRAL = re.compile(r"[a-z][a-z0-9]*")
+_STYLES = (
+    ("snake", re.compile(r"[a-z][a-z0-9]*(_[a-z0-9]+)+")),
+    ("kebab", re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)+")),
+    ("camel", re.compile(r"[a-z][a-z0-9]*([A-Z][a-z0-9]*)+")),
+    ("pascal", re.compile(r"([A-Z][a-z0-9]*)+")),
+)
+
+
+@lru_cache(maxsize=65536)
 def casing_style(name: str) -> str | None:
     """``snake``, ``camel``, ``pascal``, ``kebab``, ``mixed``, or None for a neutral name.
 
     A single lower-case word (``search``) fits every style, so it is neutral.
     """
-    if re.fullmatch(r"[a-z][a-z0-9]*", name):
+    if _NEUTRAL.fullmatch(name):
         return None
-    if re.fullmatch(r"[a-z][a-z0-9]*(_[a-z0-9]+)+", name):
-        return "snake"
-    if re.fullmatch(r"[a-z][a-z0-9]*(-[a-z0-9]+)+", name):
-        return "kebab"
-    if re.fullmatch(r"[a-z][a-z0-9]*([A-Z][a-z0-9]*)+", name):
-        return "camel"
-    if re.fullmatch(r"([A-Z][a-z0-9]*)+", name):
-        return "pascal"
+    for style, pattern in _STYLES:
+        if pattern.fullmatch(name):
+            return style
     return "mixed"
 
 
