@@ -6,6 +6,14 @@ Targets (issue #3): full lint of 1,000 tools ≤ 1 s; of 10,000 tools ≤ 10 s
 (the 10k/1k ratio near linear); incremental re-lint of one edited tool in a
 1,000-tool registry ≤ 50 ms.
 
+"Full lint" is timed COLD: every timed run lints a freshly generated registry
+(its own seed, objects never linted before), as when a user opens a registry
+or CI runs ``studio lint``. The registries are generated before the clock
+starts, after one small warm-up lint of an unrelated registry (regexes
+compiled, modules imported). A "warm re-lint" of the same objects, which hits
+the per-tool cache, is printed for information only; targets use the cold
+numbers.
+
 The generated tools are varied: names from verb × domain × object, summaries
 and usage lines from several sentence templates with different nouns,
 qualifiers and limits, mixed English and Chinese, 2–6 parameters — so the
@@ -145,13 +153,15 @@ def generated_registry(size: int, seed: int = 1) -> Registry:
     return Registry(name=f"scale-{size}", tools=tuple(tools))
 
 
-def _time(fn, repeat: int) -> float:  # type: ignore[no-untyped-def]
+def _median_time(fn, args: list) -> tuple[float, object]:  # type: ignore[no-untyped-def, type-arg]
+    """Median seconds of ``fn(arg)`` over ``args``, and the last result."""
     samples = []
-    for _ in range(repeat):
+    out = None
+    for arg in args:
         start = time.perf_counter()
-        fn()
+        out = fn(arg)
         samples.append(time.perf_counter() - start)
-    return statistics.median(samples)
+    return statistics.median(samples), out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -161,21 +171,31 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--profile", action="store_true", help="cProfile the largest full lint")
     args = ap.parse_args(argv)
 
+    # One small lint of an unrelated registry compiles the regexes and imports
+    # everything; the timed lints below never see an object linted before.
+    lint_registry(generated_registry(50, seed=999))
     results: dict[str, float] = {}
     for size in args.sizes:
-        reg = generated_registry(size)
-        lint_registry(reg)  # warm caches (regexes, identifier splits)
-        seconds = _time(lambda reg=reg: lint_registry(reg), args.repeat if size <= 1000 else 1)
-        report = lint_registry(reg)
+        runs = args.repeat if size <= 1000 else 1
+        # Fresh registries (own seeds, own objects), generated before the clock
+        # starts: a cold full lint, as when a registry is opened or `studio lint`
+        # runs in CI, with nothing in the per-tool cache.
+        fresh = [generated_registry(size, seed=100 + k) for k in range(runs)]
+        seconds, report = _median_time(lint_registry, fresh)
         results[f"full_{size}_s"] = seconds
         print(
-            f"full lint {size:>6} tools: {seconds:7.3f} s  "
-            f"({len(report.findings)} findings, {len(report.similar)} similar pairs)"
+            f"full lint (cold) {size:>6} tools: {seconds:7.3f} s  "
+            f"({len(report.findings)} findings, {len(report.similar)} similar pairs)"  # type: ignore[attr-defined]
         )
+        # For information only: re-linting the same tool objects hits the
+        # per-tool cache (what the editor does after an edit elsewhere).
+        warm, _ = _median_time(lint_registry, [fresh[-1]] * runs)
+        results[f"warm_{size}_s"] = warm
+        print(f"warm re-lint      {size:>6} tools: {warm:7.3f} s  (same objects, cached)")
     if len(args.sizes) >= 2:
         small, big = min(args.sizes), max(args.sizes)
         ratio = results[f"full_{big}_s"] / results[f"full_{small}_s"]
-        print(f"ratio {big}/{small}: {ratio:.1f} (sizes ×{big / small:.0f})")
+        print(f"ratio cold {big}/{small}: {ratio:.1f} (sizes ×{big / small:.0f})")
 
     reg = generated_registry(1000)
     linter = Linter(reg)
@@ -196,7 +216,7 @@ def main(argv: list[str] | None = None) -> int:
     )
 
     if args.profile:
-        reg = generated_registry(max(args.sizes))
+        reg = generated_registry(max(args.sizes), seed=7)
         prof = cProfile.Profile()
         prof.runcall(lint_registry, reg)
         pstats.Stats(prof).sort_stats("cumulative").print_stats(25)
