@@ -174,6 +174,67 @@ def _model_profiles(db: Database) -> None:
         db.execute(statement)
 
 
+# Release channels (DESIGN §4, §7). The salt is drawn once per registry and
+# channel and never changes, so a subject keeps its bucket across releases.
+# channel_events is append-only: registry and channel are names (no foreign
+# key), so nothing can cascade into it.
+_CHANNELS = (
+    """CREATE TABLE channels (
+        id INTEGER PRIMARY KEY,
+        registry_id INTEGER NOT NULL REFERENCES registries(id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        version INTEGER,
+        share INTEGER NOT NULL DEFAULT 0 CHECK (share BETWEEN 0 AND 100),
+        salt TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        UNIQUE (registry_id, name),
+        FOREIGN KEY (registry_id, version) REFERENCES versions (registry_id, number)
+    )""",
+    """CREATE TABLE channel_events (
+        id INTEGER PRIMARY KEY,
+        registry TEXT NOT NULL,
+        channel TEXT NOT NULL,
+        action TEXT NOT NULL,
+        who TEXT NOT NULL,
+        why TEXT NOT NULL DEFAULT '',
+        before_json TEXT NOT NULL,
+        after_json TEXT NOT NULL,
+        created_at TEXT NOT NULL
+    )""",
+    "CREATE INDEX channel_events_by_channel ON channel_events (registry, channel, id)",
+    """CREATE TRIGGER channel_events_no_update BEFORE UPDATE ON channel_events
+    BEGIN
+        SELECT RAISE(ABORT, 'channel events are append-only');
+    END""",
+    """CREATE TRIGGER channel_events_no_delete BEFORE DELETE ON channel_events
+    BEGIN
+        SELECT RAISE(ABORT, 'channel events are append-only');
+    END""",
+)
+
+
+@migrations(name="0004_channels")
+def _channels(db: Database) -> None:
+    for statement in _CHANNELS:
+        db.execute(statement)
+
+
+# Where a session came from (playground, import, replay), the tool definitions
+# that came with an imported log, and list metadata (model, file, counts).
+_SESSION_SOURCE = (
+    "ALTER TABLE sessions ADD COLUMN source TEXT NOT NULL DEFAULT 'playground'",
+    "ALTER TABLE sessions ADD COLUMN tools_json TEXT NOT NULL DEFAULT '[]'",
+    "ALTER TABLE sessions ADD COLUMN meta_json TEXT NOT NULL DEFAULT '{}'",
+    "CREATE INDEX sessions_by_source ON sessions (source, created_at)",
+)
+
+
+@migrations(name="0005_session_source_tools_meta")
+def _session_source(db: Database) -> None:
+    for statement in _SESSION_SOURCE:
+        db.execute(statement)
+
+
 def apply_migrations(conn: sqlite3.Connection) -> list[str]:
     """Apply pending migrations; safe when several processes open a new file at once.
 
