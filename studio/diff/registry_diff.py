@@ -1,0 +1,404 @@
+"""Diff of two registry versions: tools added, removed, renamed and changed.
+
+A tool missing from B and a tool new in B may be one tool renamed. Each such
+pair gets a similarity score (name, rendered description and parameter set,
+weighted 0.3 / 0.4 / 0.3); pairs at or over :data:`RENAME_THRESHOLD` are taken
+best first. The caller can confirm a pair the detector missed and reject one
+it found (the GUI asks the reviewer).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+from typing import Any
+
+from studio.contract.model import Registry, RegistrySettings, ToolContract
+from studio.contract.render import render_description
+from studio.diff.model import (
+    Change,
+    ChangeClass,
+    LintDelta,
+    LintItem,
+    RegistryDiff,
+    RenameCandidate,
+    TokenDelta,
+    ToolDiff,
+    ToolStatus,
+    count_changes,
+)
+from studio.diff.semver import suggest_semver
+from studio.diff.tool_diff import diff_tool
+from studio.lint.text import split_identifier, tokenize
+
+RENAME_THRESHOLD = 0.6
+WEIGHTS = (0.3, 0.4, 0.3)
+# Above this many removed × added pairs, only pairs sharing a rare term are scored.
+_BRUTE_FORCE_PAIRS = 10_000
+_RARE_TERM_MAX_TOOLS = 20
+
+B = ChangeClass.BREAKING
+H = ChangeClass.BEHAVIOURAL
+C = ChangeClass.COMPATIBLE
+M = ChangeClass.METADATA
+
+RenamePairs = Mapping[str, str] | Iterable[tuple[str, str]]
+
+
+def diff_registries(
+    a: Registry,
+    b: Registry,
+    *,
+    confirmed_renames: Mapping[str, str] | None = None,
+    rejected_renames: RenamePairs | None = None,
+    lint_profile: str | None = "openai",
+    a_label: str = "A",
+    b_label: str = "B",
+) -> RegistryDiff:
+    """Everything that changes for a model and its callers going from ``a`` to ``b``.
+
+    Args:
+        a: The old version.
+        b: The new version.
+        confirmed_renames: Old name → new name pairs to treat as renames
+            whatever their score.
+        rejected_renames: Pairs (old, new) never to treat as renames.
+        lint_profile: Profile to lint both sides with for the lint delta;
+            None skips linting (the token delta is computed either way).
+        a_label: How A is named in reports (``v3``, ``draft``, ``stable (v3)``).
+        b_label: How B is named.
+
+    Return:
+        The diff: per-tool changes, counts per class, semver suggestion,
+        lint delta and token delta.
+
+    Raises:
+        ValueError: a confirmed rename names a tool that is not removed in A
+            and added in B, or an old or new name twice.
+    """
+    by_a = {t.name: t for t in a.tools}
+    by_b = {t.name: t for t in b.tools}
+    removed = [t for t in a.tools if t.name not in by_b]
+    added = [t for t in b.tools if t.name not in by_a]
+    candidates = detect_renames(
+        removed, added, a.settings, b.settings,
+        confirmed=confirmed_renames or {}, rejected=_pairs(rejected_renames),
+    )  # fmt: skip
+    accepted = {c.old: c for c in candidates if c.accepted}
+    by_new = {c.new: c for c in accepted.values()}
+
+    tools: list[ToolDiff] = []
+    for tool in b.tools:
+        if tool.name in by_a:
+            changes, blocks = diff_tool(by_a[tool.name], tool, a.settings, b.settings)
+            status = ToolStatus.CHANGED if changes or blocks else ToolStatus.UNCHANGED
+            tools.append(ToolDiff(tool.name, tool.name, status, _order(changes), tuple(blocks)))
+        elif tool.name in by_new:
+            cand = by_new[tool.name]
+            changes, blocks = diff_tool(by_a[cand.old], tool, a.settings, b.settings)
+            renamed = Change(
+                "tool.renamed", B, tool.name, "name", cand.old, tool.name,
+                f"renamed from {cand.old} (similarity {cand.score:.2f}); callers using the "
+                "old name fail",
+            )  # fmt: skip
+            tools.append(
+                ToolDiff(
+                    tool.name, cand.old, ToolStatus.RENAMED, (renamed, *_order(changes)),
+                    tuple(blocks), cand.score,
+                )
+            )  # fmt: skip
+        else:
+            change = Change(
+                "tool.added", C, tool.name, "", None, tool.name,
+                "new tool (additive; the model may now choose it)",
+            )  # fmt: skip
+            tools.append(ToolDiff(tool.name, None, ToolStatus.ADDED, (change,)))
+    for tool in removed:
+        if tool.name in accepted:
+            continue
+        change = Change(
+            "tool.removed", B, tool.name, "", tool.name, None,
+            "tool removed; callers and conversations that use it fail",
+        )  # fmt: skip
+        tools.append(ToolDiff(tool.name, tool.name, ToolStatus.REMOVED, (change,)))
+
+    registry_changes = tuple(_registry_changes(a, b))
+    everything = registry_changes + tuple(c for t in tools for c in t.changes)
+    renames = {c.old: c.new for c in accepted.values()}
+    return RegistryDiff(
+        a_label=a_label,
+        b_label=b_label,
+        registry=b.name,
+        tools=tuple(tools),
+        registry_changes=registry_changes,
+        renames=tuple(candidates),
+        counts=count_changes(everything),
+        semver=suggest_semver(everything),
+        lint_delta=lint_delta(a, b, lint_profile, renames) if lint_profile else None,
+        token_delta=token_delta(a, b, renames),
+        _all=everything,
+    )
+
+
+def _order(changes: list[Change]) -> tuple[Change, ...]:
+    """Worst class first; document order within a class (sort is stable)."""
+    return tuple(sorted(changes, key=lambda c: -c.klass.rank))
+
+
+def _pairs(value: RenamePairs | None) -> set[tuple[str, str]]:
+    if value is None:
+        return set()
+    if isinstance(value, Mapping):
+        return set(value.items())
+    return {(old, new) for old, new in value}
+
+
+# ---------------------------------------------------------------------- renames
+
+
+@dataclass(frozen=True, slots=True)
+class _Profile:
+    tool: ToolContract
+    words: tuple[str, ...]
+    joined: str
+    terms: frozenset[str]
+    params: frozenset[str]
+
+
+def _profile(tool: ToolContract, settings: RegistrySettings) -> _Profile:
+    words = split_identifier(tool.name)
+    text = render_description(tool, settings.description_template)
+    return _Profile(
+        tool, words, "_".join(words), frozenset(tokenize(text)), frozenset(_param_keys(tool))
+    )
+
+
+def _param_keys(tool: ToolContract) -> list[str]:
+    """Flattened (normalised path, type) keys of the parameters, for a Jaccard score."""
+    keys: list[str] = []
+
+    def walk(schema: Any, prefix: str) -> None:
+        if not isinstance(schema, dict):
+            return
+        props = schema.get("properties")
+        if isinstance(props, dict):
+            for name, sub in props.items():
+                norm = prefix + "_".join(split_identifier(name))
+                kind = sub.get("type") if isinstance(sub, dict) else None
+                keys.append(f"{norm}:{kind}")
+                walk(sub, norm + ".")
+        if isinstance(schema.get("items"), dict):
+            walk(schema["items"], prefix + "[].")
+
+    walk(tool.parameters, "")
+    return keys
+
+
+def _jaccard(a: frozenset[str], b: frozenset[str], empty: float) -> float:
+    if not a and not b:
+        return empty
+    return len(a & b) / len(a | b)
+
+
+def _score(pa: _Profile, pb: _Profile) -> tuple[float, float, float, float]:
+    name = max(
+        SequenceMatcher(None, pa.joined, pb.joined).ratio(),
+        _jaccard(frozenset(pa.words), frozenset(pb.words), 0.0),
+    )
+    # No description on either side says nothing either way.
+    desc = _jaccard(pa.terms, pb.terms, 0.5)
+    schema = _jaccard(pa.params, pb.params, 1.0)
+    total = WEIGHTS[0] * name + WEIGHTS[1] * desc + WEIGHTS[2] * schema
+    return round(total, 4), round(name, 4), round(desc, 4), round(schema, 4)
+
+
+def _candidate_pairs(
+    removed: list[_Profile], added: list[_Profile]
+) -> Iterable[tuple[_Profile, _Profile]]:
+    if len(removed) * len(added) <= _BRUTE_FORCE_PAIRS:
+        return ((r, n) for r in removed for n in added)
+    # Many removed and added tools: only pairs sharing a term that few tools use.
+    index: dict[str, list[int]] = defaultdict(list)
+    for i, r in enumerate(removed):
+        for term in r.terms | frozenset(r.words) | r.params:
+            index[term].append(i)
+    pairs: list[tuple[_Profile, _Profile]] = []
+    for n in added:
+        seen: set[int] = set()
+        for term in n.terms | frozenset(n.words) | n.params:
+            hits = index.get(term, ())
+            if len(hits) <= _RARE_TERM_MAX_TOOLS:
+                seen.update(hits)
+        pairs.extend((removed[i], n) for i in sorted(seen))
+    return pairs
+
+
+def detect_renames(
+    removed: list[ToolContract],
+    added: list[ToolContract],
+    settings_a: RegistrySettings | None = None,
+    settings_b: RegistrySettings | None = None,
+    *,
+    confirmed: Mapping[str, str] | None = None,
+    rejected: set[tuple[str, str]] | None = None,
+    threshold: float = RENAME_THRESHOLD,
+) -> list[RenameCandidate]:
+    """Pair removed tools with added ones that look like the same tool renamed.
+
+    Args:
+        removed: Tools of A missing from B.
+        added: Tools of B missing from A.
+        settings_a: A's settings (description template).
+        settings_b: B's settings.
+        confirmed: Old → new pairs accepted whatever their score.
+        rejected: (old, new) pairs never accepted.
+        threshold: Minimum score of a detected pair.
+
+    Return:
+        Accepted pairs (confirmed first, then detected best first) followed by
+        the rejected pairs that scored over the threshold (``accepted=False``).
+
+    Raises:
+        ValueError: a confirmed pair does not name a removed and an added tool.
+    """
+    confirmed = dict(confirmed or {})
+    rejected = rejected or set()
+    pa = {t.name: _profile(t, settings_a or RegistrySettings()) for t in removed}
+    pb = {t.name: _profile(t, settings_b or RegistrySettings()) for t in added}
+    out: list[RenameCandidate] = []
+    for old, new in confirmed.items():
+        if old not in pa:
+            raise ValueError(f"confirmed rename {old} → {new}: {old!r} is not removed in A")
+        if new not in pb:
+            raise ValueError(f"confirmed rename {old} → {new}: {new!r} is not added in B")
+        if list(confirmed.values()).count(new) > 1:
+            raise ValueError(f"confirmed renames name {new!r} more than once")
+        out.append(RenameCandidate(old, new, *_score(pa[old], pb[new]), True, "confirmed"))
+    taken_old = set(confirmed)
+    taken_new = set(confirmed.values())
+    scored = []
+    free_a = [p for n, p in pa.items() if n not in taken_old]
+    free_b = [p for n, p in pb.items() if n not in taken_new]
+    for ra, nb in _candidate_pairs(free_a, free_b):
+        score = _score(ra, nb)
+        if score[0] >= threshold:
+            scored.append((score, ra.tool.name, nb.tool.name))
+    # Best first; names break ties so the result does not depend on input order.
+    scored.sort(key=lambda s: (-s[0][0], s[1], s[2]))
+    refused: list[RenameCandidate] = []
+    for score, old, new in scored:
+        if (old, new) in rejected:
+            refused.append(RenameCandidate(old, new, *score, False, "rejected"))
+            continue
+        if old in taken_old or new in taken_new:
+            continue
+        taken_old.add(old)
+        taken_new.add(new)
+        out.append(RenameCandidate(old, new, *score, True, "detected"))
+    return out + refused
+
+
+# ---------------------------------------------------------------------- registry level
+
+
+def _registry_changes(a: Registry, b: Registry) -> list[Change]:
+    out: list[Change] = []
+    if a.title != b.title:
+        out.append(Change("registry.title-changed", M, None, "title", a.title, b.title, "title"))
+    if a.description != b.description:
+        out.append(
+            Change(
+                "registry.description-changed", M, None, "description", a.description,
+                b.description, "registry description (not sent to the model)",
+            )
+        )  # fmt: skip
+    sa, sb = a.settings, b.settings
+    if sa.description_template != sb.description_template:
+        out.append(
+            Change(
+                "registry.template-changed", H, None, "settings.description_template",
+                sa.description_template, sb.description_template,
+                "description template changed: every rendered description may read differently",
+            )
+        )  # fmt: skip
+    if sa.verbs != sb.verbs:
+        out.append(
+            Change(
+                "registry.verbs-changed", M, None, "settings.verbs", list(sa.verbs),
+                list(sb.verbs), "verb vocabulary (lint only)",
+            )
+        )  # fmt: skip
+    if sa.extra != sb.extra:
+        out.append(
+            Change(
+                "registry.settings-changed", M, None, "settings.extra", sa.extra, sb.extra,
+                "other settings (e.g. lint configuration)",
+            )
+        )  # fmt: skip
+    common_b = [t.name for t in b.tools if a.tool(t.name) is not None]
+    names_b = set(common_b)
+    common_a = [t.name for t in a.tools if t.name in names_b]
+    if common_a != common_b:
+        out.append(
+            Change(
+                "registry.tools-reordered", M, None, "tools", common_a, common_b,
+                "tools reordered (providers receive them in this order)",
+            )
+        )  # fmt: skip
+    return out
+
+
+# ---------------------------------------------------------------------- deltas
+
+
+def lint_delta(
+    a: Registry, b: Registry, profile: str, renames: Mapping[str, str] | None = None
+) -> LintDelta:
+    """Findings added and fixed from ``a`` to ``b``, linted with the same profile.
+
+    Findings match by (rule id, tool, path); a renamed tool's findings in A
+    count under its new name. Repeated keys pair up in order. Findings of
+    tools removed in B are reported as ``gone``, not as fixed.
+    """
+    from studio.lint import lint_registry
+
+    renames = renames or {}
+    before = lint_registry(a, profile=profile).findings
+    after = lint_registry(b, profile=profile).findings
+
+    def item(f: Any, tool: str | None) -> LintItem:
+        return LintItem(f.rule_id, str(f.severity), tool, f.path, f.message)
+
+    old: dict[tuple, list[LintItem]] = defaultdict(list)
+    for f in before:
+        tool = renames.get(f.tool, f.tool) if f.tool else f.tool
+        old[(f.rule_id, tool, f.path)].append(item(f, tool))
+    new: dict[tuple, list[LintItem]] = defaultdict(list)
+    for f in after:
+        new[(f.rule_id, f.tool, f.path)].append(item(f, f.tool))
+    added = [i for key, items in new.items() for i in items[len(old.get(key, ())) :]]
+    resolved = [i for key, items in old.items() for i in items[len(new.get(key, ())) :]]
+    present = {t.name for t in b.tools}
+    fixed = [i for i in resolved if i.tool is None or i.tool in present]
+    gone = [i for i in resolved if not (i.tool is None or i.tool in present)]
+    return LintDelta(profile, tuple(added), tuple(fixed), len(before), len(after), tuple(gone))
+
+
+def token_delta(a: Registry, b: Registry, renames: Mapping[str, str] | None = None) -> TokenDelta:
+    """Estimated definition tokens per tool (keyed by B's name) and in total."""
+    from studio.lint.rules.cost import tool_tokens
+
+    renames = renames or {}
+    per_tool: dict[str, tuple[int, int]] = {}
+    before = {renames.get(t.name, t.name): tool_tokens(t, a.settings) for t in a.tools}
+    for t in b.tools:
+        per_tool[t.name] = (before.pop(t.name, 0), tool_tokens(t, b.settings))
+    for name, tokens in before.items():
+        per_tool[name] = (tokens, 0)
+    return TokenDelta(
+        per_tool,
+        sum(p[0] for p in per_tool.values()),
+        sum(p[1] for p in per_tool.values()),
+    )
