@@ -1,0 +1,287 @@
+"""Importing real session logs: OpenAI chat, OpenAI Responses, Anthropic, Gemini, studio.
+
+Typical use (the GUI runs the same in a worker)::
+
+    cancel = threading.Event()
+    outcome = import_sessions(Path("prod.jsonl"), progress=on_progress, cancel=cancel)
+    for session in outcome.sessions:      # ImportedSession(messages, tools, source_format, …)
+        ...
+    for issue in outcome.errors:          # ImportIssue(file, line, path, message)
+        print(issue)
+
+A file holds one conversation (a JSON document) or one per line (JSONL);
+JSONL whose lines are single messages is read as one conversation. Each
+conversation's format is detected unless ``fmt`` names it. What cannot be
+understood is reported with file, line and JSON path and left out; the rest
+is imported.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from studio.sessions.importers import anthropic, gemini, openai_chat, openai_responses, studio_jsonl
+from studio.sessions.importers.base import (
+    CancelFlag,
+    Conversation,
+    ImportCancelled,
+    ImportedSession,
+    ImportIssue,
+    ImportOutcome,
+    Progress,
+    Reader,
+    Rejected,
+    first_user_text,
+)
+from studio.sessions.importers.detect import FORMATS, detect_session_format
+from studio.sessions.importers.studio_jsonl import dump_session, session_document
+
+_READERS: dict[str, Callable[[Any, Reader], Conversation]] = {
+    "openai": openai_chat.read,
+    "openai-responses": openai_responses.read,
+    "anthropic": anthropic.read,
+    "gemini": gemini.read,
+    "studio": studio_jsonl.read,
+}
+# A JSONL line that is one message / item / content rather than a conversation.
+_CONVERSATION_KEYS = frozenset({"messages", "contents", "input", "output", "format"})
+
+
+def import_sessions(
+    source: str | os.PathLike[str],
+    fmt: str = "auto",
+    *,
+    progress: Progress | None = None,
+    cancel: CancelFlag | None = None,
+    file_name: str | None = None,
+) -> ImportOutcome:
+    """Read every conversation in a file (a path) or in text (a string holding JSON).
+
+    Args:
+        source: A path, or the text itself (a string starting with ``[`` or ``{``).
+        fmt: ``auto`` or one of :data:`FORMATS`.
+        progress: Called as ``progress(done, total)`` while reading (bytes for
+            JSONL files, messages for a single document); at least once at the end.
+        cancel: Checked per line and per message; when set, the import stops and
+            returns what it has with ``cancelled=True``.
+        file_name: The name used in issues (default: the file's name, or ``input``).
+
+    Return:
+        The sessions and the issues that kept parts of the input out.
+
+    Raises:
+        ValueError: for an unknown ``fmt``.
+        OSError: when the file cannot be opened.
+    """
+    if fmt != "auto" and fmt not in _READERS:
+        raise ValueError(f"unknown session format {fmt!r}; use auto or one of {', '.join(FORMATS)}")
+    if isinstance(source, str) and source.lstrip()[:1] in ("[", "{"):
+        name = file_name or "input"
+        lines: Iterator[tuple[int, str]] = enumerate(source.splitlines(keepends=True), 1)
+        total = len(source.encode("utf-8"))
+        return _Importer(name, fmt, progress, cancel, total).run(lines, lambda: source)
+    path = Path(source)
+    name = file_name or path.name
+    total = path.stat().st_size
+    with path.open("r", encoding="utf-8-sig", errors="replace") as handle:
+        return _Importer(name, fmt, progress, cancel, total).run(
+            enumerate(handle, 1), lambda: path.read_text("utf-8-sig", errors="replace")
+        )
+
+
+class _Importer:
+    def __init__(self, name: str, fmt: str, progress: Progress | None, cancel: CancelFlag | None,
+                 total: int) -> None:  # fmt: skip
+        self.name, self.fmt, self.progress, self.cancel = name, fmt, progress, cancel
+        self.total = max(total, 1)
+        self.outcome = ImportOutcome()
+        self._last_report = -1
+
+    def _report(self, done: int, total: int, *, force: bool = False) -> None:
+        if self.progress is None:
+            return
+        step = max(total // 200, 1)
+        if force or done - self._last_report >= step:
+            self._last_report = done
+            self.progress(done, total)
+
+    def run(self, lines: Iterator[tuple[int, str]], whole: Callable[[], str]) -> ImportOutcome:
+        try:
+            self._run(lines, whole)
+        except ImportCancelled:
+            self.outcome.cancelled = True
+        self._report(self.total, self.total, force=True)
+        return self.outcome
+
+    def _run(self, lines: Iterator[tuple[int, str]], whole: Callable[[], str]) -> None:
+        first: tuple[int, str] | None = None
+        for number, text in lines:
+            if text.strip():
+                first = (number, text)
+                break
+        if first is None:
+            self._error(1, "", "the input is empty")
+            return
+        try:
+            value = json.loads(first[1])
+        except ValueError:
+            self._document(whole())  # a pretty-printed document, or JSONL with a broken first line
+            return
+        self._jsonl(first, value, lines)
+
+    def _document(self, text: str) -> None:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            rest = [ln for ln in text.splitlines() if ln.strip()]
+            if len(rest) > 1 and any(_parses(ln) for ln in rest):
+                self._jsonl_all(text)
+                return
+            self._error(exc.lineno, "", f"not JSON: {exc.msg} (column {exc.colno})")
+            return
+        count = _message_count(data)
+        done = 0
+
+        def tick() -> None:
+            nonlocal done
+            done += 1
+            self._report(done, count)
+
+        self._conversation(data, 1, tick)
+
+    def _jsonl_all(self, text: str) -> None:
+        lines = enumerate(text.splitlines(keepends=True), 1)
+        for number, line in lines:
+            if line.strip():
+                try:
+                    value = json.loads(line)
+                except ValueError as exc:
+                    self._error(number, "", f"not JSON: {exc}")
+                    continue
+                self._jsonl((number, line), value, lines)
+                return
+
+    def _jsonl(self, first: tuple[int, str], value: Any, lines: Iterator[tuple[int, str]]) -> None:
+        done = len(first[1].encode("utf-8"))
+        buffer: list[Any] = []  # message-per-line entries waiting to form one conversation
+        buffer_line = 0
+
+        def flush() -> None:
+            nonlocal buffer
+            if buffer:
+                self._conversation(buffer, buffer_line, None)
+                buffer = []
+
+        def take(number: int, value: Any) -> None:
+            nonlocal buffer_line
+            if _is_single_message(value):
+                if not buffer:
+                    buffer_line = number
+                buffer.append(value)
+                return
+            flush()
+            self._conversation(value, number, None)
+
+        take(first[0], value)
+        for number, line in lines:
+            self._check_cancel()
+            done += len(line.encode("utf-8"))
+            self._report(done, self.total)
+            if not line.strip():
+                continue
+            try:
+                value = json.loads(line)
+            except json.JSONDecodeError as exc:
+                self._error(number, "", f"not JSON: {exc.msg} (column {exc.colno})")
+                continue
+            take(number, value)
+        flush()
+
+    def _check_cancel(self) -> None:
+        if self.cancel is not None and self.cancel.is_set():
+            raise ImportCancelled
+
+    def _conversation(self, data: Any, line: int, tick: Callable[[], None] | None) -> None:
+        fmt = self.fmt if self.fmt != "auto" else detect_session_format(data)
+        if fmt is None:
+            known = ", ".join(FORMATS)
+            self._error(line, "$", f"cannot tell the format of this conversation "
+                        f"({_shape(data)}); pass a format ({known})")  # fmt: skip
+            return
+        reader = Reader(self.name, line, cancel=self.cancel, on_message=tick)
+        try:
+            conversation = _READERS[fmt](data, reader)
+        except Rejected as exc:
+            reader.reject(exc)
+            self.outcome.errors.extend(reader.errors)
+            return
+        self.outcome.errors.extend(reader.errors)
+        if not conversation.messages:
+            if not reader.errors:
+                self._error(line, "$", "the conversation holds no messages")
+            return
+        meta = conversation.meta
+        title = str(meta.pop("title", "") or "") or first_user_text(conversation.messages)
+        if reader.errors:
+            reader.warn("$", f"{len(reader.errors)} part(s) of this conversation could not be read "
+                             "and were left out")  # fmt: skip
+        self.outcome.sessions.append(
+            ImportedSession(conversation.messages, conversation.tools, fmt, line,
+                            reader.warnings, meta, title)
+        )  # fmt: skip
+
+    def _error(self, line: int, path: str, message: str) -> None:
+        self.outcome.errors.append(ImportIssue(self.name, line, path, message))
+
+
+def _parses(line: str) -> bool:
+    try:
+        json.loads(line)
+    except ValueError:
+        return False
+    return True
+
+
+def _is_single_message(value: Any) -> bool:
+    if not isinstance(value, dict) or value.keys() & _CONVERSATION_KEYS:
+        return False
+    return "role" in value or "type" in value or "parts" in value
+
+
+def _message_count(data: Any) -> int:
+    if isinstance(data, list):
+        return max(len(data), 1)
+    if isinstance(data, dict):
+        for key in ("messages", "contents"):
+            if isinstance(data.get(key), list):
+                return max(len(data[key]), 1)
+        total = sum(len(data[k]) for k in ("input", "output") if isinstance(data.get(k), list))
+        return max(total, 1)
+    return 1
+
+
+def _shape(data: Any) -> str:
+    if isinstance(data, dict):
+        keys = ", ".join(sorted(map(str, data))[:6])
+        return f"an object with keys {keys}" if keys else "an empty object"
+    if isinstance(data, list):
+        return f"a list of {len(data)} entries"
+    return f"a JSON {type(data).__name__}"
+
+
+__all__ = [
+    "FORMATS",
+    "CancelFlag",
+    "ImportIssue",
+    "ImportOutcome",
+    "ImportedSession",
+    "Progress",
+    "detect_session_format",
+    "dump_session",
+    "import_sessions",
+    "session_document",
+]

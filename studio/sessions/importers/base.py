@@ -1,0 +1,357 @@
+"""What every session importer shares: outcome types, issues, and the messy-log repairs.
+
+An importer turns one decoded conversation (a JSON value) into internal
+messages (:mod:`studio.sessions.model`). What it cannot understand it reports
+as an :class:`ImportIssue` naming the file, line and JSON path, and leaves
+out; what it can repair it repairs and reports as a warning, once per
+occurrence (DESIGN §8: bad input gets a clear message and loses nothing).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from studio.sessions.model import Message, Part, Role, TextPart, ToolCallPart, ToolResultPart
+
+
+@dataclass(frozen=True, slots=True)
+class ImportIssue:
+    """Something the importer could not understand, or repaired.
+
+    Attributes:
+        file: The file name (``input`` for pasted text).
+        line: 1-based line in the file (the JSONL line, or where the JSON error is).
+        path: JSON path inside that line's document (``$.messages[3].tool_calls[0]``).
+        message: What is wrong, for people.
+    """
+
+    file: str
+    line: int
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}"
+        return f"{where}: {self.path}: {self.message}" if self.path else f"{where}: {self.message}"
+
+
+@dataclass(slots=True)
+class ImportedSession:
+    """One conversation read from a log.
+
+    Attributes:
+        messages: Internal messages, system messages included.
+        tools: The tool definitions that came with the log, as found (wire form).
+        source_format: ``openai``, ``openai-responses``, ``anthropic``, ``gemini`` or ``studio``.
+        line: The line the conversation starts on.
+        warnings: What was repaired on the way in (one per occurrence).
+        meta: Other top-level fields of the log entry (``model``, ``metadata`` …).
+        title: A title for session lists (from the log, else the first user text).
+    """
+
+    messages: list[Message]
+    tools: list[Any]
+    source_format: str
+    line: int = 1
+    warnings: list[ImportIssue] = field(default_factory=list)
+    meta: dict[str, Any] = field(default_factory=dict)
+    title: str = ""
+
+    @property
+    def model(self) -> str:
+        return str(self.meta.get("model") or "")
+
+
+@dataclass(slots=True)
+class ImportOutcome:
+    """Everything one import produced: sessions, and what could not be read.
+
+    ``cancelled`` is True when the caller's cancel flag stopped the import;
+    the sessions read until then are kept.
+    """
+
+    sessions: list[ImportedSession] = field(default_factory=list)
+    errors: list[ImportIssue] = field(default_factory=list)
+    cancelled: bool = False
+
+    @property
+    def warnings(self) -> list[ImportIssue]:
+        return [w for s in self.sessions for w in s.warnings]
+
+
+class CancelFlag(Protocol):
+    """A ``threading.Event`` or anything with ``is_set()``."""
+
+    def is_set(self) -> bool: ...
+
+
+Progress = Callable[[int, int], None]
+
+
+class ImportCancelled(Exception):
+    """Raised inside an importer when the cancel flag is set."""
+
+
+class Rejected(Exception):
+    """A piece of the log that cannot be understood (caught per message)."""
+
+    def __init__(self, path: str, message: str) -> None:
+        super().__init__(message)
+        self.path = path
+        self.message = message
+
+
+class Reader:
+    """Per-conversation state: where we are, the warnings and errors so far, cancel checks.
+
+    Importers call :meth:`warn` for repairs, raise :class:`Rejected` for a
+    message they cannot read (the caller records it and goes on), and call
+    :meth:`tick` once per message so a large conversation can be cancelled.
+    """
+
+    def __init__(
+        self,
+        file: str,
+        line: int,
+        *,
+        cancel: CancelFlag | None = None,
+        on_message: Callable[[], None] | None = None,
+    ) -> None:
+        self.file = file
+        self.line = line
+        self.warnings: list[ImportIssue] = []
+        self.errors: list[ImportIssue] = []
+        self._cancel = cancel
+        self._on_message = on_message
+
+    def warn(self, path: str, message: str) -> None:
+        self.warnings.append(ImportIssue(self.file, self.line, path, message))
+
+    def reject(self, exc: Rejected) -> None:
+        self.errors.append(ImportIssue(self.file, self.line, exc.path, exc.message))
+
+    def tick(self) -> None:
+        if self._cancel is not None and self._cancel.is_set():
+            raise ImportCancelled
+        if self._on_message is not None:
+            self._on_message()
+
+    def each(self, items: list[Any], path: str) -> list[tuple[int, str, Any]]:
+        """``(index, path, item)`` of a list, ticking per item."""
+        out = []
+        for i, item in enumerate(items):
+            self.tick()
+            out.append((i, f"{path}[{i}]", item))
+        return out
+
+
+@dataclass(slots=True)
+class Conversation:
+    """What a format module returns for one conversation."""
+
+    messages: list[Message]
+    tools: list[Any] = field(default_factory=list)
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+# ---------------------------------------------------------------------- content helpers
+
+
+def content_text(value: Any, path: str, reader: Reader, extra: dict[str, Any]) -> str:
+    """Text of a content field that may be a string, None, or a list of parts.
+
+    Non-text parts (images, audio, files) are kept in ``extra["content_parts"]``
+    so nothing is lost; a value that is neither string nor list is rejected.
+    """
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        texts: list[str] = []
+        for i, item in enumerate(value):
+            if isinstance(item, str):
+                texts.append(item)
+            elif isinstance(item, dict) and isinstance(item.get("text"), str):
+                texts.append(item["text"])
+            elif isinstance(item, dict):
+                extra.setdefault("content_parts", []).append({"index": i, "part": item})
+            else:
+                raise Rejected(
+                    f"{path}[{i}]", f"a content part must be an object, not {_kind(item)}"
+                )
+        return "".join(texts)
+    if isinstance(value, dict):
+        # Some loggers store a structured tool result directly.
+        return json.dumps(value, ensure_ascii=False)
+    raise Rejected(path, f"content must be a string or a list of parts, not {_kind(value)}")
+
+
+def decode_arguments(raw: Any, path: str, reader: Reader, *, want: str) -> str | dict[str, Any]:
+    """Arguments as the wire format means them, unwrapping double-encoded JSON.
+
+    Args:
+        raw: The arguments as logged.
+        want: ``string`` (OpenAI: a JSON string) or ``object`` (Anthropic, Gemini).
+
+    Return:
+        A JSON string (``want="string"``; kept verbatim when it is not JSON, so
+        pairing analysis can report it) or an object.
+    """
+    if raw is None:
+        return "" if want == "string" else {}
+    if isinstance(raw, dict):
+        if want == "string":
+            reader.warn(path, "arguments were logged as an object, not a JSON string; kept as is")
+        return raw
+    if not isinstance(raw, str):
+        raise Rejected(path, f"arguments must be a JSON string or object, not {_kind(raw)}")
+    text = raw
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return text  # invalid JSON: pairing analysis reports it
+    depth = 0
+    while isinstance(value, str):
+        try:
+            inner = json.loads(value)
+        except ValueError:
+            break
+        depth += 1
+        text, value = value, inner
+    if depth:
+        reader.warn(path, f"arguments were encoded {depth + 1} times as JSON strings; decoded")
+    if want == "object":
+        if isinstance(value, dict):
+            if not depth:
+                reader.warn(path, "arguments were logged as a JSON string, not an object; decoded")
+            return value
+        return text
+    return text
+
+
+def _kind(value: Any) -> str:
+    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean"}.get(
+        type(value), "null" if value is None else f"a {type(value).__name__}"
+    )
+
+
+def kind_of(value: Any) -> str:
+    return _kind(value)
+
+
+def vendor_fields(entry: dict[str, Any], known: frozenset[str]) -> dict[str, Any]:
+    """The fields of ``entry`` the importer did not read (kept in ``extra``)."""
+    return {k: v for k, v in entry.items() if k not in known}
+
+
+# ---------------------------------------------------------------------- ids
+
+
+def renumber_ids(messages: list[Message], reader: Reader, *, prefix: str = "call") -> list[Message]:
+    """Give placeholder, empty and reused call ids unique ones, and re-pair results.
+
+    A call keeps its id unless the id is empty, a placeholder (``call_0``…)
+    used more than once, or already used by an earlier call. Such a call gets
+    ``{prefix}_{message}_{part}`` (deterministic) with the original in
+    ``extra["original_id"]``, and a warning. A result with an ambiguous id
+    answers the oldest still-open call with that original id (and the same
+    name when both carry one), so renumbering never breaks a pairing that
+    was recoverable.
+    """
+    counts: dict[str, int] = {}
+    for msg in messages:
+        for call in msg.tool_calls:
+            counts[call.id] = counts.get(call.id, 0) + 1
+    needs = {cid for cid, n in counts.items() if n > 1 or not cid.strip()}
+    result_ids = {r.id for m in messages for r in m.tool_results}
+    if not needs and not any(not rid.strip() for rid in result_ids):
+        return messages
+    used = {cid for cid in counts if cid not in needs}
+    # original id → open (new id, name) in call order
+    open_calls: dict[str, list[tuple[str, str]]] = {}
+    out: list[Message] = []
+    for mi, msg in enumerate(messages):
+        if not (msg.tool_calls or msg.tool_results):
+            out.append(msg)
+            continue
+        parts: list[Part] = []
+        for pi, part in enumerate(msg.parts):
+            if isinstance(part, ToolCallPart) and part.id in needs:
+                new = f"{prefix}_{mi}_{pi}"
+                while new in used:
+                    new += "_"
+                used.add(new)
+                open_calls.setdefault(part.id, []).append((new, part.name))
+                what = "empty" if not part.id.strip() else f"placeholder or reused {part.id!r}"
+                reader.warn(
+                    f"messages[{mi}].parts[{pi}]",
+                    f"tool call id {what}; renumbered to {new!r} (original kept in extra)",
+                )
+                parts.append(
+                    ToolCallPart(
+                        new, part.name, part.arguments, {**part.extra, "original_id": part.id}
+                    )
+                )
+            elif isinstance(part, ToolCallPart):
+                open_calls.setdefault(part.id, []).append((part.id, part.name))
+                parts.append(part)
+            elif isinstance(part, ToolResultPart) and (part.id in needs or not part.id.strip()):
+                target = _take_open(open_calls, part.id, part.name)
+                if target is None:
+                    parts.append(part)
+                    continue
+                reader.warn(
+                    f"messages[{mi}].parts[{pi}]",
+                    f"result id {part.id!r} is ambiguous; paired with call {target!r}",
+                )
+                parts.append(
+                    ToolResultPart(
+                        target, part.content, part.is_error, part.name,
+                        {**part.extra, "original_id": part.id},
+                    )
+                )  # fmt: skip
+            elif isinstance(part, ToolResultPart):
+                _take_open(open_calls, part.id, part.name, exact=True)
+                parts.append(part)
+            else:
+                parts.append(part)
+        out.append(Message(msg.role, tuple(parts), msg.extra))
+    return out
+
+
+def _take_open(
+    open_calls: dict[str, list[tuple[str, str]]], original: str, name: str, *, exact: bool = False
+) -> str | None:
+    """Pop the oldest open call for a result with id ``original`` (empty: any open call)."""
+    if exact:
+        queue = open_calls.get(original)
+        if queue:
+            for i, (new, _) in enumerate(queue):
+                if new == original:
+                    queue.pop(i)
+                    return new
+        return None
+    candidates = [original] if original.strip() else list(open_calls)
+    for key in candidates:
+        queue = open_calls.get(key) or []
+        for i, (new, call_name) in enumerate(queue):
+            if not name or not call_name or name == call_name:
+                queue.pop(i)
+                return new
+    return None
+
+
+def first_user_text(messages: list[Message], limit: int = 80) -> str:
+    for msg in messages:
+        if msg.role is Role.USER and msg.text.strip():
+            text = " ".join(msg.text.split())
+            return text if len(text) <= limit else text[: limit - 1] + "…"
+    return ""
+
+
+def text_parts(text: str) -> tuple[Part, ...]:
+    return (TextPart(text),) if text else ()

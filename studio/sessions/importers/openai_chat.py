@@ -1,0 +1,136 @@
+"""OpenAI Chat Completions messages: a bare list, or ``{"messages": [...], "tools": [...]}``.
+
+Assistant ``tool_calls[].function.arguments`` is a JSON string; each call is
+answered by a ``{"role": "tool", "tool_call_id": …}`` message (DESIGN §6).
+Legacy ``function_call`` / ``role: "function"`` messages are read too.
+Messy variants accepted with a warning: arguments logged as objects or
+encoded twice, a tool message whose ``tool_call_id`` is a list of ids.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from studio.sessions.importers.base import (
+    Conversation,
+    Reader,
+    Rejected,
+    content_text,
+    decode_arguments,
+    kind_of,
+    renumber_ids,
+    text_parts,
+    vendor_fields,
+)
+from studio.sessions.model import Message, Part, Role, ToolCallPart, ToolResultPart
+
+_MESSAGE_KEYS = frozenset(
+    {"role", "content", "tool_calls", "tool_call_id", "name", "function_call"}
+)
+_CALL_KEYS = frozenset({"id", "type", "function"})
+_ROLES = {"system": Role.SYSTEM, "developer": Role.SYSTEM, "user": Role.USER,
+          "assistant": Role.ASSISTANT, "tool": Role.TOOL, "function": Role.TOOL}  # fmt: skip
+
+
+def read(data: Any, reader: Reader) -> Conversation:
+    """One conversation (list or object) → internal messages."""
+    if isinstance(data, list):
+        items, base, tools, meta = data, "$", [], {}
+    elif isinstance(data, dict) and isinstance(data.get("messages"), list):
+        items, base = data["messages"], "$.messages"
+        tools = list(data.get("tools") or data.get("functions") or [])
+        meta = vendor_fields(data, frozenset({"messages", "tools", "functions"}))
+    else:
+        raise Rejected("$", "expected a list of messages or an object with 'messages'")
+    messages: list[Message] = []
+    for _, path, entry in reader.each(items, base):
+        try:
+            messages.extend(read_message(entry, path, reader))
+        except Rejected as exc:
+            reader.reject(exc)
+    return Conversation(renumber_ids(messages, reader), tools, meta)
+
+
+def read_message(entry: Any, path: str, reader: Reader) -> list[Message]:
+    if not isinstance(entry, dict):
+        raise Rejected(path, f"a message must be an object, not {kind_of(entry)}")
+    role_name = entry.get("role")
+    role = _ROLES.get(role_name) if isinstance(role_name, str) else None
+    if role is None:
+        raise Rejected(f"{path}.role", f"unknown role {role_name!r}")
+    extra = vendor_fields(entry, _MESSAGE_KEYS)
+    if role_name == "developer":
+        extra["role"] = "developer"
+    if role is Role.TOOL:
+        return [_tool_message(entry, path, reader, extra)]
+    text = content_text(entry.get("content"), f"{path}.content", reader, extra)
+    parts: list[Part] = list(text_parts(text))
+    if role is Role.ASSISTANT:
+        calls = entry.get("tool_calls")
+        if calls is not None and not isinstance(calls, list):
+            raise Rejected(f"{path}.tool_calls", f"must be a list, not {kind_of(calls)}")
+        for i, call in enumerate(calls or ()):
+            parts.append(_call(call, f"{path}.tool_calls[{i}]", reader))
+        legacy = entry.get("function_call")
+        if isinstance(legacy, dict):
+            parts.append(_call({"id": "", "function": legacy}, f"{path}.function_call", reader))
+    elif "name" in entry:
+        extra["name"] = entry["name"]
+    return [Message(role, tuple(parts), extra)]
+
+
+def _call(call: Any, path: str, reader: Reader) -> ToolCallPart:
+    if not isinstance(call, dict):
+        raise Rejected(path, f"a tool call must be an object, not {kind_of(call)}")
+    fn = call.get("function")
+    if not isinstance(fn, dict) or not isinstance(fn.get("name"), str) or not fn["name"]:
+        raise Rejected(f"{path}.function.name", "a tool call needs a function name")
+    raw_id = call.get("id")
+    call_id = "" if raw_id is None else str(raw_id)
+    args = decode_arguments(
+        fn.get("arguments"), f"{path}.function.arguments", reader, want="string"
+    )
+    extra = vendor_fields(call, _CALL_KEYS)
+    fn_extra = vendor_fields(fn, frozenset({"name", "arguments"}))
+    if fn_extra:
+        extra["function"] = fn_extra
+    return ToolCallPart(call_id, fn["name"], args, extra)
+
+
+def _tool_message(
+    entry: dict[str, Any], path: str, reader: Reader, extra: dict[str, Any]
+) -> Message:
+    ids = entry.get("tool_call_id")
+    name = entry.get("name") if isinstance(entry.get("name"), str) else ""
+    extra.pop("name", None)
+    content = entry.get("content")
+    if isinstance(ids, list):
+        if not ids or not all(isinstance(i, str) for i in ids):
+            raise Rejected(f"{path}.tool_call_id", "a list of tool_call_ids must hold strings")
+        reader.warn(
+            f"{path}.tool_call_id",
+            f"one tool message answers {len(ids)} ids; split into one result per id",
+        )
+        if isinstance(content, list) and len(content) == len(ids):
+            contents = [_one_content(c) for c in content]
+        else:
+            text = content_text(content, f"{path}.content", reader, extra)
+            contents = [text] * len(ids)
+        parts = tuple(ToolResultPart(i, c, False, name) for i, c in zip(ids, contents, strict=True))
+        return Message(Role.TOOL, parts, extra)
+    if ids is None and entry.get("role") == "function":
+        ids = ""
+    if not isinstance(ids, str):
+        raise Rejected(f"{path}.tool_call_id", f"must be a string, not {kind_of(ids)}")
+    text = content_text(content, f"{path}.content", reader, extra)
+    is_error = bool(extra.pop("is_error", False))
+    return Message(Role.TOOL, (ToolResultPart(ids, text, is_error, name),), extra)
+
+
+def _one_content(item: Any) -> str:
+    if isinstance(item, str):
+        return item
+    if isinstance(item, dict) and isinstance(item.get("text"), str):
+        return item["text"]
+    return json.dumps(item, ensure_ascii=False)
