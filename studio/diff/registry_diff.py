@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 from typing import Any
 
@@ -391,10 +391,16 @@ def token_delta(a: Registry, b: Registry, renames: Mapping[str, str] | None = No
     from studio.lint.rules.cost import tool_tokens
 
     renames = renames or {}
+
+    def tokens(tool: ToolContract, settings: RegistrySettings) -> int:
+        # Counted on sorted keys (the canonical order versions are stored in),
+        # so two spellings of one schema cost the same.
+        return tool_tokens(replace(tool, parameters=_sorted_keys(tool.parameters)), settings)
+
     per_tool: dict[str, tuple[int, int]] = {}
-    before = {renames.get(t.name, t.name): tool_tokens(t, a.settings) for t in a.tools}
+    before = {renames.get(t.name, t.name): tokens(t, a.settings) for t in a.tools}
     for t in b.tools:
-        per_tool[t.name] = (before.pop(t.name, 0), tool_tokens(t, b.settings))
+        per_tool[t.name] = (before.pop(t.name, 0), tokens(t, b.settings))
     for name, tokens in before.items():
         per_tool[name] = (tokens, 0)
     return TokenDelta(
@@ -402,3 +408,11 @@ def token_delta(a: Registry, b: Registry, renames: Mapping[str, str] | None = No
         sum(p[0] for p in per_tool.values()),
         sum(p[1] for p in per_tool.values()),
     )
+
+
+def _sorted_keys(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _sorted_keys(value[k]) for k in sorted(value)}
+    if isinstance(value, list):
+        return [_sorted_keys(v) for v in value]
+    return value

@@ -310,8 +310,9 @@ class _Walker:
             return
         base = f"{path}.properties"
         rejects = b.get("additionalProperties") is False or b.get("unevaluatedProperties") is False
-        removed = [n for n in pa if n not in pb]
-        added = [n for n in pb if n not in pa]
+        # Sorted, so the diff does not depend on the key order of either schema.
+        removed = sorted(n for n in pa if n not in pb)
+        added = sorted(n for n in pb if n not in pa)
         renames = _pair_renamed(removed, added, pa, pb)
         for old, new in renames.items():
             aliased = old in _str_list(_as_schema(pb[new]).get("x-aliases"))
@@ -367,7 +368,7 @@ class _Walker:
                     "schema.property-added", C, where, None, pb[name],
                     f"optional property '{name}' added",
                 )  # fmt: skip
-        for name in pa:
+        for name in sorted(pa):
             if name in pb:
                 self._common_property(name, pa[name], pb[name], ra, rb, rejects, base)
         # Required names without a property definition on either side.
@@ -520,7 +521,7 @@ class _Walker:
     def _defs(self, a: dict, b: dict, path: str, key: str) -> None:
         da = a.get(key) if isinstance(a.get(key), dict) else {}
         db = b.get(key) if isinstance(b.get(key), dict) else {}
-        for name in dict.fromkeys([*da, *db]):
+        for name in sorted({*da, *db}):
             if name in da and name in db:
                 self.walk(da[name], db[name], f"{path}.{key}.{name}")
             elif name in db:
@@ -535,7 +536,7 @@ class _Walker:
                 )  # fmt: skip
 
     def _generic(self, a: dict, b: dict, path: str) -> None:
-        for key in dict.fromkeys([*a, *b]):
+        for key in sorted({*a, *b}):
             if key in _HANDLED or a.get(key) == b.get(key):
                 continue
             where = f"{path}.{key}"
