@@ -1,0 +1,245 @@
+"""The serving API: resolve, versions, snapshots and outcome reports over HTTP.
+
+Every error is a JSON body ``{"error": {"status": N, "message": "..."}}``;
+malformed requests get a 4xx naming what was wrong, never a 500. Reads run
+on the event loop (short SQLite reads; the store serialises them); outcome
+writes go to a worker thread since they may wait for the write lock.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from registry_db.errors import NotFoundError, StoreError
+from registry_db.sessions import SessionStore
+from registry_db.store import RegistryStore
+from studio.formats import FormatError
+from studio.release.resolve import (
+    SERVING_FORMATS,
+    VersionCache,
+    resolve,
+    snapshot_document,
+)
+from studio.server.openapi import openapi_document
+from studio.server.outcomes import MAX_BODY_BYTES, OutcomeError, parse_outcomes
+
+DEFAULT_FORMAT = "openai"
+MAX_SUBJECT_CHARS = 256
+RESOLVE_CACHE_CONTROL = "private, no-cache"
+VERSION_CACHE_CONTROL = "public, max-age=86400, immutable"
+
+
+class ApiError(Exception):
+    """A request refused with ``status`` and a one-line ``message``."""
+
+    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.headers = headers or {}
+
+
+def error_response(status: int, message: str, headers: dict[str, str] | None = None) -> Response:
+    """The JSON error body every failure uses."""
+    return JSONResponse(
+        {"error": {"status": status, "message": message}}, status_code=status, headers=headers
+    )
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _etag_matches(header: str | None, etag: str) -> bool:
+    if not header:
+        return False
+    for candidate in header.split(","):
+        candidate = candidate.strip()
+        if candidate == "*" or candidate.removeprefix("W/") == etag:
+            return True
+    return False
+
+
+def _json_with_etag(request: Request, body: str, etag: str, cache_control: str) -> Response:
+    headers = {"ETag": etag, "Cache-Control": cache_control}
+    if _etag_matches(request.headers.get("if-none-match"), etag):
+        return Response(status_code=304, headers=headers)
+    return Response(body, media_type="application/json", headers=headers)
+
+
+class ServingApp:
+    """Request handlers bound to one store and an optional outcome token."""
+
+    def __init__(self, store: RegistryStore, token: str | None) -> None:
+        self.store = store
+        self.token = token or None
+        self.cache = VersionCache()
+        self._tools_json: dict[tuple[str, int, str], str] = {}
+        self.sessions = SessionStore.for_store(store)
+
+    # ------------------------------------------------------------------ helpers
+
+    def _format(self, request: Request) -> str:
+        fmt = request.query_params.get("format", DEFAULT_FORMAT)
+        if fmt not in SERVING_FORMATS:
+            raise ApiError(400, f"format {fmt!r} is not served; use one of "
+                           f"{', '.join(SERVING_FORMATS)}")  # fmt: skip
+        return fmt
+
+    def _tools_text(self, registry: str, number: int, fmt: str) -> str:
+        key = (registry, number, fmt)
+        text = self._tools_json.get(key)
+        if text is None:
+            text = _dumps(self.cache.tools(self.store, registry, number, fmt))
+            if len(self._tools_json) > 256:
+                self._tools_json.clear()
+            self._tools_json[key] = text
+        return text
+
+    # ------------------------------------------------------------------ endpoints
+
+    async def healthz(self, request: Request) -> Response:
+        return JSONResponse({"status": "ok"})
+
+    async def openapi(self, request: Request) -> Response:
+        return JSONResponse(openapi_document())
+
+    async def resolve(self, request: Request) -> Response:
+        name = request.path_params["name"]
+        fmt = self._format(request)
+        subject = request.query_params.get("subject") or None
+        if subject is not None and len(subject) > MAX_SUBJECT_CHARS:
+            raise ApiError(400, f"subject is longer than {MAX_SUBJECT_CHARS} characters")
+        r = resolve(self.store, name, subject, cache=self.cache)
+        head = _dumps({
+            "registry": r.registry, "channel": r.channel, "version": r.version,
+            "semver": r.semver, "content_hash": r.content_hash, "format": fmt,
+        })  # fmt: skip
+        body = f'{head[:-1]},"tools":{self._tools_text(name, r.version, fmt)}}}'
+        etag = f'"{r.content_hash}|{fmt}|{r.channel}"'
+        return _json_with_etag(request, body, etag, RESOLVE_CACHE_CONTROL)
+
+    async def version(self, request: Request) -> Response:
+        name = request.path_params["name"]
+        raw = request.path_params["number"]
+        if not raw.isascii() or not raw.isdigit() or len(raw) > 9 or int(raw) < 1:
+            raise ApiError(400, f"version must be a positive integer, not {raw!r}")
+        fmt = self._format(request)
+        info = self.cache.version(self.store, name, int(raw)).info
+        head = _dumps({
+            "registry": name, "version": info.number, "semver": info.semver,
+            "content_hash": info.content_hash, "parent": info.parent_number,
+            "notes": info.notes, "author": info.author, "created_at": info.created_at,
+            "format": fmt,
+        })  # fmt: skip
+        body = f'{head[:-1]},"tools":{self._tools_text(name, info.number, fmt)}}}'
+        etag = f'"{info.content_hash}|{fmt}"'
+        return _json_with_etag(request, body, etag, VERSION_CACHE_CONTROL)
+
+    async def snapshot(self, request: Request) -> Response:
+        name = request.path_params["name"]
+        fmt = self._format(request)
+        doc = snapshot_document(self.store, name, fmt, cache=self.cache)
+        key = _dumps([(c["name"], c["version"], c["share"], c["salt"], c["content_hash"])
+                      for c in doc["channels"]])  # fmt: skip
+        etag = f'"snapshot-{hashlib.sha256(key.encode()).hexdigest()[:32]}|{fmt}"'
+        return _json_with_etag(request, _dumps(doc), etag, RESOLVE_CACHE_CONTROL)
+
+    def _check_token(self, request: Request) -> None:
+        if self.token is None:
+            raise ApiError(403, "outcome reporting is disabled: the server has no token "
+                           "(start it with --token-file)")  # fmt: skip
+        header = request.headers.get("authorization", "")
+        scheme, _, given = header.partition(" ")
+        challenge = {"WWW-Authenticate": 'Bearer realm="studio"'}
+        if scheme.lower() != "bearer" or not given.strip():
+            raise ApiError(401, "a bearer token is required", challenge)
+        if not hmac.compare_digest(given.strip().encode(), self.token.encode()):
+            raise ApiError(401, "the bearer token is wrong", challenge)
+
+    async def outcomes(self, request: Request) -> Response:
+        self._check_token(request)
+        length = request.headers.get("content-length")
+        if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
+            raise ApiError(413, f"the body must be at most {MAX_BODY_BYTES} bytes")
+        body = await request.body()
+        if len(body) > MAX_BODY_BYTES:
+            raise ApiError(413, f"the body must be at most {MAX_BODY_BYTES} bytes")
+        try:
+            rows = parse_outcomes(body)
+        except OutcomeError as exc:
+            raise ApiError(400, str(exc)) from exc
+        known = {r.name for r in self.store.list_registries()}
+        unknown = sorted({o.registry for o in rows} - known)
+        if unknown:
+            raise ApiError(422, f"unknown registry {unknown[0]!r}")
+        await run_in_threadpool(self.sessions.append_batch, "", (), (), rows)
+        return JSONResponse({"accepted": len(rows)}, status_code=201)
+
+
+async def _api_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, ApiError)
+    return error_response(exc.status, exc.message, exc.headers)
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    message = {404: "no such endpoint", 405: "method not allowed"}.get(
+        exc.status_code, str(exc.detail)
+    )
+    return error_response(exc.status_code, message, dict(exc.headers or {}))
+
+
+async def _not_found(request: Request, exc: Exception) -> Response:
+    return error_response(404, str(exc))
+
+
+async def _format_error(request: Request, exc: Exception) -> Response:
+    return error_response(400, str(exc))
+
+
+async def _store_error(request: Request, exc: Exception) -> Response:
+    return error_response(500, f"storage error: {exc}")
+
+
+async def _internal(request: Request, exc: Exception) -> Response:
+    return error_response(500, "internal error")
+
+
+def create_app(store: RegistryStore, *, token: str | None = None) -> Starlette:
+    """The ASGI application serving ``store``.
+
+    Args:
+        store: Where registries, channels and outcomes live.
+        token: Bearer token for ``POST /v1/outcomes``; None refuses every report.
+    """
+    api = ServingApp(store, token)
+    routes = [
+        Route("/healthz", api.healthz, methods=["GET"]),
+        Route("/openapi.json", api.openapi, methods=["GET"]),
+        Route("/v1/registries/{name}/resolve", api.resolve, methods=["GET"]),
+        Route("/v1/registries/{name}/snapshot", api.snapshot, methods=["GET"]),
+        Route("/v1/registries/{name}/versions/{number}", api.version, methods=["GET"]),
+        Route("/v1/outcomes", api.outcomes, methods=["POST"]),
+    ]
+    handlers = {
+        ApiError: _api_error,
+        HTTPException: _http_error,
+        NotFoundError: _not_found,
+        FormatError: _format_error,
+        StoreError: _store_error,
+        Exception: _internal,
+    }
+    app = Starlette(routes=routes, exception_handlers=handlers)
+    app.state.api = api
+    return app

@@ -1,0 +1,183 @@
+"""The OpenAPI 3.1 description served at ``/openapi.json``."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from studio.release.resolve import SERVING_FORMATS
+from studio.server.outcomes import MAX_OUTCOMES, STATUSES
+
+
+def _error(description: str) -> dict[str, Any]:
+    return {
+        "description": description,
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+    }
+
+
+def _json(ref: str, description: str) -> dict[str, Any]:
+    return {
+        "description": description,
+        "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{ref}"}}},
+    }
+
+
+_NAME = {"name": "name", "in": "path", "required": True, "schema": {"type": "string"}}
+_FORMAT = {
+    "name": "format",
+    "in": "query",
+    "required": False,
+    "schema": {"type": "string", "enum": list(SERVING_FORMATS), "default": "openai"},
+}
+_NOT_MODIFIED = {"description": "Not modified (If-None-Match matched the ETag)"}
+
+
+@cache
+def openapi_document() -> dict[str, Any]:
+    """The API description (built once)."""
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "Tool Registry Studio serving API",
+            "version": "1",
+            "description": "Published tool registries for agent runtimes, with gray release.",
+        },
+        "paths": {
+            "/healthz": {
+                "get": {"summary": "Liveness", "responses": {"200": {"description": "OK"}}}
+            },
+            "/v1/registries/{name}/resolve": {
+                "get": {
+                    "summary": "The version a subject gets (stable, or canary by sticky bucket)",
+                    "parameters": [
+                        _NAME,
+                        {"name": "subject", "in": "query", "required": False,
+                         "schema": {"type": "string", "maxLength": 256},
+                         "description": "User or session id; without one, stable."},
+                        _FORMAT,
+                    ],
+                    "responses": {
+                        "200": _json("Resolution", "The resolution; ETag and Cache-Control set"),
+                        "304": _NOT_MODIFIED,
+                        "400": _error("Bad format or subject"),
+                        "404": _error("No such registry, or nothing published"),
+                    },
+                }
+            },
+            "/v1/registries/{name}/snapshot": {
+                "get": {
+                    "summary": "Every live channel with salt, share and tools, to resolve locally",
+                    "parameters": [_NAME, _FORMAT],
+                    "responses": {
+                        "200": _json("Snapshot", "The snapshot; ETag set"),
+                        "304": _NOT_MODIFIED,
+                        "400": _error("Bad format"),
+                        "404": _error("No such registry, or nothing published"),
+                    },
+                }
+            },
+            "/v1/registries/{name}/versions/{number}": {
+                "get": {
+                    "summary": "One published version (immutable)",
+                    "parameters": [
+                        _NAME,
+                        {"name": "number", "in": "path", "required": True,
+                         "schema": {"type": "integer", "minimum": 1}},
+                        _FORMAT,
+                    ],
+                    "responses": {
+                        "200": _json("Version", "The version"),
+                        "304": _NOT_MODIFIED,
+                        "400": _error("Bad number or format"),
+                        "404": _error("No such registry or version"),
+                    },
+                }
+            },
+            "/v1/outcomes": {
+                "post": {
+                    "summary": "Report tool-call outcomes (feeds the guard metrics)",
+                    "security": [{"bearer": []}],
+                    "requestBody": {
+                        "required": True,
+                        "content": {"application/json": {"schema": {"oneOf": [
+                            {"$ref": "#/components/schemas/Outcome"},
+                            {"type": "object", "required": ["outcomes"],
+                             "additionalProperties": False,
+                             "properties": {"outcomes": {
+                                 "type": "array", "minItems": 1, "maxItems": MAX_OUTCOMES,
+                                 "items": {"$ref": "#/components/schemas/Outcome"}}}},
+                        ]}}},
+                    },
+                    "responses": {
+                        "201": {"description": "Stored", "content": {"application/json": {
+                            "schema": {"type": "object",
+                                       "properties": {"accepted": {"type": "integer"}}}}}},
+                        "400": _error("Malformed body"),
+                        "401": _error("Missing or wrong bearer token"),
+                        "403": _error("The server has no token: reporting is disabled"),
+                        "413": _error("Body too large"),
+                        "422": _error("Unknown registry"),
+                    },
+                }
+            },
+        },
+        "components": {
+            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
+            "schemas": {
+                "Error": {
+                    "type": "object",
+                    "properties": {"error": {"type": "object", "properties": {
+                        "status": {"type": "integer"}, "message": {"type": "string"}}}},
+                },
+                "Resolution": {
+                    "type": "object",
+                    "properties": {
+                        "registry": {"type": "string"},
+                        "channel": {"type": "string"},
+                        "version": {"type": "integer"},
+                        "semver": {"type": ["string", "null"]},
+                        "content_hash": {"type": "string"},
+                        "format": {"type": "string"},
+                        "tools": {"description": "The tools in the requested format"},
+                    },
+                },
+                "Version": {
+                    "type": "object",
+                    "properties": {
+                        "registry": {"type": "string"}, "version": {"type": "integer"},
+                        "semver": {"type": ["string", "null"]},
+                        "content_hash": {"type": "string"},
+                        "parent": {"type": ["integer", "null"]}, "notes": {"type": "string"},
+                        "author": {"type": "string"}, "created_at": {"type": "string"},
+                        "format": {"type": "string"}, "tools": {},
+                    },
+                },
+                "Snapshot": {
+                    "type": "object",
+                    "properties": {
+                        "registry": {"type": "string"}, "format": {"type": "string"},
+                        "channels": {"type": "array", "items": {"type": "object", "properties": {
+                            "name": {"type": "string"}, "version": {"type": "integer"},
+                            "share": {"type": "integer"}, "salt": {"type": "string"},
+                            "semver": {"type": ["string", "null"]},
+                            "content_hash": {"type": "string"}, "tools": {}}}},
+                    },
+                },
+                "Outcome": {
+                    "type": "object",
+                    "required": ["registry", "version", "tool", "status"],
+                    "additionalProperties": False,
+                    "properties": {
+                        "registry": {"type": "string"},
+                        "version": {"type": ["integer", "string"]},
+                        "tool": {"type": "string"},
+                        "status": {"type": "string", "enum": list(STATUSES)},
+                        "error_code": {"type": "string"},
+                        "latency_ms": {"type": "number", "minimum": 0},
+                        "call_id": {"type": "string"},
+                    },
+                },
+            },
+        },
+    }  # fmt: skip
