@@ -12,7 +12,7 @@ import sqlite3
 import threading
 import uuid
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from registry_db.connection import read_transaction, utc_now, write_transaction
@@ -34,6 +34,12 @@ class SessionInfo:
     status: str
     created_at: str
     updated_at: str
+    source: str = "playground"
+    """``playground``, ``import`` or ``replay``."""
+    tools: list[Any] = field(default_factory=list)
+    """Tool definitions that came with an imported log (wire form)."""
+    meta: dict[str, Any] = field(default_factory=dict)
+    """List metadata: model, file, line, format, warning and problem counts."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +66,7 @@ class Outcome:
 
 _SESSION_COLUMNS = (
     "id, registry, version, profile, title, system, context_json, parent_session_id,"
-    " parent_message_index, status, created_at, updated_at"
+    " parent_message_index, status, created_at, updated_at, source, tools_json, meta_json"
 )
 
 
@@ -69,7 +75,8 @@ def _dumps(value: Any) -> str:
 
 
 def _session(row: tuple[Any, ...]) -> SessionInfo:
-    return SessionInfo(*row[:6], json.loads(row[6]), *row[7:])
+    return SessionInfo(*row[:6], json.loads(row[6]), *row[7:13], json.loads(row[13]),
+                       json.loads(row[14]))  # fmt: skip
 
 
 class SessionStore:
@@ -102,17 +109,30 @@ class SessionStore:
         parent_session_id: str | None = None,
         parent_message_index: int | None = None,
         session_id: str | None = None,
+        source: str = "playground",
+        tools: Sequence[Any] = (),
+        meta: dict[str, Any] | None = None,
+        status: str = "created",
     ) -> SessionInfo:
         """A new, empty session (id: a random hex string unless given)."""
         sid = session_id or uuid.uuid4().hex
         now = utc_now()
         with self._lock, write_transaction(self._conn):
             self._conn.execute(
-                f"INSERT INTO sessions ({_SESSION_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                f"INSERT INTO sessions ({_SESSION_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (sid, registry, version, profile, title, system, _dumps(context or {}),
-                 parent_session_id, parent_message_index, "created", now, now),
+                 parent_session_id, parent_message_index, status, now, now, source,
+                 _dumps(list(tools)), _dumps(meta or {})),
             )  # fmt: skip
             return self._get(sid)
+
+    def set_meta(self, session_id: str, meta: dict[str, Any]) -> None:
+        """Replace the session's list metadata (e.g. a refreshed problem count)."""
+        with self._lock, write_transaction(self._conn):
+            self._conn.execute(
+                "UPDATE sessions SET meta_json = ?, updated_at = ? WHERE id = ?",
+                (_dumps(meta), utc_now(), session_id),
+            )
 
     def _get(self, session_id: str) -> SessionInfo:
         row = self._conn.execute(
@@ -126,13 +146,20 @@ class SessionStore:
         with self._lock, read_transaction(self._conn):
             return self._get(session_id)
 
-    def list_sessions(self, registry: str | None = None) -> list[SessionInfo]:
-        """Sessions, newest first (optionally of one registry)."""
+    def list_sessions(
+        self, registry: str | None = None, *, source: str | None = None
+    ) -> list[SessionInfo]:
+        """Sessions, newest first (optionally of one registry, or one source)."""
         sql = f"SELECT {_SESSION_COLUMNS} FROM sessions"
-        params: tuple[Any, ...] = ()
+        where, params = [], []
         if registry is not None:
-            sql += " WHERE registry = ?"
-            params = (registry,)
+            where.append("registry = ?")
+            params.append(registry)
+        if source is not None:
+            where.append("source = ?")
+            params.append(source)
+        if where:
+            sql += " WHERE " + " AND ".join(where)
         with self._lock, read_transaction(self._conn):
             return [_session(r) for r in self._conn.execute(sql + " ORDER BY created_at DESC",
                                                             params)]  # fmt: skip

@@ -36,7 +36,7 @@ def detect_session_format(data: Any) -> str | None:
         messages = data.get("messages")
         if isinstance(messages, list):
             found = _list_format(messages)
-            if found in ("anthropic", "studio"):
+            if found in ("anthropic", "studio") or _has_openai_only(messages):
                 return found
             if "system" in data and found in (None, "openai") and not _has_openai_only(messages):
                 return "anthropic"  # top-level system prompt: the Messages API shape

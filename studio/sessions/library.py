@@ -1,0 +1,133 @@
+"""Imported sessions in the session store, the rows of the session browser, and tools as drafts.
+
+Imported sessions live beside playground runs (``sessions``/``messages``
+tables) with ``source = "import"``; the tools that came with the log are kept
+with the session (``SessionInfo.tools``) and can become a registry draft.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from registry_db import RegistryStore
+from registry_db.sessions import SessionInfo, SessionStore
+from studio.contract import Registry
+from studio.formats import FormatError, ImportResult, import_text
+from studio.sessions.importers import ImportedSession
+from studio.sessions.model import Message, Role, message_from_dict, message_to_dict
+from studio.sessions.pairing import analyse_pairing
+from studio.sessions.suspicious import find_suspicious
+
+SOURCE_IMPORT = "import"
+SOURCE_PLAYGROUND = "playground"
+SOURCE_REPLAY = "replay"
+
+
+@dataclass(frozen=True, slots=True)
+class SessionRow:
+    """One row of the session browser."""
+
+    id: str
+    title: str
+    source: str
+    registry: str
+    version: str
+    model: str
+    problems: int
+    messages: int
+    status: str
+    created_at: str
+
+
+def problem_count(messages: Sequence[Message]) -> int:
+    """Pairing problems plus suspicious patterns (no registry needed)."""
+    return len(analyse_pairing(messages).problems) + len(find_suspicious(messages))
+
+
+def save_imported(
+    sessions: SessionStore,
+    imported: ImportedSession,
+    *,
+    file: str = "",
+    registry: str = "",
+    version: str = "",
+) -> SessionInfo:
+    """Store one imported session (``source = "import"``) with its messages, in one batch."""
+    messages = imported.messages
+    system = "\n\n".join(m.text for m in messages if m.role is Role.SYSTEM and m.text)
+    meta = {
+        **{k: v for k, v in imported.meta.items() if isinstance(v, str | int | float | bool)},
+        "model": imported.model,
+        "file": file,
+        "line": imported.line,
+        "format": imported.source_format,
+        "warnings": [str(w) for w in imported.warnings],
+        "problems": problem_count(messages),
+        "problems_at": len(messages),
+    }
+    info = sessions.create_session(
+        registry=registry, version=version, profile=imported.model, title=imported.title,
+        system=system, source=SOURCE_IMPORT, tools=imported.tools, meta=meta, status="imported",
+    )  # fmt: skip
+    sessions.append_batch(
+        info.id, messages=[(i, "", message_to_dict(m)) for i, m in enumerate(messages)]
+    )
+    return info
+
+
+def load_messages(sessions: SessionStore, session_id: str) -> list[Message]:
+    return [message_from_dict(m) for m in sessions.messages(session_id)]
+
+
+def session_rows(
+    sessions: SessionStore, *, source: str | None = None, registry: str | None = None
+) -> list[SessionRow]:
+    """Rows for the session browser, newest first.
+
+    The problem count is cached in the session's meta and recomputed when
+    the session has grown since (a playground session still running).
+    """
+    rows = []
+    for info in sessions.list_sessions(registry, source=source):
+        meta = dict(info.meta)
+        count = meta.get("problems")
+        stored = (
+            sessions.messages(info.id) if count is None or info.source != SOURCE_IMPORT else None
+        )
+        if stored is not None and (count is None or meta.get("problems_at") != len(stored)):
+            count = problem_count([message_from_dict(m) for m in stored])
+            meta.update(problems=count, problems_at=len(stored))
+            sessions.set_meta(info.id, meta)
+        size = int(meta.get("problems_at", 0)) if stored is None else len(stored)
+        rows.append(SessionRow(info.id, info.title, info.source, info.registry, info.version,
+                               str(meta.get("model") or info.profile), int(count or 0), size,
+                               info.status, info.created_at))  # fmt: skip
+    return rows
+
+
+def tools_as_registry(tools: Sequence[Any], name: str) -> ImportResult:
+    """The tools that came with a log as a registry document (the tool-definition importers).
+
+    Raises:
+        FormatError: the tool list is empty or in no known format.
+    """
+    if not tools:
+        raise FormatError("the session came with no tool definitions")
+    return import_text(json.dumps({"tools": list(tools)}), "auto", name=name)
+
+
+def import_tools_as_draft(
+    store: RegistryStore, tools: Sequence[Any], name: str
+) -> tuple[Registry, bool]:
+    """Import ``tools`` as the draft of registry ``name`` (created, or its draft replaced).
+
+    Return:
+        The registry and whether an existing draft was replaced.
+    """
+    registry = tools_as_registry(tools, name).registry
+    exists = any(r.name == name for r in store.list_registries())
+    store.import_registry(registry, replace_draft=exists)
+    return registry, exists

@@ -1,0 +1,133 @@
+"""Suspicious patterns in a session: duplicate side effects and blind retries of writes.
+
+- ``duplicate-write``: the same write tool called twice with the same
+  canonical arguments ("why did the agent create two tickets?").
+- ``retry-after-timeout``: a write whose result was a timeout / UNKNOWN
+  outcome, followed by the same write again — DESIGN §5 says such a write
+  must be looked up by its idempotency key, never retried blindly.
+
+A tool is a write when the registry says its risk is ``write`` or
+``destructive``; without a registry (or for a tool it does not know) the
+name's verb decides (create, update, delete, send …).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from studio.contract import Registry, RiskTier, canonical_json
+from studio.runtime.repair import ArgumentsParseError, parse_arguments
+from studio.sessions.model import Message, ToolCallPart, ToolResultPart
+from studio.sessions.pairing import Position
+
+WRITE_VERBS = frozenset({
+    "create", "update", "delete", "remove", "send", "post", "submit", "cancel", "set", "add",
+    "pay", "book", "transfer", "write", "insert", "refund", "approve", "file", "issue", "put",
+    "patch", "upsert", "purge", "drop", "charge", "reserve", "close", "open", "assign",
+})  # fmt: skip
+_TIMEOUT_CODES = frozenset({"TIMEOUT", "OUTCOME_UNKNOWN", "DEADLINE_EXCEEDED", "GATEWAY_TIMEOUT"})
+_TIMEOUT_TEXT = re.compile(r"\btim(ed|e)[ -]?out\b|\bdeadline exceeded\b", re.IGNORECASE)
+_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+
+
+class SuspiciousKind(StrEnum):
+    DUPLICATE_WRITE = "duplicate-write"
+    RETRY_AFTER_TIMEOUT = "retry-after-timeout"
+
+
+@dataclass(frozen=True, slots=True)
+class SuspiciousFinding:
+    """One suspicious call: ``position`` is the repeat, ``related`` the earlier call."""
+
+    kind: SuspiciousKind
+    position: Position
+    call_id: str
+    tool: str
+    message: str
+    related: tuple[Position, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind.value, "position": str(self.position), "call_id": self.call_id,
+                "tool": self.tool, "message": self.message,
+                "related": [str(p) for p in self.related]}  # fmt: skip
+
+
+def is_write_tool(name: str, registry: Registry | None = None) -> bool:
+    """Whether calling ``name`` changes state (registry risk, else the name's verb)."""
+    if registry is not None:
+        tool = registry.tool(name)
+        if tool is not None:
+            return tool.risk is not RiskTier.READ
+    words = [w.lower() for w in _WORDS.findall(name.replace("-", "_"))]
+    return bool(words) and words[0] in WRITE_VERBS
+
+
+def is_timeout_result(result: ToolResultPart) -> bool:
+    """A result saying the call timed out or its outcome is UNKNOWN."""
+    try:
+        body = json.loads(result.content)
+    except ValueError:
+        body = None
+    if isinstance(body, dict):
+        if str(body.get("status", "")).upper() == "UNKNOWN":
+            return True
+        if str(body.get("error_code", "")).upper() in _TIMEOUT_CODES:
+            return True
+    return bool(_TIMEOUT_TEXT.search(result.content))
+
+
+def call_signature(call: ToolCallPart) -> str:
+    """Tool name plus canonical JSON of the (repaired) arguments."""
+    try:
+        args, _ = parse_arguments(call.arguments)
+        return call.name + "\x00" + canonical_json(args).decode()
+    except (ArgumentsParseError, TypeError, ValueError):
+        return call.name + "\x00" + str(call.arguments)
+
+
+def find_suspicious(
+    messages: Sequence[Message], registry: Registry | None = None
+) -> list[SuspiciousFinding]:
+    """Every duplicate write and retried-after-timeout write, in session order."""
+    results: dict[str, ToolResultPart] = {}
+    for message in messages:
+        for result in message.tool_results:
+            results.setdefault(result.id, result)
+    seen: dict[str, tuple[Position, ToolCallPart]] = {}
+    writes: dict[str, bool] = {}
+    out: list[SuspiciousFinding] = []
+    for mi, message in enumerate(messages):
+        for pi, part in enumerate(message.parts):
+            if not isinstance(part, ToolCallPart):
+                continue
+            if part.name not in writes:
+                writes[part.name] = is_write_tool(part.name, registry)
+            if not writes[part.name]:
+                continue
+            pos = Position(mi, pi)
+            key = call_signature(part)
+            earlier = seen.get(key)
+            seen[key] = (pos, part)
+            if earlier is None:
+                continue
+            first_pos, first = earlier
+            first_result = results.get(first.id)
+            if first_result is not None and is_timeout_result(first_result):
+                out.append(SuspiciousFinding(
+                    SuspiciousKind.RETRY_AFTER_TIMEOUT, pos, part.id, part.name,
+                    f"{part.name} is called again with the same arguments after the call at "
+                    f"{first_pos} timed out (outcome UNKNOWN): look it up by its idempotency "
+                    "key instead of retrying", (first_pos,),
+                ))  # fmt: skip
+            else:
+                out.append(SuspiciousFinding(
+                    SuspiciousKind.DUPLICATE_WRITE, pos, part.id, part.name,
+                    f"{part.name} is called twice with the same arguments (first at "
+                    f"{first_pos}): a duplicate side effect", (first_pos,),
+                ))  # fmt: skip
+    return out
