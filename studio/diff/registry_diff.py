@@ -394,13 +394,23 @@ def token_delta(a: Registry, b: Registry, renames: Mapping[str, str] | None = No
 
     def tokens(tool: ToolContract, settings: RegistrySettings) -> int:
         # Counted on sorted keys (the canonical order versions are stored in),
-        # so two spellings of one schema cost the same.
-        return tool_tokens(replace(tool, parameters=_sorted_keys(tool.parameters)), settings)
+        # so two spellings of one schema cost the same. A tool already in
+        # that order is counted as is, which keeps the linter's per-object memo.
+        if not _keys_sorted(tool.parameters):
+            tool = replace(tool, parameters=_sorted_keys(tool.parameters))
+        return tool_tokens(tool, settings)
 
+    same_template = a.settings.description_template == b.settings.description_template
+    old_tools = {renames.get(t.name, t.name): t for t in a.tools}
+    before = {name: tokens(t, a.settings) for name, t in old_tools.items()}
     per_tool: dict[str, tuple[int, int]] = {}
-    before = {renames.get(t.name, t.name): tokens(t, a.settings) for t in a.tools}
     for t in b.tools:
-        per_tool[t.name] = (before.pop(t.name, 0), tokens(t, b.settings))
+        old = old_tools.get(t.name)
+        count_before = before.pop(t.name, 0)
+        # An unchanged tool costs what it cost (renders and schema are equal).
+        unchanged = same_template and old is not None and (old is t or old == t)
+        count_after = count_before if unchanged else tokens(t, b.settings)
+        per_tool[t.name] = (count_before, count_after)
     for name, tokens in before.items():
         per_tool[name] = (tokens, 0)
     return TokenDelta(
@@ -416,3 +426,12 @@ def _sorted_keys(value: Any) -> Any:
     if isinstance(value, list):
         return [_sorted_keys(v) for v in value]
     return value
+
+
+def _keys_sorted(value: Any) -> bool:
+    if isinstance(value, dict):
+        keys = list(value)
+        return keys == sorted(keys) and all(_keys_sorted(v) for v in value.values())
+    if isinstance(value, list):
+        return all(_keys_sorted(v) for v in value)
+    return True
