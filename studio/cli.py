@@ -145,6 +145,45 @@ def _parser() -> argparse.ArgumentParser:
         "--reject-rename", metavar="OLD=NEW", action="append", default=[],
         help="never treat OLD → NEW as a rename",
     )  # fmt: skip
+    p = sub.add_parser("channel", parents=[common], help="release channels of a registry")
+    p.add_argument("registry", metavar="REGISTRY")
+    channel = p.add_subparsers(dest="channel_command", metavar="ACTION", required=True)
+    channel.add_parser("show", parents=[common], help="channels, recent events and the guard")
+    pc = channel.add_parser("set", parents=[common], help="point a channel at a version")
+    pc.add_argument("channel", metavar="CHANNEL", help="canary, stable or another name")
+    pc.add_argument("--version", metavar="N", type=int, required=True)
+    pc.add_argument("--share", metavar="S", type=int, help="percent of subjects (0-100)")
+    pc = channel.add_parser("promote", parents=[common], help="make the canary's version stable")
+    pc.add_argument("--channel", metavar="NAME", default="canary")
+    pc = channel.add_parser(
+        "rollback", parents=[common], help="canary to 0 %%, or stable to its previous version"
+    )
+    pc.add_argument("--channel", metavar="NAME", default="canary")
+    for action in ("set", "promote", "rollback"):
+        channel.choices[action].add_argument(
+            "--why", metavar="TEXT", default="", help="reason, kept in the log"
+        )
+        channel.choices[action].add_argument(
+            "--who", metavar="NAME", help="who acts (default: the OS user)"
+        )
+
+    from studio.release import SERVING_FORMATS
+
+    p = sub.add_parser("resolve", parents=[common], help="which version a subject gets")
+    p.add_argument("registry", metavar="REGISTRY")
+    p.add_argument("--subject", metavar="ID", help="user or session id (none: stable)")
+    p.add_argument("--format", choices=SERVING_FORMATS, default="openai")
+
+    p = sub.add_parser("serve", parents=[common], help="serve published versions over HTTP")
+    p.add_argument("--host", default="127.0.0.1", help="interface (default: 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8765, help="TCP port; 0 picks a free one")
+    p.add_argument(
+        "--token-file", metavar="FILE", help="bearer token for POST /v1/outcomes (else refused)"
+    )
+
+    from studio.cli_sessions import add_sessions_parser
+
+    add_sessions_parser(sub, common)
     return parser
 
 
@@ -439,7 +478,97 @@ def _cmd_diff(store: RegistryStore, args: argparse.Namespace) -> int:
     return 0
 
 
+def _channel_text(state: dict) -> str:
+    version = state.get("version")
+    return f"v{version} at {state.get('share')} %" if version is not None else "unset"
+
+
+def _cmd_channel(store: RegistryStore, args: argparse.Namespace) -> int:
+    from studio.release import (
+        channel_events,
+        guard_for_registry,
+        promote,
+        release_state,
+        rollback,
+        set_channel,
+    )
+
+    name = args.registry
+    action = args.channel_command
+    if action == "set":
+        if args.share is None and args.channel != "stable":
+            raise UsageError(f"--share is required for channel {args.channel!r}")
+        state = set_channel(store, name, args.channel, version=args.version, share=args.share,
+                            who=args.who, why=args.why)  # fmt: skip
+    elif action == "promote":
+        state = promote(store, name, args.channel, who=args.who, why=args.why)
+    elif action == "rollback":
+        state = rollback(store, name, args.channel, who=args.who, why=args.why)
+    else:
+        state = release_state(store, name)
+    for c in state.channels:
+        if c.name == "stable":
+            version = state.stable_version
+            where = "" if state.stable_pinned or version is None else " (latest, not pinned)"
+            print(f"stable\t{f'v{version}' if version else '-'}{where}\t100 %")
+        else:
+            print(f"{c.name}\t{f'v{c.version}' if c.version else '-'}\t{c.share} %")
+    if action == "show":
+        for event in channel_events(store, name)[-10:]:
+            why = f"\t{event.why}" if event.why else ""
+            before, after = _channel_text(event.before), _channel_text(event.after)
+            print(f"{event.created_at}\t{event.who}\t{event.action} {event.channel}\t"
+                  f"{before} -> {after}{why}")  # fmt: skip
+        report = guard_for_registry(store, name)
+        if report is not None:
+            rec = report.recommendation
+            print(f"guard: {rec.action}: {rec.reason}")
+    return 0
+
+
+def _cmd_resolve(store: RegistryStore, args: argparse.Namespace) -> int:
+    import json
+
+    from studio.release import resolution_document, resolve
+
+    resolution = resolve(store, args.registry, args.subject)
+    doc = resolution_document(resolution, args.format)
+    sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
+    return 0
+
+
+def _cmd_serve(store: RegistryStore, args: argparse.Namespace) -> int:
+    from studio.server import read_token_file, serve
+
+    if not 0 <= args.port <= 65535:
+        raise UsageError(f"--port must be between 0 and 65535, not {args.port}")
+    token = None
+    if args.token_file:
+        try:
+            token = read_token_file(Path(args.token_file))
+        except ValueError as exc:
+            raise UsageError(str(exc)) from exc
+    else:
+        print("studio: no --token-file: outcome reports will be refused", file=sys.stderr)
+
+    def ready(url: str) -> None:
+        print(f"listening on {url}", flush=True)
+
+    try:
+        serve(store, host=args.host, port=args.port, token=token, on_ready=ready)
+    except OSError as exc:
+        raise UsageError(f"cannot listen on {args.host}:{args.port}: {exc}") from exc
+    return 0
+
+
+def _cmd_sessions(store: RegistryStore, args: argparse.Namespace) -> int:
+    from studio.cli_sessions import run_sessions_command
+
+    return run_sessions_command(store, args)
+
+
 _COMMANDS: dict[str, Callable[[RegistryStore, argparse.Namespace], int]] = {
+    "sessions": _cmd_sessions,
     "profiles": _cmd_profiles,
     "run": _cmd_run,
     "registries": _cmd_registries,
@@ -449,6 +578,9 @@ _COMMANDS: dict[str, Callable[[RegistryStore, argparse.Namespace], int]] = {
     "versions": _cmd_versions,
     "lint": _cmd_lint,
     "diff": _cmd_diff,
+    "channel": _cmd_channel,
+    "resolve": _cmd_resolve,
+    "serve": _cmd_serve,
 }
 
 
