@@ -50,6 +50,161 @@ _LATIN_CHARS_PER_TOKEN = 4
 _DIGITS_PER_TOKEN = 3
 _SPACES_PER_TOKEN = 4
 
+# ---------------------------------------------------------------- counting
+#
+# ``_TOKEN_RE`` defines the pieces (the first alternative that matches wins)
+# and the rules above their cost. Walking its matches in Python is slow, so the
+# pieces are counted with C-level string operations instead, with results
+# identical to that walk (tests/contract/test_tokens.py keeps it and compares
+# on random mixed text):
+#
+# - CJK characters that are always pieces of their own and that no other piece
+#   runs across (``_CJK_SPLIT_RE``) are counted and cut out; the parts between
+#   them are estimated one by one.
+# - Plain ASCII text (no tab, CR, VT, FF, double space or \x1c-\x1f, and no
+#   punctuation run starting with a character repeated three times) is split
+#   by class with ``bytes.translate``: letters, digits and punctuation form
+#   maximal runs of their own class, each run one piece; a newline is a piece;
+#   single spaces are free; every underscore is a piece of its own.
+# - Other text is segmented by one ``findall`` of the same alternation, and
+#   the cost of each distinct piece is looked up in a table (a piece's cost
+#   depends on the piece alone: the alternative that matched it in the text is
+#   the one that matches it on its own, as no alternative looks ahead).
+
+_SEGMENT_RE = re.compile(
+    rf"([{_CJK}]|\d+|[^\W\d_{_CJK}]+|\n[ \t]*|[ \t\r\f\v]+|([^\w\s])\2{{2,}}|[^\w\s]+|.)",
+    re.DOTALL,
+)
+"""``_TOKEN_RE`` without names: ``findall`` gives (piece, repeated char) pairs."""
+
+_ASCII_PUNCT = "".join(chr(i) for i in range(128) if re.match(r"[^\w\s]", chr(i)))
+_ASCII_PUNCT_CLASS = "[" + "".join(f"\\x{ord(c):02x}" for c in _ASCII_PUNCT) + "]"
+_REPEAT = re.compile(rf"({_ASCII_PUNCT_CLASS})\1\1")
+"""A punctuation character repeated three times (a cheap test for the next one)."""
+_REPEAT_START = re.compile(rf"(?<!{_ASCII_PUNCT_CLASS})({_ASCII_PUNCT_CLASS})\1\1")
+"""A punctuation run that starts with a character repeated three times."""
+_ODD_ASCII = ("  ", "\t", "\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x1f")
+
+
+def _class_table(chars: str, mark: str) -> bytes:
+    return bytes(ord(mark) if chr(i) in chars else 32 for i in range(256))
+
+
+_CJK_WORD_CLASS = (
+    "[\\u3005-\\u3007\\u3021-\\u3029\\u3031-\\u3035\\u3038-\\u303c\\u3041-\\u3096\\u309d-\\u309f"
+    "\\u30a1-\\u30fa\\u30fc-\\u30ff\\u3400-\\u4dbf\\u4e00-\\u9fff\\uac00-\\ud7a3\\uf900-\\ufa6d"
+    "\\ufa70-\\ufad9\\uff21-\\uff3a\\uff41-\\uff5a\\uff66-\\uffbe\\uffc2-\\uffc7\\uffca-\\uffcf"
+    "\\uffd2-\\uffd7\\uffda-\\uffdc]"
+)
+"""The CJK characters (of ``_CJK``) that ``\\w`` matches and ``\\d`` does not: ideographs,
+kana, hangul, full-width letters (tests/contract/test_tokens.py recomputes both classes)."""
+_CJK_NON_DIGIT_CLASS = (
+    "[\\u3000-\\u30ff\\u3400-\\u4dbf\\u4e00-\\u9fff\\uac00-\\ud7af\\uf900-\\ufaff\\uff00-\\uff0f"
+    "\\uff1a-\\uffef]"
+)
+"""The CJK characters that are not digits (all but the full-width digits)."""
+_CJK_SPLIT_RE = re.compile(
+    rf"{_CJK_NON_DIGIT_CLASS}(?<![^\w\s]{_CJK_NON_DIGIT_CLASS}){_CJK_NON_DIGIT_CLASS}*"
+    rf"|{_CJK_WORD_CLASS}+"
+)
+"""CJK characters that are pieces of their own, and that no piece takes in or runs
+across: word characters (a punctuation run stops at them; they are not digits
+or letters of a word piece), and any non-digit CJK character right after a word
+character, a space or the start (a punctuation run cannot have started before
+it). The text between them can be estimated part by part."""
+
+_LETTERS = "".join(chr(i) for i in range(128) if chr(i).isalpha())
+_LETTER_TABLE = _class_table(_LETTERS, "a")
+_DIGIT_TABLE = _class_table("0123456789", "0")
+_PUNCT_TABLE = _class_table(_ASCII_PUNCT, ".")
+_LONG_WORD = b"a" * (_WHOLE_WORD_CHARS + 1)
+
+
+def _word_cost(n: int) -> int:
+    return 1 + math.ceil(max(0, n - _WHOLE_WORD_CHARS) / _LATIN_CHARS_PER_TOKEN)
+
+
+def _digits_cost(n: int) -> int:
+    return math.ceil(n / _DIGITS_PER_TOKEN)
+
+
+def _punct_cost(n: int) -> int:
+    return math.ceil(n / 2)
+
+
+_TABLE_SIZE = 512
+_WORD_COSTS = [_word_cost(n) for n in range(_TABLE_SIZE)]
+_DIGITS_COSTS = [_digits_cost(n) for n in range(_TABLE_SIZE)]
+_PUNCT_COSTS = [_punct_cost(n) for n in range(_TABLE_SIZE)]
+
+
+def _runs_cost(runs: list[bytes], table: list[int], cost) -> int:  # type: ignore[no-untyped-def]
+    """Sum of ``cost(len(run))``, through ``table`` for the usual short runs."""
+    try:
+        return sum(map(table.__getitem__, map(len, runs)))
+    except IndexError:
+        return sum(map(cost, map(len, runs)))
+
+
+def _ascii_estimate(text: str) -> int | None:
+    """The estimate of plain ASCII text, or None when the text needs the general path."""
+    for odd in _ODD_ASCII:
+        if odd in text:
+            return None
+    if _REPEAT.search(text) is not None and _REPEAT_START.search(text) is not None:
+        return None
+    raw = text.encode("ascii")
+    total = text.count("\n") + text.count("_")
+    letters = raw.translate(_LETTER_TABLE)
+    if _LONG_WORD in letters:
+        total += _runs_cost(letters.split(), _WORD_COSTS, _word_cost)
+    else:
+        total += len(letters.split())
+    digits = raw.translate(_DIGIT_TABLE)
+    if b"0" in digits:
+        total += _runs_cost(digits.split(), _DIGITS_COSTS, _digits_cost)
+    total += _runs_cost(raw.translate(_PUNCT_TABLE).split(), _PUNCT_COSTS, _punct_cost)
+    return total
+
+
+def _piece_cost(piece: str) -> int:
+    """Tokens of one piece of ``_TOKEN_RE`` (the rules of the module docstring)."""
+    match = _TOKEN_RE.match(piece)  # matches the whole piece, as it did in the text
+    kind = match.lastgroup if match is not None else None
+    if kind == "cjk":
+        return 1
+    if kind == "digits":
+        return _digits_cost(len(piece))
+    if kind == "word":
+        return _word_cost(len(piece))
+    if kind == "newline":
+        return 1
+    if kind == "space":
+        # A single space merges into the next token (" the" is one token);
+        # longer runs (indentation) cost about one token per four.
+        return math.ceil(len(piece) / _SPACES_PER_TOKEN) if len(piece) > 1 else 0
+    if kind == "punct":
+        # BPE vocabularies hold common pairs such as '":', '},' and '{"'.
+        return _punct_cost(len(piece))
+    if kind == "repeat":
+        return math.ceil(len(piece) / _LATIN_CHARS_PER_TOKEN)
+    return 1
+
+
+class _PieceCosts(dict[tuple[str, str], int]):
+    """Cost per (piece, repeated char) pair from ``_SEGMENT_RE``, computed on first use."""
+
+    MAX_SIZE = 100_000
+
+    def __missing__(self, key: tuple[str, str]) -> int:
+        if len(self) >= self.MAX_SIZE:
+            self.clear()
+        value = self[key] = _piece_cost(key[0])
+        return value
+
+
+_piece_costs = _PieceCosts()
+
 
 def estimate_tokens(text: str) -> int:
     """Estimate the tokens ``text`` costs a typical LLM tokenizer.
@@ -62,29 +217,24 @@ def estimate_tokens(text: str) -> int:
         between nothing. It is a heuristic (see the module docstring), never
         an exact count for any particular model.
     """
-    total = 0
-    for match in _TOKEN_RE.finditer(text):
-        kind = match.lastgroup
-        piece = match.group()
-        if kind == "cjk":
-            total += 1
-        elif kind == "digits":
-            total += math.ceil(len(piece) / _DIGITS_PER_TOKEN)
-        elif kind == "word":
-            extra = max(0, len(piece) - _WHOLE_WORD_CHARS)
-            total += 1 + math.ceil(extra / _LATIN_CHARS_PER_TOKEN)
-        elif kind == "newline":
-            total += 1
-        elif kind == "space":
-            # A single space merges into the next token (" the" is one token);
-            # longer runs (indentation) cost about one token per four.
-            if len(piece) > 1:
-                total += math.ceil(len(piece) / _SPACES_PER_TOKEN)
-        elif kind == "punct":
-            # BPE vocabularies hold common pairs such as '":', '},' and '{"'.
-            total += math.ceil(len(piece) / 2)
-        elif kind == "repeat":
-            total += math.ceil(len(piece) / _LATIN_CHARS_PER_TOKEN)
-        else:
-            total += 1
+    if text.isascii():
+        total = _ascii_estimate(text)
+        if total is not None:
+            return total
+        return _general_estimate(text)
+    parts = _CJK_SPLIT_RE.split(text)
+    if len(parts) == 1:
+        return _general_estimate(text)
+    total = len(text) - sum(map(len, parts))  # one per CJK character split off
+    for part in parts:
+        if part:
+            if part.isascii():
+                value = _ascii_estimate(part)
+                total += _general_estimate(part) if value is None else value
+            else:
+                total += _general_estimate(part)
     return total
+
+
+def _general_estimate(text: str) -> int:
+    return sum(map(_piece_costs.__getitem__, _SEGMENT_RE.findall(text)))
