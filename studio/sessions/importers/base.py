@@ -234,9 +234,9 @@ def decode_arguments(raw: Any, path: str, reader: Reader, *, want: str) -> str |
 
 
 def _kind(value: Any) -> str:
-    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean"}.get(
-        type(value), "null" if value is None else f"a {type(value).__name__}"
-    )
+    names = {dict: "an object", list: "a list", str: "a string", bool: "a boolean",
+             int: "an integer", float: "a number"}  # fmt: skip
+    return names.get(type(value), "null" if value is None else f"a {type(value).__name__}")
 
 
 def kind_of(value: Any) -> str:

@@ -1,0 +1,169 @@
+"""``studio sessions``: import real logs, list sessions, check one (pairing, suspicious, a version).
+
+Exit codes follow :mod:`studio.cli`: 0 fine; 1 when ``check`` finds problems
+(or ``import`` had to leave parts of the file out); 2 on unreadable input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from registry_db import NotFoundError, RegistryStore
+from registry_db.sessions import SessionStore
+from studio.cli import UsageError
+from studio.sessions.importers import FORMATS, ImportOutcome, import_sessions
+
+SESSION_FORMATS = ("auto", *FORMATS)
+
+
+def add_sessions_parser(sub: Any, common: argparse.ArgumentParser) -> None:
+    """Register ``studio sessions import|list|check``."""
+    p = sub.add_parser("sessions", parents=[common], help="recorded and imported sessions")
+    actions = p.add_subparsers(dest="sessions_command", metavar="ACTION", required=True)
+    pa = actions.add_parser("import", parents=[common], help="import a log (JSON or JSONL)")
+    pa.add_argument("file", metavar="FILE")
+    pa.add_argument("--format", choices=SESSION_FORMATS, default="auto")
+    pa.add_argument(
+        "--registry", metavar="NAME",
+        help="also import the tools that came with the log as this registry's draft",
+    )  # fmt: skip
+    pl = actions.add_parser("list", parents=[common], help="list sessions, newest first")
+    pl.add_argument("--source", choices=("playground", "import", "replay"))
+    pl.add_argument("--registry", metavar="NAME")
+    pc = actions.add_parser(
+        "check", parents=[common],
+        help="pairing problems, suspicious writes and (with --registry) re-validation",
+    )  # fmt: skip
+    pc.add_argument("target", metavar="FILE|SESSION_ID")
+    pc.add_argument("--registry", metavar="NAME", help="re-validate against this registry")
+    pc.add_argument("--version", metavar="N|draft", help="version to re-validate against")
+    pc.add_argument("--format", choices=("text", "json"), default="text", dest="output")
+    pc.add_argument("--input-format", choices=SESSION_FORMATS, default="auto")
+
+
+def run_sessions_command(store: RegistryStore, args: argparse.Namespace) -> int:
+    action = args.sessions_command
+    if action == "import":
+        return _import(store, args)
+    if action == "list":
+        return _list(store, args)
+    return _check(store, args)
+
+
+def _read(path: Path, fmt: str) -> ImportOutcome:
+    if not path.is_file():
+        raise UsageError(f"{path}: no such file")
+    try:
+        outcome = import_sessions(path, fmt)
+    except (OSError, ValueError) as exc:
+        raise UsageError(f"{path}: cannot be read: {exc}") from exc
+    if not outcome.sessions:
+        detail = "; ".join(str(e) for e in outcome.errors[:3]) or "no sessions found"
+        raise UsageError(f"{path}: nothing could be imported: {detail}")
+    return outcome
+
+
+def _import(store: RegistryStore, args: argparse.Namespace) -> int:
+    from studio.formats import FormatError
+    from studio.sessions.library import import_tools_as_draft, save_imported
+
+    path = Path(args.file)
+    outcome = _read(path, args.format)
+    sessions = SessionStore.for_store(store)
+    for imported in outcome.sessions:
+        info = save_imported(sessions, imported, file=path.name, registry=args.registry or "")
+        for warning in imported.warnings:
+            print(f"warning: {warning}")
+        print(f"imported {info.id}\t{imported.source_format}\t{len(imported.messages)} messages"
+              f"\t{info.meta['problems']} problems\t{info.title}")  # fmt: skip
+    for error in outcome.errors:
+        print(f"error: {error}")
+    tools = [t for s in outcome.sessions for t in s.tools]
+    if args.registry and not tools:
+        print(f"note: {path.name} came with no tool definitions; no draft was created")
+    elif args.registry:
+        try:
+            registry, replaced = import_tools_as_draft(store, _unique(tools), args.registry)
+        except FormatError as exc:
+            raise UsageError(f"tools of {path.name}: {exc}") from exc
+        verb = "replaced the draft of" if replaced else "created"
+        print(f"{verb} registry {registry.name}: {len(registry.tools)} tools from the log")
+    return 1 if outcome.errors else 0
+
+
+def _unique(tools: list[Any]) -> list[Any]:
+    seen, out = set(), []
+    for tool in tools:
+        key = json.dumps(tool, sort_keys=True)
+        if key not in seen:
+            seen.add(key)
+            out.append(tool)
+    return out
+
+
+def _list(store: RegistryStore, args: argparse.Namespace) -> int:
+    from studio.sessions.library import session_rows
+
+    rows = session_rows(SessionStore.for_store(store), source=args.source, registry=args.registry)
+    if not rows:
+        print("no sessions")
+    for r in rows:
+        where = f"{r.registry} {r.version}".strip() or "-"
+        print(f"{r.id}\t{r.source}\t{where}\t{r.model or '-'}\t{r.problems} problems"
+              f"\t{r.messages} messages\t{r.created_at}\t{r.title}")  # fmt: skip
+    return 0
+
+
+def _check(store: RegistryStore, args: argparse.Namespace) -> int:
+    from studio.runtime.context import SessionContext
+    from studio.sessions.check import check_session
+    from studio.sessions.library import load_messages
+    from studio.sessions.revalidate import recorded_prepared_arguments
+
+    sessions = SessionStore.for_store(store)
+    targets: list[tuple[str, list[Any], dict[str, Any]]] = []
+    import_errors: list[str] = []
+    registry_name, version = args.registry, args.version
+    path = Path(args.target)
+    if path.is_file():
+        outcome = _read(path, args.input_format)
+        import_errors = [str(e) for e in outcome.errors]
+        for s in outcome.sessions:
+            targets.append((f"{path.name}:{s.line}", s.messages, {}))
+    else:
+        try:
+            info = sessions.get_session(args.target)
+        except NotFoundError:
+            raise UsageError(f"{args.target}: no such file or session") from None
+        prepared = recorded_prepared_arguments(sessions.events(info.id))
+        extra = {"context": SessionContext.from_dict(info.context), "recorded_prepared": prepared}
+        targets.append((info.id, load_messages(sessions, info.id), extra))
+        if version and not registry_name:
+            registry_name = info.registry or None
+    if version and not registry_name:
+        raise UsageError("--version needs --registry (the session names no registry)")
+    registry = None
+    if registry_name:
+        from studio.cli import _load_registry
+
+        registry = _load_registry(store, registry_name, version or "draft")
+    reports = []
+    total = len(import_errors)
+    for label, messages, extra in targets:
+        check = check_session(messages, registry, version=version or "draft", **extra)
+        total += check.problem_count
+        reports.append((label, check))
+    if args.output == "json":
+        print(json.dumps({"problems": total, "import_errors": import_errors,
+                          "sessions": [{"session": label, **c.to_dict()} for label, c in reports]},
+                         ensure_ascii=False, indent=2))  # fmt: skip
+    else:
+        for error in import_errors:
+            print(f"import error: {error}")
+        for label, check in reports:
+            print(f"== {label}")
+            print(check.format_text())
+    return 1 if total else 0
