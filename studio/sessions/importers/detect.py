@@ -63,7 +63,7 @@ def _list_format(items: list[Any]) -> str | None:
             "function",
         ):
             votes.add("gemini")
-        elif item.get("type") in ITEM_TYPES:
+        elif _str(item.get("type")) in ITEM_TYPES:
             votes.add("openai-responses")
         elif "tool_calls" in item or item.get("role") in (
             "tool",
@@ -73,7 +73,8 @@ def _list_format(items: list[Any]) -> str | None:
         ):
             votes.add("openai")
         elif isinstance(item.get("content"), list) and any(
-            isinstance(b, dict) and b.get("type") in _ANTHROPIC_BLOCKS for b in item["content"]
+            isinstance(b, dict) and _str(b.get("type")) in _ANTHROPIC_BLOCKS
+            for b in item["content"]
         ):
             votes.add("anthropic")
         elif isinstance(item.get("content"), list) and any(
@@ -101,3 +102,7 @@ def _tools_look_anthropic(tools: Any) -> bool:
     return isinstance(tools, list) and any(
         isinstance(t, dict) and "input_schema" in t for t in tools
     )
+
+
+def _str(value: Any) -> str | None:
+    return value if isinstance(value, str) else None

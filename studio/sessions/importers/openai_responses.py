@@ -139,7 +139,8 @@ def _read_item(item: Any, path: str, reader: Reader, b: _Builder) -> None:
         )
         return
     if kind in (None, "message"):
-        role = _ROLES.get(item.get("role"))  # type: ignore[arg-type]
+        role_name = item.get("role")
+        role = _ROLES.get(role_name) if isinstance(role_name, str) else None
         if role is None:
             raise Rejected(f"{path}.role", f"unknown role {item.get('role')!r}")
         extra = vendor_fields(item, frozenset({"type", "role", "content"}))
