@@ -9,8 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QKeySequence, QUndoGroup
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QUndoGroup
 from PySide6.QtWidgets import QWidget
+
+from studio.lint import PROFILES
 
 StandardKey = QKeySequence.StandardKey
 
@@ -39,6 +41,10 @@ class Actions:
     export_registry: QAction
     registry_settings: QAction
     delete_registry: QAction
+    run_lint: QAction
+    next_problem: QAction
+    previous_problem: QAction
+    lint_profiles: tuple[QAction, ...]
 
     def editing(self) -> tuple[QAction, ...]:
         """Actions that change the draft (disabled for read-only versions)."""
@@ -80,6 +86,15 @@ def create_actions(parent: QWidget, undo_group: QUndoGroup) -> Actions:
     delete.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
     dark = _action(parent, "&Dark theme", tip="Switch between the dark and the light theme")
     dark.setCheckable(True)
+    profiles = QActionGroup(parent)
+    profiles.setExclusive(True)
+    lint_profiles = []
+    for profile in PROFILES:
+        action = _action(parent, profile, tip=f"Lint for the {profile} profile")
+        action.setCheckable(True)
+        action.setData(profile)
+        profiles.addAction(action)
+        lint_profiles.append(action)
     return Actions(
         new_tool=_action(
             parent, "&New tool", [QKeySequence("Ctrl+N")], "Add a new tool to the draft"
@@ -122,4 +137,17 @@ def create_actions(parent: QWidget, undo_group: QUndoGroup) -> Actions:
         delete_registry=_action(
             parent, "Delete re&gistry…", tip="Delete a registry that has no published versions"
         ),
+        run_lint=_action(
+            parent, "&Run lint", [QKeySequence("Ctrl+Shift+L")], "Lint the whole draft again"
+        ),
+        next_problem=_action(
+            parent, "&Next problem", [QKeySequence("F8")], "Go to the next lint problem"
+        ),
+        previous_problem=_action(
+            parent,
+            "&Previous problem",
+            [QKeySequence("Shift+F8")],
+            "Go to the previous lint problem",
+        ),
+        lint_profiles=tuple(lint_profiles),
     )

@@ -42,6 +42,7 @@ from studio.editing import DraftEntry, DraftWorkspace, InsertTool, RemoveTool, S
 from studio.ui.actions import Actions, create_actions
 from studio.ui.dialogs.publish_dialog import PublishDialog, Publisher, PublishRequest
 from studio.ui.document import RegistryDocument
+from studio.ui.lint_actions import LintOperations, LintPrompts
 from studio.ui.models.registry_list_model import RegistryListModel
 from studio.ui.models.tool_list_model import ToolFilterModel, ToolListModel
 from studio.ui.registry_actions import RegistryOperations, RegistryPrompts
@@ -56,7 +57,7 @@ UnsavedAnswer = Literal["save", "discard", "cancel"]
 ConflictAnswer = Literal["reload", "cancel"]
 
 
-class Prompts(RegistryPrompts):
+class Prompts(RegistryPrompts, LintPrompts):
     """The questions the window asks; tests replace these methods.
 
     Every method is modal and returns the user's answer as plain data.
@@ -150,6 +151,7 @@ class MainWindow(QMainWindow):
         self.undo_group = QUndoGroup(self)
         self.actions: Actions = create_actions(self, self.undo_group)
         self.registry_ops = RegistryOperations(self)
+        self.lint_ops = LintOperations(self)
         self.resize(1280, 800)
 
         self._build_widgets()
@@ -237,6 +239,7 @@ class MainWindow(QMainWindow):
 
         self.status_label = QLabel()
         self.statusBar().addPermanentWidget(self.status_label, 1)
+        self.lint_ops.install()
 
     def _build_menus(self) -> None:
         a = self.actions
@@ -257,6 +260,14 @@ class MainWindow(QMainWindow):
         view_menu = self.menuBar().addMenu("&View")
         view_menu.addAction(a.dark_theme)
         view_menu.addAction(self.versions_dock.toggleViewAction())
+        lint = self.lint_ops
+        for dock in (lint.problems_dock, lint.similar_dock, lint.scores_dock):
+            view_menu.addAction(dock.toggleViewAction())
+        lint_menu = self.menuBar().addMenu("&Lint")
+        lint_menu.addActions([a.run_lint, a.next_problem, a.previous_problem])
+        lint_menu.addSeparator()
+        profile_menu = lint_menu.addMenu("&Profile")
+        profile_menu.addActions(list(a.lint_profiles))
 
         toolbar = QToolBar("Main", self)
         toolbar.setObjectName("mainToolbar")
@@ -272,6 +283,7 @@ class MainWindow(QMainWindow):
         # Shortcuts of actions only shown in menus still need a widget in the window.
         self.addActions([a.find, a.quit, a.open_version, a.back_to_draft])
         self.addActions([a.import_tools, a.export_registry])
+        self.addActions([a.run_lint, a.next_problem, a.previous_problem])
 
     def _connect(self) -> None:
         a = self.actions
@@ -380,6 +392,7 @@ class MainWindow(QMainWindow):
             self.tool_proxy.setSourceModel(None)
             self._current = None
         if old is not None:
+            self.lint_ops.document_closed(name)
             self.undo_group.removeStack(old.undo_stack)
             old.deleteLater()
         if model is not None:
@@ -399,6 +412,7 @@ class MainWindow(QMainWindow):
             self._current = None
         for key in keys:
             doc = self.documents.pop(key)
+            self.lint_ops.document_closed(key)
             self.undo_group.removeStack(doc.undo_stack)
             doc.deleteLater()
             model = self._tool_models.pop(key, None)
@@ -415,6 +429,7 @@ class MainWindow(QMainWindow):
         self.undo_group.addStack(doc.undo_stack)
         doc.dirtyChanged.connect(lambda _d: self._update_state())
         doc.workspace.events.connect("changed", lambda index: self._on_tool_changed(key, index))
+        self.lint_ops.document_opened(key, doc)
 
     def _activate(self, key: str) -> None:
         doc = self.documents[key]
@@ -434,6 +449,7 @@ class MainWindow(QMainWindow):
         else:
             self.banner.hide()
         self._refresh_versions()
+        self.lint_ops.activate(key)
         if self.tool_proxy.rowCount() > 0:
             self.tool_view.setCurrentIndex(self.tool_proxy.index(0, 0))
         self._on_tool_selected()
@@ -503,6 +519,7 @@ class MainWindow(QMainWindow):
         entry = self.selected_entry()
         settings = doc.workspace.settings if doc else None
         self.preview.set_tool(entry.tool if entry else None, settings)
+        self.lint_ops.tool_selected()
         self._update_actions()
 
     def _on_tool_changed(self, key: str, index: int) -> None:
@@ -718,6 +735,7 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.confirm_unsaved():
             self.editor.set_tool(None, None)
+            self.lint_ops.shutdown()
             event.accept()
         else:
             event.ignore()

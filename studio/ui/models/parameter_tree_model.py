@@ -23,6 +23,8 @@ from studio.editing.edits import (
     SetRequired,
     ToolEdit,
 )
+from studio.lint import Severity
+from studio.ui.widgets.field_markers import severity_icon
 from studio.ui.widgets.form_sync import ToolEditCallback
 
 Index = QModelIndex | QPersistentModelIndex
@@ -141,6 +143,26 @@ class ParameterTreeModel(QAbstractItemModel):
         self._on_edit = on_edit
         self._root = _Node("", (), {})
         self.read_only = False
+        self._markers: dict[PropertyPath, tuple[Severity, str]] = {}
+
+    def set_markers(self, markers: dict[PropertyPath, tuple[Severity, str]]) -> None:
+        """Lint markers by row: the worst severity and the tooltip (name column)."""
+        if markers == self._markers:
+            return
+        self._markers = dict(markers)
+        self._emit_column_changed(self._root, COLUMN["name"])
+
+    def marker(self, path: PropertyPath) -> tuple[Severity, str] | None:
+        """The lint marker of the row for ``path``, if any."""
+        return self._markers.get(path)
+
+    def _emit_column_changed(self, node: _Node, column: int) -> None:
+        if node.children:
+            first = self.createIndex(0, column, node.children[0])
+            last = self.createIndex(len(node.children) - 1, column, node.children[-1])
+            self.dataChanged.emit(first, last)
+            for child in node.children:
+                self._emit_column_changed(child, column)
 
     def set_parameters(self, parameters: dict[str, Any], *, reset: bool = False) -> None:
         """Show ``parameters``; rows are updated in place when the tree keeps its shape.
@@ -245,6 +267,20 @@ class ParameterTreeModel(QAbstractItemModel):
             return "" if key == "required" else cell_text(node.schema, key)
         if role == Qt.ItemDataRole.CheckStateRole and key == "required" and not node.is_items:
             return Qt.CheckState.Checked if node.required else Qt.CheckState.Unchecked
+        if (
+            key == "name"
+            and self._markers
+            and role
+            in (
+                Qt.ItemDataRole.DecorationRole,
+                Qt.ItemDataRole.ToolTipRole,
+            )
+        ):
+            marker = self._markers.get(node.path)
+            if marker is not None:
+                if role == Qt.ItemDataRole.DecorationRole:
+                    return severity_icon(marker[0])
+                return marker[1]
         if role == Qt.ItemDataRole.ToolTipRole:
             if node.is_items:
                 return "The schema of each item of the array"

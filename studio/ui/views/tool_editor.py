@@ -9,6 +9,7 @@ event then refreshes every tab, so undo/redo works across tabs.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QLabel, QStackedWidget, QTabWidget, QVBoxLayout, QWidget
 
 from studio.contract.model import ToolContract
@@ -16,6 +17,7 @@ from studio.editing.edits import EditError, ToolEdit
 from studio.editing.workspace import EditTool
 from studio.ui.document import RegistryDocument
 from studio.ui.widgets.contract_tab import ContractTabWidget
+from studio.ui.widgets.field_markers import Markers, severity_icon, tab_for_path, worst
 from studio.ui.widgets.json_tab import JsonTabWidget
 from studio.ui.widgets.overview_tab import OverviewTabWidget
 from studio.ui.widgets.overview_tables import ERROR_COLOR
@@ -35,6 +37,7 @@ class ToolEditorWidget(QWidget):
         super().__init__(parent)
         self._document: RegistryDocument | None = None
         self._key: int | None = None
+        self.markers: dict[str, list] = {}
         self.overview_tab = OverviewTabWidget(self._push_edit)
         self.parameters_tab = ParametersTabWidget(self._push_edit)
         self.contract_tab = ContractTabWidget(self._push_edit)
@@ -105,6 +108,31 @@ class ToolEditorWidget(QWidget):
             "json": self.json_tab.editor,
         }
         targets[self.current_tab()].setFocus()
+
+    def set_markers(self, markers: Markers) -> None:
+        """Show the lint findings of the shown tool on its fields, by JSON path.
+
+        Each tab marks the fields it shows; a tab with findings gets the icon of
+        the worst one.
+        """
+        self.markers = dict(markers)
+        per_tab: dict[str, dict[str, list]] = {}
+        for path, findings in markers.items():
+            per_tab.setdefault(tab_for_path(path), {})[path] = list(findings)
+        for name in ("overview", "parameters", "contract"):
+            tab_markers = per_tab.get(name, {})
+            self._tabs_by_name[name].set_markers(tab_markers)  # type: ignore[attr-defined]
+            severity = worst(f for fs in tab_markers.values() for f in fs)
+            i = TAB_NAMES.index(name)
+            self.tabs.setTabIcon(i, severity_icon(severity) if severity else QIcon())
+            count = sum(len(fs) for fs in tab_markers.values())
+            self.tabs.setTabToolTip(i, f"{count} lint finding{'s' if count != 1 else ''}")
+
+    def focus_path(self, path: str) -> None:
+        """Show the tab of a finding's ``path`` and focus its field (or row)."""
+        name = tab_for_path(path)
+        self.show_tab(name)
+        self._tabs_by_name[name].focus_path(path)  # type: ignore[attr-defined]
 
     def tool(self) -> ToolContract | None:
         """The shown tool, or None."""

@@ -28,6 +28,7 @@ from studio.contract.model import (
     ToolContract,
 )
 from studio.editing.edits import SetField
+from studio.ui.widgets.field_markers import Markers, group_by, mark_widget
 from studio.ui.widgets.form_sync import (
     ToolEditCallback,
     set_editable,
@@ -256,6 +257,68 @@ class ContractTabWidget(QScrollArea):
         self.reason_edit.setEnabled(deprecated)
         self.replacement_edit.setReadOnly(not editable)
         self.reason_edit.setReadOnly(not editable)
+
+    # ------------------------------------------------------------------ lint markers
+
+    def _widget_for(self, path: str) -> QWidget | None:
+        """The control showing ``path`` (its nearest enclosing field)."""
+        exact = {
+            "risk": self.risk_combo,
+            "execution.timeout_tier": self.timeout_tier_combo,
+            "execution.timeout_seconds": self.timeout_spin,
+            "execution.retry": self.attempts_spin,
+            "execution.retry.max_attempts": self.attempts_spin,
+            "execution.retry.backoff_base_seconds": self.backoff_base_spin,
+            "execution.retry.backoff_cap_seconds": self.backoff_cap_spin,
+            "execution.idempotency": self.idempotency_check,
+            "execution.idempotency.required": self.idempotency_check,
+            "execution.idempotency.key_template": self.key_template_edit,
+            "execution": self.timeout_tier_combo,
+            "tags": self.tags_edit,
+            "domain": self.domain_edit,
+            "deprecated": self.deprecated_check,
+            "deprecated.replacement": self.replacement_edit,
+            "deprecated.reason": self.reason_edit,
+            "permissions": self.permissions_table.table,
+        }
+        while path:
+            if path in exact:
+                return exact[path]
+            path = path.rpartition(".")[0]
+        return None
+
+    def _markable(self) -> list[QWidget]:
+        return [
+            self.risk_combo,
+            self.timeout_tier_combo,
+            self.timeout_spin,
+            self.attempts_spin,
+            self.backoff_base_spin,
+            self.backoff_cap_spin,
+            self.idempotency_check,
+            self.key_template_edit,
+            self.tags_edit,
+            self.domain_edit,
+            self.deprecated_check,
+            self.replacement_edit,
+            self.reason_edit,
+            self.permissions_table.table,
+        ]
+
+    def set_markers(self, markers: Markers) -> None:
+        """Mark the controls that have lint findings; clear the others."""
+        by_widget = group_by(markers, self._widget_for)
+        for widget in self._markable():
+            mark_widget(widget, by_widget.get(widget, []))
+
+    def focus_path(self, path: str) -> bool:
+        """Scroll to and focus the control of ``path``; False when it has none here."""
+        widget = self._widget_for(path)
+        if widget is None:
+            return False
+        self.ensureWidgetVisible(widget)
+        widget.setFocus()
+        return True
 
     # ------------------------------------------------------------------ view → model
 

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 
 from studio.contract.model import NAME_PATTERN, ToolContract
 from studio.editing.edits import SetField
+from studio.ui.widgets.field_markers import Markers, field_of, group_by, mark_widget
 from studio.ui.widgets.form_sync import (
     ToolEditCallback,
     set_editable,
@@ -146,6 +147,35 @@ class OverviewTabWidget(QScrollArea):
             set_editable(edit, not read_only)
         self.errors_table.set_read_only(read_only)
         self.examples_table.set_read_only(read_only)
+
+    # ------------------------------------------------------------------ lint markers
+
+    def field_widgets(self) -> dict[str, QWidget]:
+        """The widget showing each top-level field (the keys of lint paths)."""
+        return {
+            "name": self.name_edit,
+            "title": self.title_edit,
+            "summary": self.summary_edit,
+            **self.block_edits,
+            "description": self.description_edit,
+            "errors": self.errors_table.table,
+            "examples": self.examples_table.table,
+        }
+
+    def set_markers(self, markers: Markers) -> None:
+        """Mark the fields that have lint findings; clear the others."""
+        by_field = group_by(markers, field_of)
+        for field, widget in self.field_widgets().items():
+            mark_widget(widget, by_field.get(field, []))
+
+    def focus_path(self, path: str) -> bool:
+        """Scroll to and focus the field of ``path``; False when it has none here."""
+        widget = self.field_widgets().get(field_of(path))
+        if widget is None:
+            return False
+        self.ensureWidgetVisible(widget)
+        widget.setFocus()
+        return True
 
     # ------------------------------------------------------------------ view → model
 

@@ -21,6 +21,13 @@ from PySide6.QtWidgets import (
 from studio.contract.model import ToolContract
 from studio.editing.edits import ITEMS, AddProperty, PropertyPath, RemoveProperty
 from studio.ui.models.parameter_tree_model import COLUMN, ParameterTreeModel
+from studio.ui.widgets.field_markers import (
+    Markers,
+    group_by,
+    marker_tooltip,
+    property_path,
+    worst,
+)
 from studio.ui.widgets.form_sync import ToolEditCallback
 
 JSON_SCHEMA_TYPES = ("string", "integer", "number", "boolean", "object", "array", "null")
@@ -135,6 +142,32 @@ class ParametersTabWidget(QWidget):
         """The property path of the current row, or None."""
         index = self.view.currentIndex()
         return self.model.path(index) if index.isValid() else None
+
+    # ------------------------------------------------------------------ lint markers
+
+    def set_markers(self, markers: Markers) -> None:
+        """Show a severity icon on each parameter row that has findings."""
+        rows = {}
+        for path, findings in group_by(markers, property_path).items():
+            severity = worst(findings)
+            if path and severity is not None:
+                rows[path] = (severity, marker_tooltip(findings))
+        self.model.set_markers(rows)  # type: ignore[arg-type]
+
+    def focus_path(self, path: str) -> bool:
+        """Select and focus the row of ``path`` (its closest existing ancestor)."""
+        prop = property_path(path)
+        if prop is None:
+            return False
+        while prop:
+            index = self.model.index_of(prop)
+            if index.isValid():
+                self.view.setCurrentIndex(index)
+                self.view.scrollTo(index)
+                break
+            prop = prop[:-1]
+        self.view.setFocus()
+        return True
 
     # ------------------------------------------------------------------ actions
 

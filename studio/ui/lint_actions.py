@@ -1,0 +1,278 @@
+"""The main window's lint features: controllers per draft, docks, jumps, fixes, config.
+
+:class:`LintOperations` creates one :class:`LintController` per open draft,
+shows the shown draft's report in the problems panel, the similar-tools view,
+the scores and the editor's field markers, and carries out what the user asks
+for in those views (jump to a field, apply a quick fix as one undo step,
+suppress with a reason, disable a rule, show a rule's rationale).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDockWidget, QInputDialog, QLabel, QLineEdit, QMessageBox, QWidget
+
+from studio.lint import Finding, LintReport, Rule, rule_info
+from studio.ui.lint_controller import LintConfigNotSaved, LintController, fix_problem
+from studio.ui.views.problems_panel import ProblemsPanel, counts_text
+from studio.ui.views.similar_tools_view import SimilarToolsView
+from studio.ui.widgets.score_widget import ScoreWidget
+
+if TYPE_CHECKING:
+    from studio.ui.document import RegistryDocument
+    from studio.ui.main_window import MainWindow
+
+
+class LintPrompts:
+    """The lint questions the window asks; tests replace these methods."""
+
+    def suppression_reason(self, parent: QWidget, finding: Finding) -> str | None:
+        """The reason for suppressing ``finding``; None when cancelled."""
+        while True:
+            text, ok = QInputDialog.getText(
+                parent,
+                "Suppress finding",
+                f"Why is this {finding.rule_id} finding on {finding.tool or 'the registry'} "
+                "acceptable? The reason is stored with the registry and shown in exports.",
+                QLineEdit.EchoMode.Normal,
+            )
+            if not ok:
+                return None
+            if text.strip():
+                return text.strip()
+            QMessageBox.information(parent, "Reason required", "A suppression needs a reason.")
+
+    def show_rationale(self, parent: QWidget, rule: Rule) -> None:
+        """Explain a rule."""
+        box = QMessageBox(parent)
+        box.setWindowTitle(rule.id)
+        box.setIcon(QMessageBox.Icon.Information)
+        box.setText(f"{rule.id} ({rule.category}, {rule.default_severity.value} by default)")
+        box.setInformativeText(rule.rationale)
+        box.exec()
+
+
+def _dock(window: MainWindow, title: str, name: str, widget: QWidget) -> QDockWidget:
+    dock = QDockWidget(title, window)
+    dock.setObjectName(name)
+    dock.setWidget(widget)
+    dock.setFeatures(
+        QDockWidget.DockWidgetFeature.DockWidgetMovable
+        | QDockWidget.DockWidgetFeature.DockWidgetClosable
+        | QDockWidget.DockWidgetFeature.DockWidgetFloatable
+    )
+    return dock
+
+
+class LintOperations:
+    """Lint controllers and views of a :class:`MainWindow`.
+
+    Args:
+        window: The main window (its editor, tool list, actions and prompts).
+    """
+
+    def __init__(self, window: MainWindow) -> None:
+        self._w = window
+        self.controllers: dict[str, LintController] = {}
+        self._current: str | None = None
+        self.problems_panel = ProblemsPanel(window)
+        self.similar_view = SimilarToolsView(window)
+        self.score_widget = ScoreWidget(window)
+        self.problems_dock = _dock(window, "Problems", "problemsDock", self.problems_panel)
+        self.similar_dock = _dock(window, "Similar tools", "similarToolsDock", self.similar_view)
+        self.scores_dock = _dock(window, "Scores", "scoresDock", self.score_widget)
+        self.counter_label = QLabel(window)
+        self.counter_label.setToolTip("Lint findings of the shown draft (F8: next problem)")
+
+        p = self.problems_panel
+        p.findingActivated.connect(self.jump_to)
+        p.fixRequested.connect(self.apply_fix)
+        p.suppressRequested.connect(self.suppress)
+        p.disableRuleRequested.connect(lambda f: self.disable_rule(f.rule_id))
+        p.rationaleRequested.connect(lambda f: self.show_rationale(f.rule_id))
+        p.profileChosen.connect(self.set_profile)
+        self.similar_view.toolActivated.connect(self._open_tool)
+
+    # ------------------------------------------------------------------ layout
+
+    def install(self) -> None:
+        """Dock the views: problems and similar tools below, scores on the right."""
+        w = self._w
+        bottom = Qt.DockWidgetArea.BottomDockWidgetArea
+        w.addDockWidget(bottom, self.problems_dock)
+        w.tabifyDockWidget(self.problems_dock, self.similar_dock)
+        w.tabifyDockWidget(self.similar_dock, w.versions_dock)
+        self.problems_dock.raise_()
+        w.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.scores_dock)
+        w.statusBar().addPermanentWidget(self.counter_label)
+        a = w.actions
+        a.run_lint.triggered.connect(self.run_lint)
+        a.next_problem.triggered.connect(lambda: self.step(+1))
+        a.previous_problem.triggered.connect(lambda: self.step(-1))
+        for action in a.lint_profiles:
+            profile = str(action.data())
+            action.triggered.connect(lambda _checked=False, p=profile: self.set_profile(p))
+
+    # ------------------------------------------------------------------ documents
+
+    def document_opened(self, key: str, document: RegistryDocument) -> None:
+        """Start linting a newly opened draft (published versions are not linted)."""
+        if document.read_only or key in self.controllers:
+            return
+        controller = LintController(document, parent=self._w)
+        controller.reportChanged.connect(lambda report, k=key: self._on_report(k, report))
+        controller.busyChanged.connect(lambda busy, k=key: self._on_busy(k, busy))
+        controller.failed.connect(
+            lambda message: self._w.statusBar().showMessage(f"Lint failed: {message}", 8000)
+        )
+        self.controllers[key] = controller
+
+    def document_closed(self, key: str) -> None:
+        controller = self.controllers.pop(key, None)
+        if controller is not None:
+            controller.shutdown()
+            controller.deleteLater()
+        if self._current == key:
+            self.activate(None)
+
+    def activate(self, key: str | None) -> None:
+        """Show the report of the draft ``key`` (None, or a version: nothing)."""
+        self._current = key
+        controller = self.current_controller()
+        report = controller.report if controller else None
+        self._show(report)
+        if controller is not None:
+            self.problems_panel.set_profile(controller.profile)
+            self._on_busy(key or "", controller.busy)
+            self._check_profile(controller.profile)
+        else:
+            self.problems_panel.set_state("published versions are not linted" if key else "")
+        self._update_enabled()
+
+    def current_controller(self) -> LintController | None:
+        return self.controllers.get(self._current) if self._current else None
+
+    def shutdown(self) -> None:
+        for key in list(self.controllers):
+            self.document_closed(key)
+
+    # ------------------------------------------------------------------ reports
+
+    def _on_report(self, key: str, report: LintReport) -> None:
+        if key == self._current:
+            self._show(report)
+
+    def _on_busy(self, key: str, busy: bool) -> None:
+        if key == self._current:
+            self.problems_panel.set_state("linting…" if busy else "")
+            if busy and self.current_controller() and self.current_controller().report is None:
+                self.counter_label.setText("linting…")
+
+    def _show(self, report: LintReport | None) -> None:
+        self.problems_panel.set_report(report)
+        self.similar_view.set_pairs(report.similar if report else ())
+        self.score_widget.set_report(report)
+        self.counter_label.setText(counts_text(report))
+        self.tool_selected()
+
+    def tool_selected(self) -> None:
+        """Refresh the markers and scores of the selected tool."""
+        tool = self._w.selected_tool()
+        controller = self.current_controller()
+        report = controller.report if controller else None
+        self.score_widget.set_tool(tool.name if tool else None)
+        markers: dict[str, list[Finding]] = {}
+        if report is not None and tool is not None:
+            for f in report.for_tool(tool.name):
+                markers.setdefault(f.path, []).append(f)
+        self._w.editor.set_markers(markers)
+
+    # ------------------------------------------------------------------ commands
+
+    def run_lint(self) -> None:
+        controller = self.current_controller()
+        if controller is not None:
+            controller.run_full()
+
+    def set_profile(self, profile: str) -> None:
+        controller = self.current_controller()
+        if controller is None:
+            return
+        controller.set_profile(profile)
+        self.problems_panel.set_profile(profile)
+        self._check_profile(profile)
+
+    def _check_profile(self, profile: str) -> None:
+        for action in self._w.actions.lint_profiles:
+            action.setChecked(action.data() == profile)
+
+    def step(self, delta: int) -> None:
+        """Select the next/previous problem in the panel and jump to it (F8/Shift+F8)."""
+        if not self.problems_dock.isVisible():
+            self.problems_dock.show()
+        self.problems_dock.raise_()
+        finding = self.problems_panel.step(delta)
+        if finding is not None:
+            self.jump_to(finding, focus_field=True)
+
+    def jump_to(self, finding: Finding, focus_field: bool = True) -> None:
+        """Select the finding's tool and show and focus its field in the editor."""
+        if finding.tool is None:
+            return
+        w = self._w
+        selected = w.selected_tool()
+        if selected is None or selected.name != finding.tool:
+            w.select_tool_named(finding.tool)
+        if focus_field:
+            w.editor.focus_path(finding.path)
+
+    def _open_tool(self, name: str) -> None:
+        self._w.select_tool_named(name)
+
+    def apply_fix(self, finding: Finding) -> None:
+        controller = self.current_controller()
+        if controller is None or finding.fix is None:
+            return
+        problem = fix_problem(controller, finding)
+        if problem is not None:
+            self._w.prompts.error(self._w, "Quick fix not applied", problem)
+        else:
+            self._w.statusBar().showMessage(f"Applied: {finding.fix.label}", 3000)
+
+    def suppress(self, finding: Finding) -> bool:
+        """Ask for a reason and store the suppression; False when cancelled or refused."""
+        controller = self.current_controller()
+        if controller is None:
+            return False
+        reason = self._w.prompts.suppression_reason(self._w, finding)
+        if reason is None or not reason.strip():
+            return False
+        return self._config(lambda: controller.suppress(finding, reason), "Suppressed")
+
+    def disable_rule(self, rule_id: str) -> bool:
+        controller = self.current_controller()
+        if controller is None:
+            return False
+        return self._config(lambda: controller.disable_rule(rule_id), f"Disabled {rule_id}")
+
+    def _config(self, change, done: str) -> bool:  # type: ignore[no-untyped-def]
+        try:
+            change()
+        except LintConfigNotSaved as exc:
+            self._w.prompts.error(self._w, "Lint settings not saved", str(exc))
+            return False
+        self._w.statusBar().showMessage(f"{done}; stored in the registry settings", 4000)
+        return True
+
+    def show_rationale(self, rule_id: str) -> None:
+        rule = rule_info(rule_id)
+        if rule is not None:
+            self._w.prompts.show_rationale(self._w, rule)
+
+    def _update_enabled(self) -> None:
+        on = self.current_controller() is not None
+        a = self._w.actions
+        for action in (a.run_lint, *a.lint_profiles):
+            action.setEnabled(on)

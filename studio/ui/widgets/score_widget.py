@@ -1,0 +1,228 @@
+"""Description scores of the selected tool and a summary of the registry's lint report.
+
+The charts are hand-painted horizontal bars (no Qt Charts dependency): they
+follow the palette, so they read in the light and the dark theme alike.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPalette
+from PySide6.QtWidgets import QGroupBox, QLabel, QSizePolicy, QVBoxLayout, QWidget
+
+from studio.lint import COMPONENTS, LintReport, Severity, ToolScores
+from studio.ui.widgets.field_markers import SEVERITY_COLORS
+
+_SCORE_COLORS = {
+    1: QColor("#d0372d"),
+    2: QColor("#e07b26"),
+    3: QColor("#d6b400"),
+    4: QColor("#7cb342"),
+    5: QColor("#2e9d4f"),
+}
+_LABELS = {
+    "purpose": "Purpose",
+    "usage": "Usage guidance",
+    "limitations": "Limitations",
+    "parameters": "Parameters",
+    "examples": "Examples",
+    "length": "Completeness",
+}
+
+
+@dataclass(frozen=True)
+class Bar:
+    """One bar: label, value, the scale's maximum, colour and the text shown after it."""
+
+    label: str
+    value: float
+    maximum: float
+    color: QColor
+    text: str
+
+
+class BarChartWidget(QWidget):
+    """Labelled horizontal bars, one per row."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._bars: list[Bar] = []
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+
+    def set_bars(self, bars: list[Bar]) -> None:
+        self._bars = list(bars)
+        self.updateGeometry()
+        self.update()
+
+    def bars(self) -> list[Bar]:
+        return list(self._bars)
+
+    def _row_height(self) -> int:
+        return self.fontMetrics().height() + 6
+
+    def sizeHint(self) -> QSize:
+        return QSize(220, max(1, len(self._bars)) * self._row_height() + 2)
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(160, self.sizeHint().height())
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        fm = self.fontMetrics()
+        row = self._row_height()
+        label_w = min(
+            max((fm.horizontalAdvance(b.label) for b in self._bars), default=0) + 8,
+            self.width() // 2,
+        )
+        text_w = max((fm.horizontalAdvance(b.text) for b in self._bars), default=0) + 8
+        bar_w = max(10, self.width() - label_w - text_w)
+        pal = self.palette()
+        track = pal.color(QPalette.ColorRole.Midlight)
+        for i, bar in enumerate(self._bars):
+            y = i * row
+            painter.setPen(pal.color(QPalette.ColorRole.WindowText))
+            label = fm.elidedText(bar.label, Qt.TextElideMode.ElideRight, label_w - 8)
+            painter.drawText(
+                QRectF(0, y, label_w - 8, row),
+                Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
+                label,
+            )
+            rect = QRectF(label_w, y + 4, bar_w, row - 8)
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(track)
+            painter.drawRoundedRect(rect, 3, 3)
+            share = 0.0 if bar.maximum <= 0 else max(0.0, min(1.0, bar.value / bar.maximum))
+            if share > 0:
+                painter.setBrush(bar.color)
+                painter.drawRoundedRect(
+                    QRectF(rect.x(), rect.y(), rect.width() * share, rect.height()), 3, 3
+                )
+            painter.setPen(pal.color(QPalette.ColorRole.WindowText))
+            painter.drawText(
+                QRectF(label_w + bar_w + 6, y, text_w, row),
+                Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
+                bar.text,
+            )
+        painter.end()
+
+
+def score_bars(scores: ToolScores) -> list[Bar]:
+    """The six component scores (1–5) as bars."""
+    values = scores.as_dict()
+    return [
+        Bar(_LABELS[c], values[c], 5, _SCORE_COLORS[max(1, min(5, values[c]))], f"{values[c]}/5")
+        for c in COMPONENTS
+    ]
+
+
+def severity_bars(report: LintReport) -> list[Bar]:
+    """Active findings per severity, scaled to the largest count."""
+    top = max([report.counts.get(s, 0) for s in Severity] + [1])
+    names = {Severity.ERROR: "Errors", Severity.WARNING: "Warnings", Severity.INFO: "Info"}
+    return [
+        Bar(
+            names[s], report.counts.get(s, 0), top, SEVERITY_COLORS[s], str(report.counts.get(s, 0))
+        )
+        for s in Severity
+    ]
+
+
+def average_bars(report: LintReport) -> list[Bar]:
+    """The registry's mean score per component."""
+    scores = list(report.scores.values())
+    out = []
+    for c in COMPONENTS:
+        mean = sum(getattr(s, c) for s in scores) / len(scores) if scores else 0.0
+        out.append(
+            Bar(_LABELS[c], mean, 5, _SCORE_COLORS[max(1, min(5, round(mean) or 1))], f"{mean:.1f}")
+        )
+    return out
+
+
+def budget_text(report: LintReport) -> str:
+    """Token budget of the definitions, labelled as an estimate."""
+    t = report.tokens
+    n = len(t.per_tool)
+    label = "estimate" if t.method == "estimate" else t.method
+    return (
+        f"{n} tool{'s' if n != 1 else ''} · ≈ {t.total:,} tokens of definitions "
+        f"(≈ {t.average:,.0f} per tool)\n"
+        f"Per task: ≈ {t.total:,} tokens × {t.rounds} rounds = ≈ {t.per_task:,} ({label})"
+    )
+
+
+class ScoreWidget(QWidget):
+    """The selected tool's six component scores and the registry summary."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.tool_box = QGroupBox("Tool", self)
+        self.tool_total = QLabel(self.tool_box)
+        self.tool_total.setWordWrap(True)
+        self.tool_chart = BarChartWidget(self.tool_box)
+        tool_layout = QVBoxLayout(self.tool_box)
+        tool_layout.addWidget(self.tool_total)
+        tool_layout.addWidget(self.tool_chart)
+
+        self.registry_box = QGroupBox("Registry", self)
+        self.counts_chart = BarChartWidget(self.registry_box)
+        self.budget_label = QLabel(self.registry_box)
+        self.budget_label.setWordWrap(True)
+        self.budget_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.average_title = QLabel("Mean scores", self.registry_box)
+        self.average_chart = BarChartWidget(self.registry_box)
+        reg_layout = QVBoxLayout(self.registry_box)
+        reg_layout.addWidget(self.counts_chart)
+        reg_layout.addWidget(self.budget_label)
+        reg_layout.addWidget(self.average_title)
+        reg_layout.addWidget(self.average_chart)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.tool_box)
+        layout.addWidget(self.registry_box)
+        layout.addStretch(1)
+        self._report: LintReport | None = None
+        self._tool: str | None = None
+        self._refresh()
+
+    def set_report(self, report: LintReport | None) -> None:
+        self._report = report
+        self._refresh()
+
+    def set_tool(self, name: str | None) -> None:
+        self._tool = name
+        self._refresh()
+
+    def _refresh(self) -> None:
+        report, name = self._report, self._tool
+        scores = report.scores.get(name) if report is not None and name else None
+        if scores is None:
+            self.tool_box.setTitle("Tool")
+            self.tool_total.setText("No tool selected" if not name else "Not linted yet")
+            self.tool_chart.set_bars([])
+            self.tool_chart.hide()
+        else:
+            self.tool_box.setTitle(f"Tool: {name}")
+            tokens = report.tokens.per_tool.get(name, 0) if report else 0
+            self.tool_total.setText(
+                f"Description score {scores.total}/30 (mean {scores.average:.1f}) · "
+                f"≈ {tokens:,} tokens"
+            )
+            self.tool_chart.set_bars(score_bars(scores))
+            self.tool_chart.show()
+        if report is None:
+            self.registry_box.setTitle("Registry")
+            self.counts_chart.set_bars([])
+            self.budget_label.setText("Not linted yet")
+            self.average_chart.set_bars([])
+            self.average_title.hide()
+            return
+        self.registry_box.setTitle(f"Registry: {report.registry} ({report.profile})")
+        self.counts_chart.set_bars(severity_bars(report))
+        self.budget_label.setText(budget_text(report))
+        self.average_chart.set_bars(average_bars(report))
+        self.average_title.show()
