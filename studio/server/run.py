@@ -6,6 +6,7 @@ whose real number is known (and printed) before the first request.
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import threading
 import time
@@ -13,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import uvicorn
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from registry_db.store import RegistryStore
 from studio.server.app import create_app
@@ -60,9 +62,26 @@ def socket_url(sock: socket.socket) -> str:
     return f"http://{host}:{port}"
 
 
+class _NoDelayH11Protocol(H11Protocol):
+    """h11 with TCP_NODELAY on every connection.
+
+    The response goes out in two writes (head, then body); with Nagle on, the
+    second waits for the peer's delayed ACK and a keep-alive request costs
+    ~40 ms instead of ~1 ms.
+    """
+
+    def connection_made(self, transport):  # type: ignore[no-untyped-def]
+        sock = transport.get_extra_info("socket")
+        if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
+            with contextlib.suppress(OSError):  # not fatal: only latency suffers
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        super().connection_made(transport)
+
+
 def _server(store: RegistryStore, token: str | None) -> uvicorn.Server:
     config = uvicorn.Config(
         create_app(store, token=token),
+        http=_NoDelayH11Protocol,
         lifespan="off",
         log_level="warning",
         access_log=False,
