@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import sys
 import traceback
@@ -162,13 +163,21 @@ def run_gui(db_path: Path | None) -> int:
         _show_open_error(path, exc)
         return 1
 
+    from studio.ui.async_loop import StudioEventLoop
     from studio.ui.main_window import MainWindow
 
+    # asyncio runs on the Qt event loop (qasync): model runs, streams and
+    # connection tests are tasks on the GUI thread that never block it.
+    loop = StudioEventLoop(app)
+    asyncio.set_event_loop(loop)
     window = MainWindow(store)
     window.show()
     try:
-        return app.exec()
+        # app.exec() inside; closing the last window quits it.
+        return int(loop.run_forever() or 0)
     finally:
+        loop.close_cleanly()
+        asyncio.set_event_loop(None)
         store.close()
 
 

@@ -1,0 +1,172 @@
+"""The run's event log: a table of seq, type and a one-line summary.
+
+Streamed pieces (``message.delta``) of one turn are folded into a single row
+that counts them, so a long stream stays a handful of rows.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
+
+from studio.runtime.events import RunEvent
+
+_Index = QModelIndex | QPersistentModelIndex
+COLUMNS = ("Seq", "Type", "Summary")
+
+
+@dataclass
+class LogRow:
+    first_seq: int
+    last_seq: int
+    type: str
+    summary: str
+    data: dict[str, Any]
+    pieces: int = 1
+    chars: int = 0
+
+
+def summarize_event(event: RunEvent) -> str:
+    """A short line for ``event``."""
+    d = event.data()
+    t = event.type
+    if t == "run.started":
+        return f"{d['registry']} {d['version']} · profile {d.get('profile') or '-'}"
+    if t == "model.request":
+        return f"turn {d['turn']}"
+    if t == "model.response":
+        u = d.get("usage") or {}
+        return (
+            f"turn {d['turn']} · {d['stop_reason']} · {d['tool_calls']} call(s) · "
+            f"in {u.get('input_tokens')} / out {u.get('output_tokens')} tokens"
+        )
+    if t == "tool_call.proposed":
+        args = d["arguments"] if isinstance(d["arguments"], str) else json.dumps(d["arguments"])
+        return f"{d['call_id']} {d['name']}({args[:80]})"
+    if t == "tool_call.prepared":
+        changes = sum(len(s.get("changes") or ()) for s in d.get("steps") or ())
+        verdict = "ok" if d["ok"] else (d.get("error") or {}).get("error_code", "rejected")
+        return f"{d['call_id']} {d['tool']} · {verdict} · {changes} change(s)"
+    if t == "approval.required":
+        need = f"type {d['phrase']!r}" if d.get("phrase") else "confirm"
+        return f"{d['call_id']} {d['tool']} ({d['risk']}) · {need}"
+    if t == "approval.decided":
+        return f"{d['call_id']} {'approved' if d['approved'] else 'denied'} {d.get('reason', '')}"
+    if t == "tool_call.executing":
+        return f"{d['call_id']} {d['tool']} via {d['executor']}"
+    if t == "tool_call.completed":
+        latency = f"{d['latency_ms']:.0f} ms"
+        return f"{d['call_id']} {d['tool']} · {d['status']} · {latency} · {d['summary']}"
+    if t == "loop.detected":
+        return f"{d['reason']}: {d['detail']} → {d['action']}"
+    if t == "run.completed":
+        return (
+            f"{d['status']} {d.get('reason', '')} · {d['turns']} turn(s), {d['tool_calls']} call(s)"
+        )
+    if t == "run.failed":
+        status = f"HTTP {d['status']} " if d.get("status") else ""
+        return f"{status}{d.get('error_type', '')} {d['error']}".strip()
+    if t == "run.cancelled":
+        pending = ", ".join(d.get("pending_calls") or ())
+        return d.get("reason", "") + (f" · unanswered: {pending}" if pending else "")
+    return ""
+
+
+class EventLogModel(QAbstractTableModel):
+    """Rows of run events (consecutive deltas of a turn folded into one row)."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._rows: list[LogRow] = []
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 - Qt signature
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 - Qt signature
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if (
+            role == Qt.ItemDataRole.DisplayRole
+            and orientation == Qt.Orientation.Horizontal
+            and 0 <= section < len(COLUMNS)
+        ):
+            return COLUMNS[section]
+        return None
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+            return None
+        row = self._rows[index.row()]
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+            if index.column() == 0:
+                return (
+                    str(row.first_seq)
+                    if row.first_seq == row.last_seq
+                    else f"{row.first_seq}–{row.last_seq}"
+                )
+            if index.column() == 1:
+                return row.type
+            return row.summary
+        if role == Qt.ItemDataRole.UserRole:
+            return row.data
+        return None
+
+    def types(self) -> list[str]:
+        return [r.type for r in self._rows]
+
+    def row(self, index: int) -> LogRow:
+        return self._rows[index]
+
+    def clear(self) -> None:
+        self.beginResetModel()
+        self._rows = []
+        self.endResetModel()
+
+    def append(self, event: RunEvent) -> None:
+        data = event.data()
+        if event.type == "message.delta":
+            last = self._rows[-1] if self._rows else None
+            if last is not None and last.type == "message.delta":
+                last.last_seq = event.seq
+                last.pieces += 1
+                last.chars += len(data.get("text") or "")
+                last.summary = f"{last.pieces} streamed pieces, {last.chars} characters"
+                idx = self.index(len(self._rows) - 1, 0)
+                self.dataChanged.emit(idx, self.index(len(self._rows) - 1, 2))
+                return
+            chars = len(data.get("text") or "")
+            row = LogRow(event.seq, event.seq, event.type, f"1 streamed piece, {chars} characters",
+                         data, 1, chars)  # fmt: skip
+        else:
+            row = LogRow(event.seq, event.seq, event.type, summarize_event(event), data)
+        n = len(self._rows)
+        self.beginInsertRows(QModelIndex(), n, n)
+        self._rows.append(row)
+        self.endInsertRows()
+
+
+class EventLogView(QTableView):
+    """The event table; follows new rows."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.log_model = EventLogModel(self)
+        self.setModel(self.log_model)
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.setWordWrap(False)
+        self.verticalHeader().hide()
+        self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
+        header = self.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        header.setStretchLastSection(True)
+        self.setAccessibleName("Event log")
+        self.log_model.rowsInserted.connect(lambda *_: self.scrollToBottom())

@@ -1,0 +1,113 @@
+"""The inspector: the selected row's raw JSON and the three audit layers of a call.
+
+Model intent (``tool_call.proposed``), request snapshot (``tool_call.executing``)
+and response summary (``tool_call.completed``), each highlighted with the
+Pygments-driven :class:`JsonHighlighter`; token usage per turn and in total.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QLabel, QPlainTextEdit, QTabWidget, QVBoxLayout, QWidget
+
+from studio.sessions.model import part_to_dict
+from studio.ui.playground.conversation_model import CallAudit, ConversationItem, ConversationModel
+from studio.ui.widgets.json_highlighter import JsonHighlighter, is_dark
+
+TABS = ("Raw JSON", "Model intent", "Request snapshot", "Response summary")
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, indent=2)
+
+
+class _JsonPane(QPlainTextEdit):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setReadOnly(True)
+        font = QFont("monospace")
+        font.setStyleHint(QFont.StyleHint.Monospace)
+        self.setFont(font)
+        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.highlighter = JsonHighlighter(self.document(), is_dark(self.palette()))
+
+
+class InspectorWidget(QWidget):
+    """Shows one conversation row in detail (set with :meth:`show_item`)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.title = QLabel("Select a message, call or result")
+        self.title.setWordWrap(True)
+        self.tabs = QTabWidget()
+        self.panes: dict[str, _JsonPane] = {}
+        for name in TABS:
+            pane = _JsonPane()
+            self.panes[name] = pane
+            self.tabs.addTab(pane, name)
+        self.usage_label = QLabel("No tokens used yet")
+        self.usage_label.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.title)
+        layout.addWidget(self.tabs, 1)
+        layout.addWidget(self.usage_label)
+
+    def text_of(self, tab: str) -> str:
+        return self.panes[tab].toPlainText()
+
+    def show_item(self, item: ConversationItem | None, model: ConversationModel) -> None:
+        for pane in self.panes.values():
+            pane.highlighter.set_dark(is_dark(pane.palette()))
+        if item is None:
+            self.title.setText("Select a message, call or result")
+            for pane in self.panes.values():
+                pane.setPlainText("")
+            return
+        raw = self._raw(item, model)
+        self.panes["Raw JSON"].setPlainText(_dump(raw))
+        audit = model.audit_of(item.call_id) if item.call_id else CallAudit()
+        layers = {
+            "Model intent": audit.proposed,
+            "Request snapshot": audit.executing,
+            "Response summary": audit.completed,
+        }
+        for name, value in layers.items():
+            if value is None:
+                note = "not a tool call" if not item.call_id else "no event for this call yet"
+                self.panes[name].setPlainText(f"// {note}")
+            else:
+                self.panes[name].setPlainText(_dump(value))
+        where = f"message {item.message}" if item.message is not None else "streaming"
+        label = item.call_id or item.role
+        self.title.setText(f"{item.kind} · {label} · {where}")
+
+    def _raw(self, item: ConversationItem, model: ConversationModel) -> Any:
+        if item.message is not None and item.part is not None:
+            raw: Any = part_to_dict(model.messages[item.message].parts[item.part])
+        else:
+            raw = {"role": item.role, "text": item.text, "arguments": item.arguments}
+        if item.kind == "call":
+            prepared = model.audit_of(item.call_id).prepared
+            if prepared is not None:
+                raw = {"part": raw, "prepared": prepared}
+        if item.problems:
+            problems = [
+                {"kind": p.kind.value, "message": p.message, "provider_errors": p.provider_errors}
+                for p in item.problems
+            ]
+            raw = {"part": raw, "pairing_problems": problems}
+        return raw
+
+    def show_usage(self, model: ConversationModel) -> None:
+        if not model.usage:
+            self.usage_label.setText("No tokens used yet")
+            return
+        turns = " · ".join(
+            f"turn {t}: {i} in / {o} out" for t, (i, o) in sorted(model.usage.items())
+        )
+        total_in, total_out = model.total_usage()
+        self.usage_label.setText(f"Tokens — {turns}\nTotal: {total_in} in / {total_out} out")

@@ -1,0 +1,265 @@
+"""The Playground screen: sidebar | conversation, prompt and event log | inspector.
+
+Runs go through :class:`RunController` on the qasync loop; this widget only
+reacts to its signals, so the GUI keeps painting while a model streams.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QMenu,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from registry_db import RegistryStore
+from registry_db.sessions import SessionStore
+from studio.runtime import ApprovalDecision, ApprovalRequest, Run, RunEvent, RunResult
+from studio.sessions.export import ExportFormat
+from studio.ui.playground.approval_dialog import ask_approval
+from studio.ui.playground.conversation import ConversationView
+from studio.ui.playground.conversation_model import ConversationItem
+from studio.ui.playground.event_log import EventLogView
+from studio.ui.playground.inspector import InspectorWidget
+from studio.ui.playground.run_controller import ClientFactory, RunController
+from studio.ui.playground.sidebar import PlaygroundSidebar
+
+ApprovalPrompt = Callable[[QWidget, ApprovalRequest], Awaitable[ApprovalDecision]]
+ExportPath = Callable[[QWidget, ExportFormat], Path | None]
+
+
+def _ask_export_path(parent: QWidget, fmt: ExportFormat) -> Path | None:
+    path, _ = QFileDialog.getSaveFileName(
+        parent, f"Export session as {fmt} messages", f"session-{fmt}.json", "JSON (*.json)"
+    )
+    return Path(path) if path else None
+
+
+class PlaygroundView(QWidget):
+    """The whole playground.
+
+    Args:
+        store: The open store (profiles, registries, sessions).
+        approval_prompt: Asks about write/destructive calls (tests answer it).
+        client_factory: Makes model clients (tests may wrap :func:`client_for`).
+        export_path: Asks where to write an export (tests give a path).
+    """
+
+    def __init__(
+        self,
+        store: RegistryStore,
+        *,
+        approval_prompt: ApprovalPrompt = ask_approval,
+        client_factory: ClientFactory | None = None,
+        export_path: ExportPath = _ask_export_path,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.store = store
+        self.sessions = SessionStore.for_store(store)
+        self.approval_prompt = approval_prompt
+        self.export_path = export_path
+        kwargs = {"client_factory": client_factory} if client_factory else {}
+        self.controller = RunController(
+            self.sessions, approver=self._approve, parent=self, **kwargs
+        )
+
+        self.sidebar = PlaygroundSidebar(store, self.sessions)
+        self.conversation = ConversationView()
+        self.model = self.conversation.conversation
+        self.event_log = EventLogView()
+        self.inspector = InspectorWidget()
+
+        self.session_label = QLabel("No session yet")
+        self.status_label = QLabel("Idle")
+        self.status_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.again_button = QPushButton("Run again from here")
+        self.again_button.setToolTip("Start a new session with the messages up to the selected one")
+        self.export_button = QToolButton()
+        self.export_button.setText("Export")
+        self.export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        menu = QMenu(self.export_button)
+        menu.addAction("OpenAI messages JSON…", lambda: self.export_to_file("openai"))
+        menu.addAction("Anthropic messages JSON…", lambda: self.export_to_file("anthropic"))
+        self.export_button.setMenu(menu)
+        bar = QHBoxLayout()
+        bar.setContentsMargins(4, 2, 4, 2)
+        bar.addWidget(self.session_label, 1)
+        bar.addWidget(self.status_label)
+        bar.addWidget(self.again_button)
+        bar.addWidget(self.export_button)
+
+        self.prompt_edit = QPlainTextEdit()
+        self.prompt_edit.setPlaceholderText("Ask the model… (Ctrl+Return runs, Esc stops)")
+        self.prompt_edit.setFixedHeight(64)
+        self.run_button = QPushButton("Run")
+        self.stop_button = QPushButton("Stop")
+        self.stop_button.setEnabled(False)
+        run_col = QVBoxLayout()
+        run_col.addWidget(self.run_button)
+        run_col.addWidget(self.stop_button)
+        prompt_row = QHBoxLayout()
+        prompt_row.setContentsMargins(4, 2, 4, 4)
+        prompt_row.addWidget(self.prompt_edit, 1)
+        prompt_row.addLayout(run_col)
+
+        centre_top = QWidget()
+        ct = QVBoxLayout(centre_top)
+        ct.setContentsMargins(0, 0, 0, 0)
+        ct.setSpacing(0)
+        ct.addLayout(bar)
+        ct.addWidget(self.conversation, 1)
+        ct.addLayout(prompt_row)
+        self.centre = QSplitter(Qt.Orientation.Vertical)
+        self.centre.setChildrenCollapsible(False)
+        self.centre.addWidget(centre_top)
+        self.centre.addWidget(self.event_log)
+        self.centre.setStretchFactor(0, 4)
+        self.centre.setStretchFactor(1, 1)
+        self.event_log.setMinimumHeight(70)
+
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.setChildrenCollapsible(False)
+        self.splitter.addWidget(self.sidebar)
+        self.splitter.addWidget(self.centre)
+        self.splitter.addWidget(self.inspector)
+        self.splitter.setStretchFactor(0, 0)
+        self.splitter.setStretchFactor(1, 3)
+        self.splitter.setStretchFactor(2, 1)
+        self.inspector.setMinimumWidth(220)
+        self.centre.setMinimumWidth(320)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.splitter)
+
+        self.run_button.clicked.connect(self.run_prompt)
+        self.stop_button.clicked.connect(self.stop)
+        self.again_button.clicked.connect(self.run_again_from_selected)
+        self.conversation.currentItemChanged.connect(self._on_item)
+        self.controller.runStarted.connect(self._on_started)
+        self.controller.eventReceived.connect(self._on_event)
+        self.controller.runFinished.connect(self._on_finished)
+        self.controller.busyChanged.connect(self._on_busy)
+        self._update_buttons()
+
+    # ------------------------------------------------------------------ sizing
+
+    def size_panes(self, width: int) -> None:
+        """Split ``width`` between sidebar, conversation and inspector."""
+        side = 260 if width < 1100 else 300
+        inspector = max(220, int(width * 0.24))
+        self.splitter.setSizes([side, max(320, width - side - inspector), inspector])
+
+    # ------------------------------------------------------------------ actions
+
+    def run_prompt(self) -> Run | None:
+        """Start a run with the prompt box's text (Ctrl+Return)."""
+        prompt = self.prompt_edit.toPlainText().strip()
+        if not prompt:
+            self.status_label.setText("Type a prompt first")
+            return None
+        return self._start(prompt, None)
+
+    def run_again_from_selected(self) -> Run | None:
+        """A new session with the messages up to the selected one, run from there."""
+        item = self.conversation.current_item()
+        if item is None or item.message is None:
+            self.status_label.setText("Select a message to run again from")
+            return None
+        return self._start(self.prompt_edit.toPlainText().strip() or None, item.message)
+
+    def _start(self, prompt: str | None, from_message: int | None) -> Run | None:
+        if self.controller.busy:
+            self.status_label.setText("A run is in progress; Stop it first")
+            return None
+        try:
+            config, profile = self.sidebar.run_config()
+            run = self.controller.start(config, profile, prompt, from_message=from_message)
+        except (ValueError, RuntimeError) as exc:
+            self.status_label.setText(str(exc))
+            return None
+        self.prompt_edit.clear()
+        return run
+
+    def stop(self) -> None:
+        """Cancel the run in progress (Esc)."""
+        self.controller.stop()
+
+    def export_to_file(self, fmt: ExportFormat) -> Path | None:
+        if self.controller.session_id is None:
+            self.status_label.setText("Run something first: there is no session to export")
+            return None
+        path = self.export_path(self, fmt)
+        if path is None:
+            return None
+        document = self.controller.export(fmt)
+        path.write_text(json.dumps(document, ensure_ascii=False, indent=2), encoding="utf-8")
+        self.status_label.setText(f"Exported to {path.name}")
+        return path
+
+    async def _approve(self, request: ApprovalRequest) -> ApprovalDecision:
+        self.status_label.setText(f"Waiting for approval of {request.tool}")
+        return await self.approval_prompt(self, request)
+
+    # ------------------------------------------------------------------ run signals
+
+    def _on_started(self, run: Run) -> None:
+        self.model.set_messages(run.messages)
+        self.event_log.log_model.clear()
+        self.inspector.show_item(None, self.model)
+        self.inspector.show_usage(self.model)
+        origin = f" (from message {run.from_message})" if run.from_message is not None else ""
+        self.session_label.setText(f"Session {run.session_id[:12]}{origin}")
+        self.status_label.setText("Running…")
+
+    def _on_event(self, event: RunEvent) -> None:
+        run = self.controller.run
+        if run is not None:
+            self.model.sync_messages(run.messages)
+        self.model.apply_event(event)
+        self.event_log.log_model.append(event)
+        if event.type == "message.delta":
+            self.status_label.setText("Streaming…")
+        elif event.type == "model.response":
+            self.inspector.show_usage(self.model)
+        elif event.type == "approval.required":
+            self.status_label.setText("Waiting for approval")
+        elif event.type.startswith("tool_call."):
+            self.status_label.setText("Running tools…")
+        current = self.conversation.current_item()
+        if (
+            current is not None
+            and current.call_id
+            and current.call_id == event.data().get("call_id")
+        ):
+            self.inspector.show_item(current, self.model)
+
+    def _on_finished(self, result: RunResult) -> None:
+        self.model.sync_messages(list(result.messages))
+        self.inspector.show_usage(self.model)
+        reason = f": {result.reason}" if result.reason else ""
+        self.status_label.setText(f"Run {result.status}{reason}"[:160])
+
+    def _on_busy(self, _busy: bool) -> None:
+        self._update_buttons()
+
+    def _update_buttons(self) -> None:
+        busy = self.controller.busy
+        self.run_button.setEnabled(not busy)
+        self.stop_button.setEnabled(busy)
+        self.again_button.setEnabled(not busy)
+
+    def _on_item(self, item: ConversationItem | None) -> None:
+        self.inspector.show_item(item, self.model)
