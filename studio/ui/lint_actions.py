@@ -98,14 +98,14 @@ class LintOperations:
     # ------------------------------------------------------------------ layout
 
     def install(self) -> None:
-        """Dock the views: problems and similar tools below, scores on the right."""
+        """Dock the views below the editor, tabbed with the versions: problems first."""
         w = self._w
         bottom = Qt.DockWidgetArea.BottomDockWidgetArea
         w.addDockWidget(bottom, self.problems_dock)
         w.tabifyDockWidget(self.problems_dock, self.similar_dock)
-        w.tabifyDockWidget(self.similar_dock, w.versions_dock)
+        w.tabifyDockWidget(self.similar_dock, self.scores_dock)
+        w.tabifyDockWidget(self.scores_dock, w.versions_dock)
         self.problems_dock.raise_()
-        w.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.scores_dock)
         w.statusBar().addPermanentWidget(self.counter_label)
         a = w.actions
         a.run_lint.triggered.connect(self.run_lint)

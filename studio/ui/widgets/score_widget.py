@@ -10,7 +10,16 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPalette
-from PySide6.QtWidgets import QGroupBox, QLabel, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QFrame,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QScrollArea,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
 
 from studio.lint import COMPONENTS, LintReport, Severity, ToolScores
 from studio.ui.widgets.field_markers import SEVERITY_COLORS
@@ -24,7 +33,7 @@ _SCORE_COLORS = {
 }
 _LABELS = {
     "purpose": "Purpose",
-    "usage": "Usage guidance",
+    "usage": "Usage",
     "limitations": "Limitations",
     "parameters": "Parameters",
     "examples": "Examples",
@@ -60,7 +69,7 @@ class BarChartWidget(QWidget):
         return list(self._bars)
 
     def _row_height(self) -> int:
-        return self.fontMetrics().height() + 6
+        return self.fontMetrics().height() + 3
 
     def sizeHint(self) -> QSize:
         return QSize(220, max(1, len(self._bars)) * self._row_height() + 2)
@@ -74,7 +83,7 @@ class BarChartWidget(QWidget):
         fm = self.fontMetrics()
         row = self._row_height()
         label_w = min(
-            max((fm.horizontalAdvance(b.label) for b in self._bars), default=0) + 8,
+            max((fm.horizontalAdvance(b.label) for b in self._bars), default=0) + 14,
             self.width() // 2,
         )
         text_w = max((fm.horizontalAdvance(b.text) for b in self._bars), default=0) + 8
@@ -84,13 +93,13 @@ class BarChartWidget(QWidget):
         for i, bar in enumerate(self._bars):
             y = i * row
             painter.setPen(pal.color(QPalette.ColorRole.WindowText))
-            label = fm.elidedText(bar.label, Qt.TextElideMode.ElideRight, label_w - 8)
+            label = fm.elidedText(bar.label, Qt.TextElideMode.ElideRight, label_w - 6)
             painter.drawText(
-                QRectF(0, y, label_w - 8, row),
+                QRectF(0, y, label_w - 6, row),
                 Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
                 label,
             )
-            rect = QRectF(label_w, y + 4, bar_w, row - 8)
+            rect = QRectF(label_w, y + 3, bar_w, row - 6)
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(track)
             painter.drawRoundedRect(rect, 3, 3)
@@ -154,37 +163,52 @@ def budget_text(report: LintReport) -> str:
     )
 
 
-class ScoreWidget(QWidget):
-    """The selected tool's six component scores and the registry summary."""
+class ScoreWidget(QScrollArea):
+    """The selected tool's six component scores and the registry summary, side by side."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.tool_box = QGroupBox("Tool", self)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        body = QWidget(self)
+        self.tool_box = QGroupBox("Tool", body)
         self.tool_total = QLabel(self.tool_box)
         self.tool_total.setWordWrap(True)
         self.tool_chart = BarChartWidget(self.tool_box)
+        self.tool_total.hide()  # the total goes into the box title to save height
         tool_layout = QVBoxLayout(self.tool_box)
-        tool_layout.addWidget(self.tool_total)
+        tool_layout.setContentsMargins(6, 4, 6, 4)
+        tool_layout.setSpacing(2)
         tool_layout.addWidget(self.tool_chart)
+        tool_layout.addStretch(1)
 
-        self.registry_box = QGroupBox("Registry", self)
+        self.registry_box = QGroupBox("Registry", body)
         self.counts_chart = BarChartWidget(self.registry_box)
         self.budget_label = QLabel(self.registry_box)
         self.budget_label.setWordWrap(True)
         self.budget_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.average_title = QLabel("Mean scores", self.registry_box)
-        self.average_chart = BarChartWidget(self.registry_box)
         reg_layout = QVBoxLayout(self.registry_box)
+        reg_layout.setContentsMargins(6, 4, 6, 4)
+        reg_layout.setSpacing(2)
         reg_layout.addWidget(self.counts_chart)
         reg_layout.addWidget(self.budget_label)
-        reg_layout.addWidget(self.average_title)
-        reg_layout.addWidget(self.average_chart)
+        reg_layout.addStretch(1)
 
-        layout = QVBoxLayout(self)
+        self.average_box = QGroupBox("Mean scores of the registry", body)
+        self.average_chart = BarChartWidget(self.average_box)
+        avg_layout = QVBoxLayout(self.average_box)
+        avg_layout.setContentsMargins(6, 4, 6, 4)
+        avg_layout.addWidget(self.average_chart)
+        avg_layout.addStretch(1)
+        # Kept for callers that toggle the title of the mean scores.
+        self.average_title = self.average_box
+
+        layout = QHBoxLayout(body)
         layout.setContentsMargins(4, 4, 4, 4)
-        layout.addWidget(self.tool_box)
-        layout.addWidget(self.registry_box)
-        layout.addStretch(1)
+        layout.addWidget(self.tool_box, 1)
+        layout.addWidget(self.registry_box, 1)
+        layout.addWidget(self.average_box, 1)
+        self.setWidget(body)
         self._report: LintReport | None = None
         self._tool: str | None = None
         self._refresh()
@@ -201,17 +225,18 @@ class ScoreWidget(QWidget):
         report, name = self._report, self._tool
         scores = report.scores.get(name) if report is not None and name else None
         if scores is None:
-            self.tool_box.setTitle("Tool")
+            self.tool_box.setTitle("Tool: none selected" if not name else "Tool: not linted yet")
             self.tool_total.setText("No tool selected" if not name else "Not linted yet")
             self.tool_chart.set_bars([])
             self.tool_chart.hide()
         else:
-            self.tool_box.setTitle(f"Tool: {name}")
             tokens = report.tokens.per_tool.get(name, 0) if report else 0
+            self.tool_box.setTitle(f"Tool: {name} · {scores.total}/30 · ≈ {tokens:,} tokens")
             self.tool_total.setText(
                 f"Description score {scores.total}/30 (mean {scores.average:.1f}) · "
                 f"≈ {tokens:,} tokens"
             )
+            self.tool_box.setToolTip(self.tool_total.text())
             self.tool_chart.set_bars(score_bars(scores))
             self.tool_chart.show()
         if report is None:
