@@ -151,3 +151,32 @@ def create_actions(parent: QWidget, undo_group: QUndoGroup) -> Actions:
         ),
         lint_profiles=tuple(lint_profiles),
     )
+
+
+@dataclass(frozen=True)
+class PlaygroundActions:
+    """Switching between the Editor and the Playground, and running in the Playground.
+
+    ``run_prompt`` (Ctrl+Return) and ``stop_run`` (Esc) only fire inside the
+    playground: the window adds them to the playground view.
+    """
+
+    show_editor: QAction
+    show_playground: QAction
+    run_prompt: QAction
+    stop_run: QAction
+
+
+def create_playground_actions(parent: QWidget) -> PlaygroundActions:
+    editor = _action(parent, "&Editor", [QKeySequence("Ctrl+1")], "Edit the registry's tools")
+    playground = _action(
+        parent, "&Playground", [QKeySequence("Ctrl+2")], "Try the tools with a real model"
+    )
+    for action in (editor, playground):
+        action.setCheckable(True)
+    editor.setChecked(True)
+    run = _action(parent, "&Run", [QKeySequence("Ctrl+Return")], "Send the prompt to the model")
+    stop = _action(parent, "&Stop", [QKeySequence("Esc")], "Stop the run in progress")
+    for action in (run, stop):
+        action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+    return PlaygroundActions(editor, playground, run, stop)

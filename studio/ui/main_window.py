@@ -7,10 +7,10 @@ import getpass
 import logging
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from PySide6.QtCore import QItemSelectionModel, QSettings, Qt
-from PySide6.QtGui import QCloseEvent, QShowEvent, QUndoGroup
+from PySide6.QtGui import QActionGroup, QCloseEvent, QShowEvent, QUndoGroup
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QPushButton,
     QSplitter,
+    QStackedWidget,
     QToolBar,
     QVBoxLayout,
     QWidget,
@@ -39,7 +40,7 @@ from registry_db import (
 )
 from studio.contract import ToolContract
 from studio.editing import DraftEntry, DraftWorkspace, InsertTool, RemoveTool, SaveRefused
-from studio.ui.actions import Actions, create_actions
+from studio.ui.actions import Actions, create_actions, create_playground_actions
 from studio.ui.dialogs.publish_dialog import PublishDialog, Publisher, PublishRequest
 from studio.ui.document import RegistryDocument
 from studio.ui.lint_actions import LintOperations, LintPrompts
@@ -49,6 +50,9 @@ from studio.ui.registry_actions import RegistryOperations, RegistryPrompts
 from studio.ui.views.tool_editor import ToolEditorWidget
 from studio.ui.views.versions_panel import VersionsPanel
 from studio.ui.widgets.preview import PreviewWidget
+
+if TYPE_CHECKING:
+    from studio.ui.playground.view import PlaygroundView
 
 _log = logging.getLogger(__name__)
 
@@ -224,7 +228,11 @@ class MainWindow(QMainWindow):
         central_layout.setSpacing(0)
         central_layout.addWidget(self.banner)
         central_layout.addWidget(self.splitter, 1)
-        self.setCentralWidget(central)
+        # Editor and Playground share the centre; the playground is built on first use.
+        self.modes = QStackedWidget()
+        self.modes.addWidget(central)
+        self.playground: PlaygroundView | None = None
+        self.setCentralWidget(self.modes)
 
         self.versions_panel = VersionsPanel(self)
         self.versions_dock = QDockWidget("Versions", self)
@@ -258,6 +266,16 @@ class MainWindow(QMainWindow):
         edit_menu.addSeparator()
         edit_menu.addAction(a.find)
         view_menu = self.menuBar().addMenu("&View")
+        self.playground_actions = create_playground_actions(self)
+        modes = QActionGroup(self)
+        for action in (
+            self.playground_actions.show_editor,
+            self.playground_actions.show_playground,
+        ):
+            modes.addAction(action)
+            view_menu.addAction(action)
+            action.toggled.connect(self._on_mode_toggled)
+        view_menu.addSeparator()
         view_menu.addAction(a.dark_theme)
         view_menu.addAction(self.versions_dock.toggleViewAction())
         lint = self.lint_ops
@@ -705,6 +723,41 @@ class MainWindow(QMainWindow):
             apply_palette(app, "dark" if dark else "light")
         QSettings().setValue("ui/theme", "dark" if dark else "light")
 
+    # ------------------------------------------------------------------ playground
+
+    def show_playground(self, on: bool = True) -> PlaygroundView | None:
+        """Switch the centre to the Playground (built on first use) or back to the Editor."""
+        if on and self.playground is None:
+            from studio.ui.playground.view import PlaygroundView  # only when first shown
+
+            self.playground = PlaygroundView(self.store)
+            pa = self.playground_actions
+            self.playground.addActions([pa.run_prompt, pa.stop_run])
+            pa.run_prompt.triggered.connect(self.playground.run_prompt)
+            pa.stop_run.triggered.connect(self.playground.stop)
+            self.modes.addWidget(self.playground)
+            self.playground.size_panes(self.width())
+        if on and self.playground is not None:
+            self.playground.sidebar.refresh()
+        self.modes.setCurrentIndex(1 if on else 0)
+        for dock in self.findChildren(QDockWidget):
+            # Editor docks (versions, lint) make no sense beside a run; keep their state.
+            if on:
+                dock.setProperty("shownInEditor", dock.isVisible())
+                dock.hide()
+            elif dock.property("shownInEditor"):
+                dock.show()
+        target = (
+            self.playground_actions.show_playground if on else self.playground_actions.show_editor
+        )
+        target.setChecked(True)
+        return self.playground
+
+    def _on_mode_toggled(self, _checked: bool) -> None:
+        on = self.playground_actions.show_playground.isChecked()
+        if on != (self.modes.currentIndex() == 1):
+            self.show_playground(on)
+
     # ------------------------------------------------------------------ closing
 
     def confirm_unsaved(self) -> bool:
@@ -730,8 +783,7 @@ class MainWindow(QMainWindow):
             preview = max(220, int(width * 0.3))
             self.splitter.setSizes([left, max(300, width - left - preview), preview])
             height = self.height()
-            # The versions share their dock area with the lint views (problems, scores…).
-            self.resizeDocks([self.versions_dock], [max(150, height // 4)], Qt.Orientation.Vertical)
+            self.resizeDocks([self.versions_dock], [max(110, height // 5)], Qt.Orientation.Vertical)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.confirm_unsaved():
