@@ -783,7 +783,8 @@ class MainWindow(QMainWindow):
             preview = max(220, int(width * 0.3))
             self.splitter.setSizes([left, max(300, width - left - preview), preview])
             height = self.height()
-            self.resizeDocks([self.versions_dock], [max(110, height // 5)], Qt.Orientation.Vertical)
+            # The versions share their dock area with the lint views (problems, scores…).
+            self.resizeDocks([self.versions_dock], [max(150, height // 4)], Qt.Orientation.Vertical)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.confirm_unsaved():
