@@ -1,4 +1,4 @@
-"""The main window switches between the Editor and the Playground; profiles test their connection."""
+"""Editor/Playground switch in the main window; profiles test their connection."""
 
 from __future__ import annotations
 
