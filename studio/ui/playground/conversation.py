@@ -76,7 +76,8 @@ class ConversationDelegate(QStyledItemDelegate):
         doc.setDefaultFont(self._view.font())
         doc.setDocumentMargin(0)
         doc.setDefaultStyleSheet(
-            f"pre {{ font-family: '{self.mono.family()}', monospace; margin: 0; }}"
+            f"pre {{ font-family: '{self.mono.family()}', monospace; margin: 0;"
+            " white-space: pre-wrap; }"
         )
         doc.setHtml(card_html(item, model.audit_of(item.call_id), dark))
         doc.setTextWidth(width - 2 * PADDING - 6)

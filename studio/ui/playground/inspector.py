@@ -18,6 +18,7 @@ from studio.ui.playground.conversation_model import CallAudit, ConversationItem,
 from studio.ui.widgets.json_highlighter import JsonHighlighter, is_dark
 
 TABS = ("Raw JSON", "Model intent", "Request snapshot", "Response summary")
+TAB_TITLES = ("Raw", "Intent", "Request", "Response")
 
 
 def _dump(value: Any) -> str:
@@ -44,10 +45,11 @@ class InspectorWidget(QWidget):
         self.title.setWordWrap(True)
         self.tabs = QTabWidget()
         self.panes: dict[str, _JsonPane] = {}
-        for name in TABS:
+        for name, title in zip(TABS, TAB_TITLES, strict=True):
             pane = _JsonPane()
             self.panes[name] = pane
-            self.tabs.addTab(pane, name)
+            self.tabs.addTab(pane, title)
+            self.tabs.setTabToolTip(self.tabs.count() - 1, name)
         self.usage_label = QLabel("No tokens used yet")
         self.usage_label.setWordWrap(True)
         layout = QVBoxLayout(self)

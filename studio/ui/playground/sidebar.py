@@ -11,6 +11,7 @@ import asyncio
 import logging
 from typing import Any
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -23,6 +24,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QScrollArea,
+    QSizePolicy,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -64,13 +66,15 @@ class PlaygroundSidebar(QScrollArea):
         self._registry: Registry | None = None
         self._mock_specs: dict[str, Any] = {}
         self.setWidgetResizable(True)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setMinimumWidth(250)
 
         self.profile_combo = QComboBox()
         self.profile_combo.setAccessibleName("Model profile")
         self.add_profile_button = QPushButton("Add…")
         self.edit_profile_button = QPushButton("Edit…")
-        self.test_button = QPushButton("Test connection")
+        self.test_button = QPushButton("Test")
+        self.test_button.setToolTip("Test connection: list the server's models with this profile")
         self.connection_label = QLabel()
         self.connection_label.setWordWrap(True)
         buttons = QHBoxLayout()
@@ -118,6 +122,8 @@ class PlaygroundSidebar(QScrollArea):
         )
         self.executor_view.horizontalHeader().setStretchLastSection(True)
         self.executor_view.setMinimumHeight(120)
+        # The table scrolls on its own; it must not widen the sidebar.
+        self.executor_view.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.allowed_edit = QLineEdit()
         self.allowed_edit.setPlaceholderText("Allowed base URLs for http, comma separated")
         executor_box = QGroupBox("Executors")

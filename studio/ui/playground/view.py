@@ -84,8 +84,9 @@ class PlaygroundView(QWidget):
 
         self.session_label = QLabel("No session yet")
         self.status_label = QLabel("Idle")
-        self.status_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.status_label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         self.again_button = QPushButton("Run again from here")
+        self.again_button.setMinimumWidth(self.again_button.sizeHint().width())
         self.again_button.setToolTip("Start a new session with the messages up to the selected one")
         self.export_button = QToolButton()
         self.export_button.setText("Export")
@@ -96,8 +97,10 @@ class PlaygroundView(QWidget):
         self.export_button.setMenu(menu)
         bar = QHBoxLayout()
         bar.setContentsMargins(4, 2, 4, 2)
-        bar.addWidget(self.session_label, 1)
-        bar.addWidget(self.status_label)
+        bar.setSpacing(8)
+        bar.addWidget(self.session_label)
+        bar.addWidget(self.status_label, 1)
+        self.status_label.setMinimumWidth(60)
         bar.addWidget(self.again_button)
         bar.addWidget(self.export_button)
 
@@ -138,7 +141,7 @@ class PlaygroundView(QWidget):
         self.splitter.setStretchFactor(0, 0)
         self.splitter.setStretchFactor(1, 3)
         self.splitter.setStretchFactor(2, 1)
-        self.inspector.setMinimumWidth(220)
+        self.inspector.setMinimumWidth(200)
         self.centre.setMinimumWidth(320)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -158,8 +161,8 @@ class PlaygroundView(QWidget):
 
     def size_panes(self, width: int) -> None:
         """Split ``width`` between sidebar, conversation and inspector."""
-        side = 260 if width < 1100 else 300
-        inspector = max(220, int(width * 0.24))
+        side = 280 if width < 1100 else 300
+        inspector = max(200, int(width * 0.24))
         self.splitter.setSizes([side, max(320, width - side - inspector), inspector])
 
     # ------------------------------------------------------------------ actions
@@ -221,7 +224,8 @@ class PlaygroundView(QWidget):
         self.inspector.show_item(None, self.model)
         self.inspector.show_usage(self.model)
         origin = f" (from message {run.from_message})" if run.from_message is not None else ""
-        self.session_label.setText(f"Session {run.session_id[:12]}{origin}")
+        self.session_label.setText(f"Session {run.session_id[:8]}{origin}")
+        self.session_label.setToolTip(run.session_id)
         self.status_label.setText("Running…")
 
     def _on_event(self, event: RunEvent) -> None:
