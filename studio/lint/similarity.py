@@ -29,6 +29,7 @@ import math
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from operator import mul
 
 from studio.contract.model import ToolContract
 from studio.contract.render import render_description
@@ -185,12 +186,22 @@ class SimilarityIndex:
 
     @staticmethod
     def _dot(u: dict[str, float], v: dict[str, float]) -> float:
-        return sum([u[t] * v[t] for t in u.keys() & v.keys()])
+        shared = u.keys() & v.keys()
+        # The products summed in the set's order, as ``sum([u[t] * v[t] for t in shared])``.
+        return sum(map(mul, map(u.__getitem__, shared), map(v.__getitem__, shared)))
 
-    def _prefix(self, vec: dict[str, float]) -> list[str]:
-        """Rarest tokens whose tail norm stays below the watch threshold."""
-        postings = self._postings
-        order = sorted(vec, key=lambda t: (len(postings[t]), t))
+    def _prefix(self, vec: dict[str, float], df: dict[str, int] | None = None) -> list[str]:
+        """Rarest tokens whose tail norm stays below the watch threshold.
+
+        ``df``, when given, holds the current document frequency of every token.
+        """
+        if df is None:
+            postings = self._postings
+            order = sorted(vec, key=lambda t: (len(postings[t]), t))
+        else:
+            # Stable sorts: by token, then by frequency, is the (frequency, token) order.
+            order = sorted(vec)
+            order.sort(key=df.__getitem__)
         limit = self.watch * self.watch
         tail = 0.0
         for i in range(len(order) - 1, -1, -1):
@@ -263,24 +274,29 @@ class SimilarityIndex:
         index: dict[str, list[str]] = {}
         watch = self.watch
         dot = self._dot
+        df = {tok: len(posting) for tok, posting in postings.items()}
+        set_pair = self._set_pair
         for name in self._tf:
             vec = vector(name)
-            seen: set[str] = set()
-            for tok in self._prefix(vec):
-                if len(postings[tok]) > max_df:
+            buckets: list[list[str]] = []
+            for tok in self._prefix(vec, df):
+                if df[tok] > max_df:
                     continue
                 bucket = index.get(tok)
                 if bucket is None:
                     index[tok] = [name]
-                    continue
-                for other in bucket:
-                    if other in seen:
-                        continue
-                    seen.add(other)
-                    score = dot(vec, vector(other))
-                    if score >= watch:
-                        self._set_pair(_key(name, other), score)
+                else:
+                    buckets.append(bucket)
+            if not buckets:
+                continue
+            # Every earlier tool sharing a prefix token, each scored once.
+            others = set().union(*buckets)
+            for bucket in buckets:
                 bucket.append(name)
+            for other in others:
+                score = dot(vec, vector(other))
+                if score >= watch:
+                    set_pair(_key(name, other), score)
 
     def update(
         self, old_name: str | None, name: str | None, terms: Counter[str] | None

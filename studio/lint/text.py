@@ -52,18 +52,29 @@ def tokenize(text: str, *, drop_stopwords: bool = True) -> list[str]:
     Return:
         Tokens in text order (duplicates kept, for term frequencies).
     """
-    tokens: list[str] = []
-    for match in _TOKEN.finditer(text):
-        run = match.group()
-        if _CJK_CHAR.match(run):
-            if len(run) == 1:
+    if text.isascii():
+        # Lower-casing ASCII keeps every character in its class.
+        tokens = _LATIN_WORD.findall(text.lower())
+    elif "\u0130" not in text and "\u212a" not in text:
+        # Apart from these two (İ lower-cases to two characters, the Kelvin sign
+        # to an ASCII k), lower-casing moves no character in or out of a class.
+        tokens = []
+        for run in _TOKEN.findall(text.lower()):
+            if run[0].isascii() or len(run) == 1:  # a Latin word or a lone CJK character
                 tokens.append(run)
             else:
-                tokens.extend(run[i : i + 2] for i in range(len(run) - 1))
-        else:
-            word = run.lower()
-            if not drop_stopwords or word not in STOPWORDS:
-                tokens.append(word)
+                tokens.extend([run[i : i + 2] for i in range(len(run) - 1)])
+    else:
+        tokens = []
+        for match in _TOKEN.finditer(text):
+            run = match.group()
+            if _CJK_CHAR.match(run):
+                if len(run) == 1:
+                    tokens.append(run)
+                else:
+                    tokens.extend(run[i : i + 2] for i in range(len(run) - 1))
+            else:
+                tokens.append(run.lower())
     if drop_stopwords:
         tokens = [t for t in tokens if t not in STOPWORDS]
     return tokens

@@ -19,7 +19,6 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
 from functools import lru_cache
 
 from studio.contract.model import DEFAULT_DESCRIPTION_TEMPLATE, Registry, ToolContract
@@ -103,15 +102,49 @@ def _mention_pattern(name: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])", re.IGNORECASE)
 
 
-@dataclass(frozen=True, slots=True)
+_IDENT_RUN = re.compile(r"[a-z0-9_]+")
+# Characters that re.IGNORECASE matches to an ASCII letter (in a name or in the
+# [A-Za-z0-9_] boundary) although lower-casing does not map them onto it.
+_CASE_SPECIAL = frozenset("\u0130\u0131\u017f\u212a")
+
+
+def _ident_words(text: str) -> frozenset[str] | None:
+    """Maximal runs of [A-Za-z0-9_] in ``text``, lower-cased; None when that is unsafe.
+
+    A name made of those characters alone is found by :func:`_mention_pattern`
+    exactly when it is one of these runs (case-insensitively), unless the text
+    holds a character IGNORECASE folds onto an ASCII letter.
+    """
+    if not text.isascii() and not _CASE_SPECIAL.isdisjoint(text):
+        return None
+    return frozenset(_IDENT_RUN.findall(text.lower()))
+
+
+_PLAIN_NAME = re.compile(r"[A-Za-z0-9_]+")
+
+
 class _ToolInfo:
-    text: str
-    says_instead: bool
-    key: tuple[str, tuple[str, ...]]
-    squashed: str
+    __slots__ = ("_words", "key", "says_instead", "squashed", "text")
+
+    def __init__(
+        self, text: str, says_instead: bool, key: tuple[str, tuple[str, ...]], squashed: str
+    ) -> None:
+        self.text = text
+        self.says_instead = says_instead
+        self.key = key
+        self.squashed = squashed
+        self._words: frozenset[str] | bool | None = False  # False: not computed yet
 
     def mentions(self, other: str) -> bool:
-        return self.says_instead or _mention_pattern(other).search(self.text) is not None
+        if self.says_instead:
+            return True
+        if other.isascii() and _PLAIN_NAME.fullmatch(other):
+            words = self._words
+            if words is False:
+                words = self._words = _ident_words(self.text)
+            if words is not None:
+                return other.lower() in words  # type: ignore[operator]
+        return _mention_pattern(other).search(self.text) is not None
 
 
 class AmbiguityState:

@@ -349,8 +349,107 @@ def _strip_extensions(value: Any) -> Any:
     return value
 
 
+# Keywords that never make a value invalid (annotations; ``format`` is one too, as
+# the validator is built without a format checker).
+_ANNOTATIONS = frozenset(
+    (
+        "description",
+        "title",
+        "default",
+        "examples",
+        "format",
+        "deprecated",
+        "readOnly",
+        "writeOnly",
+        "$comment",
+    )
+)
+_SIMPLE_TYPES: dict[str, tuple[type, ...]] = {
+    "string": (str,),
+    "boolean": (bool,),
+    "object": (dict,),
+    "array": (list,),
+    "null": (type(None),),
+}
+
+
+def _plain_properties(props: Any) -> bool:
+    """A ``properties`` map the validator sees as is (no x- names, which it never sees)."""
+    return isinstance(props, dict) and all(
+        isinstance(k, str) and not k.startswith("x-") for k in props
+    )
+
+
+def _surely_valid(schema: Any, value: Any, depth: int = 0) -> bool:
+    """True only when ``value`` certainly validates against ``schema`` (Draft 2020-12).
+
+    A cheap check for the common plain schemas (type, properties, required,
+    additionalProperties, items, string enums); anything else answers False
+    and is left to the real validator, so a True never hides an error.
+    """
+    if not isinstance(schema, dict) or depth > 16:
+        return False
+    for key, sub in schema.items():
+        if not isinstance(key, str):
+            return False
+        if key in _ANNOTATIONS or key.startswith("x-"):
+            continue
+        if key == "type":
+            if sub == "integer":
+                if type(value) is not int:
+                    return False
+            elif sub == "number":
+                if type(value) is not int and type(value) is not float:
+                    return False
+            else:
+                kinds = _SIMPLE_TYPES.get(sub) if isinstance(sub, str) else None
+                if kinds is None or type(value) not in kinds:
+                    return False
+        elif key == "properties":
+            if not _plain_properties(sub):
+                return False
+            if isinstance(value, dict):
+                for name, item in value.items():
+                    if name in sub and not _surely_valid(sub[name], item, depth + 1):
+                        return False
+        elif key == "required":
+            if not isinstance(sub, list) or not all(isinstance(r, str) for r in sub):
+                return False
+            if isinstance(value, dict) and not all(r in value for r in sub):
+                return False
+        elif key == "additionalProperties":
+            if sub is False:
+                props = schema.get("properties", {})
+                if not _plain_properties(props):
+                    return False
+                if isinstance(value, dict) and any(k not in props for k in value):
+                    return False
+            elif sub is not True:
+                return False
+        elif key == "items":
+            if not isinstance(sub, dict):
+                return False
+            if isinstance(value, list) and not all(
+                _surely_valid(sub, item, depth + 1) for item in value
+            ):
+                return False
+        elif key == "enum":
+            if not (
+                isinstance(sub, list)
+                and isinstance(value, str)
+                and all(isinstance(e, str) for e in sub)
+                and value in sub
+            ):
+                return False
+        else:
+            return False
+    return True
+
+
 def _first_error(schema: Any, value: Any) -> str | None:
     """The first validation error of ``value`` against ``schema``; None when valid or unknowable."""
+    if _surely_valid(schema, value):
+        return None
     try:
         validator = Draft202012Validator(_strip_extensions(schema))
         error = next(iter(validator.iter_errors(value)), None)
