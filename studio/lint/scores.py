@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from studio.contract.model import DEFAULT_DESCRIPTION_TEMPLATE, ToolContract
 from studio.contract.render import render_description
-from studio.lint.text import split_identifier, text_length, tokenize
+from studio.lint.text import search_with_needles, split_identifier, text_length, tokenize
 
 COMPONENTS = ("purpose", "usage", "limitations", "parameters", "examples", "length")
 
@@ -43,6 +43,11 @@ _LIMITS = re.compile(
     r"\bat most\b|\bat least\b|\bonly\b|\bmax(?:imum)?\b|\bmin(?:imum)?\b|\blimit|\bcannot\b|"
     r"\bmust\b|\bup to\b|[≤≥<>]|最多|至少|仅|只能|不能|上限|不超过",
     re.IGNORECASE,
+)
+# A literal (lower case) of every alternative of _LIMITS.
+_LIMIT_NEEDLES = (
+    *("at most", "at least", "only", "max", "min", "limit", "cannot", "must", "up to"),
+    *("≤", "≥", "<", ">", "最多", "至少", "仅", "只能", "不能", "上限", "不超过"),
 )
 _INLINE_EXAMPLE = re.compile(r"\be\.g\.|\bfor example\b|\bexample:|\bsuch as\b|例如|比如", re.I)
 _SCHEMA_BOUNDS = (
@@ -140,7 +145,7 @@ def _limitations(tool: ToolContract, rendered: str) -> int:
         score += 1
     if tool.errors:
         score += 1
-    if _LIMITS.search(rendered):
+    if search_with_needles(_LIMITS, _LIMIT_NEEDLES, rendered):
         score += 1
     if any(k in schema for schema in _properties(tool).values() for k in _SCHEMA_BOUNDS):
         score += 1

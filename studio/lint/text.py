@@ -107,3 +107,26 @@ def text_length(text: str) -> TextLength:
 def has_cjk(text: str) -> bool:
     """True when ``text`` contains any CJK character."""
     return _CJK_CHAR.search(text) is not None
+
+
+# Characters that re.IGNORECASE matches to an ASCII letter although ``str.lower``
+# does not map them onto it (İ, ı, ſ, the Kelvin sign).
+_CASE_SPECIAL = frozenset("\u0130\u0131\u017f\u212a")
+
+
+def search_with_needles(pattern: re.Pattern[str], needles: tuple[str, ...], text: str) -> bool:
+    """``pattern.search(text) is not None``, skipping the search when it cannot match.
+
+    ``needles`` are lower-case literals one of which every match of ``pattern``
+    contains (case-insensitively when the pattern ignores case): a text without
+    any of them cannot match, which is far cheaper to find out than running a
+    long alternation of word-bounded phrases.
+    """
+    if text.isascii() or _CASE_SPECIAL.isdisjoint(text):
+        low = text.lower()
+        for needle in needles:
+            if needle in low:
+                break
+        else:
+            return False
+    return pattern.search(text) is not None

@@ -286,7 +286,9 @@ def option_int(ctx: LintContext, key: str, default: int) -> int:
     return int(value)
 
 
-_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|[。！？；\n]+")
+# Whitespace after . ! ? ; (the first alternative is ``(?<=[.!?;])\s+``, written to
+# test for whitespace before looking behind), or runs of CJK stops and newlines.
+_SENTENCE_END = re.compile(r"\s(?<=[.!?;]\s)\s*|[。！？；\n]+")
 
 
 def sentences(value: str) -> list[str]:

@@ -23,7 +23,14 @@ from studio.lint.rules._common import (
     visible_properties,
     words_of,
 )
-from studio.lint.text import STOPWORDS, has_cjk, split_identifier, text_length, tokenize
+from studio.lint.text import (
+    STOPWORDS,
+    has_cjk,
+    search_with_needles,
+    split_identifier,
+    text_length,
+    tokenize,
+)
 
 CATEGORY = "description"
 
@@ -50,6 +57,14 @@ _LIMIT_CUES = re.compile(
     r"|最多|最少|至少|仅|只|不超过|不能|无法|上限|限制|范围|必须|之内|以内|默认",
     re.IGNORECASE,
 )
+# A literal (lower case) of every alternative of _LIMIT_CUES.
+_LIMIT_NEEDLES = (
+    *("at most", "at least", "up to", "only", "max", "min", "limit", "no more than"),
+    *("not more than", "can", "must", "require", "between", "range", "not supported"),
+    *("unsupported", "except", "within", "per ", "≤", "≥", "<", ">", "never", "default"),
+    *("最多", "最少", "至少", "仅", "只", "不超过", "不能", "无法", "上限", "限制", "范围"),
+    *("必须", "之内", "以内", "默认"),
+)
 _RETURN_CUES = re.compile(
     r"\breturns?\b|\breturning\b|\bresponds? with\b|\boutputs?\b|\byields\b|\bgives back\b"
     r"|\bresult(?:s)? (?:is|are|contains?)\b|返回|结果|输出",
@@ -72,9 +87,12 @@ def has_usage_guidance(tool: ToolContract, rendered_text: str) -> bool:
 
 def has_limitations(tool: ToolContract, rendered_text: str) -> bool:
     """True when the description states a limit, range or restriction."""
-    if _LIMIT_CUES.search(rendered_text):
+    if search_with_needles(_LIMIT_CUES, _LIMIT_NEEDLES, rendered_text):
         return True
-    return any(_LIMIT_CUES.search(description_of(ref.schema)) for ref in visible_properties(tool))
+    return any(
+        search_with_needles(_LIMIT_CUES, _LIMIT_NEEDLES, description_of(ref.schema))
+        for ref in visible_properties(tool)
+    )
 
 
 def states_returns(tool: ToolContract, rendered_text: str) -> bool:

@@ -383,17 +383,23 @@ def check_shadowing(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
     own = _tool(tool)
     # Every word of every sentence below is a word of the joined text: a tool whose
     # text names no other tool of the registry cannot shadow one.
-    if not any(w in names and w != own for w in _joined_words(tool)):
+    named = [w for w in _joined_words(tool) if w in names and w != own]
+    if not named:
         return iter(())
     # The result depends on the tool and the registry's names alone (the set is
     # cached per registry object, so a re-lint of the same registry reuses it).
-    return cached_hits(tool, ("sec-tool-shadowing", names), lambda: _shadowing(tool, names))
+    return cached_hits(tool, ("sec-tool-shadowing", names), lambda: _shadowing(tool, names, named))
 
 
-def _shadowing(tool: ToolContract, names: frozenset[str]) -> Iterator[Hit]:
+def _shadowing(tool: ToolContract, names: frozenset[str], named: list[str]) -> Iterator[Hit]:
+    """The hits of :func:`check_shadowing`; ``named`` holds the other tools the text names."""
     own = _tool(tool)
     for path, value in tool_texts(tool):
         if path == "name" or path.startswith("examples") or path.endswith(("enum", "default")):
+            continue
+        # A sentence's words are words of its text (sentences split where no word
+        # runs across), so a text that does not contain a named tool has no hit.
+        if not any(n in value for n in named):
             continue
         for sentence in sentences(value):
             others = _mentions(sentence, names) - {own}
