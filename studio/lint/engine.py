@@ -319,27 +319,38 @@ class Linter:
         try:
             hits = list(rule.check(*args))  # type: ignore[arg-type]
         except Exception as exc:
-            where = f" on tool {tool!r}" if tool else ""
-            log.exception("lint rule %s failed%s", rule.id, where)
-            out.append(
-                Finding(
-                    INTERNAL_RULE_ERROR,
-                    "internal",
-                    Severity.ERROR,
-                    tool,
-                    "",
-                    f"rule {rule.id} failed{where}: {type(exc).__name__}: {exc}",
-                    (rule.id,),
-                )
-            )
+            out.append(self._failure(rule, exc, tool))
             return
         out.extend(self._finding(rule, h, tool) for h in hits)
 
+    @staticmethod
+    def _failure(rule: Rule, exc: Exception, tool: str | None) -> Finding:
+        """The internal-rule-error finding for a rule that raised (logged with its traceback)."""
+        where = f" on tool {tool!r}" if tool else ""
+        log.exception("lint rule %s failed%s", rule.id, where)
+        return Finding(
+            INTERNAL_RULE_ERROR,
+            "internal",
+            Severity.ERROR,
+            tool,
+            "",
+            f"rule {rule.id} failed{where}: {type(exc).__name__}: {exc}",
+            (rule.id,),
+        )
+
     def _check_tool(self, tool: ToolContract, ctx: LintContext) -> None:
         found: list[Finding] = []
+        name = tool.name
         for rule in self._tool_rules:
-            self._run(rule, (tool, ctx), tool.name, found)
-        self._tool_findings[tool.name] = found
+            # ``_run`` inlined for the common case: most rules find nothing.
+            try:
+                hits = list(rule.check(tool, ctx))
+            except Exception as exc:
+                found.append(self._failure(rule, exc, name))
+                continue
+            if hits:
+                found.extend([self._finding(rule, h, name) for h in hits])
+        self._tool_findings[name] = found
         self._scores[tool.name] = self._score(tool)
         self._tokens[tool.name] = self._tool_tokens(tool)
 

@@ -77,22 +77,38 @@ class SimilarPair:
     confusable_names: bool = False
 
 
-_norm_cache: dict[str, str] = {}
+def _fold_plural(token: str) -> str:
+    out = token
+    if token.isascii() and len(token) > 3 and token.isalpha():
+        if token.endswith("ies") and len(token) > 4:
+            out = token[:-3] + "y"
+        elif token.endswith("s") and not token.endswith(("ss", "us", "is")):
+            out = token[:-1]
+    return out
+
+
+class _NormCache(dict[str, str]):
+    """Folded tokens, computed on first lookup (at most 200,000 kept)."""
+
+    def __missing__(self, token: str) -> str:
+        out = _fold_plural(token)
+        if len(self) < 200_000:
+            self[token] = out
+        return out
+
+
+_norm_cache = _NormCache()
+_normalised = _norm_cache.__getitem__
 
 
 def normalise_token(token: str) -> str:
     """Fold simple English plurals (``orders`` → ``order``); CJK is kept."""
-    out = _norm_cache.get(token)
-    if out is None:
-        out = token
-        if token.isascii() and len(token) > 3 and token.isalpha():
-            if token.endswith("ies") and len(token) > 4:
-                out = token[:-3] + "y"
-            elif token.endswith("s") and not token.endswith(("ss", "us", "is")):
-                out = token[:-1]
-        if len(_norm_cache) < 200_000:
-            _norm_cache[token] = out
-    return out
+    return _normalised(token)
+
+
+def normalised_terms(tokens: Iterable[str]) -> Counter[str]:
+    """``Counter(normalise_token(t) for t in tokens)``, without a Python call per known token."""
+    return Counter(map(_normalised, tokens))
 
 
 def tool_text(tool: ToolContract, template: str, rendered: str | None = None) -> str:
@@ -114,7 +130,7 @@ def tool_text(tool: ToolContract, template: str, rendered: str | None = None) ->
 
 def tool_terms(tool: ToolContract, template: str) -> Counter[str]:
     """Term frequencies of a tool's similarity text."""
-    return Counter(normalise_token(t) for t in tokenize(tool_text(tool, template)))
+    return normalised_terms(tokenize(tool_text(tool, template)))
 
 
 def _key(a: str, b: str) -> tuple[str, str]:

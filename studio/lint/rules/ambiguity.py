@@ -28,6 +28,7 @@ from studio.lint.similarity import (
     SimilarityIndex,
     SimilarPair,
     normalise_token,
+    normalised_terms,
     tool_text,
 )
 from studio.lint.text import split_identifier, tokenize
@@ -218,11 +219,8 @@ class AmbiguityState:
         return memo(
             tool,
             ("similarity-terms", self.template),
-            lambda: Counter(
-                normalise_token(t)
-                for t in tokenize(
-                    tool_text(tool, self.template, render_cached(tool, self.template))
-                )
+            lambda: normalised_terms(
+                tokenize(tool_text(tool, self.template, render_cached(tool, self.template)))
             ),
         )
 
