@@ -289,9 +289,9 @@ class SimilarityIndex:
         postings = self._postings
         index: dict[str, list[str]] = {}
         watch = self.watch
-        dot = self._dot
         df = {tok: len(posting) for tok, posting in postings.items()}
         set_pair = self._set_pair
+        vectors = self._vectors
         for name in self._tf:
             vec = vector(name)
             buckets: list[list[str]] = []
@@ -309,8 +309,12 @@ class SimilarityIndex:
             others = set().union(*buckets)
             for bucket in buckets:
                 bucket.append(name)
+            keys = vec.keys()
             for other in others:
-                score = dot(vec, vector(other))
+                # ``self._dot(vec, vector(other))`` inlined (earlier tools have their vector).
+                u = vectors[other]
+                shared = keys & u.keys()
+                score = sum(map(mul, map(vec.__getitem__, shared), map(u.__getitem__, shared)))
                 if score >= watch:
                     set_pair(_key(name, other), score)
 

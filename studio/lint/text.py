@@ -80,6 +80,13 @@ def tokenize(text: str, *, drop_stopwords: bool = True) -> list[str]:
     return tokens
 
 
+def token_count(text: str) -> int:
+    """``len(tokenize(text, drop_stopwords=False))``, without building the tokens of ASCII text."""
+    if text.isascii():
+        return len(_LATIN_WORD.findall(text))
+    return len(tokenize(text, drop_stopwords=False))
+
+
 @dataclass(frozen=True, slots=True)
 class TextLength:
     """Length of a mixed text: CJK characters and Latin words, counted apart."""
@@ -122,11 +129,16 @@ def search_with_needles(pattern: re.Pattern[str], needles: tuple[str, ...], text
     any of them cannot match, which is far cheaper to find out than running a
     long alternation of word-bounded phrases.
     """
+    return may_contain(needles, text) and pattern.search(text) is not None
+
+
+def may_contain(needles: tuple[str, ...], text: str) -> bool:
+    """False only when ``text`` holds none of the lower-case ``needles``, in any case.
+
+    (True when unsure: a text with a character that IGNORECASE folds onto an ASCII
+    letter although ``str.lower`` does not.)
+    """
     if text.isascii() or _CASE_SPECIAL.isdisjoint(text):
         low = text.lower()
-        for needle in needles:
-            if needle in low:
-                break
-        else:
-            return False
-    return pattern.search(text) is not None
+        return any(needle in low for needle in needles)
+    return True

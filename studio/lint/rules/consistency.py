@@ -26,7 +26,7 @@ from studio.lint.rules._common import (
     text,
     words_of,
 )
-from studio.lint.text import has_cjk, split_identifier
+from studio.lint.text import has_cjk, may_contain, split_identifier
 
 CATEGORY = "consistency"
 
@@ -240,6 +240,11 @@ _DESTRUCTIVE_PHRASES = re.compile(
     r"|不可恢复|无法恢复|不可撤销|无法撤销|不可逆|永久删除|彻底删除",
     re.IGNORECASE,
 )
+# A literal (lower case) of every alternative of _DESTRUCTIVE_PHRASES.
+_DESTRUCTIVE_NEEDLES = (
+    *("irreversibl", "permanently", "cannot be ", "can't be ", "can’t be ", "no undo"),
+    *("不可恢复", "无法恢复", "不可撤销", "无法撤销", "不可逆", "永久删除", "彻底删除"),
+)
 _CJK_DESTRUCTIVE_START = re.compile(r"^\s*(?:删除|清空|清除|销毁|注销|撤销|取消)")
 
 
@@ -255,6 +260,8 @@ def destructive_reason(tool: ToolContract, rendered_text: str) -> str | None:
         return f"its summary starts with {summary.split(' ', 1)[0]!r}"
     if summary and _CJK_DESTRUCTIVE_START.match(summary):
         return "its summary starts with a deleting verb"
+    if not may_contain(_DESTRUCTIVE_NEEDLES, rendered_text):
+        return None
     match = _DESTRUCTIVE_PHRASES.search(rendered_text)
     if match:
         return f"its description says {match.group()!r}"

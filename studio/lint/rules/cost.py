@@ -26,7 +26,7 @@ from studio.lint.rules._common import (
     text,
     visible_properties,
 )
-from studio.lint.text import tokenize
+from studio.lint.text import token_count
 
 CATEGORY = "cost"
 
@@ -231,7 +231,7 @@ def _boilerplate_sentences(tool: ToolContract) -> tuple[tuple[str, str, int, str
         tool,
         "boilerplate-sentences",
         lambda: tuple(
-            (path, sentence, len(tokenize(sentence, drop_stopwords=False)), _normalise(sentence))
+            (path, sentence, token_count(sentence), _normalise(sentence))
             for path, sentence in _tool_sentences(tool)
         ),
     )

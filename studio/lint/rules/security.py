@@ -110,10 +110,17 @@ _SECRET_TERM_NEEDLES = (
     "凭据",
 )
 _PROMO_NEEDLES = (
-    "always ",
+    "always prefer",
+    "always use",
+    "always choose",
+    "always call",
+    "always pick",
     "prefer this tool",
     "best",
-    "most ",
+    "most powerful",
+    "most accurate",
+    "most reliable",
+    "most advanced",
     "superior to",
     "better than ",
     "#1",
@@ -224,7 +231,8 @@ _TOP_FIELDS = ("name", "title", "summary", "usage", "preconditions", "returns", 
     has_fix=True,
 )
 def check_invisible(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
-    if not _search_joined(tool, _INVISIBLE, ()):
+    # Every character the pattern looks for is outside ASCII.
+    if _joined(tool).isascii() or not _search_joined(tool, _INVISIBLE, ()):
         return
     for path, value in tool_texts(tool):
         found = _INVISIBLE.findall(value)
@@ -241,6 +249,18 @@ def check_invisible(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
             "remove them.",
             fix=fix,
         )
+
+
+def _has_long_word(tool: ToolContract) -> bool:
+    """True when some run of non-space characters of the tool's text is 40 or longer.
+
+    A base64 blob has no whitespace, so it lies inside one such run.
+    """
+    return memo(
+        tool,
+        "joined-long-word",
+        lambda: max(map(len, _joined(tool).split()), default=0) >= 40,
+    )
 
 
 def _looks_encoded(blob: str) -> bool:
@@ -264,7 +284,7 @@ def _looks_encoded(blob: str) -> bool:
     sample data in the examples block, and never secrets.""",
 )
 def check_base64(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
-    if not _search_joined(tool, _BASE64, ()):
+    if not _has_long_word(tool) or not _search_joined(tool, _BASE64, ()):
         return
     for path, value in tool_texts(tool):
         for match in _BASE64.finditer(value):
