@@ -335,7 +335,14 @@ def words_of(value: str) -> frozenset[str]:
 
 
 def injected_names(tool: ToolContract) -> set[str]:
-    """Names of top-level injected properties (robust against malformed parameters)."""
+    """Names of top-level injected properties (robust against malformed parameters).
+
+    A new set each call (callers may change it), from one walk per tool object.
+    """
+    return set(memo(tool, "injected-names", lambda: frozenset(_injected_names(tool))))
+
+
+def _injected_names(tool: ToolContract) -> set[str]:
     props = params_of(tool).get("properties")
     if not isinstance(props, dict):
         return set()
