@@ -264,6 +264,8 @@ class RegistryOperations:
         ws = doc.workspace
         ws.title, ws.description, ws.settings = saved.title, saved.description, saved.settings
         w.preview.set_tool(w.selected_tool(), ws.settings)
+        # Verbs and the template feed lint rules: re-check with the new settings.
+        w.lint_ops.run_lint()
         w.refresh_registries()
         w.statusBar().showMessage(f"Saved the settings of {doc.name}", 3000)
         return True
