@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from studio.contract import Registry, RegistrySettings, ToolContract
@@ -90,6 +90,10 @@ class VersionInfo:
     author: str
     created_at: str
     tool_count: int
+    review: dict[str, Any] | None = field(default=None, compare=False)
+    """What the author reviewed before publishing (diff summary, acknowledged
+    breaking changes, who acknowledged); None for versions published without
+    a review (the CLI, older databases). Treat as read-only."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -235,6 +235,19 @@ def _session_source(db: Database) -> None:
         db.execute(statement)
 
 
+# The review an author went through when publishing from the studio: the diff
+# summary against the stable version and the breaking changes acknowledged.
+# Nullable: the CLI and older versions publish without one. Adding a column
+# does not touch the immutability triggers (they fire on UPDATE/DELETE only).
+_VERSION_REVIEW = ("ALTER TABLE versions ADD COLUMN review_json TEXT",)
+
+
+@migrations(name="0006_version_review")
+def _version_review(db: Database) -> None:
+    for statement in _VERSION_REVIEW:
+        db.execute(statement)
+
+
 def apply_migrations(conn: sqlite3.Connection) -> list[str]:
     """Apply pending migrations; safe when several processes open a new file at once.
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from registry_db import drafts, versions
 from registry_db.connection import connect, read_transaction, utc_now, write_transaction
@@ -339,8 +340,13 @@ class RegistryStore:
         notes: str = "",
         semver: str | None = None,
         author: str | None = None,
+        review: Mapping[str, Any] | None = None,
     ) -> VersionInfo:
         """Publish the current draft as the next immutable version (an empty draft may publish).
+
+        ``review`` (optional) is what the author went through in the publish
+        dialog: the diff summary and the acknowledged breaking changes. It is
+        stored with the version and comes back as ``VersionInfo.review``.
 
         Raises:
             NotFoundError: no such registry.
@@ -349,7 +355,13 @@ class RegistryStore:
         with self._lock, write_transaction(self._conn):
             registry_id, _ = self._registry_id(name)
             return versions.publish_draft(
-                self._conn, registry_id, notes=notes, semver=semver, author=author, now=utc_now()
+                self._conn,
+                registry_id,
+                notes=notes,
+                semver=semver,
+                author=author,
+                now=utc_now(),
+                review=review,
             )
 
     def list_versions(self, name: str) -> list[VersionInfo]:

@@ -8,6 +8,8 @@ from __future__ import annotations
 import getpass
 import json
 import sqlite3
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from registry_db.documents import assemble_registry_document, assemble_registry_json
 from registry_db.drafts import read_tool_texts
@@ -17,7 +19,17 @@ from registry_db.semver import check_next_semver
 from studio.contract import parse_registry
 from studio.contract.canonical import canonical_json, hash_bytes
 
-_INFO_COLUMNS = "number, semver, parent_number, content_hash, notes, author, created_at, tool_count"
+_INFO_COLUMNS = (
+    "number, semver, parent_number, content_hash, notes, author, created_at, tool_count,"
+    " review_json"
+)
+
+
+def _info(row: Sequence[Any]) -> VersionInfo:
+    """A VersionInfo from a row of ``_INFO_COLUMNS`` (review_json decoded)."""
+    *fields, review_json = row
+    review = json.loads(review_json) if review_json else None
+    return VersionInfo(*fields, review=review if isinstance(review, dict) else None)
 
 
 def default_author() -> str:
@@ -36,6 +48,7 @@ def publish_draft(
     semver: str | None,
     author: str | None,
     now: str,
+    review: Mapping[str, Any] | None = None,
 ) -> VersionInfo:
     """Snapshot the registry's draft as the next version.
 
@@ -46,6 +59,8 @@ def publish_draft(
         semver: Optional ``X.Y.Z[-pre]`` label, greater than the last one given.
         author: Who publishes; defaults to the OS user.
         now: The creation timestamp.
+        review: What the author reviewed (diff summary, acknowledged breaking
+            changes); stored as JSON beside the version, outside its hash.
 
     Return:
         The new version's metadata.
@@ -93,10 +108,11 @@ def publish_draft(
         author=default_author() if author is None else author,
         created_at=now,
         tool_count=len(tool_texts),
+        review=None if review is None else json.loads(json.dumps(review)),
     )
     conn.execute(
         f"INSERT INTO versions (registry_id, document, {_INFO_COLUMNS})"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             registry_id,
             document,
@@ -108,6 +124,7 @@ def publish_draft(
             info.author,
             info.created_at,
             info.tool_count,
+            None if review is None else json.dumps(review, ensure_ascii=False, sort_keys=True),
         ),
     )
     return info
@@ -119,7 +136,7 @@ def list_version_infos(conn: sqlite3.Connection, registry_id: int) -> list[Versi
         f"SELECT {_INFO_COLUMNS} FROM versions WHERE registry_id = ? ORDER BY number",
         (registry_id,),
     )
-    return [VersionInfo(*row) for row in rows]
+    return [_info(row) for row in rows]
 
 
 def latest_version_info(conn: sqlite3.Connection, registry_id: int) -> VersionInfo | None:
@@ -128,7 +145,7 @@ def latest_version_info(conn: sqlite3.Connection, registry_id: int) -> VersionIn
         f"SELECT {_INFO_COLUMNS} FROM versions WHERE registry_id = ? ORDER BY number DESC LIMIT 1",
         (registry_id,),
     ).fetchone()
-    return None if row is None else VersionInfo(*row)
+    return None if row is None else _info(row)
 
 
 def load_verified_version(
@@ -146,7 +163,7 @@ def load_verified_version(
     ).fetchone()
     if row is None:
         raise NotFoundError(f"version {number} of {registry_name} does not exist")
-    info = VersionInfo(*row[1:])
+    info = _info(row[1:])
     try:
         document = json.loads(row[0])
         computed = hash_bytes(canonical_json(document))
