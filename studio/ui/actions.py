@@ -180,3 +180,12 @@ def create_playground_actions(parent: QWidget) -> PlaygroundActions:
     for action in (run, stop):
         action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
     return PlaygroundActions(editor, playground, run, stop)
+
+
+def create_release_action(parent: QWidget) -> QAction:
+    """The Release mode (Ctrl+5): channels, rollout simulator and guard metrics."""
+    action = _action(
+        parent, "&Release", [QKeySequence("Ctrl+5")], "Gray release: channels, simulator, guard"
+    )
+    action.setCheckable(True)
+    return action

@@ -40,7 +40,12 @@ from registry_db import (
 )
 from studio.contract import ToolContract
 from studio.editing import DraftEntry, DraftWorkspace, InsertTool, RemoveTool, SaveRefused
-from studio.ui.actions import Actions, create_actions, create_playground_actions
+from studio.ui.actions import (
+    Actions,
+    create_actions,
+    create_playground_actions,
+    create_release_action,
+)
 from studio.ui.dialogs.publish_dialog import PublishDialog, Publisher, PublishRequest
 from studio.ui.document import RegistryDocument
 from studio.ui.lint_actions import LintOperations, LintPrompts
@@ -53,6 +58,7 @@ from studio.ui.widgets.preview import PreviewWidget
 
 if TYPE_CHECKING:
     from studio.ui.playground.view import PlaygroundView
+    from studio.ui.release import ReleaseView
 
 _log = logging.getLogger(__name__)
 
@@ -232,6 +238,7 @@ class MainWindow(QMainWindow):
         self.modes = QStackedWidget()
         self.modes.addWidget(central)
         self.playground: PlaygroundView | None = None
+        self.release_view: ReleaseView | None = None
         self.setCentralWidget(self.modes)
 
         self.versions_panel = VersionsPanel(self)
@@ -275,6 +282,10 @@ class MainWindow(QMainWindow):
             modes.addAction(action)
             view_menu.addAction(action)
             action.toggled.connect(self._on_mode_toggled)
+        self.release_action = create_release_action(self)
+        modes.addAction(self.release_action)
+        view_menu.addAction(self.release_action)
+        self.release_action.toggled.connect(lambda on: on and self.show_release())
         view_menu.addSeparator()
         view_menu.addAction(a.dark_theme)
         view_menu.addAction(self.versions_dock.toggleViewAction())
@@ -739,14 +750,7 @@ class MainWindow(QMainWindow):
             self.playground.size_panes(self.width())
         if on and self.playground is not None:
             self.playground.sidebar.refresh()
-        self.modes.setCurrentIndex(1 if on else 0)
-        for dock in self.findChildren(QDockWidget):
-            # Editor docks (versions, lint) make no sense beside a run; keep their state.
-            if on:
-                dock.setProperty("shownInEditor", dock.isVisible())
-                dock.hide()
-            elif dock.property("shownInEditor"):
-                dock.show()
+        self._switch_mode(self.playground if on else None)
         target = (
             self.playground_actions.show_playground if on else self.playground_actions.show_editor
         )
@@ -754,9 +758,40 @@ class MainWindow(QMainWindow):
         return self.playground
 
     def _on_mode_toggled(self, _checked: bool) -> None:
-        on = self.playground_actions.show_playground.isChecked()
-        if on != (self.modes.currentIndex() == 1):
-            self.show_playground(on)
+        pa = self.playground_actions
+        if pa.show_playground.isChecked() and self.modes.currentWidget() is not self.playground:
+            self.show_playground(True)
+        elif pa.show_editor.isChecked() and self.modes.currentIndex() != 0:
+            self.show_playground(False)
+
+    def _switch_mode(self, widget: QWidget | None) -> None:
+        """Show ``widget`` in the centre (None: the Editor); editor docks follow the Editor."""
+        was_editor = self.modes.currentIndex() == 0
+        if widget is None:
+            self.modes.setCurrentIndex(0)
+        else:
+            self.modes.setCurrentWidget(widget)
+        is_editor = self.modes.currentIndex() == 0
+        for dock in self.findChildren(QDockWidget):
+            # Editor docks (versions, lint) make no sense beside a run; keep their state.
+            if was_editor and not is_editor:
+                dock.setProperty("shownInEditor", dock.isVisible())
+                dock.hide()
+            elif is_editor and not was_editor and dock.property("shownInEditor"):
+                dock.show()
+
+    def show_release(self) -> ReleaseView:
+        """Switch the centre to the Release mode (built on first use) for the shown registry."""
+        if self.release_view is None:
+            from studio.ui.release import ReleaseView  # only when first shown
+
+            self.release_view = ReleaseView(self.store)
+            self.modes.addWidget(self.release_view)
+        doc = self.current_document()
+        self.release_view.set_registry(doc.name if doc else None)
+        self._switch_mode(self.release_view)
+        self.release_action.setChecked(True)
+        return self.release_view
 
     # ------------------------------------------------------------------ closing
 
@@ -790,6 +825,8 @@ class MainWindow(QMainWindow):
         if self.confirm_unsaved():
             self.editor.set_tool(None, None)
             self.lint_ops.shutdown()
+            if self.release_view is not None:
+                self.release_view.shutdown()
             event.accept()
         else:
             event.ignore()

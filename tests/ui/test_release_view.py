@@ -248,3 +248,24 @@ def test_serve_toggle_shows_url(qtbot, view: ReleaseView) -> None:
     assert r.status_code == 200 and r.json()["version"] == 2
     view.serve_check.setChecked(False)
     assert view.server is None and view.serve_label.text() == ""
+
+
+@pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")  # offscreen QPA
+def test_main_window_release_mode(qtbot, store: RegistryStore) -> None:  # type: ignore[no-untyped-def]
+    from studio.ui.main_window import MainWindow
+
+    window = MainWindow(store)
+    qtbot.addWidget(window)
+    window.show()
+    window.release_action.trigger()
+    view = window.release_view
+    assert view is not None and window.modes.currentWidget() is view
+    assert view.registry == REGISTRY
+    assert not window.versions_dock.isVisible()
+    window.playground_actions.show_editor.trigger()
+    assert window.modes.currentIndex() == 0
+    assert window.versions_dock.isVisible()
+    window.release_action.trigger()
+    assert window.modes.currentWidget() is view
+    view.guard.wait()
+    window.close()

@@ -144,10 +144,9 @@ class ReleaseView(QWidget):
     # ------------------------------------------------------------------ state
 
     def set_registry(self, registry: str | None) -> None:
-        """Show the channels of ``registry`` (None: nothing)."""
-        if registry != self.registry:
-            self.registry = registry
-            self.refresh()
+        """Show the channels of ``registry`` (None: nothing), read afresh."""
+        self.registry = registry
+        self.refresh()
 
     def refresh(self) -> None:
         """Re-read channels and the log; recompute the simulator and the guard."""
