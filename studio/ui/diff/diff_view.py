@@ -1,0 +1,518 @@
+"""The Diff view: two sides of a registry, classified changes, word diffs, renames, deltas."""
+
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QItemSelectionModel, Qt, QThreadPool, Signal
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QFileDialog,
+    QGridLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QListView,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QTabWidget,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from registry_db import RegistryStore, StoreError
+from studio.diff import CLASS_ORDER, RegistryDiff, ToolDiff, to_json, to_markdown
+from studio.ui.diff.diff_models import (
+    CLASS_COLOURS,
+    ChangeTableModel,
+    ToolDiffListModel,
+    tool_title,
+)
+from studio.ui.diff.renames_panel import RenamesPanel
+from studio.ui.diff.side_by_side import DARK, LIGHT, Colours, block_html, json_text, lines_html
+from studio.ui.diff.sides import DRAFT, DiffSide, available_sides
+from studio.ui.diff.worker import DiffRequest, DiffResult, DiffRunner
+
+FileChooser = Callable[[QWidget, str, str, str], str | None]
+"""(parent, caption, suggested file name, filter) → chosen path or None."""
+
+
+def ask_save_path(parent: QWidget, caption: str, suggested: str, filter_: str) -> str | None:
+    """The default file chooser: a Save dialog."""
+    path, _ = QFileDialog.getSaveFileName(parent, caption, suggested, filter_)
+    return path or None
+
+
+class SideBySide(QWidget):
+    """Two read-only panes, before and after, with headings."""
+
+    def __init__(self, left_title: str, right_title: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.left_title = QLabel(left_title)
+        self.right_title = QLabel(right_title)
+        self.left = QTextBrowser()
+        self.right = QTextBrowser()
+        for pane in (self.left, self.right):
+            pane.setOpenLinks(False)
+            pane.setLineWrapMode(QTextBrowser.LineWrapMode.WidgetWidth)
+        grid = QGridLayout(self)
+        grid.setContentsMargins(0, 0, 0, 0)
+        grid.addWidget(self.left_title, 0, 0)
+        grid.addWidget(self.right_title, 0, 1)
+        grid.addWidget(self.left, 1, 0)
+        grid.addWidget(self.right, 1, 1)
+        grid.setRowStretch(1, 1)
+
+    def set_titles(self, left: str, right: str) -> None:
+        self.left_title.setText(left)
+        self.right_title.setText(right)
+
+    def set_html(self, left: str, right: str) -> None:
+        self.left.setHtml(left)
+        self.right.setHtml(right)
+
+
+class DiffView(QWidget):
+    """Pick A and B among the draft, versions and channels; see what changes.
+
+    The diff runs in a worker thread (linting both sides is slow); a newer
+    request replaces an older one. Renames confirmed or rejected here are
+    kept until the registry changes.
+
+    Args:
+        store: The open store (thread-safe).
+        choose_file: Asks where to export (injectable for tests).
+        pool: The thread pool for diffs (default: the global one).
+        lint_profile: Profile for the lint delta; None skips linting.
+
+    Signals:
+        diffShown(object): a diff was computed and shown (the RegistryDiff).
+    """
+
+    diffShown = Signal(object)
+
+    def __init__(
+        self,
+        store: RegistryStore,
+        choose_file: FileChooser | None = None,
+        pool: QThreadPool | None = None,
+        lint_profile: str | None = "openai",
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.store = store
+        self.choose_file = choose_file or ask_save_path
+        self.lint_profile = lint_profile
+        self.registry: str | None = None
+        self.result: DiffResult | None = None
+        self.confirmed: dict[str, str] = {}
+        self.rejected: set[tuple[str, str]] = set()
+        self.runner = DiffRunner(store, pool, self)
+        self.runner.finished.connect(self._show_result)
+        self.runner.failed.connect(self._show_failure)
+        self._build()
+
+    # ------------------------------------------------------------------ building
+
+    def _build(self) -> None:
+        self.a_combo = QComboBox()
+        self.a_combo.setToolTip("A: the older side")
+        self.b_combo = QComboBox()
+        self.b_combo.setToolTip("B: the newer side")
+        for combo in (self.a_combo, self.b_combo):
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+            combo.activated.connect(lambda _i: self.recompute())
+        self.swap_button = QPushButton("Swap")
+        self.swap_button.clicked.connect(self.swap)
+        self.export_md_button = QPushButton("Export Markdown…")
+        self.export_md_button.setToolTip("Save the report for a pull request")
+        self.export_md_button.clicked.connect(self.export_markdown)
+        self.export_json_button = QPushButton("Export JSON…")
+        self.export_json_button.clicked.connect(self.export_json)
+        pick = QHBoxLayout()
+        pick.addWidget(QLabel("Compare"))
+        pick.addWidget(self.a_combo)
+        pick.addWidget(QLabel("→"))
+        pick.addWidget(self.b_combo)
+        pick.addWidget(self.swap_button)
+        pick.addStretch(1)
+        pick.addWidget(self.export_md_button)
+        pick.addWidget(self.export_json_button)
+
+        self.counts_label = QLabel()
+        self.counts_label.setTextFormat(Qt.TextFormat.RichText)
+        self.semver_label = QLabel()
+        self.semver_label.setWordWrap(True)
+        self.semver_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.status_label = QLabel("Pick a registry")
+        header = QHBoxLayout()
+        header.addWidget(self.counts_label)
+        header.addWidget(self.semver_label, 1)
+        header.addWidget(self.status_label)
+
+        self.tool_model = ToolDiffListModel(self)
+        self.tool_list = QListView()
+        self.tool_list.setModel(self.tool_model)
+        self.tool_list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.tool_list.setMinimumWidth(170)
+        self.tool_list.selectionModel().currentChanged.connect(lambda *_: self._show_tool())
+
+        self.change_model = ChangeTableModel(self)
+        self.change_table = QTableView()
+        self.change_table.setModel(self.change_model)
+        self.change_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.change_table.verticalHeader().hide()
+        self.change_table.setWordWrap(False)
+        table_header = self.change_table.horizontalHeader()
+        table_header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        table_header.setStretchLastSection(True)
+        self.tool_heading = QLabel()
+        self.tool_heading.setTextFormat(Qt.TextFormat.RichText)
+
+        self.description_diff = SideBySide("A", "B")
+        self.schema_diff = SideBySide("A", "B")
+        tool_page = QSplitter(Qt.Orientation.Vertical)
+        top = QWidget()
+        top_layout = QVBoxLayout(top)
+        top_layout.setContentsMargins(0, 0, 0, 0)
+        top_layout.addWidget(self.tool_heading)
+        top_layout.addWidget(self.change_table, 1)
+        tool_page.addWidget(top)
+        tool_page.addWidget(self.description_diff)
+        tool_page.setChildrenCollapsible(False)
+
+        self.renames = RenamesPanel()
+        self.renames.confirmRequested.connect(self.confirm_rename)
+        self.renames.rejectRequested.connect(self.reject_rename)
+        self.deltas = QTextBrowser()
+
+        self.tabs = QTabWidget()
+        self.tabs.addTab(tool_page, "Changes && description")
+        self.tabs.addTab(self.schema_diff, "Schema")
+        self.tabs.addTab(self.renames, "Renames")
+        self.tabs.addTab(self.deltas, "Lint && tokens")
+
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.addWidget(self.tool_list)
+        self.splitter.addWidget(self.tabs)
+        self.splitter.setStretchFactor(0, 0)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setChildrenCollapsible(False)
+        self.splitter.setSizes([230, 800])
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addLayout(pick)
+        layout.addLayout(header)
+        layout.addWidget(self.splitter, 1)
+        self._update_buttons()
+
+    # ------------------------------------------------------------------ choosing sides
+
+    def set_registry(self, registry: str | None) -> None:
+        """Show ``registry``'s sides (default: latest version → draft) and compute."""
+        if registry != self.registry:
+            self.confirmed.clear()
+            self.rejected.clear()
+        self.registry = registry
+        self._fill_sides()
+        if registry is None:
+            self._clear("No registry open")
+            return
+        sides = self._sides()
+        a = next((s for s in sides if s.kind == "version"), DRAFT)
+        self.compare(a, DRAFT)
+
+    def refresh_sides(self) -> None:
+        """Re-read versions and channels (after a publish), keeping the picked sides."""
+        a, b = self.side_a(), self.side_b()
+        self._fill_sides()
+        if a is not None and b is not None:
+            self._select(self.a_combo, a)
+            self._select(self.b_combo, b)
+
+    def _sides(self) -> list[DiffSide]:
+        return [self.a_combo.itemData(i) for i in range(self.a_combo.count())]
+
+    def _fill_sides(self) -> None:
+        sides: list[DiffSide] = []
+        if self.registry is not None:
+            try:
+                sides = available_sides(self.store, self.registry)
+            except StoreError as exc:
+                self.status_label.setText(f"Cannot list versions: {exc}")
+        for combo in (self.a_combo, self.b_combo):
+            combo.clear()
+            for side in sides:
+                combo.addItem(side.label, side)
+
+    @staticmethod
+    def _select(combo: QComboBox, side: DiffSide) -> bool:
+        for i in range(combo.count()):
+            if combo.itemData(i) == side:
+                combo.setCurrentIndex(i)
+                return True
+        return False
+
+    def side_a(self) -> DiffSide | None:
+        return self.a_combo.currentData()
+
+    def side_b(self) -> DiffSide | None:
+        return self.b_combo.currentData()
+
+    def compare(self, a: DiffSide, b: DiffSide) -> None:
+        """Pick ``a`` and ``b`` and compute their diff."""
+        if not self._select(self.a_combo, a) or not self._select(self.b_combo, b):
+            self.refresh_sides()
+            self._select(self.a_combo, a)
+            self._select(self.b_combo, b)
+        self.recompute()
+
+    def compare_version(self, number: int) -> None:
+        """Version ``number`` against the draft."""
+        self.compare(DiffSide("version", number), DRAFT)
+
+    def swap(self) -> None:
+        a, b = self.side_a(), self.side_b()
+        if a is not None and b is not None:
+            self.compare(b, a)
+
+    def recompute(self) -> None:
+        """Compute the diff of the picked sides with the current rename decisions."""
+        a, b = self.side_a(), self.side_b()
+        if self.registry is None or a is None or b is None:
+            return
+        request = DiffRequest(
+            self.registry,
+            a,
+            b,
+            dict(self.confirmed),
+            frozenset(self.rejected),
+            self.lint_profile,
+        )
+        self.status_label.setText("Computing…")
+        self.runner.submit(request)
+
+    # ------------------------------------------------------------------ renames
+
+    def confirm_rename(self, old: str, new: str) -> None:
+        """Treat ``old`` → ``new`` as a rename and recompute."""
+        self.rejected.discard((old, new))
+        self.confirmed = {o: n for o, n in self.confirmed.items() if n != new}
+        self.confirmed[old] = new
+        self.recompute()
+
+    def reject_rename(self, old: str, new: str) -> None:
+        """Never treat ``old`` → ``new`` as a rename, and recompute."""
+        if self.confirmed.get(old) == new:
+            del self.confirmed[old]
+        self.rejected.add((old, new))
+        self.recompute()
+
+    # ------------------------------------------------------------------ showing
+
+    @property
+    def diff(self) -> RegistryDiff | None:
+        return self.result.diff if self.result else None
+
+    def _colours(self) -> Colours:
+        dark = self.palette().color(QPalette.ColorRole.Base).lightness() < 128
+        return DARK if dark else LIGHT
+
+    def _clear(self, message: str) -> None:
+        self.result = None
+        self.tool_model.set_tools([])
+        self.change_model.set_changes([])
+        self.counts_label.clear()
+        self.semver_label.clear()
+        self.tool_heading.clear()
+        self.description_diff.set_html("", "")
+        self.schema_diff.set_html("", "")
+        self.renames.set_diff(None)
+        self.deltas.clear()
+        self.status_label.setText(message)
+        self._update_buttons()
+
+    def _show_failure(self, message: str) -> None:
+        self._clear(f"Diff failed: {message}")
+
+    def _show_result(self, result: DiffResult) -> None:
+        previous = self.selected_tool()
+        self.result = result
+        diff = result.diff
+        counts = " ".join(
+            f'<span style="color:{CLASS_COLOURS[k]}"><b>{diff.counts[k]}</b> {k.value}</span>'
+            for k in CLASS_ORDER
+        )
+        self.counts_label.setText(counts)
+        reasons = ", ".join(diff.semver.reasons) or "no changes"
+        self.semver_label.setText(f"Suggested bump: {diff.semver.level.upper()} — {reasons}")
+        self.semver_label.setToolTip("\n".join(diff.semver.reasons))
+        changed = sum(1 for t in diff.tools if t.status.value != "unchanged")
+        self.status_label.setText(
+            f"{diff.a_label} → {diff.b_label} · {changed} of {len(diff.tools)} tools differ"
+        )
+        self.tool_model.set_tools(diff.tools)
+        self.renames.set_diff(diff)
+        self.tabs.setTabText(2, f"Renames ({len(diff.renames)})")
+        self.description_diff.set_titles(diff.a_label, diff.b_label)
+        self.schema_diff.set_titles(diff.a_label, diff.b_label)
+        self.deltas.setHtml(_deltas_html(diff))
+        row = self.tool_model.row_of(previous.name) if previous else -1
+        if self.tool_model.rowCount() and row < 0:
+            row = 0
+        if row >= 0:
+            self.select_tool(self.tool_model.tools()[row].name)
+        else:
+            self._show_tool()
+        self._update_buttons()
+        self.diffShown.emit(diff)
+
+    def select_tool(self, name: str) -> bool:
+        """Select the tool called ``name`` in the list; False when it did not change."""
+        row = self.tool_model.row_of(name)
+        if row < 0:
+            return False
+        self.tool_list.selectionModel().setCurrentIndex(
+            self.tool_model.index(row, 0), QItemSelectionModel.SelectionFlag.ClearAndSelect
+        )
+        return True
+
+    def selected_tool(self) -> ToolDiff | None:
+        index = self.tool_list.currentIndex()
+        return self.tool_model.data(index, ToolDiffListModel.ToolRole) if index.isValid() else None
+
+    def _show_tool(self) -> None:
+        tool = self.selected_tool()
+        result = self.result
+        if tool is None or result is None:
+            self.change_model.set_changes(result.diff.registry_changes if result else [])
+            self.tool_heading.setText("Registry-level changes" if result else "")
+            self.description_diff.set_html("", "")
+            self.schema_diff.set_html("", "")
+            return
+        worst = tool.worst
+        colour = CLASS_COLOURS[worst] if worst else "palette(text)"
+        self.tool_heading.setText(
+            f'<b>{html.escape(tool_title(tool))}</b> — <span style="color:{colour}">'
+            f"{tool.status.value}{', ' + worst.value if worst else ''}</span>"
+        )
+        self.change_model.set_changes(tool.changes)
+        self.change_table.resizeColumnsToContents()
+        for column, cap in ((0, 240), (2, 260), (3, 240)):
+            if self.change_table.columnWidth(column) > cap:
+                self.change_table.setColumnWidth(column, cap)
+        colours = self._colours()
+        old = result.a.tool(tool.old_name or tool.name)
+        new = result.b.tool(tool.name) if tool.status.value != "removed" else None
+        if tool.blocks:
+            lefts, rights = [], []
+            for block in tool.blocks:
+                left, right = block_html(block, colours)
+                heading = f"<p><b>{html.escape(block.block)}</b></p>"
+                lefts.append(heading + left)
+                rights.append(heading + right)
+            self.description_diff.set_html("".join(lefts), "".join(rights))
+        else:
+            note = "<p><i>No description block changed.</i></p>"
+            left_text = _description(old) if old else "<p><i>(not in A)</i></p>"
+            right_text = _description(new) if new else "<p><i>(not in B)</i></p>"
+            self.description_diff.set_html(note + left_text, note + right_text)
+        before = json_text(old.parameters) if old else ""
+        after = json_text(new.parameters) if new else ""
+        self.schema_diff.set_html(*lines_html(before, after, colours))
+
+    def _update_buttons(self) -> None:
+        has = self.result is not None
+        self.export_md_button.setEnabled(has)
+        self.export_json_button.setEnabled(has)
+        self.swap_button.setEnabled(self.registry is not None)
+
+    # ------------------------------------------------------------------ export
+
+    def export_markdown(self) -> Path | None:
+        """Write the diff as Markdown where the chooser says; the path or None."""
+        diff = self.diff
+        if diff is None:
+            return None
+        return self._export("Export diff as Markdown", "md", "Markdown (*.md)", to_markdown(diff))
+
+    def export_json(self) -> Path | None:
+        """Write the diff as JSON where the chooser says; the path or None."""
+        diff = self.diff
+        if diff is None:
+            return None
+        text = json.dumps(to_json(diff), indent=2, ensure_ascii=False) + "\n"
+        return self._export("Export diff as JSON", "json", "JSON (*.json)", text)
+
+    def _export(self, caption: str, ext: str, filter_: str, text: str) -> Path | None:
+        diff = self.diff
+        assert diff is not None
+        slug = f"{diff.registry}-{diff.a_label}-to-{diff.b_label}".replace(" ", "")
+        slug = "".join(ch if ch.isalnum() or ch in "-_." else "-" for ch in slug)
+        chosen = self.choose_file(self, caption, f"{slug}.{ext}", filter_)
+        if not chosen:
+            return None
+        path = Path(chosen)
+        try:
+            path.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            self.status_label.setText(f"Not exported: {exc}")
+            return None
+        self.status_label.setText(f"Exported {path.name}")
+        return path
+
+
+def _description(tool: object) -> str:
+    from studio.contract import ToolContract
+
+    assert isinstance(tool, ToolContract)
+    parts = [tool.summary, tool.usage, tool.description]
+    text = "\n\n".join(p for p in parts if p)
+    return f'<div style="white-space:pre-wrap">{html.escape(text)}</div>'
+
+
+def _deltas_html(diff: RegistryDiff) -> str:
+    out: list[str] = []
+    ld = diff.lint_delta
+    if ld is None:
+        out.append("<p><i>Lint was skipped for this diff.</i></p>")
+    else:
+        out.append(
+            f"<h3>Lint ({html.escape(ld.profile)}): {ld.count_before} → {ld.count_after} findings"
+            f" — {len(ld.added)} added, {len(ld.fixed)} fixed</h3>"
+        )
+        for title, items, colour in (
+            ("Added", ld.added, CLASS_COLOURS[CLASS_ORDER[0]]),
+            ("Fixed", ld.fixed, CLASS_COLOURS[CLASS_ORDER[2]]),
+        ):
+            if not items:
+                continue
+            out.append(f'<p><b style="color:{colour}">{title}</b></p><ul>')
+            out += [
+                f"<li><code>{html.escape(i.rule_id)}</code> {html.escape(i.tool or '(registry)')}"
+                f" <code>{html.escape(i.path)}</code> — {html.escape(i.message)}</li>"
+                for i in items
+            ]
+            out.append("</ul>")
+        if ld.gone:
+            out.append(f"<p>{len(ld.gone)} findings of removed tools went with them.</p>")
+    td = diff.token_delta
+    out.append(
+        f"<h3>Tokens ({html.escape(td.method)}): {td.total_before} → {td.total_after}"
+        f" ({td.total_delta:+d})</h3><ul>"
+    )
+    out += [
+        f"<li>{html.escape(name)}: {before} → {after} ({after - before:+d})</li>"
+        for name, (before, after) in td.per_tool.items()
+        if before != after
+    ]
+    out.append("</ul>")
+    return "".join(out)
