@@ -189,3 +189,12 @@ def create_release_action(parent: QWidget) -> QAction:
     )
     action.setCheckable(True)
     return action
+
+
+def create_sessions_action(parent: QWidget) -> QAction:
+    """The Sessions mode (Ctrl+3): stored and imported sessions, replay and re-validation."""
+    action = _action(
+        parent, "&Sessions", [QKeySequence("Ctrl+3")], "Browse, replay and re-validate sessions"
+    )
+    action.setCheckable(True)
+    return action

@@ -45,6 +45,7 @@ from studio.ui.actions import (
     create_actions,
     create_playground_actions,
     create_release_action,
+    create_sessions_action,
 )
 from studio.ui.dialogs.publish_dialog import PublishDialog, Publisher, PublishRequest
 from studio.ui.document import RegistryDocument
@@ -59,6 +60,7 @@ from studio.ui.widgets.preview import PreviewWidget
 if TYPE_CHECKING:
     from studio.ui.playground.view import PlaygroundView
     from studio.ui.release import ReleaseView
+    from studio.ui.sessions.browser import SessionsView
 
 _log = logging.getLogger(__name__)
 
@@ -239,6 +241,7 @@ class MainWindow(QMainWindow):
         self.modes.addWidget(central)
         self.playground: PlaygroundView | None = None
         self.release_view: ReleaseView | None = None
+        self.sessions_view: SessionsView | None = None
         self.setCentralWidget(self.modes)
 
         self.versions_panel = VersionsPanel(self)
@@ -282,6 +285,10 @@ class MainWindow(QMainWindow):
             modes.addAction(action)
             view_menu.addAction(action)
             action.toggled.connect(self._on_mode_toggled)
+        self.sessions_action = create_sessions_action(self)
+        modes.addAction(self.sessions_action)
+        view_menu.addAction(self.sessions_action)
+        self.sessions_action.toggled.connect(lambda on: on and self.show_sessions())
         self.release_action = create_release_action(self)
         modes.addAction(self.release_action)
         view_menu.addAction(self.release_action)
@@ -780,6 +787,20 @@ class MainWindow(QMainWindow):
             elif is_editor and not was_editor and dock.property("shownInEditor"):
                 dock.show()
 
+    def show_sessions(self) -> SessionsView:
+        """Switch the centre to the Sessions mode (built on first use), the list re-read."""
+        if self.sessions_view is None:
+            from studio.ui.sessions.browser import SessionsView  # only when first shown
+
+            self.sessions_view = SessionsView(self.store)
+            self.modes.addWidget(self.sessions_view)
+            self.sessions_view.size_panes(self.width())
+        else:
+            self.sessions_view.refresh()
+        self._switch_mode(self.sessions_view)
+        self.sessions_action.setChecked(True)
+        return self.sessions_view
+
     def show_release(self) -> ReleaseView:
         """Switch the centre to the Release mode (built on first use) for the shown registry."""
         if self.release_view is None:
@@ -827,6 +848,8 @@ class MainWindow(QMainWindow):
             self.lint_ops.shutdown()
             if self.release_view is not None:
                 self.release_view.shutdown()
+            if self.sessions_view is not None:
+                self.sessions_view.shutdown()
             event.accept()
         else:
             event.ignore()

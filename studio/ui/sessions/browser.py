@@ -1,0 +1,310 @@
+"""The Sessions mode: the list of stored sessions | the read-only viewer with replay.
+
+Sessions come from the playground, from imported logs and from replays; the
+list filters them by source, registry and text. Selecting one shows it in the
+:class:`SessionViewer` (conversation, inspector, event log, step-through) and
+hands it to the :class:`RevalidateView`. Import log… and Export session… go
+through :class:`SessionPrompts`, so tests never open a modal dialog.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QItemSelection, QItemSelectionModel, Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QMenu,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from registry_db import RegistryStore
+from registry_db.errors import NotFoundError
+from registry_db.sessions import SessionInfo, SessionStore
+from studio.runtime.context import SessionContext
+from studio.sessions.exporters import EXPORT_FORMATS, export_text
+from studio.sessions.library import (
+    SOURCE_IMPORT,
+    SOURCE_PLAYGROUND,
+    SOURCE_REPLAY,
+    load_messages,
+    session_rows,
+)
+from studio.sessions.model import Message
+from studio.sessions.revalidate import recorded_prepared_arguments
+from studio.ui.sessions.import_dialog import ImportLogDialog
+from studio.ui.sessions.prompts import EXPORT_TITLES, SessionPrompts
+from studio.ui.sessions.revalidate_view import RevalidateView
+from studio.ui.sessions.sessions_model import COLUMNS, SessionsFilterModel, SessionsTableModel
+from studio.ui.sessions.viewer import SessionViewer
+from studio.ui.sessions.worker import JobRunner
+
+ALL = ""
+
+
+class SessionsView(QWidget):
+    """The session browser.
+
+    Args:
+        store: The open store (sessions and registries share it).
+        prompts: File choosers and questions (tests pass a stub).
+    """
+
+    def __init__(
+        self,
+        store: RegistryStore,
+        prompts: SessionPrompts | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.store = store
+        self.sessions = SessionStore.for_store(store)
+        self.prompts = prompts or SessionPrompts()
+        self.runner = JobRunner(parent=self)
+        self.info: SessionInfo | None = None
+        self.messages: list[Message] = []
+        self.import_dialog: ImportLogDialog | None = None
+
+        self.text_filter = QLineEdit()
+        self.text_filter.setPlaceholderText("Filter by title, id, model")
+        self.text_filter.setClearButtonEnabled(True)
+        self.source_filter = QComboBox()
+        self.source_filter.addItem("All sources", ALL)
+        for source in (SOURCE_PLAYGROUND, SOURCE_IMPORT, SOURCE_REPLAY):
+            self.source_filter.addItem(source, source)
+        self.registry_filter = QComboBox()
+        self.registry_filter.addItem("All registries", ALL)
+        self.registry_filter.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.registry_filter.setMinimumContentsLength(10)
+
+        self.table_model = SessionsTableModel(self)
+        self.proxy = SessionsFilterModel(self)
+        self.proxy.setSourceModel(self.table_model)
+        self.table = QTableView()
+        self.table.setModel(self.proxy)
+        self.table.setSortingEnabled(True)
+        self.table.sortByColumn(COLUMNS.index("Date"), Qt.SortOrder.DescendingOrder)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setWordWrap(False)
+        self.table.verticalHeader().hide()
+        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
+        self.table.setAccessibleName("Sessions")
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setMinimumSectionSize(40)
+
+        self.import_button = QPushButton("Import log…")
+        self.import_button.setToolTip("Import sessions from an OpenAI, Anthropic or Gemini log")
+        self.export_button = QToolButton()
+        self.export_button.setText("Export session")
+        self.export_button.setToolTip("Export the selected session, secrets redacted")
+        self.export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        menu = QMenu(self.export_button)
+        for fmt in EXPORT_FORMATS:
+            menu.addAction(f"{EXPORT_TITLES[fmt]}…", lambda f=fmt: self.export_session(f))
+        self.export_button.setMenu(menu)
+        self.refresh_button = QPushButton("Refresh")
+        self.count_label = QLabel()
+
+        filters = QHBoxLayout()
+        filters.setSpacing(4)
+        filters.addWidget(self.source_filter)
+        filters.addWidget(self.registry_filter, 1)
+        buttons = QHBoxLayout()
+        buttons.setSpacing(4)
+        buttons.addWidget(self.import_button)
+        buttons.addWidget(self.export_button)
+        buttons.addStretch(1)
+        buttons.addWidget(self.refresh_button)
+        left = QWidget()
+        left_layout = QVBoxLayout(left)
+        left_layout.setContentsMargins(4, 4, 4, 4)
+        left_layout.setSpacing(4)
+        left_layout.addLayout(buttons)
+        left_layout.addWidget(self.text_filter)
+        left_layout.addLayout(filters)
+        left_layout.addWidget(self.table, 1)
+        left_layout.addWidget(self.count_label)
+        left.setMinimumWidth(220)
+
+        self.viewer = SessionViewer()
+        self.revalidate_view = RevalidateView(store, self.runner)
+        self.viewer.bottom_tabs.addTab(self.revalidate_view, "Re-validation")
+
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.setChildrenCollapsible(False)
+        self.splitter.addWidget(left)
+        self.splitter.addWidget(self.viewer)
+        self.splitter.setStretchFactor(0, 1)
+        self.splitter.setStretchFactor(1, 3)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.splitter)
+
+        self.text_filter.textChanged.connect(self._on_filter)
+        self.source_filter.currentIndexChanged.connect(self._on_filter)
+        self.registry_filter.currentIndexChanged.connect(self._on_filter)
+        self.table.selectionModel().selectionChanged.connect(self._on_selection)
+        self.import_button.clicked.connect(self.import_log)
+        self.refresh_button.clicked.connect(lambda: self.refresh())
+        self.revalidate_view.reportReady.connect(self.viewer.set_revalidation)
+        self.refresh()
+
+    # ------------------------------------------------------------------ list
+
+    def size_panes(self, width: int) -> None:
+        """Split ``width`` between the list and the viewer (and inside the viewer)."""
+        left = 300 if width < 1100 else 380
+        self.splitter.setSizes([left, max(500, width - left)])
+        self.viewer.size_panes(max(500, width - left))
+
+    def refresh(self, select: str | None = None) -> None:
+        """Re-read the sessions (keeping the selection, or selecting ``select``)."""
+        keep = select or (self.info.id if self.info else None)
+        rows = session_rows(self.sessions)
+        self.table_model.set_rows(rows)
+        registries = sorted({r.registry for r in rows if r.registry})
+        current = self.registry_filter.currentData()
+        self.registry_filter.blockSignals(True)
+        self.registry_filter.clear()
+        self.registry_filter.addItem("All registries", ALL)
+        for name in registries:
+            self.registry_filter.addItem(name, name)
+        self.registry_filter.setCurrentIndex(max(0, self.registry_filter.findData(current)))
+        self.registry_filter.blockSignals(False)
+        self._update_count()
+        if keep is None or not self.select_session(keep):
+            self._show(None)
+
+    def _on_filter(self, *_args: object) -> None:
+        self.proxy.set_text_filter(self.text_filter.text())
+        self.proxy.set_source_filter(self.source_filter.currentData() or ALL)
+        self.proxy.set_registry_filter(self.registry_filter.currentData() or ALL)
+        self._update_count()
+
+    def _update_count(self) -> None:
+        shown, total = self.proxy.rowCount(), self.table_model.rowCount()
+        noun = "session" if total == 1 else "sessions"
+        self.count_label.setText(
+            f"{total} {noun}" if shown == total else f"{shown} of {total} {noun} shown"
+        )
+
+    def visible_ids(self) -> list[str]:
+        return [row.id for i in range(self.proxy.rowCount()) if (row := self.proxy.row_at(i))]
+
+    def select_session(self, session_id: str) -> bool:
+        """Select (and show) ``session_id`` if the filters let it through."""
+        source_row = self.table_model.row_of(session_id)
+        if source_row < 0:
+            return False
+        index = self.proxy.mapFromSource(self.table_model.index(source_row, 0))
+        if not index.isValid():
+            return False
+        self.table.selectionModel().select(
+            index,
+            QItemSelectionModel.SelectionFlag.ClearAndSelect
+            | QItemSelectionModel.SelectionFlag.Rows,
+        )
+        self.table.setCurrentIndex(index)
+        self.table.scrollTo(index)
+        if self.info is None or self.info.id != session_id:
+            self._show(session_id)
+        return True
+
+    def _on_selection(self, selected: QItemSelection, _deselected: QItemSelection) -> None:
+        rows = self.table.selectionModel().selectedRows()
+        row = self.proxy.row_at(rows[0].row()) if rows else None
+        if row is None:
+            return
+        if self.info is None or self.info.id != row.id:
+            self._show(row.id)
+
+    # ------------------------------------------------------------------ the session
+
+    def _show(self, session_id: str | None) -> None:
+        if session_id is None:
+            self.info, self.messages = None, []
+            self.viewer.clear()
+            self.revalidate_view.set_session([])
+            self.export_button.setEnabled(False)
+            return
+        try:
+            info = self.sessions.get_session(session_id)
+        except NotFoundError:
+            self.refresh()
+            return
+        self.info = info
+        self.messages = load_messages(self.sessions, info.id)
+        events = self.sessions.events(info.id)
+        self.viewer.show_session(self.messages, events, title=_title(info, len(self.messages)))
+        self.revalidate_view.set_session(
+            self.messages,
+            context=SessionContext.from_dict(info.context) if info.context else None,
+            recorded_prepared=recorded_prepared_arguments(events),
+        )
+        if info.registry:
+            self.revalidate_view.choose(info.registry, info.version or "draft")
+        self.export_button.setEnabled(True)
+
+    # ------------------------------------------------------------------ import / export
+
+    def import_log(self) -> ImportLogDialog:
+        """Open the Import log… dialog (non-blocking); imported sessions join the list."""
+        if self.import_dialog is None:
+            self.import_dialog = ImportLogDialog(self.store, self.prompts, self.runner, self)
+            self.import_dialog.imported.connect(self._on_imported)
+        self.import_dialog.show()
+        self.import_dialog.raise_()
+        return self.import_dialog
+
+    def _on_imported(self, ids: list[str]) -> None:
+        self.refresh(select=ids[0] if ids else None)
+        self.revalidate_view.refresh_registries()
+
+    def export_session(self, fmt: str) -> Path | None:
+        """Write the selected session as ``fmt`` (openai, anthropic, jsonl), secrets redacted."""
+        if self.info is None:
+            return None
+        suffix = "jsonl" if fmt == "jsonl" else "json"
+        path = self.prompts.export_path(self, fmt, f"session-{self.info.id[:8]}-{fmt}.{suffix}")
+        if path is None:
+            return None
+        text = export_text(self.messages, fmt, tools=self.info.tools, title=self.info.title,
+                           meta={"model": self.info.meta.get("model") or self.info.profile},
+                           redact=True)  # fmt: skip
+        try:
+            path.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            self.prompts.error(self, "Not exported", f"Could not write {path}: {exc}")
+            return None
+        return path
+
+    def shutdown(self) -> None:
+        """Wait for background jobs (closing the window)."""
+        self.runner.wait(3000)
+
+
+def _title(info: SessionInfo, count: int) -> str:
+    where = f"{info.registry} {info.version}".strip() or "no registry"
+    model = info.meta.get("model") or info.profile or "unknown model"
+    title = info.title or "(untitled)"
+    details = " · ".join((info.source, _escape(where), _escape(str(model)), f"{count} messages"))
+    return f"<b>{_escape(title)}</b> · {details}"
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

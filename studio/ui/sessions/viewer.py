@@ -1,0 +1,218 @@
+"""The read-only viewer of one stored session: the playground's conversation, inspector and log.
+
+The conversation shows the whole session analysed for pairing (colours, id
+chips, problems flagged in place); replay hides the rows after the current
+step instead of rebuilding the model, so stepping through a 10,000-message
+session only touches the rows that appear or disappear. Nothing here can
+change the session.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import QAbstractItemModel, Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QLabel,
+    QListView,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from registry_db.sessions import StoredEvent
+from studio.runtime.events import event_from_record
+from studio.sessions.check import SessionCheck, check_session
+from studio.sessions.model import Message
+from studio.sessions.replay import ReplayStep, SessionReplay
+from studio.sessions.revalidate import RevalidationReport
+from studio.ui.playground.conversation import ConversationView
+from studio.ui.playground.conversation_model import ConversationItem
+from studio.ui.playground.event_log import EventLogModel, EventLogView
+from studio.ui.playground.inspector import InspectorWidget
+from studio.ui.sessions.replay_bar import PendingCallsModel, ReplayBar
+
+
+def _panel(title: str, widget: QWidget, extra: QWidget | None = None) -> QWidget:
+    box = QWidget()
+    layout = QVBoxLayout(box)
+    layout.setContentsMargins(4, 4, 4, 0)
+    layout.setSpacing(2)
+    label = QLabel(title)
+    label.setStyleSheet("font-weight: bold;")
+    layout.addWidget(label)
+    layout.addWidget(widget, 1)
+    if extra is not None:
+        layout.addWidget(extra)
+    return box
+
+
+class SessionViewer(QWidget):
+    """Conversation (with the replay bar) and event log | pending calls, findings, inspector."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.messages: list[Message] = []
+        self.replay: SessionReplay | None = None
+        self._row_start: list[int] = []
+        self._row_end: list[int] = []
+        self._visible_end = 0
+
+        self.header = QLabel("Select a session")
+        self.header.setWordWrap(True)
+        self.header.setContentsMargins(4, 4, 4, 0)
+        self.replay_bar = ReplayBar()
+        self.conversation = ConversationView()
+        self.model = self.conversation.conversation
+        self.event_log = EventLogView()
+        self.inspector = InspectorWidget()
+        self.pending_model = PendingCallsModel(self)
+        self.pending_view = QListView()
+        self.pending_view.setModel(self.pending_model)
+        self.pending_view.setAccessibleName("Pending tool calls")
+        self.pending_view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.findings_label = QLabel("")
+        self.findings_label.setWordWrap(True)
+        self.findings_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+
+        top = QWidget()
+        top_layout = QVBoxLayout(top)
+        top_layout.setContentsMargins(0, 0, 0, 0)
+        top_layout.setSpacing(2)
+        top_layout.addWidget(self.header)
+        top_layout.addWidget(self.replay_bar)
+        top_layout.addWidget(self.conversation, 1)
+        self.bottom_tabs = QTabWidget()
+        self.bottom_tabs.addTab(self.event_log, "Event log")
+        self.bottom_tabs.setMinimumHeight(90)
+        self.centre = QSplitter(Qt.Orientation.Vertical)
+        self.centre.setChildrenCollapsible(False)
+        self.centre.addWidget(top)
+        self.centre.addWidget(self.bottom_tabs)
+        self.centre.setStretchFactor(0, 3)
+        self.centre.setStretchFactor(1, 2)
+        top.setMinimumHeight(200)
+
+        self.side = QSplitter(Qt.Orientation.Vertical)
+        self.side.setChildrenCollapsible(False)
+        self.side.addWidget(_panel("Pending tool calls", self.pending_view, self.findings_label))
+        self.side.addWidget(self.inspector)
+        self.side.setStretchFactor(0, 1)
+        self.side.setStretchFactor(1, 2)
+        self.side.setMinimumWidth(200)
+
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.setChildrenCollapsible(False)
+        self.splitter.addWidget(self.centre)
+        self.splitter.addWidget(self.side)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 1)
+        self.centre.setMinimumWidth(300)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.splitter)
+
+        self.replay_bar.stepChanged.connect(self._on_step)
+        self.conversation.currentItemChanged.connect(self._on_item)
+
+    # ------------------------------------------------------------------ loading
+
+    def show_session(
+        self,
+        messages: Sequence[Message],
+        events: Sequence[StoredEvent] = (),
+        *,
+        check: SessionCheck | None = None,
+        title: str = "",
+    ) -> None:
+        """Show ``messages`` (and the run's stored ``events``) read-only, at the last step."""
+        self.messages = list(messages)
+        self.header.setText(title or f"{len(self.messages)} messages")
+        self.model.set_messages(self.messages)
+        log = EventLogModel(self.event_log)
+        for stored in events:
+            event = event_from_record(stored.seq, stored.type, stored.data, stored.run_id)
+            self.model.apply_event(event)
+            log.append(event)
+        self._set_log_model(log)
+        self._index_rows()
+        self.inspector.show_item(None, self.model)
+        self.inspector.show_usage(self.model)
+        self.replay = SessionReplay(self.messages, check or check_session(self.messages))
+        self.replay_bar.set_replay(self.replay)
+
+    def clear(self) -> None:
+        self.messages = []
+        self.header.setText("Select a session")
+        self.model.set_messages([])
+        self._set_log_model(EventLogModel(self.event_log))
+        self._index_rows()
+        self.inspector.show_item(None, self.model)
+        self.replay = None
+        self.replay_bar.set_replay(None)
+
+    def set_revalidation(self, report: RevalidationReport | None) -> None:
+        """Count re-validation failures as problems of the replay (keeps the position)."""
+        if self.replay is None:
+            return
+        base = self.replay.check
+        check = SessionCheck(base.pairing, base.suspicious, report)
+        position = self.replay.position
+        self.replay = SessionReplay(self.messages, check)
+        self.replay_bar.set_replay(self.replay, position)
+
+    def _set_log_model(self, log: EventLogModel) -> None:
+        # Filled before it is shown: one reset instead of a row insertion per event.
+        old: QAbstractItemModel = self.event_log.log_model
+        self.event_log.log_model = log
+        self.event_log.setModel(log)
+        old.deleteLater()
+
+    def _index_rows(self) -> None:
+        """First and past-the-end conversation rows of every message."""
+        start = [0] * len(self.messages)
+        end = [0] * len(self.messages)
+        for row, item in enumerate(self.model.items()):
+            if item.message is None:
+                continue
+            if end[item.message] == 0:
+                start[item.message] = row
+            end[item.message] = row + 1
+        self._row_start, self._row_end = start, end
+        self._visible_end = self.model.rowCount()
+
+    # ------------------------------------------------------------------ replay
+
+    def visible_rows(self) -> int:
+        """How many conversation rows the replay shows (rows up to the current step)."""
+        return self._visible_end
+
+    def _show_rows_until(self, end: int) -> None:
+        low, high = sorted((self._visible_end, end))
+        for row in range(low, high):
+            self.conversation.setRowHidden(row, row >= end)
+        self._visible_end = end
+
+    def _on_step(self, step: ReplayStep | None) -> None:
+        if step is None or not self._row_end:
+            self._show_rows_until(0)
+            self.pending_model.set_calls([])
+            self.findings_label.setText("")
+            return
+        self._show_rows_until(self._row_end[step.index])
+        index = self.model.index(self._row_start[step.index])
+        self.conversation.setCurrentIndex(index)
+        self.conversation.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtBottom)
+        self.pending_model.set_calls(step.pending)
+        lines = [f"{f.source} {f.kind}: {f.message}" for f in step.findings]
+        answered = f"Answered here: {', '.join(step.answered)}\n" if step.answered else ""
+        self.findings_label.setText(answered + ("\n".join(f"⚠ {line}" for line in lines)))
+
+    def _on_item(self, item: ConversationItem | None) -> None:
+        self.inspector.show_item(item, self.model)
+
+    def size_panes(self, width: int) -> None:
+        side = max(200, int(width * 0.3))
+        self.splitter.setSizes([max(300, width - side), side])
