@@ -198,3 +198,10 @@ def create_sessions_action(parent: QWidget) -> QAction:
     )
     action.setCheckable(True)
     return action
+
+
+def create_diff_action(parent: QWidget) -> QAction:
+    """The Diff mode (Ctrl+4): compare the draft, versions and channels."""
+    action = _action(parent, "&Diff", [QKeySequence("Ctrl+4")], "What changes between two versions")
+    action.setCheckable(True)
+    return action

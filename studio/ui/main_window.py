@@ -43,11 +43,17 @@ from studio.editing import DraftEntry, DraftWorkspace, InsertTool, RemoveTool, S
 from studio.ui.actions import (
     Actions,
     create_actions,
+    create_diff_action,
     create_playground_actions,
     create_release_action,
     create_sessions_action,
 )
-from studio.ui.dialogs.publish_dialog import PublishDialog, Publisher, PublishRequest
+from studio.ui.dialogs.publish_dialog import (
+    PublishDialog,
+    Publisher,
+    PublishRequest,
+    ReviewedPublisher,
+)
 from studio.ui.document import RegistryDocument
 from studio.ui.lint_actions import LintOperations, LintPrompts
 from studio.ui.models.registry_list_model import RegistryListModel
@@ -58,6 +64,7 @@ from studio.ui.views.versions_panel import VersionsPanel
 from studio.ui.widgets.preview import PreviewWidget
 
 if TYPE_CHECKING:
+    from studio.ui.diff.diff_view import DiffView
     from studio.ui.playground.view import PlaygroundView
     from studio.ui.release import ReleaseView
     from studio.ui.sessions.browser import SessionsView
@@ -126,8 +133,16 @@ class Prompts(RegistryPrompts, LintPrompts):
     def publish(
         self, parent: QWidget, registry: str, tool_count: int, publisher: Publisher
     ) -> VersionInfo | None:
-        """Ask for notes and semver, publish; the new version or None when cancelled."""
-        dialog = PublishDialog(registry, tool_count, publisher, parent)
+        """Review the diff, ask for notes and semver, publish; None when cancelled."""
+        reviewed = publisher if isinstance(publisher, ReviewedPublisher) else None
+        dialog = PublishDialog(
+            registry,
+            tool_count,
+            publisher,
+            parent,
+            baseline=reviewed.baseline if reviewed else None,
+            author=reviewed.author if reviewed else "",
+        )
         dialog.exec()
         return dialog.published
 
@@ -241,6 +256,7 @@ class MainWindow(QMainWindow):
         self.modes.addWidget(central)
         self.playground: PlaygroundView | None = None
         self.release_view: ReleaseView | None = None
+        self.diff_view: DiffView | None = None
         self.sessions_view: SessionsView | None = None
         self.setCentralWidget(self.modes)
 
@@ -289,6 +305,10 @@ class MainWindow(QMainWindow):
         modes.addAction(self.sessions_action)
         view_menu.addAction(self.sessions_action)
         self.sessions_action.toggled.connect(lambda on: on and self.show_sessions())
+        self.diff_action = create_diff_action(self)
+        modes.addAction(self.diff_action)
+        view_menu.addAction(self.diff_action)
+        self.diff_action.toggled.connect(lambda on: on and self.show_diff())
         self.release_action = create_release_action(self)
         modes.addAction(self.release_action)
         view_menu.addAction(self.release_action)
@@ -349,6 +369,7 @@ class MainWindow(QMainWindow):
         self.banner_button.clicked.connect(self.back_to_draft)
         self.versions_panel.publishRequested.connect(self.publish_current)
         self.versions_panel.openRequested.connect(self.open_version)
+        self.versions_panel.compareRequested.connect(lambda n: self.show_diff(compare_version=n))
         self.undo_group.indexChanged.connect(lambda _i: self._update_state())
         self.undo_group.cleanChanged.connect(lambda _c: self._update_state())
 
@@ -651,11 +672,23 @@ class MainWindow(QMainWindow):
             if not self.save_document(doc):
                 return None
 
-        def publisher(request: PublishRequest) -> VersionInfo:
+        def publish(request: PublishRequest) -> VersionInfo:
             return self.store.publish(
-                doc.name, notes=request.notes, semver=request.semver, author=_author()
+                doc.name,
+                notes=request.notes,
+                semver=request.semver,
+                author=_author(),
+                review=request.review,
             )
 
+        from studio.ui.diff.sides import publish_baseline
+
+        try:
+            baseline = publish_baseline(self.store, doc.name)
+        except (StoreError, ValueError) as exc:  # publishing must not depend on the diff
+            _log.warning("no review diff for %s: %s", doc.name, exc)
+            baseline = None
+        publisher = ReviewedPublisher(publish, baseline, _author())
         info = self.prompts.publish(self, doc.name, len(doc.workspace.entries), publisher)
         if info is not None:
             self.refresh_registries()
@@ -801,6 +834,33 @@ class MainWindow(QMainWindow):
         self.sessions_action.setChecked(True)
         return self.sessions_view
 
+    def show_diff(self, compare_version: int | None = None) -> DiffView:
+        """Switch the centre to the Diff mode (built on first use) for the shown registry.
+
+        Args:
+            compare_version: Compare this version with the draft; None keeps
+                the sides picked before (latest version → draft at first).
+        """
+        doc = self.current_document()
+        name = doc.name if doc else None
+        if self.diff_view is None:
+            from studio.ui.diff.diff_view import DiffView  # only when first shown
+
+            self.diff_view = DiffView(self.store)
+            self.modes.addWidget(self.diff_view)
+        if compare_version is not None and name is not None:
+            if self.diff_view.registry != name:
+                self.diff_view.set_registry(name)
+            self.diff_view.compare_version(compare_version)
+        elif self.diff_view.registry != name or self.diff_view.result is None:
+            self.diff_view.set_registry(name)
+        else:
+            self.diff_view.refresh_sides()
+            self.diff_view.recompute()
+        self._switch_mode(self.diff_view)
+        self.diff_action.setChecked(True)
+        return self.diff_view
+
     def show_release(self) -> ReleaseView:
         """Switch the centre to the Release mode (built on first use) for the shown registry."""
         if self.release_view is None:
@@ -850,6 +910,8 @@ class MainWindow(QMainWindow):
                 self.release_view.shutdown()
             if self.sessions_view is not None:
                 self.sessions_view.shutdown()
+            if self.diff_view is not None:
+                self.diff_view.runner.wait()
             event.accept()
         else:
             event.ignore()

@@ -1,34 +1,73 @@
-"""Asks for release notes and an optional semantic version, then publishes."""
+"""Asks for release notes and a semantic version, shows the review, then publishes.
+
+With a :class:`~studio.ui.diff.sides.PublishBaseline` the dialog shows the
+diff of the saved draft against the stable channel's version, pre-fills the
+suggested semver, and keeps Publish disabled until every breaking change is
+acknowledged; the review goes to the store with the version.
+"""
 
 from __future__ import annotations
 
 import html
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
     QLabel,
     QLineEdit,
+    QListWidget,
+    QListWidgetItem,
     QPlainTextEdit,
+    QPushButton,
+    QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
 
 from registry_db import StoreError, VersionInfo
+from studio.diff import CLASS_ORDER, Change, RegistryDiff, ToolStatus, next_semver
+from studio.ui.diff.diff_models import CLASS_COLOURS, short_value, tool_title
+from studio.ui.diff.review import breaking_changes, build_review
+from studio.ui.diff.sides import PublishBaseline
 
 
 @dataclass(frozen=True)
 class PublishRequest:
-    """What the author entered: release notes and an optional semver."""
+    """What the author entered: release notes, an optional semver and the review."""
 
     notes: str
     semver: str | None
+    review: dict[str, Any] | None = field(default=None, compare=False)
 
 
 Publisher = Callable[[PublishRequest], VersionInfo]
+
+
+@dataclass(frozen=True)
+class ReviewedPublisher:
+    """A publisher that comes with what the dialog should review first.
+
+    Attributes:
+        publish: Stores the version (gets the request with its review).
+        baseline: The diff against the stable version; None when it could
+            not be computed (the dialog then asks for notes and semver only).
+        author: Who acknowledges the breaking changes.
+    """
+
+    publish: Publisher
+    baseline: PublishBaseline | None
+    author: str = ""
+
+    def __call__(self, request: PublishRequest) -> VersionInfo:
+        return self.publish(request)
+
+
+_ACK_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
 class PublishDialog(QDialog):
@@ -43,6 +82,8 @@ class PublishDialog(QDialog):
         publish: Called with the request; returns the new version or raises
             ``StoreError``.
         parent: The owning window.
+        baseline: The diff to review; None for the plain dialog.
+        author: Who acknowledges the breaking changes (stored in the review).
     """
 
     def __init__(
@@ -51,10 +92,14 @@ class PublishDialog(QDialog):
         tool_count: int,
         publish: Publisher,
         parent: QWidget | None = None,
+        baseline: PublishBaseline | None = None,
+        author: str = "",
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle(f"Publish {registry}")
         self._publish = publish
+        self.baseline = baseline
+        self.author = author
         self.published: VersionInfo | None = None
 
         intro = QLabel(
@@ -84,16 +129,105 @@ class PublishDialog(QDialog):
 
         layout = QVBoxLayout(self)
         layout.addWidget(intro)
+        self.ack_list = QListWidget()
+        if baseline is not None:
+            self._build_review(layout, baseline)
         layout.addLayout(form)
         layout.addWidget(self.error_label)
         layout.addWidget(self.buttons)
-        self.resize(480, 320)
+        self.resize(640, 620 if baseline is not None else 320)
+        self._update_publish()
+
+    # ------------------------------------------------------------------ review
+
+    def _build_review(self, layout: QVBoxLayout, baseline: PublishBaseline) -> None:
+        diff = baseline.diff
+        self.baseline_label = QLabel(html.escape(baseline.note))
+        self.baseline_label.setWordWrap(True)
+        counts = " ".join(
+            f'<span style="color:{CLASS_COLOURS[k]}"><b>{diff.counts[k]}</b> {k.value}</span>'
+            for k in CLASS_ORDER
+        )
+        reasons = ", ".join(diff.semver.reasons) or "no changes"
+        self.summary_label = QLabel(
+            f"{counts}<br>Suggested bump: <b>{diff.semver.level}</b> — {html.escape(reasons)}"
+        )
+        self.summary_label.setWordWrap(True)
+        self.changes_view = QTextBrowser()
+        self.changes_view.setHtml(_changes_html(diff))
+        self.changes_view.setMinimumHeight(90)
+        layout.addWidget(self.baseline_label)
+        layout.addWidget(self.summary_label)
+        layout.addWidget(self.changes_view, 2)
+
+        breaking = breaking_changes(diff)
+        if breaking:
+            self.ack_heading = QLabel(
+                f"<b>Acknowledge each breaking change ({len(breaking)})</b> — callers built for "
+                f"{html.escape(baseline.label)} may fail after this release:"
+            )
+            self.ack_heading.setWordWrap(True)
+            for change in breaking:
+                item = QListWidgetItem(_ack_text(change))
+                item.setToolTip(change.message)
+                item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable)
+                item.setCheckState(Qt.CheckState.Unchecked)
+                item.setData(_ACK_ROLE, change)
+                self.ack_list.addItem(item)
+            self.ack_list.itemChanged.connect(lambda _item: self._update_publish())
+            self.ack_all_button = QPushButton("Acknowledge all")
+            self.ack_all_button.clicked.connect(self.acknowledge_all)
+            layout.addWidget(self.ack_heading)
+            layout.addWidget(self.ack_list, 1)
+            layout.addWidget(self.ack_all_button, 0, Qt.AlignmentFlag.AlignLeft)
+        try:
+            suggested = next_semver(baseline.previous_semver, diff.semver.level)
+        except ValueError:  # an unusual earlier label: let the author choose
+            suggested = ""
+        self.semver_edit.setText(suggested)
+        self.semver_edit.setToolTip(
+            f"Suggested from {baseline.previous_semver or 'no earlier semver'} "
+            f"and a {diff.semver.level} bump"
+        )
+
+    def ack_items(self) -> list[QListWidgetItem]:
+        return [self.ack_list.item(i) for i in range(self.ack_list.count())]
+
+    def acknowledged(self) -> list[Change]:
+        """The breaking changes ticked so far."""
+        return [
+            item.data(_ACK_ROLE)
+            for item in self.ack_items()
+            if item.checkState() == Qt.CheckState.Checked
+        ]
+
+    def acknowledge_all(self) -> None:
+        for item in self.ack_items():
+            item.setCheckState(Qt.CheckState.Checked)
+
+    def missing_acknowledgements(self) -> int:
+        return self.ack_list.count() - len(self.acknowledged())
+
+    def _update_publish(self) -> None:
+        missing = self.missing_acknowledgements()
+        button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        button.setEnabled(missing == 0)
+        button.setToolTip(
+            f"Acknowledge the {missing} remaining breaking change(s) first" if missing else ""
+        )
+
+    # ------------------------------------------------------------------ publishing
 
     def request(self) -> PublishRequest:
         semver = self.semver_edit.text().strip()
-        return PublishRequest(self.notes_edit.toPlainText().strip(), semver or None)
+        review = None
+        if self.baseline is not None:
+            review = build_review(self.baseline.diff, self.acknowledged(), self.author)
+        return PublishRequest(self.notes_edit.toPlainText().strip(), semver or None, review)
 
     def accept(self) -> None:
+        if self.missing_acknowledgements():
+            return
         try:
             self.published = self._publish(self.request())
         except StoreError as exc:
@@ -101,3 +235,36 @@ class PublishDialog(QDialog):
             self.error_label.show()
             return
         super().accept()
+
+
+def _ack_text(change: Change) -> str:
+    where = f"{change.tool or '(registry)'} · {change.path or '—'}"
+    return f"{change.rule_id} — {where}: {change.message}"
+
+
+def _changes_html(diff: RegistryDiff) -> str:
+    rows: list[str] = []
+    for change in diff.registry_changes:
+        rows.append(_change_row("(registry)", change))
+    for tool in diff.tools:
+        if tool.status is ToolStatus.UNCHANGED:
+            continue
+        if not tool.changes:
+            rows.append(f"<tr><td>{html.escape(tool_title(tool))}</td><td colspan=3>"
+                        f"{tool.status.value}</td></tr>")  # fmt: skip
+        for change in tool.changes:
+            rows.append(_change_row(tool_title(tool), change))
+    if not rows:
+        return "<p><i>Nothing changed since the baseline.</i></p>"
+    return "<table cellspacing=0 cellpadding=3>" + "".join(rows) + "</table>"
+
+
+def _change_row(where: str, change: Change) -> str:
+    colour = CLASS_COLOURS[change.klass]
+    values = f"{short_value(change.before, 40)} → {short_value(change.after, 40)}"
+    return (
+        f"<tr><td>{html.escape(where)}</td>"
+        f'<td style="color:{colour}">{change.klass.value}</td>'
+        f"<td><code>{html.escape(change.rule_id)}</code></td>"
+        f"<td>{html.escape(change.message)} <small>({html.escape(values)})</small></td></tr>"
+    )

@@ -18,8 +18,11 @@ from PySide6.QtWidgets import (
 )
 
 from registry_db import VersionInfo
+from studio.ui.diff.review import review_summary, review_tooltip
 
-COLUMNS = ("#", "Semver", "Published", "Author", "Tools", "Hash", "Notes")
+COLUMNS = ("#", "Semver", "Published", "Author", "Tools", "Hash", "Notes", "Review")
+_NOTES = COLUMNS.index("Notes")
+_REVIEW = COLUMNS.index("Review")
 _NUMBER_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
@@ -34,10 +37,12 @@ class VersionsPanel(QWidget):
     Signals:
         publishRequested(): the Publish… button was pressed.
         openRequested(int): open that version read-only.
+        compareRequested(int): compare that version with the draft.
     """
 
     publishRequested = Signal()
     openRequested = Signal(int)
+    compareRequested = Signal(int)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -49,9 +54,10 @@ class VersionsPanel(QWidget):
         self.tree.setAlternatingRowColors(True)
         self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         header = self.tree.header()
-        header.setStretchLastSection(True)
-        for column in range(len(COLUMNS) - 1):
+        header.setStretchLastSection(False)
+        for column in range(len(COLUMNS)):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(_NOTES, QHeaderView.ResizeMode.Stretch)
         self.tree.itemSelectionChanged.connect(self._update_buttons)
         self.tree.itemDoubleClicked.connect(lambda *_: self._open_selected())
 
@@ -61,9 +67,13 @@ class VersionsPanel(QWidget):
         self.open_button = QPushButton("Open read-only")
         self.open_button.setToolTip("Look at the selected version without changing it")
         self.open_button.clicked.connect(self._open_selected)
+        self.compare_button = QPushButton("Compare…")
+        self.compare_button.setToolTip("Diff the selected version against the draft")
+        self.compare_button.clicked.connect(self._compare_selected)
 
         buttons = QHBoxLayout()
         buttons.addWidget(self.heading, 1)
+        buttons.addWidget(self.compare_button)
         buttons.addWidget(self.open_button)
         buttons.addWidget(self.publish_button)
 
@@ -92,8 +102,10 @@ class VersionsPanel(QWidget):
                     str(info.tool_count),
                     short_hash(info.content_hash),
                     info.notes.splitlines()[0] if info.notes else "",
+                    review_summary(info.review),
                 ]
             )
+            item.setToolTip(_REVIEW, review_tooltip(info.review))
             item.setData(0, _NUMBER_ROLE, info.number)
             item.setToolTip(5, info.content_hash)
             item.setToolTip(6, info.notes)
@@ -116,8 +128,14 @@ class VersionsPanel(QWidget):
 
     def _update_buttons(self) -> None:
         self.open_button.setEnabled(self.selected_version() is not None)
+        self.compare_button.setEnabled(self.selected_version() is not None)
 
     def _open_selected(self) -> None:
         number = self.selected_version()
         if number is not None:
             self.openRequested.emit(number)
+
+    def _compare_selected(self) -> None:
+        number = self.selected_version()
+        if number is not None:
+            self.compareRequested.emit(number)
