@@ -174,6 +174,8 @@ class PublishDialog(QDialog):
                 item.setCheckState(Qt.CheckState.Unchecked)
                 item.setData(_ACK_ROLE, change)
                 self.ack_list.addItem(item)
+            self.ack_list.setWordWrap(True)
+            self.ack_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
             self.ack_list.itemChanged.connect(lambda _item: self._update_publish())
             self.ack_all_button = QPushButton("Acknowledge all")
             self.ack_all_button.clicked.connect(self.acknowledge_all)
@@ -185,6 +187,8 @@ class PublishDialog(QDialog):
         except ValueError:  # an unusual earlier label: let the author choose
             suggested = ""
         self.semver_edit.setText(suggested)
+        # The review takes the room: notes stay a few lines tall.
+        self.notes_edit.setMaximumHeight(90)
         self.semver_edit.setToolTip(
             f"Suggested from {baseline.previous_semver or 'no earlier semver'} "
             f"and a {diff.semver.level} bump"
@@ -239,7 +243,7 @@ class PublishDialog(QDialog):
 
 def _ack_text(change: Change) -> str:
     where = f"{change.tool or '(registry)'} · {change.path or '—'}"
-    return f"{change.rule_id} — {where}: {change.message}"
+    return f"{change.rule_id} — {where}\n{change.message}"
 
 
 def _changes_html(diff: RegistryDiff) -> str:

@@ -43,11 +43,15 @@ def tool_title(tool: ToolDiff) -> str:
 
 
 def tool_badge(tool: ToolDiff) -> str:
-    """``changed · breaking 2 · behavioural 1`` (status, then non-zero counts)."""
+    """``changed · 2 breaking +1`` (status, the worst class's count, how many others)."""
+    worst = tool.worst
+    if worst is None:
+        return tool.status.value
     counts = tool.counts()
-    parts = [tool.status.value]
-    parts += [f"{k.value} {n}" for k, n in counts.items() if n]
-    return " · ".join(parts)
+    others = sum(counts.values()) - counts[worst]
+    return f"{tool.status.value} · {counts[worst]} {worst.value}" + (
+        f" +{others}" if others else ""
+    )
 
 
 def short_value(value: Any, limit: int = 60) -> str:
@@ -96,7 +100,10 @@ class ToolDiffListModel(QAbstractListModel):
             return f"{STATUS_MARKS[tool.status]} {tool_title(tool)}\n    {tool_badge(tool)}"
         if role == Qt.ItemDataRole.ToolTipRole:
             worst = tool.worst.value if tool.worst else "no classified change"
-            return f"{tool_title(tool)}: {tool.status.value}, worst {worst}"
+            counts = ", ".join(f"{n} {k.value}" for k, n in tool.counts().items() if n)
+            return f"{tool_title(tool)}: {tool.status.value}, worst {worst}" + (
+                f" ({counts})" if counts else ""
+            )
         if role == Qt.ItemDataRole.ForegroundRole and tool.worst is not None:
             return QBrush(QColor(CLASS_COLOURS[tool.worst]))
         if role == self.ToolRole:

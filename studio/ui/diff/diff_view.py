@@ -406,7 +406,10 @@ class DiffView(QWidget):
         )
         self.change_model.set_changes(tool.changes)
         self.change_table.resizeColumnsToContents()
-        for column, cap in ((0, 240), (2, 260), (3, 240)):
+        # Rule, path and values share the width so the message stays in view.
+        room = max(400, self.change_table.viewport().width())
+        for column, share in ((0, 0.24), (2, 0.24), (3, 0.2)):
+            cap = int(room * share)
             if self.change_table.columnWidth(column) > cap:
                 self.change_table.setColumnWidth(column, cap)
         colours = self._colours()
