@@ -268,7 +268,6 @@ class SessionsView(QWidget):
             self.import_dialog = ImportLogDialog(self.store, self.prompts, self.runner, self)
             self.import_dialog.imported.connect(self._on_imported)
         self.import_dialog.show()
-        self.import_dialog.raise_()
         return self.import_dialog
 
     def _on_imported(self, ids: list[str]) -> None:

@@ -132,16 +132,19 @@ class SessionsFilterModel(QSortFilterProxyModel):
 
     def set_source_filter(self, source: str) -> None:
         """Only sessions of ``source`` (``playground``, ``import``, ``replay``; empty: all)."""
+        self.beginFilterChange()
         self._source = source
-        self.invalidateFilter()
+        self.endFilterChange()
 
     def set_registry_filter(self, registry: str) -> None:
+        self.beginFilterChange()
         self._registry = registry
-        self.invalidateFilter()
+        self.endFilterChange()
 
     def set_text_filter(self, text: str) -> None:
+        self.beginFilterChange()
         self._text = text.strip().casefold()
-        self.invalidateFilter()
+        self.endFilterChange()
 
     def filterAcceptsRow(self, source_row: int, source_parent: _Index) -> bool:
         model = self.sourceModel()

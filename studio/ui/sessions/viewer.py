@@ -133,7 +133,10 @@ class SessionViewer(QWidget):
         self.model.set_messages(self.messages)
         log = EventLogModel(self.event_log)
         for stored in events:
-            event = event_from_record(stored.seq, stored.type, stored.data, stored.run_id)
+            try:
+                event = event_from_record(stored.seq, stored.type, stored.data, stored.run_id)
+            except (KeyError, TypeError):
+                continue  # an event type or shape this version does not know
             self.model.apply_event(event)
             log.append(event)
         self._set_log_model(log)
