@@ -24,10 +24,11 @@ from PySide6.QtWidgets import (
 
 from registry_db.sessions import StoredEvent
 from studio.runtime.events import event_from_record
-from studio.sessions.check import SessionCheck, check_session
+from studio.sessions.check import SessionCheck
 from studio.sessions.model import Message
 from studio.sessions.replay import ReplayStep, SessionReplay
 from studio.sessions.revalidate import RevalidationReport
+from studio.sessions.suspicious import find_suspicious
 from studio.ui.playground.conversation import ConversationView
 from studio.ui.playground.conversation_model import ConversationItem
 from studio.ui.playground.event_log import EventLogModel, EventLogView
@@ -143,7 +144,10 @@ class SessionViewer(QWidget):
         self._index_rows()
         self.inspector.show_item(None, self.model)
         self.inspector.show_usage(self.model)
-        self.replay = SessionReplay(self.messages, check or check_session(self.messages))
+        if check is None:
+            # The conversation model has just analysed the pairing: reuse it, don't redo it.
+            check = SessionCheck(self.model.report, tuple(find_suspicious(self.messages)))
+        self.replay = SessionReplay(self.messages, check)
         self.replay_bar.set_replay(self.replay)
 
     def clear(self) -> None:
