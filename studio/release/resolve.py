@@ -98,7 +98,13 @@ def export_tools(document: Registry, fmt: str) -> Any:
     return json.loads(result.text or "null")
 
 
-def _serving_channels(store: RegistryStore, registry: str) -> list[Channel]:
+def serving_channels(store: RegistryStore, registry: str) -> list[Channel]:
+    """Stable (with its effective version) and every live channel, in choice order.
+
+    Raises:
+        NotFoundError: no such registry.
+        NoVersionError: nothing published yet.
+    """
     state = release_state(store, registry)
     if state.stable_version is None:
         raise NoVersionError(f"registry {registry!r} has no published version")
@@ -122,7 +128,7 @@ def resolve(
         NotFoundError: no such registry.
         NoVersionError: nothing published yet.
     """
-    channels = _serving_channels(store, registry)
+    channels = serving_channels(store, registry)
     name = choose_channel(channels, subject)
     number = next(c.version for c in channels if c.name == name)
     assert number is not None
@@ -159,7 +165,7 @@ def snapshot_document(
         raise FormatError(f"unknown format {fmt!r}; use one of {', '.join(SERVING_FORMATS)}")
     cache = cache or VersionCache()
     entries = []
-    for channel in _serving_channels(store, registry):
+    for channel in serving_channels(store, registry):
         assert channel.version is not None
         version = cache.version(store, registry, channel.version)
         entries.append({

@@ -20,14 +20,16 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from registry_db.channels import Channel
 from registry_db.errors import NotFoundError, StoreError
 from registry_db.sessions import SessionStore
 from registry_db.store import RegistryStore
 from studio.formats import FormatError
+from studio.release.channels import choose_channel
 from studio.release.resolve import (
     SERVING_FORMATS,
     VersionCache,
-    resolve,
+    serving_channels,
     snapshot_document,
 )
 from studio.server.openapi import openapi_document
@@ -70,11 +72,45 @@ def _etag_matches(header: str | None, etag: str) -> bool:
     return False
 
 
-def _json_with_etag(request: Request, body: str, etag: str, cache_control: str) -> Response:
+def _json_with_etag(request: Request, body: str | bytes, etag: str, cache_control: str) -> Response:
     headers = {"ETag": etag, "Cache-Control": cache_control}
     if _etag_matches(request.headers.get("if-none-match"), etag):
         return Response(status_code=304, headers=headers)
     return Response(body, media_type="application/json", headers=headers)
+
+
+class ChannelStateCache:
+    """The serving channels per registry, re-read only after the database changed.
+
+    ``PRAGMA data_version`` changes when another connection commits (``studio
+    channel …`` in a shell, another studio); the connection's own
+    ``total_changes`` counts writes through it (the GUI shares the connection
+    with a :class:`~studio.server.ServerThread`). Together they tell, for one
+    cheap call per request instead of three SELECTs, whether a channel may have
+    changed; any write (an outcome report too) drops the cache, which errs on
+    the side of re-reading.
+    """
+
+    def __init__(self, store: RegistryStore) -> None:
+        self._store = store
+        self._stamp: tuple[int, int] | None = None
+        self._channels: dict[str, list[Channel]] = {}
+
+    def channels(self, registry: str) -> list[Channel]:
+        """Stable first, then live channels (raises NotFoundError, NoVersionError)."""
+        conn = self._store.connection
+        with self._store.lock:
+            stamp = (conn.execute("PRAGMA data_version").fetchone()[0], conn.total_changes)
+        if stamp != self._stamp:
+            # Stamp first, read second: a write in between changes the stamp
+            # again, so the next request re-reads; nothing stale is kept.
+            self._channels = {}
+            self._stamp = stamp
+        cached = self._channels.get(registry)
+        if cached is None:
+            cached = serving_channels(self._store, registry)
+            self._channels[registry] = cached
+        return cached
 
 
 class ServingApp:
@@ -85,6 +121,10 @@ class ServingApp:
         self.token = token or None
         self.cache = VersionCache()
         self._tools_json: dict[tuple[str, int, str], str] = {}
+        self.channels = ChannelStateCache(store)
+        # Resolve bodies by (registry, channel, version, format): a version is
+        # immutable, so a body never changes; only which one a subject gets does.
+        self._bodies: dict[tuple[str, str, int, str], tuple[bytes, str]] = {}
         self.sessions = SessionStore.for_store(store)
 
     # ------------------------------------------------------------------ helpers
@@ -120,14 +160,29 @@ class ServingApp:
         subject = request.query_params.get("subject") or None
         if subject is not None and len(subject) > MAX_SUBJECT_CHARS:
             raise ApiError(400, f"subject is longer than {MAX_SUBJECT_CHARS} characters")
-        r = resolve(self.store, name, subject, cache=self.cache)
-        head = _dumps({
-            "registry": r.registry, "channel": r.channel, "version": r.version,
-            "semver": r.semver, "content_hash": r.content_hash, "format": fmt,
-        })  # fmt: skip
-        body = f'{head[:-1]},"tools":{self._tools_text(name, r.version, fmt)}}}'
-        etag = f'"{r.content_hash}|{fmt}|{r.channel}"'
+        channels = self.channels.channels(name)
+        channel = choose_channel(channels, subject)
+        number = next(c.version for c in channels if c.name == channel)
+        assert number is not None
+        key = (name, channel, number, fmt)
+        cached = self._bodies.get(key)
+        if cached is None:
+            cached = self._resolve_body(name, channel, number, fmt)
+        body, etag = cached
         return _json_with_etag(request, body, etag, RESOLVE_CACHE_CONTROL)
+
+    def _resolve_body(self, name: str, channel: str, number: int, fmt: str) -> tuple[bytes, str]:
+        info = self.cache.version(self.store, name, number).info
+        head = _dumps({
+            "registry": name, "channel": channel, "version": number,
+            "semver": info.semver, "content_hash": info.content_hash, "format": fmt,
+        })  # fmt: skip
+        body = f'{head[:-1]},"tools":{self._tools_text(name, number, fmt)}}}'.encode()
+        result = (body, f'"{info.content_hash}|{fmt}|{channel}"')
+        if len(self._bodies) >= 1024:
+            self._bodies.clear()
+        self._bodies[(name, channel, number, fmt)] = result
+        return result
 
     async def version(self, request: Request) -> Response:
         name = request.path_params["name"]

@@ -232,3 +232,21 @@ def test_channel_changes_show_up_without_restart(http: httpx.Client, store) -> N
     promote(store, REGISTRY)
     after = {http.get(RESOLVE, params={"subject": s}).json()["version"] for s in subjects}
     assert after == {3}
+
+
+def test_channel_changes_from_another_connection_show_up(
+    http: httpx.Client, store: RegistryStore, db_path
+) -> None:
+    """The cached channel state notices commits of other connections (PRAGMA data_version)."""
+    from studio.release import rollback
+
+    subjects = [f"s{i}" for i in range(40)]
+    before = {http.get(RESOLVE, params={"subject": s}).json()["version"] for s in subjects}
+    assert before == {2, 3}
+    other = RegistryStore.open(db_path)  # as `studio channel … rollback` in a shell would
+    try:
+        rollback(other, REGISTRY, "canary", who="ops", why="elsewhere")
+    finally:
+        other.close()
+    after = {http.get(RESOLVE, params={"subject": s}).json()["version"] for s in subjects}
+    assert after == {2}
