@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -190,7 +191,7 @@ def test_guard_recommends_rollback_with_reason(qtbot, view: ReleaseView) -> None
     assert result.report.recommendation.action == "rollback"
     assert view.guard.banner.property("recommendation") == "rollback"
     assert "Roll back" in view.guard.banner.text()
-    assert result.report.recommendation.reason in view.guard.banner.text()
+    assert html.escape(result.report.recommendation.reason) in view.guard.banner.text()
     model = view.guard.model
     tools = [cell(model, r, 0) for r in range(model.rowCount())]
     assert tools == ["(all tools)", "search_policy"]

@@ -41,9 +41,14 @@ class _LineChart(QChartView):
         self.setRenderHint(QPainter.RenderHint.Antialiasing)
         self.setMinimumSize(240, 180)
         self.x_axis = QDateTimeAxis()
-        self.x_axis.setTitleText("Time (UTC)")
+        self.x_axis.setTickCount(4)
         self.y_axis = QValueAxis()
         self.y_axis.setTitleText(y_label)
+        self.y_axis.setLabelFormat("%.0f")  # whole numbers: "100", not an elided "100.0"
+        self.y_axis.setTickCount(5)
+        for axis in (self.x_axis, self.y_axis):
+            # Small charts elide every label to "…" by default; these labels are short.
+            axis.setTruncateLabels(False)
         chart.addAxis(self.x_axis, Qt.AlignmentFlag.AlignBottom)
         chart.addAxis(self.y_axis, Qt.AlignmentFlag.AlignLeft)
 
@@ -69,9 +74,9 @@ class _LineChart(QChartView):
                 low, high = low - 1_800_000, high + 1_800_000
             self.x_axis.setRange(_qdt(low), _qdt(high))
             span_days = (high - low) / 86_400_000
-            self.x_axis.setFormat("MM-dd" if span_days > 3 else "MM-dd HH:mm")
+            self.x_axis.setFormat("MM-dd" if span_days > 3 else "dd HH:mm")
+            self.x_axis.setTitleText("UTC, " + _qdt(low).toString("yyyy-MM"))
         self.y_axis.setRange(0, y_max if y_max is not None else max(1.0, top * 1.15))
-        self.x_axis.setTickCount(5)
 
     def apply_theme(self, dark: bool) -> None:
         theme = QChart.ChartTheme.ChartThemeDark if dark else QChart.ChartTheme.ChartThemeLight
@@ -94,7 +99,7 @@ class ReleaseChartsWidget(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.success_chart = _LineChart("Success rate per version", "Success %")
+        self.success_chart = _LineChart("Success rate per version", "%")
         self.latency_chart = _LineChart("p95 latency per version", "ms")
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

@@ -7,6 +7,7 @@ result is shown, so a slow result never overwrites a newer one.
 
 from __future__ import annotations
 
+import html
 import logging
 from dataclasses import dataclass
 
@@ -236,14 +237,16 @@ class GuardWidget(QWidget):
             self._show_banner(
                 rec.action,
                 f"<b>{title}</b> — canary v{report.canary_version} vs stable "
-                f"v{report.stable_version}: {rec.reason}",
+                f"v{report.stable_version}: {html.escape(rec.reason)}",
             )
         self.charts.set_points(result.points)
         self.finished.emit(result)
 
     def _on_failed(self, stamp: int, message: str) -> None:
         if stamp == self._stamp:
-            self._show_banner("rollback", f"Guard metrics could not be computed: {message}")
+            self._show_banner(
+                "rollback", f"Guard metrics could not be computed: {html.escape(message)}"
+            )
 
     def _show_banner(self, kind: str, html: str) -> None:
         bg, border, fg = BANNER_COLOURS.get(kind, BANNER_COLOURS["none"])

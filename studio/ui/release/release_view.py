@@ -85,6 +85,7 @@ class ReleaseView(QWidget):
         self.channel_model = ChannelTableModel(self)
         self.channel_table = _table(self.channel_model)
         self.channel_table.setMinimumHeight(90)
+        self.channel_table.setMaximumHeight(160)  # a few channels; the tabs get the room
         self.set_canary_button = QPushButton("Set canary…")
         self.promote_button = QPushButton("Promote")
         self.promote_button.setToolTip("Make the canary's version stable (canary goes to 0 %)")
