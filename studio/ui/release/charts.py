@@ -33,6 +33,7 @@ class _LineChart(QChartView):
     """One chart: a date-time x axis and a value y axis shared by every version's series."""
 
     def __init__(self, title: str, y_label: str, parent: QWidget | None = None) -> None:
+        self._title = title
         chart = QChart()
         chart.setTitle(title)
         chart.setMargins(QMargins(4, 4, 4, 4))
@@ -75,8 +76,11 @@ class _LineChart(QChartView):
             self.x_axis.setRange(_qdt(low), _qdt(high))
             span_days = (high - low) / 86_400_000
             self.x_axis.setFormat("MM-dd" if span_days > 3 else "dd HH:mm")
-            self.x_axis.setTitleText("UTC, " + _qdt(low).toString("yyyy-MM"))
+            # The month goes into the title: an axis title is elided on small charts.
+            self.chart().setTitle(f"{self._title} ({_qdt(low).toString('yyyy-MM')}, UTC)")
         self.y_axis.setRange(0, y_max if y_max is not None else max(1.0, top * 1.15))
+        if y_max is None:
+            self.y_axis.applyNiceNumbers()  # 0/100/200…, not 0/114/228…
 
     def apply_theme(self, dark: bool) -> None:
         theme = QChart.ChartTheme.ChartThemeDark if dark else QChart.ChartTheme.ChartThemeLight
