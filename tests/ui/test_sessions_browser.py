@@ -122,7 +122,7 @@ def test_replay_steps_next_previous_and_next_problem(view, ids):
     assert viewer.conversation.isRowHidden(viewer.visible_rows())
     bar.next()
     assert [c.call_id for c in viewer.pending_model.calls()] == ["call_2"]
-    assert "Answered here: call_1_0" in viewer.findings_label.text()
+    assert "Answered here: call_1_0" in viewer.findings_view.toPlainText()
     bar.previous()
     assert viewer.replay.position == 1 and viewer.pending_model.rowCount() == 2
     assert bar.slider.value() == 1
@@ -132,7 +132,7 @@ def test_replay_steps_next_previous_and_next_problem(view, ids):
     bar.jump(0)
     step = bar.next_problem()
     assert step is not None and step.index == problems[0] and step.has_problem
-    assert "⚠" in viewer.findings_label.text()
+    assert "⚠" in viewer.findings_view.toPlainText()
     assert "problem" in bar.position_label.text()
     bar.slider.setValue(5)
     assert viewer.replay.position == 5

@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QItemSelection, QItemSelectionModel, Qt
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -74,6 +75,7 @@ class SessionsView(QWidget):
         self.info: SessionInfo | None = None
         self.messages: list[Message] = []
         self.import_dialog: ImportLogDialog | None = None
+        self._sized = False
 
         self.text_filter = QLineEdit()
         self.text_filter.setPlaceholderText("Filter by title, id, model")
@@ -104,14 +106,20 @@ class SessionsView(QWidget):
         self.table.setAccessibleName("Sessions")
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        # Title and registry can be long: fixed starting widths (elided, full text in the
+        # tooltip) so the short columns stay readable; the table scrolls sideways.
+        for column, width in ((0, 170), (COLUMNS.index("Registry"), 120)):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
+            header.resizeSection(column, width)
         header.setMinimumSectionSize(40)
 
         self.import_button = QPushButton("Import log…")
         self.import_button.setToolTip("Import sessions from an OpenAI, Anthropic or Gemini log")
         self.export_button = QToolButton()
-        self.export_button.setText("Export session")
-        self.export_button.setToolTip("Export the selected session, secrets redacted")
+        self.export_button.setText("Export")
+        self.export_button.setToolTip(
+            "Export session… (OpenAI, Anthropic or JSONL; secrets redacted)"
+        )
         self.export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         menu = QMenu(self.export_button)
         for fmt in EXPORT_FORMATS:
@@ -168,9 +176,19 @@ class SessionsView(QWidget):
 
     def size_panes(self, width: int) -> None:
         """Split ``width`` between the list and the viewer (and inside the viewer)."""
-        left = 300 if width < 1100 else 380
+        left = 250 if width < 1100 else 380
         self.splitter.setSizes([left, max(500, width - left)])
         self.viewer.size_panes(max(500, width - left))
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if not self._sized:
+            # Split by the height actually shown: short windows still show a few
+            # re-validation rows under the conversation.
+            self._sized = True
+            height = self.viewer.centre.height()
+            top = max(220, min(int(height * 0.62), height - 170))
+            self.viewer.centre.setSizes([top, max(90, height - top)])
 
     def refresh(self, select: str | None = None) -> None:
         """Re-read the sessions (keeping the selection, or selecting ``select``)."""

@@ -81,10 +81,10 @@ class ReplayBar(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.replay: SessionReplay | None = None
-        self.first_button = self._button("⏮", "Back to the first step")
+        self.first_button = self._button("First", "Back to the first step")
         self.previous_button = self._button("◀ Previous", "The previous message (Alt+Left)")
         self.next_button = self._button("Next ▶", "The next message (Alt+Right)")
-        self.previous_problem_button = self._button("⚠ ◀", "The previous step with a problem")
+        self.previous_problem_button = self._button("◀ ⚠", "The previous step with a problem")
         self.next_problem_button = self._button("Next problem ⚠", "The next step with a problem")
         self.previous_button.setShortcut("Alt+Left")
         self.next_button.setShortcut("Alt+Right")

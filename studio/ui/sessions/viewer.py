@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QLabel,
     QListView,
+    QPlainTextEdit,
     QSplitter,
     QTabWidget,
     QVBoxLayout,
@@ -74,9 +75,11 @@ class SessionViewer(QWidget):
         self.pending_view.setModel(self.pending_model)
         self.pending_view.setAccessibleName("Pending tool calls")
         self.pending_view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.findings_label = QLabel("")
-        self.findings_label.setWordWrap(True)
-        self.findings_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.findings_view = QPlainTextEdit()
+        self.findings_view.setReadOnly(True)
+        self.findings_view.setPlaceholderText("No problem at this step")
+        self.findings_view.setAccessibleName("Problems at this step")
+        self.findings_view.setMaximumHeight(self.fontMetrics().height() * 6 + 12)
 
         top = QWidget()
         top_layout = QVBoxLayout(top)
@@ -94,11 +97,12 @@ class SessionViewer(QWidget):
         self.centre.addWidget(self.bottom_tabs)
         self.centre.setStretchFactor(0, 3)
         self.centre.setStretchFactor(1, 2)
+        self.centre.setSizes([600, 260])
         top.setMinimumHeight(200)
 
         self.side = QSplitter(Qt.Orientation.Vertical)
         self.side.setChildrenCollapsible(False)
-        self.side.addWidget(_panel("Pending tool calls", self.pending_view, self.findings_label))
+        self.side.addWidget(_panel("Pending tool calls", self.pending_view, self.findings_view))
         self.side.addWidget(self.inspector)
         self.side.setStretchFactor(0, 1)
         self.side.setStretchFactor(1, 2)
@@ -206,7 +210,7 @@ class SessionViewer(QWidget):
         if step is None or not self._row_end:
             self._show_rows_until(0)
             self.pending_model.set_calls([])
-            self.findings_label.setText("")
+            self.findings_view.setPlainText("")
             return
         self._show_rows_until(self._row_end[step.index])
         index = self.model.index(self._row_start[step.index])
@@ -215,11 +219,11 @@ class SessionViewer(QWidget):
         self.pending_model.set_calls(step.pending)
         lines = [f"{f.source} {f.kind}: {f.message}" for f in step.findings]
         answered = f"Answered here: {', '.join(step.answered)}\n" if step.answered else ""
-        self.findings_label.setText(answered + ("\n".join(f"⚠ {line}" for line in lines)))
+        self.findings_view.setPlainText(answered + "\n".join(f"⚠ {line}" for line in lines))
 
     def _on_item(self, item: ConversationItem | None) -> None:
         self.inspector.show_item(item, self.model)
 
     def size_panes(self, width: int) -> None:
-        side = max(200, int(width * 0.3))
+        side = max(210, int(width * 0.28))
         self.splitter.setSizes([max(300, width - side), side])
