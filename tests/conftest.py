@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -17,3 +18,27 @@ def _isolated_user_data(tmp_path_factory: pytest.TempPathFactory, monkeypatch: p
     monkeypatch.setenv("XDG_DATA_HOME", str(home / ".local" / "share"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
     monkeypatch.delenv("STUDIO_DB", raising=False)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _collect_garbage_on_the_main_thread():
+    """As the app does (studio.ui.gc_guard): no automatic collection in other threads.
+
+    Test servers and workers run threads; an automatic collection started
+    there could destroy Qt objects of the GUI thread (a crash). Collection
+    runs after every test instead, on the main thread.
+    """
+    # Everything imported so far (Qt, the studio, the tests) lives for the
+    # whole session: freezing it keeps the per-test full collection cheap.
+    gc.collect()
+    gc.freeze()
+    gc.disable()
+    yield
+    gc.enable()
+    gc.unfreeze()
+
+
+@pytest.fixture(autouse=True)
+def _collect_after_each_test():
+    yield
+    gc.collect()

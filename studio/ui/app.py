@@ -164,18 +164,21 @@ def run_gui(db_path: Path | None) -> int:
         return 1
 
     from studio.ui.async_loop import StudioEventLoop
+    from studio.ui.gc_guard import MainThreadGarbageCollector
     from studio.ui.main_window import MainWindow
 
     # asyncio runs on the Qt event loop (qasync): model runs, streams and
     # connection tests are tasks on the GUI thread that never block it.
     loop = StudioEventLoop(app)
     asyncio.set_event_loop(loop)
+    collector = MainThreadGarbageCollector(app)
     window = MainWindow(store)
     window.show()
     try:
         # app.exec() inside; closing the last window quits it.
         return int(loop.run_forever() or 0)
     finally:
+        collector.stop()
         loop.close_cleanly()
         asyncio.set_event_loop(None)
         store.close()
