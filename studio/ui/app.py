@@ -16,6 +16,7 @@ from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from registry_db import StoreError, default_db_path, open_default_store, resolve_db_path
+from studio.ui.style import StudioStyle
 
 _log = logging.getLogger(__name__)
 
@@ -146,7 +147,7 @@ def run_gui(db_path: Path | None) -> int:
     assert isinstance(app, QApplication)
     app.setApplicationName(APP_NAME)
     app.setOrganizationName(ORG_NAME)
-    app.setStyle("Fusion")
+    app.setStyle(StudioStyle())
     install_excepthook(log_path)
     theme = QSettings().value("ui/theme", "system")
     apply_palette(app, str(theme))
@@ -206,7 +207,7 @@ def benchmark_cold_start(db_path: str, registry: str) -> float:
 
     app = QApplication.instance() or QApplication([])
     assert isinstance(app, QApplication)
-    app.setStyle("Fusion")
+    app.setStyle(StudioStyle())
     store = open_default_store(Path(db_path), seed=False)
 
     from studio.ui.main_window import MainWindow
