@@ -319,7 +319,11 @@ def _read_tool(r: _Reader, check_schema: bool = True) -> ToolContract | None:
         errors=r.items("errors", _parse_error),
         examples=r.items("examples", _parse_example),
         description=r.text("description"),
-        parameters=copy.deepcopy(params) if isinstance(params, dict) else {},
+        # Trusted documents (check_schema=False) are freshly decoded rows that
+        # nobody else holds: copying them again only slows large loads down.
+        parameters=(copy.deepcopy(params) if check_schema else params)
+        if isinstance(params, dict)
+        else {},
         risk=risk,
         execution=execution,
         permissions=r.items("permissions", _parse_permission),

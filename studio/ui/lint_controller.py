@@ -75,9 +75,17 @@ class _FullLintJob(QRunnable):
             linter = Linter(self.registry, self.profile)
         except Exception as exc:  # a failed lint must never take the GUI down
             _log.exception("full lint of %s failed", self.registry.name)
-            self.signals.failed.emit(self.stamp, f"{type(exc).__name__}: {exc}")
+            self._deliver(self.signals.failed, f"{type(exc).__name__}: {exc}")
         else:
-            self.signals.done.emit(self.stamp, linter)
+            self._deliver(self.signals.done, linter)
+
+    def _deliver(self, signal: Signal, value: object) -> None:  # type: ignore[valid-type]
+        try:
+            signal.emit(self.stamp, value)  # type: ignore[attr-defined]
+        except RuntimeError:
+            # The window (and the signals object with it) closed while this job
+            # ran: nobody is waiting for the result any more.
+            _log.debug("full lint of %s finished after its window closed", self.registry.name)
 
 
 class LintController(QObject):
