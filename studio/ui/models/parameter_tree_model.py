@@ -24,6 +24,7 @@ from studio.editing.edits import (
     ToolEdit,
 )
 from studio.lint import Severity
+from studio.ui.models.table_base import horizontal_header
 from studio.ui.widgets.field_markers import severity_icon
 from studio.ui.widgets.form_sync import ToolEditCallback
 
@@ -44,6 +45,7 @@ COLUMNS: tuple[tuple[str, str], ...] = (
     ("x-injected", "Injected from"),
 )
 COLUMN = {key: i for i, (key, _) in enumerate(COLUMNS)}
+_TITLES = tuple(title for _, title in COLUMNS)
 
 
 @dataclass(eq=False)
@@ -239,10 +241,7 @@ class ParameterTreeModel(QAbstractItemModel):
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
     ) -> Any:
-        horizontal = orientation == Qt.Orientation.Horizontal
-        if horizontal and role == Qt.ItemDataRole.DisplayRole and 0 <= section < len(COLUMNS):
-            return COLUMNS[section][1]
-        return None
+        return horizontal_header(_TITLES, section, orientation, role)
 
     # ------------------------------------------------------------------ data
 

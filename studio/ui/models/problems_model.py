@@ -2,22 +2,21 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from PySide6.QtCore import (
-    QAbstractTableModel,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
     QSortFilterProxyModel,
-    Qt,
 )
 
 from studio.lint import Finding, LintReport, Severity
+from studio.ui.models.table_base import RowTableModel
 from studio.ui.widgets.field_markers import marker_tooltip, severity_icon
 
 Index = QModelIndex | QPersistentModelIndex
-_NO_PARENT = QModelIndex()
 
 COLUMNS: tuple[tuple[str, str], ...] = (
     ("severity", "Severity"),
@@ -29,71 +28,10 @@ COLUMNS: tuple[tuple[str, str], ...] = (
 COLUMN = {key: i for i, (key, _) in enumerate(COLUMNS)}
 REGISTRY_LABEL = "(registry)"
 
-FindingRole = Qt.ItemDataRole.UserRole + 1
+FindingRole = RowTableModel.RowRole
 """The :class:`~studio.lint.Finding` of a row."""
-SortRole = Qt.ItemDataRole.UserRole + 2
+SortRole = RowTableModel.SortRole
 """A sort key: severity rank for the severity column, the text otherwise."""
-
-
-class ProblemsModel(QAbstractTableModel):
-    """Adapts the active findings of a :class:`LintReport` to a read-only table."""
-
-    def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._findings: tuple[Finding, ...] = ()
-
-    def set_report(self, report: LintReport | None) -> None:
-        """Show the findings of ``report`` (None: nothing)."""
-        findings = report.findings if report is not None else ()
-        if findings == self._findings:
-            return
-        self.beginResetModel()
-        self._findings = findings
-        self.endResetModel()
-
-    def findings(self) -> tuple[Finding, ...]:
-        return self._findings
-
-    def finding(self, row: int) -> Finding:
-        return self._findings[row]
-
-    # ------------------------------------------------------------------ Qt interface
-
-    def rowCount(self, parent: Index = _NO_PARENT) -> int:
-        return 0 if parent.isValid() else len(self._findings)
-
-    def columnCount(self, parent: Index = _NO_PARENT) -> int:
-        return 0 if parent.isValid() else len(COLUMNS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        horizontal = orientation == Qt.Orientation.Horizontal
-        if horizontal and role == Qt.ItemDataRole.DisplayRole and 0 <= section < len(COLUMNS):
-            return COLUMNS[section][1]
-        return None
-
-    def flags(self, index: Index) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._findings):
-            return None
-        f = self._findings[index.row()]
-        key = COLUMNS[index.column()][0]
-        if role == Qt.ItemDataRole.DisplayRole:
-            return _text(f, key)
-        if role == FindingRole:
-            return f
-        if role == SortRole:
-            return f.severity.rank if key == "severity" else _text(f, key).casefold()
-        if role == Qt.ItemDataRole.DecorationRole and key == "severity":
-            return severity_icon(f.severity)
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return marker_tooltip([f])
-        return None
 
 
 def _text(f: Finding, key: str) -> str:
@@ -106,6 +44,37 @@ def _text(f: Finding, key: str) -> str:
     if key == "path":
         return f.path
     return f.message
+
+
+class ProblemsModel(RowTableModel[Finding]):
+    """Adapts the active findings of a :class:`LintReport` to a read-only table."""
+
+    columns = tuple((title, partial(_text, key=key)) for key, title in COLUMNS)
+
+    def set_report(self, report: LintReport | None) -> None:
+        """Show the findings of ``report`` (None: nothing)."""
+        findings = report.findings if report is not None else ()
+        if findings == self.findings():
+            return
+        self.set_rows(findings)
+
+    def findings(self) -> tuple[Finding, ...]:
+        return tuple(self._rows)
+
+    def finding(self, row: int) -> Finding:
+        return self._rows[row]
+
+    # ------------------------------------------------------------------ hooks
+
+    def sort_key(self, row: Finding, column: int) -> Any:
+        key = COLUMNS[column][0]
+        return row.severity.rank if key == "severity" else _text(row, key).casefold()
+
+    def decoration(self, row: Finding, column: int) -> Any:
+        return severity_icon(row.severity) if COLUMNS[column][0] == "severity" else None
+
+    def tooltip(self, row: Finding, column: int) -> str:
+        return marker_tooltip([row])
 
 
 class ProblemsFilterModel(QSortFilterProxyModel):

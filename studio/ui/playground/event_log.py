@@ -10,13 +10,11 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
 
 from studio.runtime.events import RunEvent
-
-_Index = QModelIndex | QPersistentModelIndex
-COLUMNS = ("Seq", "Type", "Summary")
+from studio.ui.models.table_base import RowTableModel
 
 
 @dataclass
@@ -76,47 +74,29 @@ def summarize_event(event: RunEvent) -> str:
     return ""
 
 
-class EventLogModel(QAbstractTableModel):
-    """Rows of run events (consecutive deltas of a turn folded into one row)."""
+def _seq_text(row: LogRow) -> str:
+    return (
+        str(row.first_seq) if row.first_seq == row.last_seq else f"{row.first_seq}–{row.last_seq}"
+    )
 
-    def __init__(self, parent: Any = None) -> None:
-        super().__init__(parent)
-        self._rows: list[LogRow] = []
 
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 - Qt signature
-        return 0 if parent.isValid() else len(self._rows)
+class EventLogModel(RowTableModel[LogRow]):
+    """Rows of run events (consecutive deltas of a turn folded into one row).
 
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 - Qt signature
-        return 0 if parent.isValid() else len(COLUMNS)
+    Display and tooltip show the same text; ``UserRole`` gives a row's event data.
+    """
 
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if (
-            role == Qt.ItemDataRole.DisplayRole
-            and orientation == Qt.Orientation.Horizontal
-            and 0 <= section < len(COLUMNS)
-        ):
-            return COLUMNS[section]
-        return None
+    columns = (
+        ("Seq", _seq_text),
+        ("Type", lambda r: r.type),
+        ("Summary", lambda r: r.summary),
+    )
 
-    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._rows):
-            return None
-        row = self._rows[index.row()]
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
-            if index.column() == 0:
-                return (
-                    str(row.first_seq)
-                    if row.first_seq == row.last_seq
-                    else f"{row.first_seq}–{row.last_seq}"
-                )
-            if index.column() == 1:
-                return row.type
-            return row.summary
-        if role == Qt.ItemDataRole.UserRole:
-            return row.data
-        return None
+    def tooltip(self, row: LogRow, column: int) -> str:
+        return self.display(row, column)
+
+    def role_data(self, row: LogRow, column: int, role: int) -> Any:
+        return row.data if role == Qt.ItemDataRole.UserRole else None
 
     def types(self) -> list[str]:
         return [r.type for r in self._rows]

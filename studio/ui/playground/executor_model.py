@@ -5,10 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtWidgets import QComboBox, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
 from studio.contract import Registry
+from studio.ui.models.table_base import RowTableModel
 
 _Index = QModelIndex | QPersistentModelIndex
 COLUMNS = ("Tool", "Risk", "Executor", "HTTP URL")
@@ -23,12 +24,16 @@ class ExecutorChoice:
     url: str = ""
 
 
-class ExecutorTableModel(QAbstractTableModel):
+class ExecutorTableModel(RowTableModel[ExecutorChoice]):
     """One row per tool of the chosen registry; Executor and URL are editable."""
 
-    def __init__(self, parent: Any = None) -> None:
-        super().__init__(parent)
-        self._rows: list[ExecutorChoice] = []
+    columns = tuple(
+        zip(
+            COLUMNS,
+            (lambda r: r.tool, lambda r: r.risk, lambda r: r.executor, lambda r: r.url),
+            strict=True,
+        )
+    )
 
     def set_registry(self, registry: Registry | None) -> None:
         """Show ``registry``'s tools, keeping choices for tools still present."""
@@ -46,39 +51,18 @@ class ExecutorTableModel(QAbstractTableModel):
     def choices(self) -> list[ExecutorChoice]:
         return list(self._rows)
 
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 - Qt signature
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 - Qt signature
-        return 0 if parent.isValid() else len(COLUMNS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if (
-            role == Qt.ItemDataRole.DisplayRole
-            and orientation == Qt.Orientation.Horizontal
-            and 0 <= section < len(COLUMNS)
-        ):
-            return COLUMNS[section]
-        return None
-
-    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._rows):
-            return None
-        row = self._rows[index.row()]
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
-            return (row.tool, row.risk, row.executor, row.url)[index.column()]
+    def tooltip(self, row: ExecutorChoice, column: int) -> str | None:
         destructive_mock = row.risk == "destructive" and row.executor == "mock"
-        if role == Qt.ItemDataRole.ToolTipRole and index.column() == 2 and destructive_mock:
+        if column == 2 and destructive_mock:
             return "Destructive tools run against mocks unless you pick http"
         return None
 
+    def role_data(self, row: ExecutorChoice, column: int, role: int) -> Any:
+        return self.display(row, column) if role == Qt.ItemDataRole.EditRole else None
+
     def flags(self, index: _Index) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        flags = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-        if index.column() in (2, 3):
+        flags = super().flags(index)
+        if index.isValid() and index.column() in (2, 3):
             flags |= Qt.ItemFlag.ItemIsEditable
         return flags
 

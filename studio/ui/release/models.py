@@ -6,82 +6,37 @@ and maps a column to one formatted field; nothing here decides anything.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any, Generic, TypeVar
+from collections.abc import Sequence
+from typing import Any, TypeVar
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+from PySide6.QtCore import Qt
 
 from studio.release import Assignment, Channel, ChannelEvent, Comparison
 from studio.release.guard import ALL_TOOLS
+from studio.ui.models.table_base import RowTableModel
 
-_Index = QModelIndex | QPersistentModelIndex
 T = TypeVar("T")
-Column = tuple[str, Callable[[Any], Any]]
 
 _RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 
 
-class RowsModel(QAbstractTableModel, Generic[T]):
-    """A read-only table of ``rows`` with one ``(header, getter)`` per column.
+class RowsModel(RowTableModel[T]):
+    """A release table: ``None`` shows as a dash, floats with two decimals.
 
-    Numbers (int/float getter results) are right-aligned; the raw object of a
-    row is available under :attr:`RowRole`.
+    Numbers (int/float accessor results) are right-aligned; strings longer
+    than 40 characters repeat as the tooltip; the raw object of a row is
+    available under :attr:`RowRole`.
     """
 
-    RowRole = Qt.ItemDataRole.UserRole + 1
-    columns: Sequence[Column] = ()
+    def display(self, row: T, column: int) -> str:
+        return _display(self.value(row, column))
 
-    def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._rows: list[T] = []
+    def alignment(self, row: T, column: int) -> Any:
+        return int(_RIGHT.value) if isinstance(self.value(row, column), int | float) else None
 
-    def set_rows(self, rows: Sequence[T]) -> None:
-        """Replace every row (the panel refreshes whole lists, which are short)."""
-        self.beginResetModel()
-        self._rows = list(rows)
-        self.endResetModel()
-
-    def rows(self) -> list[T]:
-        return list(self._rows)
-
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 - Qt signature
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 - Qt signature
-        return 0 if parent.isValid() else len(self.columns)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if (
-            role == Qt.ItemDataRole.DisplayRole
-            and orientation == Qt.Orientation.Horizontal
-            and 0 <= section < len(self.columns)
-        ):
-            return self.columns[section][0]
-        return None
-
-    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._rows):
-            return None
-        if not 0 <= index.column() < len(self.columns):
-            return None
-        row = self._rows[index.row()]
-        if role == self.RowRole:
-            return row
-        value = self.columns[index.column()][1](row)
-        if role == Qt.ItemDataRole.DisplayRole:
-            return _display(value)
-        if role == Qt.ItemDataRole.TextAlignmentRole and isinstance(value, int | float):
-            return int(_RIGHT.value)
-        if role == Qt.ItemDataRole.ToolTipRole and isinstance(value, str) and len(value) > 40:
-            return value
-        return None
-
-    def flags(self, index: _Index) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+    def tooltip(self, row: T, column: int) -> Any:
+        value = self.value(row, column)
+        return value if isinstance(value, str) and len(value) > 40 else None
 
 
 def _display(value: Any) -> str:

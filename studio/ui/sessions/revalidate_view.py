@@ -12,13 +12,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from PySide6.QtCore import (
-    QAbstractTableModel,
-    QModelIndex,
-    QPersistentModelIndex,
-    Qt,
-    Signal,
-)
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -46,13 +40,13 @@ from studio.sessions.revalidate import (
     RevalidationRow,
     revalidate,
 )
+from studio.ui.models.table_base import RowTableModel
 from studio.ui.sessions.worker import Job, JobRunner
 from studio.ui.widgets.json_highlighter import is_dark
 
-_Index = QModelIndex | QPersistentModelIndex
 COLUMNS = ("Position", "Call id", "Tool", "Status", "Reason", "Changes")
 STATUS_COLUMN = COLUMNS.index("Status")
-ROW_ROLE = Qt.ItemDataRole.UserRole + 1
+ROW_ROLE = RowTableModel.RowRole
 STATUS_COLOURS = {  # (light, dark)
     PASSES: ("#1e7a34", "#7fd08f"),
     MAPPED: ("#8a5a00", "#f0c060"),
@@ -70,70 +64,43 @@ def _changes_text(changes: Sequence[Mapping[str, Any]]) -> str:
     return "; ".join(parts)
 
 
-class RevalidationTableModel(QAbstractTableModel):
+class RevalidationTableModel(RowTableModel[RevalidationRow]):
     """Every recorded call of the session with its status against the chosen version."""
+
+    columns = tuple(
+        zip(
+            COLUMNS,
+            (
+                lambda r: str(r.position),
+                lambda r: r.call_id,
+                lambda r: r.tool,
+                lambda r: r.status,
+                lambda r: r.reason,
+                lambda r: _changes_text(r.changes),
+            ),
+            strict=True,
+        )
+    )
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
-        self._rows: list[RevalidationRow] = []
         self.dark = False
 
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 - Qt signature
-        return 0 if parent.isValid() else len(self._rows)
+    def tooltip(self, row: RevalidationRow, column: int) -> str:
+        lines = [f"{row.tool} · {row.status}" + (f" ({row.error_code})" if row.error_code else "")]
+        if row.reason:
+            lines.append(row.reason)
+        lines.append("recorded: " + json.dumps(row.recorded, ensure_ascii=False)[:400])
+        if row.prepared:
+            lines.append("prepared now: " + json.dumps(row.prepared, ensure_ascii=False)[:400])
+        lines += [f"note: {n}" for n in row.notes]
+        return "\n".join(lines)
 
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 - Qt signature
-        return 0 if parent.isValid() else len(COLUMNS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if (
-            role == Qt.ItemDataRole.DisplayRole
-            and orientation == Qt.Orientation.Horizontal
-            and 0 <= section < len(COLUMNS)
-        ):
-            return COLUMNS[section]
-        return None
-
-    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+    def foreground(self, row: RevalidationRow, column: int) -> QColor | None:
+        if column != STATUS_COLUMN:
             return None
-        row = self._rows[index.row()]
-        column = index.column()
-        if role == Qt.ItemDataRole.DisplayRole:
-            values = (str(row.position), row.call_id, row.tool, row.status,
-                      row.reason, _changes_text(row.changes))  # fmt: skip
-            return values[column]
-        if role == Qt.ItemDataRole.ToolTipRole:
-            lines = [
-                f"{row.tool} · {row.status}" + (f" ({row.error_code})" if row.error_code else "")
-            ]
-            if row.reason:
-                lines.append(row.reason)
-            lines.append("recorded: " + json.dumps(row.recorded, ensure_ascii=False)[:400])
-            if row.prepared:
-                lines.append("prepared now: " + json.dumps(row.prepared, ensure_ascii=False)[:400])
-            lines += [f"note: {n}" for n in row.notes]
-            return "\n".join(lines)
-        if role == Qt.ItemDataRole.ForegroundRole and column == STATUS_COLUMN:
-            light, dark = STATUS_COLOURS.get(row.status, ("", ""))
-            return QColor(dark if self.dark else light) if light else None
-        if role == ROW_ROLE:
-            return row
-        return None
-
-    def flags(self, index: _Index) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-
-    def set_rows(self, rows: Sequence[RevalidationRow]) -> None:
-        self.beginResetModel()
-        self._rows = list(rows)
-        self.endResetModel()
-
-    def rows(self) -> list[RevalidationRow]:
-        return list(self._rows)
+        light, dark = STATUS_COLOURS.get(row.status, ("", ""))
+        return QColor(dark if self.dark else light) if light else None
 
 
 def counts_html(report: RevalidationReport, dark: bool) -> str:

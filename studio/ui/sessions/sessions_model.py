@@ -6,11 +6,9 @@ filtering (source, registry, text) and sorting live in :class:`SessionsFilterMod
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from PySide6.QtCore import (
-    QAbstractTableModel,
     QModelIndex,
     QPersistentModelIndex,
     QSortFilterProxyModel,
@@ -18,12 +16,13 @@ from PySide6.QtCore import (
 )
 
 from studio.sessions.library import SessionRow
+from studio.ui.models.table_base import RowTableModel
 
 _Index = QModelIndex | QPersistentModelIndex
 COLUMNS = ("Title", "Source", "Registry", "Model", "Problems", "Messages", "Date")
 PROBLEMS_COLUMN = COLUMNS.index("Problems")
-ROW_ROLE = Qt.ItemDataRole.UserRole + 1
-SORT_ROLE = Qt.ItemDataRole.UserRole + 2
+ROW_ROLE = RowTableModel.RowRole
+SORT_ROLE = RowTableModel.SortRole
 
 
 def _registry_label(row: SessionRow) -> str:
@@ -36,84 +35,47 @@ def _date_label(created_at: str) -> str:
     return created_at.replace("T", " ")[:16]
 
 
-class SessionsTableModel(QAbstractTableModel):
+class SessionsTableModel(RowTableModel[SessionRow]):
     """One row per stored session (newest first, as given)."""
 
-    def __init__(self, parent: Any = None) -> None:
-        super().__init__(parent)
-        self._rows: list[SessionRow] = []
-
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 - Qt signature
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 - Qt signature
-        return 0 if parent.isValid() else len(COLUMNS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if (
-            role == Qt.ItemDataRole.DisplayRole
-            and orientation == Qt.Orientation.Horizontal
-            and 0 <= section < len(COLUMNS)
-        ):
-            return COLUMNS[section]
-        return None
-
-    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._rows):
-            return None
-        row = self._rows[index.row()]
-        column = index.column()
-        if role == Qt.ItemDataRole.DisplayRole:
-            return self._display(row, column)
-        if role == SORT_ROLE:
-            if column == PROBLEMS_COLUMN:
-                return row.problems
-            if column == COLUMNS.index("Messages"):
-                return row.messages
-            if column == COLUMNS.index("Date"):
-                return row.created_at
-            return (self._display(row, column) or "").casefold()
-        if role == Qt.ItemDataRole.ToolTipRole:
-            if column == 0:
-                return f"{row.title or '(untitled)'}\n{row.id} · {row.status}"
-            if column == PROBLEMS_COLUMN:
-                return f"{row.problems} pairing problem(s) and suspicious pattern(s)"
-            return self._display(row, column)
-        if role == Qt.ItemDataRole.TextAlignmentRole and column in (PROBLEMS_COLUMN, 5):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if role == ROW_ROLE:
-            return row
-        return None
-
-    @staticmethod
-    def _display(row: SessionRow, column: int) -> str:
-        values = (
-            row.title or "(untitled)",
-            row.source,
-            _registry_label(row),
-            row.model or "—",
-            str(row.problems),
-            str(row.messages),
-            _date_label(row.created_at),
+    columns = tuple(
+        zip(
+            COLUMNS,
+            (
+                lambda r: r.title or "(untitled)",
+                lambda r: r.source,
+                _registry_label,
+                lambda r: r.model or "—",
+                lambda r: str(r.problems),
+                lambda r: str(r.messages),
+                lambda r: _date_label(r.created_at),
+            ),
+            strict=True,
         )
-        return values[column] if 0 <= column < len(values) else ""
+    )
 
-    def flags(self, index: _Index) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+    def sort_key(self, row: SessionRow, column: int) -> Any:
+        if column == PROBLEMS_COLUMN:
+            return row.problems
+        if column == COLUMNS.index("Messages"):
+            return row.messages
+        if column == COLUMNS.index("Date"):
+            return row.created_at
+        return (self.display(row, column) or "").casefold()
+
+    def tooltip(self, row: SessionRow, column: int) -> Any:
+        if column == 0:
+            return f"{row.title or '(untitled)'}\n{row.id} · {row.status}"
+        if column == PROBLEMS_COLUMN:
+            return f"{row.problems} pairing problem(s) and suspicious pattern(s)"
+        return self.display(row, column)
+
+    def alignment(self, row: SessionRow, column: int) -> Any:
+        if column in (PROBLEMS_COLUMN, 5):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
 
     # ------------------------------------------------------------------ rows
-
-    def set_rows(self, rows: Sequence[SessionRow]) -> None:
-        self.beginResetModel()
-        self._rows = list(rows)
-        self.endResetModel()
-
-    def rows(self) -> list[SessionRow]:
-        return list(self._rows)
 
     def row_of(self, session_id: str) -> int:
         return next((i for i, r in enumerate(self._rows) if r.id == session_id), -1)

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from PySide6.QtCore import (
-    QAbstractTableModel,
     QModelIndex,
-    QObject,
-    QPersistentModelIndex,
     QSortFilterProxyModel,
     Qt,
     Signal,
@@ -23,10 +21,8 @@ from PySide6.QtWidgets import (
 )
 
 from studio.lint import Severity, SimilarPair
+from studio.ui.models.table_base import RowTableModel
 from studio.ui.widgets.field_markers import severity_icon
-
-Index = QModelIndex | QPersistentModelIndex
-_NO_PARENT = QModelIndex()
 
 COLUMNS: tuple[tuple[str, str], ...] = (
     ("a", "Tool"),
@@ -37,8 +33,8 @@ COLUMNS: tuple[tuple[str, str], ...] = (
     ("apart", "Tells them apart"),
 )
 COLUMN = {key: i for i, (key, _) in enumerate(COLUMNS)}
-PairRole = Qt.ItemDataRole.UserRole + 1
-SortRole = Qt.ItemDataRole.UserRole + 2
+PairRole = RowTableModel.RowRole
+SortRole = RowTableModel.SortRole
 
 
 def apart_text(pair: SimilarPair) -> str:
@@ -61,82 +57,58 @@ def kind_text(pair: SimilarPair) -> str:
     return ", ".join(kinds) or "related"
 
 
-class SimilarPairsModel(QAbstractTableModel):
+def _text(pair: SimilarPair, key: str) -> str:
+    if key == "a":
+        return pair.a
+    if key == "b":
+        return pair.b
+    if key == "score":
+        return f"{pair.score:.2f}"
+    if key == "kind":
+        return kind_text(pair)
+    if key == "shared":
+        return ", ".join(pair.shared_terms)
+    return apart_text(pair)
+
+
+class SimilarPairsModel(RowTableModel[SimilarPair]):
     """Adapts the report's :class:`SimilarPair` tuple to a read-only table."""
 
-    def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._pairs: tuple[SimilarPair, ...] = ()
+    columns = tuple((title, partial(_text, key=key)) for key, title in COLUMNS)
 
     def set_pairs(self, pairs: tuple[SimilarPair, ...] | list[SimilarPair]) -> None:
         pairs = tuple(pairs)
-        if pairs == self._pairs:
+        if pairs == self.pairs():
             return
-        self.beginResetModel()
-        self._pairs = pairs
-        self.endResetModel()
+        self.set_rows(pairs)
 
     def pairs(self) -> tuple[SimilarPair, ...]:
-        return self._pairs
+        return tuple(self._rows)
 
-    def rowCount(self, parent: Index = _NO_PARENT) -> int:
-        return 0 if parent.isValid() else len(self._pairs)
+    # ------------------------------------------------------------------ hooks
 
-    def columnCount(self, parent: Index = _NO_PARENT) -> int:
-        return 0 if parent.isValid() else len(COLUMNS)
+    def sort_key(self, row: SimilarPair, column: int) -> Any:
+        key = COLUMNS[column][0]
+        return row.score if key == "score" else _text(row, key).casefold()
 
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        horizontal = orientation == Qt.Orientation.Horizontal
-        if horizontal and role == Qt.ItemDataRole.DisplayRole and 0 <= section < len(COLUMNS):
-            return COLUMNS[section][1]
-        return None
-
-    def flags(self, index: Index) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._pairs):
+    def decoration(self, row: SimilarPair, column: int) -> Any:
+        if COLUMNS[column][0] != "apart":
             return None
-        pair = self._pairs[index.row()]
-        key = COLUMNS[index.column()][0]
-        if role == Qt.ItemDataRole.DisplayRole:
-            return self._text(pair, key)
-        if role == PairRole:
-            return pair
-        if role == SortRole:
-            return pair.score if key == "score" else self._text(pair, key).casefold()
-        if role == Qt.ItemDataRole.DecorationRole and key == "apart":
-            told = pair.a_mentions_b or pair.b_mentions_a
-            both = pair.a_mentions_b and pair.b_mentions_a
-            if not both:
-                return severity_icon(Severity.WARNING if told else Severity.ERROR)
-        if role == Qt.ItemDataRole.TextAlignmentRole and key == "score":
+        told = row.a_mentions_b or row.b_mentions_a
+        both = row.a_mentions_b and row.b_mentions_a
+        return None if both else severity_icon(Severity.WARNING if told else Severity.ERROR)
+
+    def alignment(self, row: SimilarPair, column: int) -> Any:
+        if COLUMNS[column][0] == "score":
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return (
-                f"{pair.a} ↔ {pair.b}: similarity {pair.score:.2f} ({kind_text(pair)}); "
-                f"shared words: {', '.join(pair.shared_terms) or '—'}. "
-                f"Line that tells them apart: {apart_text(pair)}."
-            )
         return None
 
-    @staticmethod
-    def _text(pair: SimilarPair, key: str) -> str:
-        if key == "a":
-            return pair.a
-        if key == "b":
-            return pair.b
-        if key == "score":
-            return f"{pair.score:.2f}"
-        if key == "kind":
-            return kind_text(pair)
-        if key == "shared":
-            return ", ".join(pair.shared_terms)
-        return apart_text(pair)
+    def tooltip(self, row: SimilarPair, column: int) -> str:
+        return (
+            f"{row.a} ↔ {row.b}: similarity {row.score:.2f} ({kind_text(row)}); "
+            f"shared words: {', '.join(row.shared_terms) or '—'}. "
+            f"Line that tells them apart: {apart_text(row)}."
+        )
 
 
 class SimilarToolsView(QWidget):
