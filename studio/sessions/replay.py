@@ -19,6 +19,7 @@ through every recorded user turn::
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
@@ -244,7 +245,8 @@ async def replay_session(
     System messages before the first prompt are kept; each recorded user
     prompt starts a run, the model's part is played by ``model``. After a
     fork the live model's run is the last one. With ``sessions``, everything
-    is stored as one new session (``source = "replay"``).
+    is stored as one new session (``source = "replay"``). Cancelling the
+    replay cancels the run in flight (it ends as ``run.cancelled``) and re-raises.
 
     Return:
         The result of each run, in order.
@@ -268,7 +270,13 @@ async def replay_session(
         )
         if sessions is None:
             run.messages = list(history)
-        result = await run.execute(prompt)
+        try:
+            result = await run.execute(prompt)
+        except asyncio.CancelledError:
+            # execute() waits on a shielded task: stopping the replay stops the run too.
+            run.cancel()
+            await run.wait()
+            raise
         results.append(result)
         history = list(result.messages)
         session_id = result.session_id if sessions is not None else None

@@ -3,7 +3,10 @@
 Sessions come from the playground, from imported logs and from replays; the
 list filters them by source, registry and text. Selecting one shows it in the
 :class:`SessionViewer` (conversation, inspector, event log, step-through) and
-hands it to the :class:`RevalidateView`. Import log… and Export session… go
+hands it to the :class:`RevalidateView`. "Replay as model…" plays the
+recorded assistant turns against the current runtime (optionally forking to
+a live model at the current step) as a task on the qasync loop and selects the
+new ``replay`` session. Import log…, Export session… and the replay choice go
 through :class:`SessionPrompts`, so tests never open a modal dialog.
 """
 
@@ -45,6 +48,13 @@ from studio.sessions.model import Message
 from studio.sessions.revalidate import recorded_prepared_arguments
 from studio.ui.sessions.import_dialog import ImportLogDialog
 from studio.ui.sessions.prompts import EXPORT_TITLES, SessionPrompts
+from studio.ui.sessions.replay_model import (
+    ClientFactory,
+    ReplayChoice,
+    ReplayModelController,
+    ReplayOutcome,
+    replay_options,
+)
 from studio.ui.sessions.revalidate_view import RevalidateView
 from studio.ui.sessions.sessions_model import COLUMNS, SessionsFilterModel, SessionsTableModel
 from studio.ui.sessions.viewer import SessionViewer
@@ -59,6 +69,7 @@ class SessionsView(QWidget):
     Args:
         store: The open store (sessions and registries share it).
         prompts: File choosers and questions (tests pass a stub).
+        client_factory: Makes the live model client of a profile (replay forks).
     """
 
     def __init__(
@@ -66,12 +77,16 @@ class SessionsView(QWidget):
         store: RegistryStore,
         prompts: SessionPrompts | None = None,
         parent: QWidget | None = None,
+        *,
+        client_factory: ClientFactory | None = None,
     ) -> None:
         super().__init__(parent)
         self.store = store
         self.sessions = SessionStore.for_store(store)
         self.prompts = prompts or SessionPrompts()
         self.runner = JobRunner(parent=self)
+        replay_kwargs = {"client_factory": client_factory} if client_factory else {}
+        self.replayer = ReplayModelController(store, self.sessions, parent=self, **replay_kwargs)
         self.info: SessionInfo | None = None
         self.messages: list[Message] = []
         self.import_dialog: ImportLogDialog | None = None
@@ -170,6 +185,10 @@ class SessionsView(QWidget):
         self.import_button.clicked.connect(self.import_log)
         self.refresh_button.clicked.connect(lambda: self.refresh())
         self.revalidate_view.reportReady.connect(self.viewer.set_revalidation)
+        self.viewer.replay_model_button.clicked.connect(lambda: self.replay_as_model())
+        self.viewer.stop_replay_button.clicked.connect(self.replayer.stop)
+        self.replayer.busyChanged.connect(self._on_replay_busy)
+        self.replayer.finished.connect(self._on_replayed)
         self.refresh()
 
     # ------------------------------------------------------------------ list
@@ -259,6 +278,7 @@ class SessionsView(QWidget):
             self.viewer.clear()
             self.revalidate_view.set_session([])
             self.export_button.setEnabled(False)
+            self._on_replay_busy(self.replayer.busy)
             return
         try:
             info = self.sessions.get_session(session_id)
@@ -277,6 +297,64 @@ class SessionsView(QWidget):
         if info.registry:
             self.revalidate_view.choose(info.registry, info.version or "draft")
         self.export_button.setEnabled(True)
+        self._on_replay_busy(self.replayer.busy)
+
+    # ------------------------------------------------------------------ replay as model
+
+    def replay_as_model(self, choice: ReplayChoice | None = None) -> bool:
+        """Replay the selected session as the model (asks through the prompts without ``choice``).
+
+        Runs as a task on the running loop; the new session is selected when it ends.
+        Return:
+            True when a replay was started.
+        """
+        if self.info is None or self.replayer.busy:
+            return False
+        if choice is None:
+            replay = self.viewer.replay
+            step = replay.position if replay is not None else -1
+            options = replay_options(self.store, step, self.info.registry, self.info.version)
+            if not options.registries:
+                self.prompts.error(self, "Nothing to replay against", "Create a registry first.")
+                return False
+            choice = self.prompts.choose_replay(self, options)
+            if choice is None:
+                return False
+        info = self.info
+        title = f"Replay of {info.title or info.id[:8]}"
+        try:
+            self.replayer.start(self.messages, choice, context=info.context or None,
+                                system=info.system, title=title)  # fmt: skip
+        except (ValueError, RuntimeError, NotFoundError) as exc:
+            self.prompts.error(self, "Replay not started", str(exc))
+            return False
+        fork = f", live {choice.profile} from step {choice.fork_step + 1}" if (
+            choice.fork_step is not None) else ""  # fmt: skip
+        self._set_replay_status(f"Replaying against {choice.registry} {choice.version}{fork}…")
+        return True
+
+    def _on_replay_busy(self, busy: bool) -> None:
+        self.viewer.replay_model_button.setEnabled(not busy and self.info is not None)
+        self.viewer.stop_replay_button.setEnabled(busy)
+
+    def _on_replayed(self, outcome: ReplayOutcome) -> None:
+        text = f"Replay {outcome.status}"
+        if outcome.message and outcome.status != "completed":
+            text += f": {outcome.message}"
+        self._set_replay_status(text)
+        if outcome.session_id is not None:
+            self.refresh(select=outcome.session_id)
+            if self.info is None or self.info.id != outcome.session_id:
+                # A filter hides the new session: clear the filters to show it.
+                self.text_filter.clear()
+                self.source_filter.setCurrentIndex(0)
+                self.registry_filter.setCurrentIndex(0)
+                self.select_session(outcome.session_id)
+        self._set_replay_status(text)
+
+    def _set_replay_status(self, text: str) -> None:
+        self.viewer.replay_status.setText(text)
+        self.viewer.replay_status.setVisible(bool(text))
 
     # ------------------------------------------------------------------ import / export
 
@@ -311,7 +389,8 @@ class SessionsView(QWidget):
         return path
 
     def shutdown(self) -> None:
-        """Wait for background jobs (closing the window)."""
+        """Wait for background jobs (closing the window); a running replay is stopped."""
+        self.replayer.stop()
         self.runner.wait(3000)
 
 

@@ -6,6 +6,8 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
+from studio.ui.sessions.replay_model import ReplayChoice, ReplayOptions, choose_replay
+
 EXPORT_TITLES = {"openai": "OpenAI chat", "anthropic": "Anthropic messages", "jsonl": "JSONL"}
 
 
@@ -35,6 +37,10 @@ class SessionPrompts:
             QMessageBox.StandardButton.Cancel,
         )
         return answer == QMessageBox.StandardButton.Yes
+
+    def choose_replay(self, parent: QWidget, options: ReplayOptions) -> ReplayChoice | None:
+        """Replay as model: registry + version, and optionally a fork to a live profile."""
+        return choose_replay(parent, options)
 
     def error(self, parent: QWidget, title: str, text: str) -> None:
         QMessageBox.warning(parent, title, text)

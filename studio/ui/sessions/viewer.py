@@ -14,9 +14,11 @@ from collections.abc import Sequence
 from PySide6.QtCore import QAbstractItemModel, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QHBoxLayout,
     QLabel,
     QListView,
     QPlainTextEdit,
+    QPushButton,
     QSplitter,
     QTabWidget,
     QVBoxLayout,
@@ -66,6 +68,20 @@ class SessionViewer(QWidget):
         self.header.setWordWrap(True)
         self.header.setContentsMargins(4, 4, 4, 0)
         self.replay_bar = ReplayBar()
+        self.replay_model_button = QPushButton("Replay as model…")
+        self.replay_model_button.setToolTip(
+            "Play the recorded assistant turns as the model against the current runtime, "
+            "registry version and executors; optionally fork at the current step with a "
+            "live model"
+        )
+        self.replay_model_button.setEnabled(False)
+        self.stop_replay_button = QPushButton("Stop")
+        self.stop_replay_button.setToolTip("Stop the replay")
+        self.stop_replay_button.setEnabled(False)
+        self.replay_status = QLabel()
+        self.replay_status.setWordWrap(True)
+        self.replay_status.setContentsMargins(4, 0, 4, 0)
+        self.replay_status.hide()
         self.conversation = ConversationView()
         self.model = self.conversation.conversation
         self.event_log = EventLogView()
@@ -86,7 +102,14 @@ class SessionViewer(QWidget):
         top_layout.setContentsMargins(0, 0, 0, 0)
         top_layout.setSpacing(2)
         top_layout.addWidget(self.header)
-        top_layout.addWidget(self.replay_bar)
+        bar_row = QHBoxLayout()
+        bar_row.setContentsMargins(0, 0, 4, 0)
+        bar_row.setSpacing(4)
+        bar_row.addWidget(self.replay_bar, 1)
+        bar_row.addWidget(self.replay_model_button)
+        bar_row.addWidget(self.stop_replay_button)
+        top_layout.addLayout(bar_row)
+        top_layout.addWidget(self.replay_status)
         top_layout.addWidget(self.conversation, 1)
         self.bottom_tabs = QTabWidget()
         self.bottom_tabs.addTab(self.event_log, "Event log")
