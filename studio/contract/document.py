@@ -32,7 +32,7 @@ from studio.contract.model import (
     TimeoutTier,
     ToolContract,
 )
-from studio.contract.problems import ContractError, Problem, join_path
+from studio.contract.problems import ContractError, Problem, join_path, json_kind
 from studio.contract.render import template_problems
 from studio.contract.schema_checks import check_parameters
 
@@ -154,7 +154,7 @@ class _Reader:
             self.data: dict[str, Any] = data
         else:
             self.data = {}
-            problems.append(Problem(path, f"must be an object, not {_kind(data)}"))
+            problems.append(Problem(path, f"must be an object, not {json_kind(data)}"))
 
     def where(self, key: str | int) -> str:
         return join_path(self.path, key)
@@ -167,21 +167,21 @@ class _Reader:
         if value is None:
             return default
         if not isinstance(value, str):
-            self.fail(key, f"must be a string, not {_kind(value)}")
+            self.fail(key, f"must be a string, not {json_kind(value)}")
             return default
         return value
 
     def boolean(self, key: str, default: bool) -> bool:
         value = self.data.get(key, default)
         if not isinstance(value, bool):
-            self.fail(key, f"must be true or false, not {_kind(value)}")
+            self.fail(key, f"must be true or false, not {json_kind(value)}")
             return default
         return value
 
     def number(self, key: str, default: float, minimum: float = 0.0) -> float:
         value = self.data.get(key, default)
         if isinstance(value, bool) or not isinstance(value, int | float):
-            self.fail(key, f"must be a number, not {_kind(value)}")
+            self.fail(key, f"must be a number, not {json_kind(value)}")
             return default
         if value < minimum:
             self.fail(key, f"must be at least {minimum:g}")
@@ -191,7 +191,7 @@ class _Reader:
     def integer(self, key: str, default: int, minimum: int = 0) -> int:
         value = self.data.get(key, default)
         if isinstance(value, bool) or not isinstance(value, int):
-            self.fail(key, f"must be an integer, not {_kind(value)}")
+            self.fail(key, f"must be an integer, not {json_kind(value)}")
             return default
         if value < minimum:
             self.fail(key, f"must be at least {minimum}")
@@ -212,7 +212,7 @@ class _Reader:
         if value is None:
             return ()
         if not isinstance(value, list):
-            self.fail(key, f"must be an array, not {_kind(value)}")
+            self.fail(key, f"must be an array, not {json_kind(value)}")
             return ()
         out = []
         for i, item in enumerate(value):
@@ -445,17 +445,3 @@ def parse_registry(data: Any, *, check_schema: bool = True) -> Registry:
         settings=settings,
         tools=tools,
     )
-
-
-def _kind(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "an array"
-    return "an object"

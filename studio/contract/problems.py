@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 _IDENT = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$-]*$")
 
@@ -50,3 +51,18 @@ def join_path(base: str, *parts: str | int) -> str:
             quoted = '"' + part.replace("\\", "\\\\").replace('"', '\\"') + '"'
             path += f"[{quoted}]"
     return path
+
+
+def json_kind(value: Any) -> str:
+    """A short name for the JSON type of ``value``, for messages ("an array", "null")."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    return "an object"

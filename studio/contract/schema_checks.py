@@ -9,7 +9,7 @@ from typing import Any
 import jsonschema_rs
 from jsonschema import Draft202012Validator
 
-from studio.contract.problems import Problem, join_path
+from studio.contract.problems import Problem, join_path, json_kind
 
 JSON_SCHEMA_TYPES = ("array", "boolean", "integer", "null", "number", "object", "string")
 INJECTED_PATTERN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$")
@@ -33,7 +33,7 @@ def check_parameters(schema: Any, path: str) -> list[Problem]:
         Problems in document order; empty when the schema is usable.
     """
     if not isinstance(schema, dict):
-        return [Problem(path, f"must be a JSON Schema object, not {_kind(schema)}")]
+        return [Problem(path, f"must be a JSON Schema object, not {json_kind(schema)}")]
     problems = list(_metaschema_problems(schema, path))
     if schema.get("type") != "object":
         problems.append(Problem(join_path(path, "type"), "the root of parameters must be 'object'"))
@@ -156,14 +156,3 @@ def _check_extensions(
             join_path(path, "x-injected"),
             "must be a context path such as 'session.employee_id'",
         )
-
-
-def _kind(value: Any) -> str:
-    return {
-        dict: "an object",
-        list: "an array",
-        str: "a string",
-        bool: "a boolean",
-        int: "a number",
-        float: "a number",
-    }.get(type(value), "null")

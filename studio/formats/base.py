@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from studio.contract import ContractError, Problem, Registry
+from studio.contract.problems import json_kind
 
 NoteKind = Literal["lost", "guessed", "info"]
 
@@ -115,16 +116,5 @@ def load_json(text: str, source: str) -> Any:
         raise FormatError(f"{source}: the document is nested too deeply") from exc
 
 
-def kind_of(value: Any) -> str:
-    """A short name for the JSON type of ``value``, for messages."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "an array"
-    return "an object"
+kind_of = json_kind
+"""The JSON type of a value for messages (one wording across the studio)."""

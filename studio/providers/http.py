@@ -22,7 +22,7 @@ from typing import Any
 
 import httpx
 
-from studio.providers.base import ProviderError
+from studio.providers.base import ModelRequest, ProviderError
 from studio.providers.retry import RETRYABLE_STATUSES, backoff_delay, retry_after_seconds
 
 log = logging.getLogger(__name__)
@@ -274,6 +274,28 @@ class HTTPModelClient:
     def __repr__(self) -> str:
         # Never show the key, not even in a debugger or a log line.
         return f"{type(self).__name__}({self.base_url!r}, {self.model!r})"
+
+    @property
+    def url(self) -> str:
+        """The endpoint a model request is posted to."""
+        raise NotImplementedError
+
+    def headers(self) -> dict[str, str]:
+        """Request headers, secrets included (never logged: see :meth:`snapshot`)."""
+        raise NotImplementedError
+
+    def build_body(self, request: ModelRequest) -> dict[str, Any]:
+        """The vendor request body for ``request``."""
+        raise NotImplementedError
+
+    def snapshot(self, request: ModelRequest) -> dict[str, Any]:
+        """What would be sent, secrets redacted (for ``model.request`` events)."""
+        return {
+            "method": "POST",
+            "url": self.url,
+            "headers": redact_headers(self.headers()),
+            "body": self.build_body(request),
+        }
 
     async def aclose(self) -> None:
         """Close the owned AsyncClient (a borrowed one stays open)."""

@@ -28,7 +28,7 @@ from studio.providers.base import (
     TurnCompleted,
     Usage,
 )
-from studio.providers.http import HTTPModelClient, read_json, redact_headers, status_error
+from studio.providers.http import HTTPModelClient, read_json, status_error
 from studio.sessions.model import Message, Part, Role, TextPart, ToolCallPart
 
 log = logging.getLogger(__name__)
@@ -291,14 +291,8 @@ class OpenAIChatClient(HTTPModelClient):
     def url(self) -> str:
         return f"{self.base_url}/chat/completions"
 
-    def snapshot(self, request: ModelRequest) -> dict[str, Any]:
-        """What would be sent, secrets redacted (for ``model.request`` events)."""
-        return {
-            "method": "POST",
-            "url": self.url,
-            "headers": redact_headers(self.headers()),
-            "body": build_openai_body(self.model, request),
-        }
+    def build_body(self, request: ModelRequest) -> dict[str, Any]:
+        return build_openai_body(self.model, request)
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
         """Send ``request``; yield deltas, then one TurnCompleted. Raises ProviderError."""
