@@ -23,18 +23,24 @@ MAX_OBJECTS = 40000
 """Objects (tools, registries) the cache keeps work for."""
 
 _slots: dict[int, tuple[object, dict[Any, Any]]] = {}
+_last: tuple[object, dict[Any, Any]] = (object(), {})
+"""The entry looked up last: the rules ask for the same tool many times in a row.
+(One tuple, so a reader on another thread never pairs an object with another's dict.)"""
 
 
 def memo_slots(obj: object) -> dict[Any, Any]:
     """The cache dict of one object (by identity)."""
+    global _last
+    last = _last
+    if last[0] is obj:
+        return last[1]
     hit = _slots.get(id(obj))
-    if hit is not None and hit[0] is obj:
-        return hit[1]
-    if len(_slots) >= MAX_OBJECTS:
-        _slots.clear()
-    slots: dict[Any, Any] = {}
-    _slots[id(obj)] = (obj, slots)
-    return slots
+    if hit is None or hit[0] is not obj:
+        if len(_slots) >= MAX_OBJECTS:
+            _slots.clear()
+        hit = _slots[id(obj)] = (obj, {})
+    _last = hit
+    return hit[1]
 
 
 def memo(obj: object, key: Any, compute: Callable[[], T]) -> T:

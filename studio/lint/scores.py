@@ -26,10 +26,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from studio.contract.model import DEFAULT_DESCRIPTION_TEMPLATE, ToolContract
 from studio.contract.render import render_description
-from studio.lint.text import search_with_needles, split_identifier, text_length, tokenize
+from studio.lint.text import latin_word_set, search_with_needles, split_identifier, text_length
 
 COMPONENTS = ("purpose", "usage", "limitations", "parameters", "examples", "length")
 
@@ -49,6 +50,7 @@ _LIMIT_NEEDLES = (
     *("at most", "at least", "only", "max", "min", "limit", "cannot", "must", "up to"),
     *("≤", "≥", "<", ">", "最多", "至少", "仅", "只能", "不能", "上限", "不超过"),
 )
+_RETURNS = re.compile(r"\breturns?\b|返回", re.IGNORECASE)
 _INLINE_EXAMPLE = re.compile(r"\be\.g\.|\bfor example\b|\bexample:|\bsuch as\b|例如|比如", re.I)
 _SCHEMA_BOUNDS = (
     "maximum",
@@ -104,11 +106,17 @@ def _properties(tool: ToolContract) -> dict[str, dict]:
     return {k: v for k, v in props.items() if isinstance(v, dict)}
 
 
+@lru_cache(maxsize=8192)
+def _name_words(name: str) -> frozenset[str]:
+    """Words a text may use and still only restate ``name``."""
+    words = set(split_identifier(name))
+    words |= {w.rstrip("s") for w in words} | {w + "s" for w in words}
+    return frozenset(words | {"gets", "get", "returns", "s"})
+
+
 def _restates(text: str, name: str) -> bool:
-    words = {w for w in tokenize(text) if w.isascii()}
-    name_words = set(split_identifier(name))
-    name_words |= {w.rstrip("s") for w in name_words} | {w + "s" for w in name_words}
-    return bool(words) and words <= name_words | {"gets", "get", "returns", "s"}
+    words = latin_word_set(text)
+    return bool(words) and words <= _name_words(name)
 
 
 def _purpose(tool: ToolContract, rendered: str) -> int:
@@ -121,7 +129,7 @@ def _purpose(tool: ToolContract, rendered: str) -> int:
     size = text_length(first)
     if size.latin_words < 4 and size.cjk_chars < 6:
         return 3
-    return 5 if tool.returns or re.search(r"\breturns?\b|返回", rendered, re.I) else 4
+    return 5 if tool.returns or _RETURNS.search(rendered) else 4
 
 
 def _usage(tool: ToolContract, rendered: str) -> int:

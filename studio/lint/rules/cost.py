@@ -75,11 +75,26 @@ def tool_tokens(tool: ToolContract, settings: RegistrySettings | None = None) ->
     return memo(tool, "tokens", lambda: _count_tokens(tool, settings))
 
 
-def _count_tokens(tool: ToolContract, settings: RegistrySettings | None) -> int:
+def _model_schema_json(tool: ToolContract) -> str:
+    """``model_schema(tool)`` as compact JSON (``str(parameters)`` when it is not JSON)."""
+    if not injected_names(tool):
+        # Most schemas have nothing to strip: a key starting with "x-" shows in the
+        # JSON as '"x-' (so does a string value holding one, which only costs the
+        # slow path below).
+        try:
+            raw = json.dumps(params_of(tool), ensure_ascii=False, separators=(",", ":"))
+        except (TypeError, ValueError):
+            raw = None
+        if raw is not None and '"x-' not in raw:
+            return raw
     try:
-        schema = json.dumps(model_schema(tool), ensure_ascii=False, separators=(",", ":"))
+        return json.dumps(model_schema(tool), ensure_ascii=False, separators=(",", ":"))
     except (TypeError, ValueError):
-        schema = str(tool.parameters)
+        return str(tool.parameters)
+
+
+def _count_tokens(tool: ToolContract, settings: RegistrySettings | None) -> int:
+    schema = _model_schema_json(tool)
     return (
         PER_TOOL_OVERHEAD
         + estimate_tokens(text(tool.name))

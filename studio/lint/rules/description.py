@@ -223,8 +223,12 @@ def _word_set(words: list[str] | tuple[str, ...]) -> set[str]:
     return {stem(w) for w in words if w not in STOPWORDS and w not in _TAUTOLOGY_FILLER}
 
 
+_NON_WORD = re.compile(r"[\W_的]+")
+_ASCII_WORD = re.compile(r"[A-Za-z0-9]+")
+
+
 def _norm(s: str) -> str:
-    return re.sub(r"[\W_的]+", "", s.casefold())
+    return _NON_WORD.sub("", s.casefold())
 
 
 def is_tautological(ref: PropertyRef, desc: str, tool_name: str) -> bool:
@@ -241,7 +245,7 @@ def is_tautological(ref: PropertyRef, desc: str, tool_name: str) -> bool:
         return True
     if has_cjk(desc):
         return False
-    words = [w for w in re.findall(r"[A-Za-z0-9]+", desc.lower())]
+    words = _ASCII_WORD.findall(desc.lower())
     if not words or len(words) > len(split_identifier(ref.name)) + 2:
         return False
     own = _word_set(split_identifier(ref.name)) | _word_set(split_identifier(tool_name))
@@ -440,7 +444,7 @@ def restates_name(name: str, summary: str) -> bool:
     """True when the summary's words are only the name's words (``Gets order`` / get_order)."""
     if not summary or has_cjk(summary):
         return False
-    words = re.findall(r"[A-Za-z0-9]+", summary.lower())
+    words = _ASCII_WORD.findall(summary.lower())
     name_words = _word_set(split_identifier(name))
     content = _word_set(words)
     return bool(content) and content <= name_words and len(words) <= len(name_words) + 3
@@ -474,10 +478,16 @@ _EXAMPLE_LINE = re.compile(
 )
 
 
+_EXAMPLE_MARKS = ("`", "{", "[", ":", "：")
+"""A character every match of ``_CODE_FENCE``, ``_JSON_BLOB`` or ``_EXAMPLE_LINE`` holds."""
+
+
 def example_heavy(value: str) -> bool:
     """True when ``value`` is mostly an example or JSON with little prose around it."""
     if not value:
         return False
+    if not any(c in value for c in _EXAMPLE_MARKS):
+        return False  # nothing for the three patterns below to remove
     stripped = _CODE_FENCE.sub(" ", value)
     for _ in range(3):  # nested JSON peels from the inside out
         stripped = _JSON_BLOB.sub(" ", stripped)
