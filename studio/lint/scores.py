@@ -30,17 +30,18 @@ from functools import lru_cache
 
 from studio.contract.model import DEFAULT_DESCRIPTION_TEMPLATE, ToolContract
 from studio.contract.render import render_description
+from studio.lint.regex import compile_cues
 from studio.lint.text import latin_word_set, search_with_needles, split_identifier, text_length
 
 COMPONENTS = ("purpose", "usage", "limitations", "parameters", "examples", "length")
 
-_NEGATIVE = re.compile(
+_NEGATIVE = compile_cues(
     r"\bdo not\b|\bdon't\b|\bnot for\b|\bnever\b|\bnot to\b|\bavoid\b|不要|请勿|不可|勿用|不用于",
     re.IGNORECASE,
 )
-_INSTEAD = re.compile(r"\binstead\b|\brather than\b|改用|而不是|而非|请使用", re.IGNORECASE)
-_WHEN = re.compile(r"\bwhen\b|\bif\b|\bthe user\b|\bfor\b|当|如果|用户", re.IGNORECASE)
-_LIMITS = re.compile(
+_INSTEAD = compile_cues(r"\binstead\b|\brather than\b|改用|而不是|而非|请使用", re.IGNORECASE)
+_WHEN = compile_cues(r"\bwhen\b|\bif\b|\bthe user\b|\bfor\b|当|如果|用户", re.IGNORECASE)
+_LIMITS = compile_cues(
     r"\bat most\b|\bat least\b|\bonly\b|\bmax(?:imum)?\b|\bmin(?:imum)?\b|\blimit|\bcannot\b|"
     r"\bmust\b|\bup to\b|[≤≥<>]|最多|至少|仅|只能|不能|上限|不超过",
     re.IGNORECASE,
@@ -50,8 +51,8 @@ _LIMIT_NEEDLES = (
     *("at most", "at least", "only", "max", "min", "limit", "cannot", "must", "up to"),
     *("≤", "≥", "<", ">", "最多", "至少", "仅", "只能", "不能", "上限", "不超过"),
 )
-_RETURNS = re.compile(r"\breturns?\b|返回", re.IGNORECASE)
-_INLINE_EXAMPLE = re.compile(r"\be\.g\.|\bfor example\b|\bexample:|\bsuch as\b|例如|比如", re.I)
+_RETURNS = compile_cues(r"\breturns?\b|返回", re.IGNORECASE)
+_INLINE_EXAMPLE = compile_cues(r"\be\.g\.|\bfor example\b|\bexample:|\bsuch as\b|例如|比如", re.I)
 _SCHEMA_BOUNDS = (
     "maximum",
     "minimum",
@@ -65,7 +66,7 @@ _SCHEMA_BOUNDS = (
     "const",
     "format",
 )
-_TOOL_NAME = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\b[a-z]+(?:[A-Z][a-z0-9]+)+\b")
+_TOOL_NAME = compile_cues(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\b[a-z]+(?:[A-Z][a-z0-9]+)+\b")
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,6 +24,7 @@ from functools import lru_cache
 from studio.contract.model import DEFAULT_DESCRIPTION_TEMPLATE, Registry, ToolContract
 from studio.lint.cache import memo, render_cached
 from studio.lint.model import Hit, LintContext, Severity, registry_rule
+from studio.lint.regex import compile_cues
 from studio.lint.similarity import (
     SimilarityIndex,
     SimilarPair,
@@ -56,7 +57,9 @@ VERB_CLASSES = {
 # Words that decorate a name without naming a different thing.
 _GENERIC_TEXT = "list detail details info information all by id ids data page paged v1 v2 my the of for item items record records"  # noqa: E501
 GENERIC_NAME_WORDS = frozenset(_GENERIC_TEXT.split())
-_INSTEAD = re.compile(r"\binstead\b|\brather than\b|改用|而不是|而非|请使用|应使用", re.IGNORECASE)
+_INSTEAD = compile_cues(
+    r"\binstead\b|\brather than\b|改用|而不是|而非|请使用|应使用", re.IGNORECASE
+)
 
 
 def name_key(name: str, verbs: Iterable[str] = ()) -> tuple[str, tuple[str, ...]]:

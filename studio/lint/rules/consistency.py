@@ -17,6 +17,7 @@ from studio.contract.model import (
 from studio.contract.problems import join_path
 from studio.editing.edits import SetField, SetPropertyKey
 from studio.lint.model import Hit, LintContext, QuickFix, Severity, tool_rule
+from studio.lint.regex import compile_cues
 from studio.lint.rules._common import (
     cached_hits,
     iter_properties,
@@ -52,8 +53,8 @@ _IDENTITY_SUBJECTS = words_of(
     "user employee customer account member tenant staff operator caller login owner uid "
     "userid employeeid customerid accountid"
 )
-_CJK_CREDENTIAL = re.compile(r"密码|口令|密钥|令牌|会话")
-_CJK_IDENTITY = re.compile(
+_CJK_CREDENTIAL = compile_cues(r"密码|口令|密钥|令牌|会话")
+_CJK_IDENTITY = compile_cues(
     r"(?:用户|员工|客户|账号|账户|会员|租户)(?:ID|Id|id|编号|号)|工号|用户名"
 )
 
@@ -234,7 +235,7 @@ def check_write_retry(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
 _DESTRUCTIVE_VERBS = words_of(
     "delete remove drop purge wipe destroy erase truncate cancel revoke terminate"
 )
-_DESTRUCTIVE_PHRASES = re.compile(
+_DESTRUCTIVE_PHRASES = compile_cues(
     r"\birreversibl[ey]\b|\bpermanently\b|\bcannot be (?:undone|reversed|recovered)\b"
     r"|\bcan['’]t be (?:undone|reversed|recovered)\b|\bno undo\b"
     r"|不可恢复|无法恢复|不可撤销|无法撤销|不可逆|永久删除|彻底删除",

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 
 from studio.contract.model import ToolContract
 from studio.lint.model import Hit, LintContext, Severity, tool_rule
+from studio.lint.regex import compile_cues
 from studio.lint.rules._common import (
     PropertyRef,
     cached_hits,
@@ -36,7 +37,7 @@ CATEGORY = "description"
 
 # --- detectors --------------------------------------------------------------------------
 
-_USAGE_CUES = re.compile(
+_USAGE_CUES = compile_cues(
     r"\buse (?:this|it|this tool)?\s*(?:when|to|for|if|only|after|before)\b|\bwhen to use\b"
     r"|\bdo not use\b|\bdon['’]t use\b|\bnever use\b|\binstead\b|\brather than\b"
     r"|\bonly (?:when|if|after|for)\b|\bcall (?:it|this)? ?(?:when|after|before|only)\b"
@@ -44,12 +45,12 @@ _USAGE_CUES = re.compile(
     r"|用于|适用于|适合|不要用|不要使用|请改用|改用|而不是|请使用|不适用|仅在|只在|当.{1,20}时",
     re.IGNORECASE,
 )
-_CONTRAST_CUES = re.compile(
+_CONTRAST_CUES = compile_cues(
     r"\bdo not\b|\bdon['’]t\b|\bnever\b|\binstead\b|\brather than\b|\bnot for\b|\bonly\b"
     r"|不要|请改用|改用|而不是|不适用|仅|只",
     re.IGNORECASE,
 )
-_LIMIT_CUES = re.compile(
+_LIMIT_CUES = compile_cues(
     r"\bat (?:most|least)\b|\bup to\b|\bonly\b|\bmax(?:imum)?\b|\bmin(?:imum)?\b|\blimit"
     r"|\bno more than\b|\bnot more than\b|\bcannot\b|\bcan['’]t\b|\bmust\b|\brequires?\b"
     r"|\bbetween\b|\brange\b|\bnot supported\b|\bunsupported\b|\bexcept\b|\bwithin\b"
@@ -65,7 +66,7 @@ _LIMIT_NEEDLES = (
     *("最多", "最少", "至少", "仅", "只", "不超过", "不能", "无法", "上限", "限制", "范围"),
     *("必须", "之内", "以内", "默认"),
 )
-_RETURN_CUES = re.compile(
+_RETURN_CUES = compile_cues(
     r"\breturns?\b|\breturning\b|\bresponds? with\b|\boutputs?\b|\byields\b|\bgives back\b"
     r"|\bresult(?:s)? (?:is|are|contains?)\b|返回|结果|输出",
     re.IGNORECASE,
@@ -299,7 +300,7 @@ _CJK_FORMAT_NAMES = re.compile(
     r"日期|时间|网址|链接|邮箱|电话|手机|编号|单号|(?<=[\u4e00-\u9fff])(?:ID|Id|id)"
 )
 
-_FORMAT_CUES = re.compile(
+_FORMAT_CUES = compile_cues(
     r"yyyy|yy-|mm-dd|hh:mm|iso[ -]?8601|rfc ?3339|unix|epoch|\bformat\b|\bpattern\b|e\.g\.|"
     r"\bfor example\b|\bsuch as\b|\blike\b|\bi\.e\.|https?://|@|\buuid\b|\bdigits?\b|"
     r"\bprefix|\bstarts? with\b|\bseconds\b|\bmilliseconds\b|\bas returned by\b|"

@@ -16,6 +16,7 @@ from studio.contract.model import ToolContract
 from studio.contract.problems import join_path
 from studio.editing.edits import MISSING, SetPropertyKey, SetRequired
 from studio.lint.model import Hit, LintContext, QuickFix, Severity, tool_rule
+from studio.lint.regex import compile_cues
 from studio.lint.rules._common import (
     SchemaNode,
     cached_hits,
@@ -526,7 +527,7 @@ _VALUE = r"[`'\"“‘]?[\w.\-]{1,40}[`'\"”’]?"
 _LIST_SEP = r"\s*(?:,|、|/|\||，|\bor\b|\band\b|或|和|或者)\s*"
 _PROSE_LISTS = [
     # "one of a, b, c" / "one of: a | b" / "either a or b"
-    re.compile(
+    compile_cues(
         rf"\b(?:one of|any of|either|possible values(?: are)?|allowed values(?: are)?|valid values"
         rf"(?: are)?|values?:)\s*[:：]?\s*(?P<list>{_VALUE}(?:{_LIST_SEP}{_VALUE})+)",
         re.IGNORECASE,

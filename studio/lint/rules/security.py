@@ -13,11 +13,12 @@ from collections.abc import Iterator
 from studio.contract.model import ToolContract
 from studio.editing.edits import SetField
 from studio.lint.model import Hit, LintContext, QuickFix, Severity, tool_rule
+from studio.lint.regex import compile_cues
 from studio.lint.rules._common import cached_hits, memo, sentences, text, tool_texts
 
 CATEGORY = "security"
 
-_HIDDEN = re.compile(
+_HIDDEN = compile_cues(
     r"<\s*/?\s*(?:important|system|instructions?|secret|hidden|admin|note_to_(?:ai|model|assistant))\b[^>]*>"
     r"|\bignore (?:all |any )?(?:the )?(?:previous|prior|above|earlier|other)\b"
     r"|\bdisregard (?:all |any )?(?:the )?(?:previous|prior|above|earlier)\b"
@@ -37,17 +38,17 @@ _INVISIBLE = re.compile(
     "[\u200b-\u200f\u2060-\u2064\ufeff\u202a-\u202e\u2066-\u2069\U000e0000-\U000e007f]"
 )
 _BASE64 = re.compile(r"[A-Za-z0-9+/]{40,}={0,2}|[A-Za-z0-9_-]{40,}={0,2}")
-_SECRET_FILES = re.compile(
+_SECRET_FILES = compile_cues(
     r"~/\.ssh|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|/etc/(?:passwd|shadow)|(?<![\w.])\.env\b"
     r"|\.aws/credentials|\.npmrc|\.netrc|\.git-credentials|\bmcp\.json\b",
     re.IGNORECASE,
 )
-_SECRET_TERMS = re.compile(
+_SECRET_TERMS = compile_cues(
     r"\bcredentials?\b|\bsystem prompt\b|\bapi[ _-]?keys?\b|\bprivate key\b|\bpasswords?\b"
     r"|\baccess tokens?\b|\bconversation history\b|系统提示词?|密钥|密码|凭证|凭据",
     re.IGNORECASE,
 )
-_PROMO = re.compile(
+_PROMO = compile_cues(
     r"\balways (?:prefer|use|choose|call|pick) (?:this|me|it)\b|\bprefer this tool\b"
     r"|\bthe best\b(?! (?:match|matches|matching|result|results|fit|available))"
     r"|\bbest[- ]in[- ]class\b|\bmost (?:powerful|accurate|reliable|advanced)\b"
@@ -135,7 +136,7 @@ _PROMO_NEEDLES = (
     "优先使用",
     "总是使用",
 )
-_SHADOW_DIRECTIVE = re.compile(
+_SHADOW_DIRECTIVE = compile_cues(
     r"\b(?:must|always|never|shall|mandatory|required to)\b|\binstead of\b"
     r"|\b(?:do not|don['’]t) (?:call|use|invoke|run)\b"
     r"|必须|总是|务必|永远|禁止|不要(?:调用|使用)|不得",
@@ -372,14 +373,14 @@ def _mentions(sentence: str, names: frozenset[str]) -> set[str]:
 # Sibling guidance is legitimate ("do not use it for X: use query_tickets", "see
 # search_policy", "as returned by query_invoices"); shadowing is an order about how to
 # use *another* tool ("never call X", "when calling X you must…").
-_LEGIT_SIBLING = re.compile(
+_LEGIT_SIBLING = compile_cues(
     r"\b(?:use|call|try|see)\s+`?[\w.-]+`?|\bas returned by\s+`?[\w.-]+`?"
     r"|\bfrom (?:a |the )?`?[\w.-]+`? (?:result|output|response)"
     r"|\bafter\s+`?[\w.-]+`?\s+(?:timed out|fails?|failed)"
     r"|(?:请改用|改用|请使用|使用|参见|见)\s*`?[\w.-]+`?",
     re.IGNORECASE,
 )
-_FORBID_OTHER = re.compile(
+_FORBID_OTHER = compile_cues(
     r"(?:\bnever|\bdo not|\bdon['’]t|\bmust not|不要|禁止|不得|切勿)\s*"
     r"(?:call|use|invoke|run|调用|使用)\s*`?(?P<name>[\w.-]+)",
     re.IGNORECASE,
