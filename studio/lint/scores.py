@@ -53,18 +53,20 @@ _LIMIT_NEEDLES = (
 )
 _RETURNS = compile_cues(r"\breturns?\b|返回", re.IGNORECASE)
 _INLINE_EXAMPLE = compile_cues(r"\be\.g\.|\bfor example\b|\bexample:|\bsuch as\b|例如|比如", re.I)
-_SCHEMA_BOUNDS = (
-    "maximum",
-    "minimum",
-    "exclusiveMaximum",
-    "exclusiveMinimum",
-    "maxLength",
-    "minLength",
-    "maxItems",
-    "pattern",
-    "enum",
-    "const",
-    "format",
+_SCHEMA_BOUNDS = frozenset(
+    (
+        "maximum",
+        "minimum",
+        "exclusiveMaximum",
+        "exclusiveMinimum",
+        "maxLength",
+        "minLength",
+        "maxItems",
+        "pattern",
+        "enum",
+        "const",
+        "format",
+    )
 )
 _TOOL_NAME = compile_cues(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\b[a-z]+(?:[A-Z][a-z0-9]+)+\b")
 
@@ -148,7 +150,7 @@ def _usage(tool: ToolContract, rendered: str) -> int:
     return score
 
 
-def _limitations(tool: ToolContract, rendered: str) -> int:
+def _limitations(tool: ToolContract, rendered: str, props: dict[str, dict]) -> int:
     score = 1
     if tool.preconditions.strip():
         score += 1
@@ -156,13 +158,13 @@ def _limitations(tool: ToolContract, rendered: str) -> int:
         score += 1
     if search_with_needles(_LIMITS, _LIMIT_NEEDLES, rendered):
         score += 1
-    if any(k in schema for schema in _properties(tool).values() for k in _SCHEMA_BOUNDS):
+    if any(not _SCHEMA_BOUNDS.isdisjoint(schema) for schema in props.values()):
         score += 1
     return min(score, 5)
 
 
-def _parameters(tool: ToolContract) -> int:
-    props = {k: v for k, v in _properties(tool).items() if "x-injected" not in v}
+def _parameters(props: dict[str, dict]) -> int:
+    props = {k: v for k, v in props.items() if "x-injected" not in v}
     if not props:
         return 5
     good = 0
@@ -173,12 +175,12 @@ def _parameters(tool: ToolContract) -> int:
     return 1 + round(4 * good / len(props))
 
 
-def _examples(tool: ToolContract, rendered: str) -> int:
+def _examples(tool: ToolContract, rendered: str, props: dict[str, dict]) -> int:
     if len(tool.examples) >= 2:
         return 5
     if tool.examples:
         return 4
-    if _INLINE_EXAMPLE.search(rendered) or any("examples" in s for s in _properties(tool).values()):
+    if _INLINE_EXAMPLE.search(rendered) or any("examples" in s for s in props.values()):
         return 3
     return 1
 
@@ -210,11 +212,12 @@ def score_tool(
     """
     if rendered is None:
         rendered = render_description(tool, template)
+    props = _properties(tool)
     return ToolScores(
         purpose=_purpose(tool, rendered),
         usage=_usage(tool, rendered),
-        limitations=_limitations(tool, rendered),
-        parameters=_parameters(tool),
-        examples=_examples(tool, rendered),
+        limitations=_limitations(tool, rendered, props),
+        parameters=_parameters(props),
+        examples=_examples(tool, rendered, props),
         length=_length(tool, rendered),
     )

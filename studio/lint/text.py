@@ -90,10 +90,16 @@ def latin_word_set(text: str) -> set[str]:
 
 
 def token_count(text: str) -> int:
-    """``len(tokenize(text, drop_stopwords=False))``, without building the tokens of ASCII text."""
+    """``len(tokenize(text, drop_stopwords=False))``, without building the tokens."""
     if text.isascii():
         return len(_LATIN_WORD.findall(text))
-    return len(tokenize(text, drop_stopwords=False))
+    # As in tokenize: runs of the lower-cased text (of the text itself when lower-casing
+    # would move a character between classes); a Latin word or a lone CJK character is
+    # one token, a CJK run of n characters n - 1 bigrams.
+    source = text if "\u0130" in text or "\u212a" in text else text.lower()
+    return sum(
+        1 if len(run) == 1 or run[0].isascii() else len(run) - 1 for run in _TOKEN.findall(source)
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +121,8 @@ class TextLength:
 
 def text_length(text: str) -> TextLength:
     """Count CJK characters and Latin words in ``text``."""
+    if text.isascii():
+        return TextLength(0, len(_LATIN_WORD.findall(text)))
     cjk = sum(len(run) for run in _CJK_RUN.findall(text))
     latin = len(_LATIN_WORD.findall(_CJK_RUN.sub(" ", text)))
     return TextLength(cjk, latin)

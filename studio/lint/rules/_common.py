@@ -293,7 +293,7 @@ _SENTENCE_END = re.compile(r"\s(?<=[.!?;]\s)\s*|[。！？；\n]+")
 
 def sentences(value: str) -> list[str]:
     """Split text into sentences (English and Chinese punctuation, line breaks)."""
-    return [s.strip() for s in _SENTENCE_END.split(value) if s and s.strip()]
+    return [t for s in _SENTENCE_END.split(value) if s and (t := s.strip())]
 
 
 def first_sentence(value: str) -> str:

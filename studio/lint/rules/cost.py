@@ -245,8 +245,13 @@ def _boilerplate_sentences(tool: ToolContract) -> tuple[tuple[str, str, int, str
     return memo(
         tool,
         "boilerplate-sentences",
-        lambda: tuple(
-            (path, sentence, token_count(sentence), _normalise(sentence))
-            for path, sentence in _tool_sentences(tool)
-        ),
+        lambda: tuple(_sentence_entry(path, s) for path, s in _tool_sentences(tool)),
     )
+
+
+def _sentence_entry(path: str, sentence: str) -> tuple[str, str, int, str]:
+    if sentence.isascii() and "_" not in sentence and "'" not in sentence:
+        # Here \w+ and the tokenizer's words are the same runs of letters and digits.
+        words = _WORD.findall(sentence.lower())
+        return path, sentence, len(words), " ".join(words)
+    return path, sentence, token_count(sentence), _normalise(sentence)

@@ -338,7 +338,9 @@ def check_secret_reference(tool: ToolContract, ctx: LintContext) -> Iterator[Hit
             )
 
 
-_IDENT_WORD = re.compile(r"[\w.-]+")
+_IDENT_WORD = re.compile(r"\w(?:[\w.-]*\w)?")
+"""An identifier-like word: a run of word characters, dots and hyphens, without the
+dots and hyphens at its ends (``see get_order.`` → ``get_order``)."""
 
 
 def _registry_names(ctx: LintContext) -> frozenset[str]:
@@ -356,18 +358,13 @@ def _joined_words(tool: ToolContract) -> frozenset[str]:
     return memo(
         tool,
         "joined-words",
-        lambda: frozenset(w.strip(".-") for w in _IDENT_WORD.findall(_joined(tool))),
+        lambda: frozenset(_IDENT_WORD.findall(_joined(tool))),
     )
 
 
-def _mentions(sentence: str, names: frozenset[str]) -> set[str]:
+def _mentions(sentence: str, names: frozenset[str]) -> frozenset[str]:
     """Tool names mentioned in ``sentence`` (set lookups, linear in the sentence)."""
-    found = set()
-    for word in _IDENT_WORD.findall(sentence):
-        word = word.strip(".-")
-        if word in names:
-            found.add(word)
-    return found
+    return names.intersection(_IDENT_WORD.findall(sentence))
 
 
 # Sibling guidance is legitimate ("do not use it for X: use query_tickets", "see
@@ -404,7 +401,9 @@ def check_shadowing(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
     own = _tool(tool)
     # Every word of every sentence below is a word of the joined text: a tool whose
     # text names no other tool of the registry cannot shadow one.
-    named = [w for w in _joined_words(tool) if w in names and w != own]
+    named = _joined_words(tool) & names
+    if own in named:
+        named -= {own}
     if not named:
         return iter(())
     # The result depends on the tool and the registry's names alone (the set is
@@ -412,7 +411,7 @@ def check_shadowing(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
     return cached_hits(tool, ("sec-tool-shadowing", names), lambda: _shadowing(tool, names, named))
 
 
-def _shadowing(tool: ToolContract, names: frozenset[str], named: list[str]) -> Iterator[Hit]:
+def _shadowing(tool: ToolContract, names: frozenset[str], named: frozenset[str]) -> Iterator[Hit]:
     """The hits of :func:`check_shadowing`; ``named`` holds the other tools the text names."""
     own = _tool(tool)
     for path, value in tool_texts(tool):
