@@ -71,27 +71,30 @@ def all_properties(tool: ToolContract) -> tuple[PropertyRef, ...]:
     slots = memo_slots(tool)
     out = slots.get("properties")
     if out is None:
-        out = slots["properties"] = tuple(_walk_props(params_of(tool), (), "parameters", 0))
+        found: list[PropertyRef] = []
+        _walk_props(params_of(tool), (), "parameters", 0, found)
+        out = slots["properties"] = tuple(found)
     return out  # type: ignore[no-any-return]
 
 
 def _walk_props(
-    schema: dict[str, Any], path: PropertyPath, json_path: str, depth: int
-) -> Iterator[PropertyRef]:
+    schema: dict[str, Any], path: PropertyPath, json_path: str, depth: int, out: list[PropertyRef]
+) -> None:
     if depth > _MAX_DEPTH:
         return
     props = schema.get("properties")
     if isinstance(props, dict):
+        base = join_path(json_path, "properties")
         for name, sub in props.items():
             if not isinstance(name, str) or not isinstance(sub, dict):
                 continue
             sub_path = (*path, name)
-            sub_json = join_path(json_path, "properties", name)
-            yield PropertyRef(name, sub, sub_path, sub_json, schema, not path)
-            yield from _walk_props(sub, sub_path, sub_json, depth + 1)
+            sub_json = join_path(base, name)
+            out.append(PropertyRef(name, sub, sub_path, sub_json, schema, not path))
+            _walk_props(sub, sub_path, sub_json, depth + 1, out)
     items = schema.get("items")
     if isinstance(items, dict):
-        yield from _walk_props(items, (*path, ITEMS), join_path(json_path, "items"), depth + 1)
+        _walk_props(items, (*path, ITEMS), join_path(json_path, "items"), depth + 1, out)
 
 
 def visible_properties(tool: ToolContract) -> Iterator[PropertyRef]:
@@ -142,43 +145,54 @@ def all_schemas(tool: ToolContract) -> tuple[SchemaNode, ...]:
     out = slots.get("schemas")
     if out is None:
         params = tool.parameters
-        out = slots["schemas"] = (
-            tuple(_walk_schemas(params, "parameters", (), 1)) if isinstance(params, dict) else ()
-        )
+        found: list[SchemaNode] = []
+        if isinstance(params, dict):
+            _walk_schemas(params, "parameters", (), 1, found)
+        out = slots["schemas"] = tuple(found)
     return out  # type: ignore[no-any-return]
 
 
+_SUBSCHEMA_KEYS = frozenset((*_SUBSCHEMA_MAPS, *_SUBSCHEMA_SINGLE, *_SUBSCHEMA_LISTS))
+
+
 def _walk_schemas(
-    schema: dict[str, Any], json_path: str, edit_path: PropertyPath | None, depth: int
-) -> Iterator[SchemaNode]:
+    schema: dict[str, Any],
+    json_path: str,
+    edit_path: PropertyPath | None,
+    depth: int,
+    out: list[SchemaNode],
+) -> None:
+    """Append ``schema`` and its subschemas to ``out``, pre-order."""
     if depth > _MAX_DEPTH:
         return
-    yield SchemaNode(schema, json_path, edit_path, depth)
+    out.append(SchemaNode(schema, json_path, edit_path, depth))
+    if _SUBSCHEMA_KEYS.isdisjoint(schema):
+        return  # a leaf, as most are
     is_object = schema.get("type") == "object" or isinstance(schema.get("properties"), dict)
     child_depth = depth + 1 if is_object else depth
     for key in _SUBSCHEMA_MAPS:
         mapping = schema.get(key)
         if not isinstance(mapping, dict):
             continue
+        base = join_path(json_path, key)
         for name, sub in mapping.items():
             if isinstance(sub, dict) and isinstance(name, str):
                 sub_edit = (
                     (*edit_path, name) if key == "properties" and edit_path is not None else None
                 )
-                yield from _walk_schemas(
-                    sub, join_path(json_path, key, name), sub_edit, child_depth
-                )
+                _walk_schemas(sub, join_path(base, name), sub_edit, child_depth, out)
     for key in _SUBSCHEMA_SINGLE:
         sub = schema.get(key)
         if isinstance(sub, dict):
             sub_edit = (*edit_path, ITEMS) if key == "items" and edit_path is not None else None
-            yield from _walk_schemas(sub, join_path(json_path, key), sub_edit, depth)
+            _walk_schemas(sub, join_path(json_path, key), sub_edit, depth, out)
     for key in _SUBSCHEMA_LISTS:
         subs = schema.get(key)
         if isinstance(subs, list):
+            base = join_path(json_path, key)
             for i, sub in enumerate(subs):
                 if isinstance(sub, dict):
-                    yield from _walk_schemas(sub, join_path(json_path, key, i), None, depth)
+                    _walk_schemas(sub, join_path(base, i), None, depth, out)
 
 
 def text(value: Any) -> str:
@@ -214,68 +228,81 @@ def cached_hits(tool: ToolContract, key: Any, compute: Callable[[], Iterable[T]]
 
 def tool_texts(tool: ToolContract) -> list[tuple[str, str]]:
     """Every piece of text of a tool with its path (cached; see :func:`_tool_texts`)."""
-    return memo(tool, "texts", lambda: list(_tool_texts(tool)))
+    return memo(tool, "texts", lambda: _tool_texts(tool))
 
 
-def _tool_texts(tool: ToolContract) -> Iterator[tuple[str, str]]:
+_TOOL_TEXT_FIELDS = ("name", "title", "summary", "usage", "preconditions", "returns", "description")
+
+
+def _tool_texts(tool: ToolContract) -> list[tuple[str, str]]:
     """Every piece of text of a tool with its path: blocks, errors, examples, schema text.
 
-    Yields (path, text) for the name, title, summary … description, each
-    error's meaning and hint, each example's description and string
-    arguments, and in the parameters every description, title, string enum
-    value, default and example.
+    (path, text) for the name, title, summary … description, each error's
+    meaning and hint, each example's description and string arguments, and in
+    the parameters every description, title, string enum value, default and
+    example.
     """
-    for field in ("name", "title", "summary", "usage", "preconditions", "returns", "description"):
+    out: list[tuple[str, str]] = []
+    add = out.append
+    for field in _TOOL_TEXT_FIELDS:
         value = text(getattr(tool, field, ""))
         if value:
-            yield field, value
+            add((field, value))
     for i, err in enumerate(tool.errors or ()):
         for key in ("code", "meaning", "hint"):
             value = text(getattr(err, key, ""))
             if value:
-                yield join_path("errors", i, key), value
+                add((join_path("errors", i, key), value))
     for i, ex in enumerate(tool.examples or ()):
         value = text(getattr(ex, "description", ""))
         if value:
-            yield join_path("examples", i, "description"), value
+            add((join_path("examples", i, "description"), value))
         args = getattr(ex, "arguments", None)
         if isinstance(args, dict):
-            yield from _strings_in(args, join_path("examples", i, "arguments"), 0)
+            _strings_in(args, join_path("examples", i, "arguments"), 0, out)
     for node in iter_schemas(tool):
+        schema = node.schema
+        where = node.json_path
         for key in ("description", "title"):
-            value = text(node.schema.get(key))
-            if value:
-                yield join_path(node.json_path, key), value
+            value = schema.get(key)
+            if value and isinstance(value, str):
+                add((join_path(where, key), value))
+        if _TEXT_LIST_KEYS.isdisjoint(schema):
+            continue  # no enum, examples, default, const or properties
         for key in ("enum", "examples"):
-            values = node.schema.get(key)
+            values = schema.get(key)
             if isinstance(values, list):
                 for j, v in enumerate(values):
                     if isinstance(v, str) and v:
-                        yield join_path(node.json_path, key, j), v
+                        add((join_path(where, key, j), v))
         for key in ("default", "const"):
-            value = text(node.schema.get(key))
-            if value:
-                yield join_path(node.json_path, key), value
-        props = node.schema.get("properties")
+            value = schema.get(key)
+            if value and isinstance(value, str):
+                add((join_path(where, key), value))
+        props = schema.get("properties")
         if isinstance(props, dict):
             for name in props:
                 if isinstance(name, str):
-                    yield join_path(node.json_path, "properties", name), name
+                    add((join_path(where, "properties", name), name))
+    return out
 
 
-def _strings_in(value: Any, path: str, depth: int) -> Iterator[tuple[str, str]]:
+_TEXT_LIST_KEYS = frozenset(("enum", "examples", "default", "const", "properties"))
+
+
+def _strings_in(value: Any, path: str, depth: int, out: list[tuple[str, str]]) -> None:
     if depth > _MAX_DEPTH:
         return
     if isinstance(value, str):
         if value:
-            yield path, value
+            out.append((path, value))
     elif isinstance(value, dict):
         for k, v in value.items():
             if isinstance(k, str):
-                yield from _strings_in(v, join_path(path, k), depth + 1)
+                _strings_in(v, join_path(path, k), depth + 1, out)
     elif isinstance(value, list):
         for i, v in enumerate(value):
-            yield from _strings_in(v, join_path(path, i), depth + 1)
+            _strings_in(v, join_path(path, i), depth + 1, out)
 
 
 def option_int(ctx: LintContext, key: str, default: int) -> int:
