@@ -46,6 +46,8 @@ def _wrapped_patterns() -> list[tuple[str, re.Pattern[str]]]:
         for name, value in vars(module).items():
             candidates = value if isinstance(value, list) else [value]
             for k, item in enumerate(candidates):
+                if isinstance(item, tuple) and item:
+                    item = item[0]  # (pattern, prefilter…) rows
                 if isinstance(item, re.Pattern) and _unwrap(item) is not None:
                     label = f"{module.__name__}.{name}" + (f"[{k}]" if len(candidates) > 1 else "")
                     found.append((label, item))

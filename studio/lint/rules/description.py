@@ -90,10 +90,10 @@ def has_limitations(tool: ToolContract, rendered_text: str) -> bool:
     """True when the description states a limit, range or restriction."""
     if search_with_needles(_LIMIT_CUES, _LIMIT_NEEDLES, rendered_text):
         return True
-    return any(
-        search_with_needles(_LIMIT_CUES, _LIMIT_NEEDLES, description_of(ref.schema))
-        for ref in visible_properties(tool)
-    )
+    # One search over all parameter descriptions: no cue holds a line break, so
+    # none matches across the one joining two descriptions.
+    joined = "\n".join(description_of(ref.schema) for ref in visible_properties(tool))
+    return search_with_needles(_LIMIT_CUES, _LIMIT_NEEDLES, joined)
 
 
 def states_returns(tool: ToolContract, rendered_text: str) -> bool:

@@ -525,23 +525,41 @@ def _default_hits(tool: ToolContract) -> Iterator[Hit]:
 
 _VALUE = r"[`'\"“‘]?[\w.\-]{1,40}[`'\"”’]?"
 _LIST_SEP = r"\s*(?:,|、|/|\||，|\bor\b|\band\b|或|和|或者)\s*"
-_PROSE_LISTS = [
+_PROSE_LISTS: list[tuple[re.Pattern[str], str, int]] = [
+    # (pattern, a literal every match holds, how many times)
     # "one of a, b, c" / "one of: a | b" / "either a or b"
-    compile_cues(
-        rf"\b(?:one of|any of|either|possible values(?: are)?|allowed values(?: are)?|valid values"
-        rf"(?: are)?|values?:)\s*[:：]?\s*(?P<list>{_VALUE}(?:{_LIST_SEP}{_VALUE})+)",
-        re.IGNORECASE,
+    (
+        compile_cues(
+            rf"\b(?:one of|any of|either|possible values(?: are)?|allowed values(?: are)?"
+            rf"|valid values(?: are)?|values?:)\s*[:：]?\s*"
+            rf"(?P<list>{_VALUE}(?:{_LIST_SEP}{_VALUE})+)",
+            re.IGNORECASE,
+        ),
+        "",
+        0,
     ),
-    re.compile(
-        rf"(?:可选值|取值|可选|可以是|取值范围|枚举值)\s*(?:为|是|有)?\s*[:：]?\s*"
-        rf"(?P<list>{_VALUE}(?:{_LIST_SEP}{_VALUE})+)"
+    (
+        re.compile(
+            rf"(?:可选值|取值|可选|可以是|取值范围|枚举值)\s*(?:为|是|有)?\s*[:：]?\s*"
+            rf"(?P<list>{_VALUE}(?:{_LIST_SEP}{_VALUE})+)"
+        ),
+        "",
+        0,
     ),
     # a bare slash or "or" chain of three or more: "order/user/product", "sms or email or push"
-    re.compile(
-        rf"(?:^|[\s(（:：])(?P<list>{_VALUE}(?:\s*/\s*{_VALUE}){{2,}})(?=$|[\s).,;，。)）])"
+    (
+        re.compile(
+            rf"(?:^|[\s(（:：])(?P<list>{_VALUE}(?:\s*/\s*{_VALUE}){{2,}})(?=$|[\s).,;，。)）])"
+        ),
+        "/",
+        2,
     ),
-    re.compile(
-        rf"(?:^|[\s(（:：])(?P<list>{_VALUE}(?:\s+or\s+{_VALUE}){{2,}})(?=$|[\s).,;，。)）])"
+    (
+        re.compile(
+            rf"(?:^|[\s(（:：])(?P<list>{_VALUE}(?:\s+or\s+{_VALUE}){{2,}})(?=$|[\s).,;，。)）])"
+        ),
+        "or",
+        2,
     ),
 ]
 _SPLIT = re.compile(_LIST_SEP)
@@ -549,7 +567,9 @@ _SPLIT = re.compile(_LIST_SEP)
 
 def prose_values(description: str) -> list[str] | None:
     """The finite value list written in prose in ``description``, or None."""
-    for pattern in _PROSE_LISTS:
+    for pattern, needle, count in _PROSE_LISTS:
+        if count and description.count(needle) < count:
+            continue  # every match holds ``count`` of ``needle``
         match = pattern.search(description)
         if not match:
             continue
