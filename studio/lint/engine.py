@@ -174,7 +174,7 @@ def _fallback_tool_tokens(tool: ToolContract, settings) -> int:  # type: ignore[
 
 @contextmanager
 def _gc_paused() -> Iterator[None]:
-    """Cyclic garbage collection off for a full lint, as it was before afterwards.
+    """Cyclic garbage collection off for a lint, as it was before afterwards.
 
     A full lint allocates many small objects that the per-tool cache keeps
     alive; the collector would walk the whole growing cache again and again
@@ -187,6 +187,14 @@ def _gc_paused() -> Iterator[None]:
         yield
     finally:
         if enabled:
+            if gc.get_freeze_count() == 0:
+                # What the lint allocated lives on in the caches and the report. Moving
+                # every tracked object to the oldest generation (freeze, then unfreeze:
+                # two list splices) spares the next young collection a scan of all of
+                # it (about 2 % of a cold lint) that would find nothing to free. Skipped
+                # when someone else keeps objects frozen, which unfreeze would undo.
+                gc.freeze()
+                gc.unfreeze()
             gc.enable()
 
 

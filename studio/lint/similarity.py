@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, KeysView
 from dataclasses import dataclass
 from operator import mul
 
@@ -291,9 +291,13 @@ class SimilarityIndex:
         watch = self.watch
         df = {tok: len(posting) for tok, posting in postings.items()}
         set_pair = self._set_pair
-        vectors = self._vectors
+        # Each vector's keys view and __getitem__, bound once.
+        parts: dict[str, tuple[KeysView[str], Callable[[str], float]]] = {}
         for name in self._tf:
             vec = vector(name)
+            keys = vec.keys()
+            vget = vec.__getitem__
+            parts[name] = (keys, vget)
             buckets: list[list[str]] = []
             for tok in self._prefix(vec, df):
                 if df[tok] > max_df:
@@ -309,14 +313,13 @@ class SimilarityIndex:
             others = set().union(*buckets)
             for bucket in buckets:
                 bucket.append(name)
-            keys = vec.keys()
             for other in others:
                 # ``self._dot(vec, vector(other))`` inlined (earlier tools have their vector).
-                u = vectors[other]
-                shared = keys & u.keys()
-                score = sum(map(mul, map(vec.__getitem__, shared), map(u.__getitem__, shared)))
+                ukeys, uget = parts[other]
+                shared = keys & ukeys
+                score = sum(map(mul, map(vget, shared), map(uget, shared)))
                 if score >= watch:
-                    set_pair(_key(name, other), score)
+                    set_pair((name, other) if name < other else (other, name), score)
 
     def update(
         self, old_name: str | None, name: str | None, terms: Counter[str] | None

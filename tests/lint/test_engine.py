@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import gc
 import logging
 
 import pytest
@@ -336,3 +337,52 @@ def test_incremental_equals_full_relint_past_the_small_index_size() -> None:
     assert linter.report.similar == full.similar or {(p.a, p.b) for p in linter.report.similar} == {
         (p.a, p.b) for p in full.similar
     }
+
+
+def _gc_state_for_test(enabled: bool, frozen: bool):  # type: ignore[no-untyped-def]
+    """Set the collector's state for one test; return a function that restores it."""
+    was_enabled, was_frozen = gc.isenabled(), gc.get_freeze_count() > 0
+    gc.unfreeze()
+    if frozen:
+        gc.freeze()
+    (gc.enable if enabled else gc.disable)()
+
+    def restore() -> None:
+        (gc.enable if was_enabled else gc.disable)()
+        gc.unfreeze()
+        if was_frozen:
+            gc.freeze()
+
+    return restore
+
+
+def _in_oldest_generation(obj: object) -> bool:
+    return any(o is obj for o in gc.get_objects(generation=2))
+
+
+def test_full_lint_leaves_collection_on_with_its_objects_in_the_oldest_generation() -> None:
+    reg = registry(*(tool(f"get_item_{i}", summary=f"Get item {i} by id.") for i in range(30)))
+    restore = _gc_state_for_test(enabled=True, frozen=False)
+    try:
+        report = lint_registry(reg)
+        assert gc.isenabled()
+        assert gc.get_freeze_count() == 0
+        # Moved there at once, not scanned by the next young collection.
+        assert _in_oldest_generation(report.findings[0])
+    finally:
+        restore()
+
+
+def test_full_lint_keeps_frozen_objects_frozen_and_a_disabled_collector_disabled() -> None:
+    reg = registry(tool("get_item", summary="Get an item by id."))
+    restore = _gc_state_for_test(enabled=True, frozen=True)
+    try:
+        frozen = gc.get_freeze_count()
+        lint_registry(reg)
+        assert gc.get_freeze_count() == frozen
+        assert gc.isenabled()
+        gc.disable()
+        lint_registry(reg)
+        assert not gc.isenabled()
+    finally:
+        restore()
