@@ -8,73 +8,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from studio.contract import Registry, RegistrySettings, ToolContract, join_path
-from studio.formats.base import ExportResult, FormatError, Note, dump_json
-from studio.formats.provider import (
-    ToolCollector,
-    export_entries,
-    text_field,
-    tool_list,
-    unknown_keys,
-)
-from studio.formats.schema import contract_notes, map_subschemas, model_view
+from studio.formats.base import FormatError, Note
+from studio.formats.openai_layout import FunctionLayout
+from studio.formats.schema import map_subschemas
 
 NAME = "openai"
 LABEL = "OpenAI tools"
+_LAYOUT = FunctionLayout(LABEL, nested_under="function")
 
-
-def export_tool(
-    tool: ToolContract, settings: RegistrySettings, path: str = ""
-) -> tuple[dict[str, Any], list[Note]]:
-    """One Chat Completions tool entry and its loss notes."""
-    description, schema, notes = model_view(tool, settings, path)
-    notes += contract_notes(tool, path, LABEL, settings.description_template, keeps_title=False)
-    function = {"name": tool.name, "description": description, "parameters": schema}
-    return {"type": "function", "function": function}, notes
-
-
-def export_registry(registry: Registry) -> ExportResult:
-    """The ``tools`` array of a Chat Completions request."""
-    entries, notes = export_entries(registry, export_tool, LABEL)
-    return ExportResult(dump_json(entries), None, notes)
-
-
-def import_tools(data: Any, source: str) -> ToolCollector:
-    """Read a ``tools`` array (bare, or inside a request body)."""
-    collector = ToolCollector()
-    for path, entry in tool_list(data, source):
-        if not isinstance(entry, dict):
-            collector.problem(path, "must be an object")
-            continue
-        if entry.get("type") != "function":
-            collector.note(path, f"tool of type {entry.get('type')!r} skipped", "lost")
-            continue
-        function = entry.get("function")
-        fpath = join_path(path, "function")
-        if not isinstance(function, dict):
-            collector.problem(fpath, "must be an object with name, description, parameters")
-            continue
-        unknown_keys(function, ("name", "description", "parameters", "strict"), fpath, collector)
-        note_strict(function, fpath, collector)
-        doc = {
-            "name": function.get("name"),
-            "description": text_field(function, "description", fpath, collector),
-        }
-        if "parameters" in function:
-            doc["parameters"] = function["parameters"]
-        collector.add(doc, fpath)
-    return collector
-
-
-def note_strict(entry: dict[str, Any], path: str, collector: ToolCollector) -> None:
-    """Strict mode is a request option, not part of a contract: say so."""
-    if entry.get("strict"):
-        collector.note(
-            join_path(path, "strict"),
-            "strict mode not kept; the schema is kept as written (in strict mode every "
-            "property is required and optional ones are nullable)",
-            "lost",
-        )
+export_tool = _LAYOUT.export_tool
+export_registry = _LAYOUT.export_registry
+import_tools = _LAYOUT.import_tools
 
 
 def to_openai_strict(schema: dict[str, Any]) -> tuple[dict[str, Any], list[Note]]:

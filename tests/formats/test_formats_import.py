@@ -148,6 +148,36 @@ def test_openai_strict_is_noted():
     assert [(n.path, n.kind) for n in notes] == [("tools[0].function.strict", "lost")]
 
 
+@pytest.mark.parametrize(
+    ("fmt", "entry", "where"),
+    [
+        (
+            "openai",
+            {"type": "function", "function": {"name": "a", "strict": True, "x": 1}},
+            "tools[1].function",
+        ),
+        ("openai-responses", {"type": "function", "name": "a", "strict": True, "x": 1}, "tools[1]"),
+    ],
+)
+def test_both_openai_layouts_note_where_the_function_fields_sit(
+    fmt: str, entry: dict[str, object], where: str
+):
+    data = [{"type": "web_search"}, entry]
+    notes = import_text(json.dumps(data), fmt).notes
+    assert [(n.path, n.message.split(";")[0], n.kind) for n in notes] == [
+        ("tools[0]", "tool of type 'web_search' skipped", "lost"),
+        (where, "keys not kept: x", "lost"),
+        (f"{where}.strict", "strict mode not kept", "lost"),
+        (f"{where}.parameters", "no parameters", "guessed"),
+    ]
+
+
+def test_openai_chat_entry_needs_a_function_object():
+    data = [{"type": "function", "function": "get_weather"}]
+    with pytest.raises(FormatError, match=r"tools\[0\]\.function: must be an object with name"):
+        import_text(json.dumps(data), "openai")
+
+
 def test_description_is_kept_as_free_text():
     data = [{"name": "a", "description": "Line one.\n\nUse when: x", "input_schema": SCHEMA}]
     tool = import_text(json.dumps(data)).registry.tools[0]
