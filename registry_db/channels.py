@@ -6,6 +6,7 @@ the first time it is written and keeps it for life, so bucketing stays
 sticky across releases. Every action here is one ``BEGIN IMMEDIATE``
 transaction that changes the channel rows and appends one event per channel
 it changed (who, when, why, the action, the channel before and after).
+Publishing appends its own ``publish`` event (see :mod:`registry_db.channel_log`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
+from registry_db.channel_log import NO_CHANNEL, PUBLISH, append_event
 from registry_db.connection import read_transaction, utc_now, write_transaction
 from registry_db.errors import NotFoundError, StoreError
 from registry_db.store import RegistryStore
@@ -25,6 +27,18 @@ from registry_db.versions import default_author
 STABLE = "stable"
 CANARY = "canary"
 DEFAULT_CHANNELS = (STABLE, CANARY)
+
+__all__ = [
+    "CANARY",
+    "DEFAULT_CHANNELS",
+    "NO_CHANNEL",
+    "PUBLISH",
+    "STABLE",
+    "Channel",
+    "ChannelError",
+    "ChannelEvent",
+    "ChannelRepository",
+]
 
 
 class ChannelError(StoreError, ValueError):
@@ -54,7 +68,14 @@ class Channel:
 
 @dataclass(frozen=True, slots=True)
 class ChannelEvent:
-    """One entry of the append-only channel log."""
+    """One entry of the append-only channel log.
+
+    A channel action names its channel, and ``before``/``after`` are that
+    channel's ``{"version", "share"}``. A :data:`PUBLISH` entry has
+    ``channel == NO_CHANNEL`` (``""``), ``who``/``why`` are the version's
+    author and notes, and ``before``/``after`` are the newest version
+    ``{"version", "semver"}`` (``version`` None before the first publish).
+    """
 
     id: int
     registry: str
@@ -181,21 +202,21 @@ class ChannelRepository:
                 (version, share, now, registry_id, name),
             )
         after = Channel(registry, name, version, share, salt, now)
-        self._conn.execute(
-            "INSERT INTO channel_events (registry, channel, action, who, why, before_json,"
-            " after_json, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (registry, name, action, who, why, json.dumps(_state(before)),
-             json.dumps(_state(after)), now),
-        )  # fmt: skip
+        append_event(self._conn, registry=registry, channel=name, action=action, who=who,
+                     why=why, before=_state(before), after=_state(after), now=now)  # fmt: skip
         return after
 
     def _stable_history(self, registry: str) -> list[int]:
-        """Versions stable pointed at, oldest first, with rolled-back ones popped off."""
+        """Versions stable pointed at, oldest first, with rolled-back ones popped off.
+
+        Only stable's channel actions count: a publish moves no channel (and
+        is logged under no channel; the action test guards the replay anyway).
+        """
         history: list[int] = []
         rows = self._conn.execute(
             "SELECT action, after_json FROM channel_events WHERE registry = ? AND channel = ?"
-            " ORDER BY id",
-            (registry, STABLE),
+            " AND action != ? ORDER BY id",
+            (registry, STABLE, PUBLISH),
         )
         for action, after_json in rows:
             version = json.loads(after_json).get("version")

@@ -348,6 +348,10 @@ class RegistryStore:
         dialog: the diff summary and the acknowledged breaking changes. It is
         stored with the version and comes back as ``VersionInfo.review``.
 
+        The same transaction appends a ``publish`` event to the channel log
+        (who: the author, why: the notes; see :mod:`registry_db.channel_log`),
+        so a version is never published unlogged nor logged unpublished.
+
         Raises:
             NotFoundError: no such registry.
             InvalidSemverError: ``semver`` malformed or not above the previous one.

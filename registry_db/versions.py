@@ -1,6 +1,8 @@
 """Publishing drafts as immutable versions, and loading them back verified.
 
-Functions here run inside a transaction opened by the caller.
+Functions here run inside a transaction opened by the caller. Publishing also
+appends a ``publish`` event to the channel log in that transaction, so a
+version and its log entry exist together or not at all.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import sqlite3
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from registry_db.channel_log import NO_CHANNEL, PUBLISH, append_event
 from registry_db.documents import assemble_registry_document, assemble_registry_json
 from registry_db.drafts import read_tool_texts
 from registry_db.errors import NotFoundError, TamperedVersionError
@@ -50,7 +53,12 @@ def publish_draft(
     now: str,
     review: Mapping[str, Any] | None = None,
 ) -> VersionInfo:
-    """Snapshot the registry's draft as the next version.
+    """Snapshot the registry's draft as the next version and log it.
+
+    The ``publish`` event goes to the channel log under no channel (a publish
+    moves no channel row; a stable that was never set follows it anyway):
+    ``who`` is the author, ``why`` the notes, ``before``/``after`` the newest
+    version's ``{"version", "semver"}`` before and after.
 
     Args:
         conn: A connection inside a write transaction.
@@ -72,9 +80,10 @@ def publish_draft(
         "SELECT name, title, description, settings_json FROM registries WHERE id = ?",
         (registry_id,),
     ).fetchone()
-    previous = conn.execute(
-        "SELECT max(number) FROM versions WHERE registry_id = ?", (registry_id,)
-    ).fetchone()[0]
+    previous, previous_semver = conn.execute(
+        "SELECT number, semver FROM versions WHERE registry_id = ? ORDER BY number DESC LIMIT 1",
+        (registry_id,),
+    ).fetchone() or (None, None)
     if semver is not None:
         last_semver = conn.execute(
             "SELECT semver FROM versions WHERE registry_id = ? AND semver IS NOT NULL"
@@ -126,6 +135,17 @@ def publish_draft(
             info.tool_count,
             None if review is None else json.dumps(review, ensure_ascii=False, sort_keys=True),
         ),
+    )
+    append_event(
+        conn,
+        registry=name,
+        channel=NO_CHANNEL,
+        action=PUBLISH,
+        who=info.author,
+        why=info.notes,
+        before={"version": previous, "semver": previous_semver},
+        after={"version": info.number, "semver": info.semver},
+        now=now,
     )
     return info
 

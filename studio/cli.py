@@ -10,6 +10,7 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from registry_db import (
     RegistryStore,
@@ -18,7 +19,11 @@ from registry_db import (
     open_default_store,
     resolve_db_path,
 )
+from registry_db.channel_log import PUBLISH
 from studio.contract import Registry
+
+if TYPE_CHECKING:
+    from registry_db.channels import ChannelEvent
 
 IMPORT_FORMATS = (
     "auto",
@@ -483,6 +488,24 @@ def _channel_text(state: dict) -> str:
     return f"v{version} at {state.get('share')} %" if version is not None else "unset"
 
 
+def _version_text(state: dict) -> str:
+    version, semver = state.get("version"), state.get("semver")
+    if version is None:
+        return "none"
+    return f"v{version} ({semver})" if semver else f"v{version}"
+
+
+def _event_line(event: ChannelEvent) -> str:
+    """One log line: when, who, what (action and channel), before -> after, why."""
+    why = f"\t{event.why}" if event.why else ""
+    if event.action == PUBLISH:  # no channel; before/after are versions, not channel states
+        what, before, after = event.action, _version_text(event.before), _version_text(event.after)
+    else:
+        what = f"{event.action} {event.channel}"
+        before, after = _channel_text(event.before), _channel_text(event.after)
+    return f"{event.created_at}\t{event.who}\t{what}\t{before} -> {after}{why}"
+
+
 def _cmd_channel(store: RegistryStore, args: argparse.Namespace) -> int:
     from studio.release import (
         channel_events,
@@ -515,10 +538,7 @@ def _cmd_channel(store: RegistryStore, args: argparse.Namespace) -> int:
             print(f"{c.name}\t{f'v{c.version}' if c.version else '-'}\t{c.share} %")
     if action == "show":
         for event in channel_events(store, name)[-10:]:
-            why = f"\t{event.why}" if event.why else ""
-            before, after = _channel_text(event.before), _channel_text(event.after)
-            print(f"{event.created_at}\t{event.who}\t{event.action} {event.channel}\t"
-                  f"{before} -> {after}{why}")  # fmt: skip
+            print(_event_line(event))
         report = guard_for_registry(store, name)
         if report is not None:
             rec = report.recommendation

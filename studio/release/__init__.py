@@ -9,7 +9,15 @@ DESIGN §7. Typical use::
         rollback(store, "travel-reimbursement", why=report.recommendation.reason)
 """
 
-from registry_db.channels import CANARY, STABLE, Channel, ChannelError, ChannelEvent
+from registry_db.channels import (
+    CANARY,
+    NO_CHANNEL,
+    PUBLISH,
+    STABLE,
+    Channel,
+    ChannelError,
+    ChannelEvent,
+)
 from studio.release.bucketing import bucket, buckets, in_share
 from studio.release.channels import (
     ReleaseState,
@@ -52,6 +60,8 @@ from studio.release.simulator import (
 
 __all__ = [
     "CANARY",
+    "NO_CHANNEL",
+    "PUBLISH",
     "SERVING_FORMATS",
     "STABLE",
     "Assignment",

@@ -152,5 +152,9 @@ def rollback(
 def channel_events(
     store: RegistryStore, registry: str, channel: str | None = None
 ) -> list[ChannelEvent]:
-    """The append-only log of ``registry``'s channel actions, oldest first."""
+    """The append-only log of ``registry``'s channel actions and publishes, oldest first.
+
+    A publish entry has action ``publish`` and no channel (``""``); its
+    ``before``/``after`` are versions ``{"version", "semver"}``, not channel states.
+    """
     return ChannelRepository(store).events(registry, channel)

@@ -9,7 +9,7 @@ import pytest
 
 from registry_db import RegistryStore
 from studio.cli import main
-from studio.release import bucket, channel_events, release_state
+from studio.release import PUBLISH, bucket, channel_events, release_state
 
 from .conftest import REGISTRY, publish_versions
 
@@ -42,8 +42,13 @@ def test_channel_flow(db: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert "stable\tv2\t100 %" in capsys.readouterr().out
     with RegistryStore.open(db) as store:
         actions = [(e.channel, e.action) for e in channel_events(store, REGISTRY)]
-    assert actions == [("stable", "pin"), ("canary", "set"), ("stable", "promote"),
-                       ("canary", "promote"), ("stable", "rollback")]  # fmt: skip
+    assert actions == [("", PUBLISH)] * 3 + [
+        ("stable", "pin"),
+        ("canary", "set"),
+        ("stable", "promote"),
+        ("canary", "promote"),
+        ("stable", "rollback"),
+    ]
 
 
 @pytest.mark.parametrize(
@@ -58,11 +63,13 @@ def test_channel_flow(db: str, capsys: pytest.CaptureFixture[str]) -> None:
     ],
 )
 def test_channel_errors_exit_2_with_one_line(db: str, capsys, args, message) -> None:
+    with RegistryStore.open(db) as store:
+        logged = channel_events(store, REGISTRY)
     assert run(db, "channel", REGISTRY, *args) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
     with RegistryStore.open(db) as store:
-        assert channel_events(store, REGISTRY) == []
+        assert channel_events(store, REGISTRY) == logged
 
 
 def test_unknown_registry(db: str, capsys) -> None:

@@ -8,11 +8,12 @@ from pathlib import Path
 
 import httpx
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QWidget
 
 from registry_db import RegistryStore, VersionInfo
 from registry_db.sessions import Outcome, SessionStore
-from studio.release import CANARY, STABLE, channel_events, choose_channel, set_canary
+from studio.release import CANARY, PUBLISH, STABLE, channel_events, choose_channel, set_canary
 from studio.ui.release import CanaryRequest, ReleasePrompts, ReleaseView
 from studio.ui.release.charts import period_msecs
 from studio.ui.release.guard_widget import GuardResult
@@ -103,16 +104,42 @@ def test_set_canary_promote_rollback_update_table_and_log(qtbot, view: ReleaseVi
     assert channel_rows(view)[STABLE][1] == "1"
 
     events = channel_events(view.store, REGISTRY)
-    actions = [(e.channel, e.action, e.who, e.why) for e in events if e.action != "pin"]
+    actions = [(e.channel, e.action, e.who, e.why) for e in events
+               if e.action not in ("pin", PUBLISH)]  # fmt: skip
     assert actions == [
         (CANARY, "set", "ana", "new search_policy wording"),
         (STABLE, "promote", "ana", "canary healthy for a day"),  # stable takes v2
         (CANARY, "promote", "ana", "canary healthy for a day"),  # canary cleared
         (STABLE, "rollback", "ana", "tickets broke"),
     ]
-    assert all(e.who == "ana" and e.why for e in events)
+    assert all(e.who == "ana" and e.why for e in events if e.action != PUBLISH)
     assert view.event_model.rowCount() == len(events)
     assert cell(view.event_model, 0, 5) == "tickets broke"  # newest first
+
+
+def test_event_log_shows_publishes_readably(view: ReleaseView) -> None:
+    model = view.event_model
+    headers = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
+    assert headers == ["When", "Who", "Channel", "Action", "Before → after", "Why"]
+    # The fixture's two publishes, newest first; a publish belongs to no channel.
+    rows = [tuple(cell(model, r, c) for c in range(1, 6)) for r in range(model.rowCount())]
+    assert [r[1:] for r in rows] == [
+        ("—", "publish", "v1 (1.0.0) → v2 (1.1.0)", "release 2"),
+        ("—", "publish", "none → v1 (1.0.0)", "release 1"),
+    ]
+
+    view.store.publish(REGISTRY, notes="clarified dates", semver="2.0.0", author="bo")
+    set_canary(view.store, REGISTRY, version=3, share=5, who="ana", why="try")
+    view.store.publish(REGISTRY, author="bo")  # no notes, no semver
+    view.refresh()
+    top = [tuple(cell(model, r, c) for c in range(1, 6)) for r in range(4)]
+    assert top == [
+        ("bo", "—", "publish", "v3 (2.0.0) → v4", ""),
+        ("ana", "canary", "set", "unset → v3 @ 5 %", "try"),
+        ("ana", "stable", "pin", "unset → v2 @ 100 %", "stable pinned when canary was first set"),
+        ("bo", "—", "publish", "v2 (1.1.0) → v3 (2.0.0)", "clarified dates"),
+    ]
+    assert model.rowCount() == len(channel_events(view.store, REGISTRY)) == 6
 
 
 def test_cancelled_why_writes_nothing(view: ReleaseView) -> None:

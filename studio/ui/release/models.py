@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 
 from PySide6.QtCore import Qt
 
-from studio.release import Assignment, Channel, ChannelEvent, Comparison
+from studio.release import PUBLISH, Assignment, Channel, ChannelEvent, Comparison
 from studio.release.guard import ALL_TOOLS
 from studio.ui.models.table_base import RowTableModel
 
@@ -52,6 +52,20 @@ def _state(state: dict[str, Any]) -> str:
     return f"v{version} @ {state.get('share', 0)} %" if version is not None else "unset"
 
 
+def _version(state: dict[str, Any]) -> str:
+    version, semver = state.get("version"), state.get("semver")
+    if version is None:
+        return "none"
+    return f"v{version} ({semver})" if semver else f"v{version}"
+
+
+def _change(event: ChannelEvent) -> str:
+    # A publish logs the newest version before and after, not a channel's state.
+    if event.action == PUBLISH:
+        return f"{_version(event.before)} → {_version(event.after)}"
+    return f"{_state(event.before)} → {_state(event.after)}"
+
+
 class ChannelTableModel(RowsModel[tuple[Channel, str | None]]):
     """Channels of one registry, each with its version's semver."""
 
@@ -72,14 +86,19 @@ class ChannelTableModel(RowsModel[tuple[Channel, str | None]]):
 
 
 class EventLogModel(RowsModel[ChannelEvent]):
-    """The append-only channel log, newest first."""
+    """The append-only channel log, newest first.
+
+    Publishes have no channel (shown as a dash) and show versions with their
+    semver (``v2 (1.1.0) → v3 (1.2.0)``) where channel actions show states
+    (``unset → v3 @ 10 %``).
+    """
 
     columns = (
         ("When", lambda e: e.created_at.replace("T", " ")[:19]),
         ("Who", lambda e: e.who or "—"),
-        ("Channel", lambda e: e.channel),
+        ("Channel", lambda e: e.channel or None),
         ("Action", lambda e: e.action),
-        ("Before → after", lambda e: f"{_state(e.before)} → {_state(e.after)}"),
+        ("Before → after", _change),
         ("Why", lambda e: e.why),
     )
 
