@@ -223,7 +223,11 @@ def cached_hits(tool: ToolContract, key: Any, compute: Callable[[], Iterable[T]]
     For rules whose result depends on the tool alone (or on the tool and what
     ``key`` holds): the editor re-lints unchanged tools after every edit.
     """
-    return iter(memo(tool, key, lambda: tuple(compute())))
+    slots = memo_slots(tool)
+    hits = slots.get(key)
+    if hits is None:
+        hits = slots[key] = tuple(compute())
+    return iter(hits)
 
 
 def tool_texts(tool: ToolContract) -> list[tuple[str, str]]:
@@ -366,7 +370,11 @@ def injected_names(tool: ToolContract) -> set[str]:
 
     A new set each call (callers may change it), from one walk per tool object.
     """
-    return set(memo(tool, "injected-names", lambda: frozenset(_injected_names(tool))))
+    slots = memo_slots(tool)
+    names = slots.get("injected-names")
+    if names is None:
+        names = slots["injected-names"] = frozenset(_injected_names(tool))
+    return set(names)
 
 
 def _injected_names(tool: ToolContract) -> set[str]:

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 from studio.contract.model import ToolContract
 from studio.editing.edits import SetField
+from studio.lint.cache import memo_slots
 from studio.lint.model import Hit, LintContext, QuickFix, Severity, tool_rule
 from studio.lint.regex import compile_cues
 from studio.lint.rules._common import cached_hits, memo, sentences, text, tool_texts
@@ -177,14 +178,17 @@ def _search_joined(tool: ToolContract, pattern: re.Pattern[str], needles: tuple[
     contains (case-insensitively); a text without any of them cannot match, which
     is far cheaper to find out than running a long alternation.
     """
-
-    def compute() -> bool:
+    slots = memo_slots(tool)
+    key = ("joined-search", pattern.pattern)
+    found = slots.get(key)
+    if found is None:
         low = _lowered(tool)
         if needles and low is not None and not any(n in low for n in needles):
-            return False
-        return pattern.search(_joined(tool)) is not None
-
-    return memo(tool, ("joined-search", pattern.pattern), compute)
+            found = False
+        else:
+            found = pattern.search(_joined(tool)) is not None
+        slots[key] = found
+    return found  # type: ignore[no-any-return]
 
 
 @tool_rule(
