@@ -81,6 +81,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("registry", metavar="REGISTRY")
     p.add_argument("--notes", default="")
     p.add_argument("--semver", metavar="X.Y.Z")
+    p.add_argument("--author", metavar="NAME", help="who publishes (default: the OS user)")
 
     p = sub.add_parser("versions", parents=[common], help="list published versions")
     p.add_argument("registry", metavar="REGISTRY")
@@ -302,7 +303,7 @@ def _cmd_export(store: RegistryStore, args: argparse.Namespace) -> int:
 
 
 def _cmd_publish(store: RegistryStore, args: argparse.Namespace) -> int:
-    info = store.publish(args.registry, notes=args.notes, semver=args.semver)
+    info = store.publish(args.registry, notes=args.notes, semver=args.semver, author=args.author)
     semver = f" ({info.semver})" if info.semver else ""
     print(f"published {args.registry} version {info.number}{semver} {info.content_hash}")
     return 0

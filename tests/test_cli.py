@@ -45,8 +45,12 @@ def test_import_export_publish_versions(db: Path, tmp_path: Path, capsys) -> Non
         "first",
         "--semver",
         "1.0.0",
+        "--author",
+        "ana",
     )
     assert code == 0 and "version 1 (1.0.0) sha256:" in out
+    with RegistryStore.open(db) as store:
+        assert store.list_versions("travel-reimbursement")[0].author == "ana"
 
     code, out, _ = run(capsys, "--db", str(db), "versions", "travel-reimbursement")
     assert code == 0 and out.startswith("1\t1.0.0\t")
