@@ -158,8 +158,10 @@ class ChannelRepository:
             self._registry_id(registry)
             rows = self._conn.execute(sql + " ORDER BY id", params).fetchall()
         return [
-            ChannelEvent(*r[:6], json.loads(r[6]), json.loads(r[7]), r[8])  # type: ignore[arg-type]
-            for r in rows
+            ChannelEvent(
+                id_, reg, chan, action, who, why, json.loads(before), json.loads(after), at
+            )
+            for id_, reg, chan, action, who, why, before, after, at in rows
         ]
 
     # ------------------------------------------------------------------ writes

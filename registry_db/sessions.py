@@ -75,8 +75,25 @@ def _dumps(value: Any) -> str:
 
 
 def _session(row: tuple[Any, ...]) -> SessionInfo:
-    return SessionInfo(*row[:6], json.loads(row[6]), *row[7:13], json.loads(row[13]),
-                       json.loads(row[14]))  # fmt: skip
+    (id_, registry, version, profile, title, system, context_json, parent_id, parent_index,
+     status, created_at, updated_at, source, tools_json, meta_json) = row  # fmt: skip
+    return SessionInfo(
+        id_,
+        registry,
+        version,
+        profile,
+        title,
+        system,
+        json.loads(context_json),
+        parent_id,
+        parent_index,
+        status,
+        created_at,
+        updated_at,
+        source,
+        json.loads(tools_json),
+        json.loads(meta_json),
+    )
 
 
 class SessionStore:

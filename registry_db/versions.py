@@ -30,9 +30,19 @@ _INFO_COLUMNS = (
 
 def _info(row: Sequence[Any]) -> VersionInfo:
     """A VersionInfo from a row of ``_INFO_COLUMNS`` (review_json decoded)."""
-    *fields, review_json = row
+    number, semver, parent, content_hash, notes, author, created_at, tool_count, review_json = row
     review = json.loads(review_json) if review_json else None
-    return VersionInfo(*fields, review=review if isinstance(review, dict) else None)
+    return VersionInfo(
+        number,
+        semver,
+        parent,
+        content_hash,
+        notes,
+        author,
+        created_at,
+        tool_count,
+        review=review if isinstance(review, dict) else None,
+    )
 
 
 def default_author() -> str:

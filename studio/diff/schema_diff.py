@@ -85,6 +85,11 @@ def _as_schema(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
+def _dict(value: Any) -> dict[str, Any]:
+    """``value`` when it is a dict, else an empty one."""
+    return value if isinstance(value, dict) else {}
+
+
 def is_injected(schema: Any) -> bool:
     """True for a property whose value the runtime fills from the session context."""
     return isinstance(schema, dict) and isinstance(schema.get("x-injected"), str)
@@ -302,8 +307,8 @@ class _Walker:
         self.add(rule, klass, f"{path}.{key}", va, vb, f"{key} {_verb(va, vb)} ({word})")
 
     def _properties(self, a: dict, b: dict, path: str) -> None:
-        pa = a.get("properties") if isinstance(a.get("properties"), dict) else {}
-        pb = b.get("properties") if isinstance(b.get("properties"), dict) else {}
+        pa = _dict(a.get("properties"))
+        pb = _dict(b.get("properties"))
         ra = {n for n in _str_list(a.get("required")) if not is_injected(pa.get(n))}
         rb = {n for n in _str_list(b.get("required")) if not is_injected(pb.get(n))}
         if pa == pb and ra == rb:
@@ -519,8 +524,8 @@ class _Walker:
             )  # fmt: skip
 
     def _defs(self, a: dict, b: dict, path: str, key: str) -> None:
-        da = a.get(key) if isinstance(a.get(key), dict) else {}
-        db = b.get(key) if isinstance(b.get(key), dict) else {}
+        da = _dict(a.get(key))
+        db = _dict(b.get(key))
         for name in sorted({*da, *db}):
             if name in da and name in db:
                 self.walk(da[name], db[name], f"{path}.{key}.{name}")

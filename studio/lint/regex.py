@@ -17,14 +17,17 @@ is compiled as it is.
 
 from __future__ import annotations
 
+import importlib
 import re
 from typing import Any
 
+_parser: Any
+_c: Any
 try:  # the parser behind ``re`` (its module name is private, its format stable)
-    from re import _constants as _c
-    from re import _parser
+    _parser = importlib.import_module("re._parser")
+    _c = importlib.import_module("re._constants")
 except ImportError:  # pragma: no cover - an interpreter without them
-    _parser = None  # type: ignore[assignment]
+    _parser = _c = None
 
 _CATEGORIES = (
     {

@@ -38,7 +38,7 @@ from studio.providers.base import (
 )
 from studio.runtime.loop import Run, RunConfig, RunResult
 from studio.sessions.check import Finding, SessionCheck, check_session
-from studio.sessions.model import Message, Role, ToolCallPart, message_to_dict
+from studio.sessions.model import Message, Role, ToolCallPart, ToolResultPart, message_to_dict
 from studio.sessions.pairing import Position
 
 # --------------------------------------------------------------------------- stepping
@@ -94,7 +94,7 @@ class SessionReplay:
                     pending[part.id] = PendingCall(
                         part.id, part.name, Position(mi, pi), part.arguments
                     )
-                elif part.kind == "tool_result" and part.id in pending:
+                elif isinstance(part, ToolResultPart) and part.id in pending:
                     del pending[part.id]
                     answered.append(part.id)
             steps.append(ReplayStep(mi, message, tuple(pending.values()), tuple(answered),

@@ -268,9 +268,9 @@ def _tool_texts(tool: ToolContract) -> list[tuple[str, str]]:
         schema = node.schema
         where = node.json_path
         for key in ("description", "title"):
-            value = schema.get(key)
-            if value and isinstance(value, str):
-                add((join_path(where, key), value))
+            found = schema.get(key)
+            if found and isinstance(found, str):
+                add((join_path(where, key), found))
         if _TEXT_LIST_KEYS.isdisjoint(schema):
             continue  # no enum, examples, default, const or properties
         for key in ("enum", "examples"):
@@ -280,9 +280,9 @@ def _tool_texts(tool: ToolContract) -> list[tuple[str, str]]:
                     if isinstance(v, str) and v:
                         add((join_path(where, key, j), v))
         for key in ("default", "const"):
-            value = schema.get(key)
-            if value and isinstance(value, str):
-                add((join_path(where, key), value))
+            found = schema.get(key)
+            if found and isinstance(found, str):
+                add((join_path(where, key), found))
         props = schema.get("properties")
         if isinstance(props, dict):
             for name in props:

@@ -102,7 +102,8 @@ def _tool_message(
     entry: dict[str, Any], path: str, reader: Reader, extra: dict[str, Any]
 ) -> Message:
     ids = entry.get("tool_call_id")
-    name = entry.get("name") if isinstance(entry.get("name"), str) else ""
+    raw_name = entry.get("name")
+    name = raw_name if isinstance(raw_name, str) else ""
     extra.pop("name", None)
     content = entry.get("content")
     if isinstance(ids, list):
