@@ -139,7 +139,10 @@ def _check(store: RegistryStore, args: argparse.Namespace) -> int:
         except NotFoundError:
             raise UsageError(f"{args.target}: no such file or session") from None
         prepared = recorded_prepared_arguments(sessions.events(info.id))
-        extra = {"context": SessionContext.from_dict(info.context), "recorded_prepared": prepared}
+        extra: dict[str, Any] = {
+            "context": SessionContext.from_dict(info.context),
+            "recorded_prepared": prepared,
+        }
         targets.append((info.id, load_messages(sessions, info.id), extra))
         if version and not registry_name:
             registry_name = info.registry or None
