@@ -906,6 +906,7 @@ class MainWindow(QMainWindow):
         if self.confirm_unsaved():
             self.editor.set_tool(None, None)
             self.lint_ops.shutdown()
+            self.registry_ops.shutdown()
             if self.release_view is not None:
                 self.release_view.shutdown()
             if self.sessions_view is not None:

@@ -1,14 +1,18 @@
 """Registry-level commands of the main window: new, import, export, settings, delete.
 
 These mirror ``studio import`` / ``studio export`` (DESIGN §8: everything works
-from the GUI too). Every question goes through :class:`RegistryPrompts`, which
-the window's ``Prompts`` extends, so tests answer with plain data.
+from the GUI too). Modal questions go through :class:`RegistryPrompts`, which
+the window's ``Prompts`` extends, so tests answer with plain data. Import and
+export open their dialog without blocking and run their work from it in the
+worker (:mod:`studio.ui.registry_jobs`), with progress and Cancel; tests drive
+those dialogs directly.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QDialog, QMessageBox, QWidget
@@ -16,10 +20,11 @@ from PySide6.QtWidgets import QDialog, QMessageBox, QWidget
 from registry_db import (
     ConflictError,
     RegistryHasVersionsError,
+    RegistryInfo,
     StoreError,
 )
 from studio.contract import Registry, ToolContract
-from studio.formats import FormatError, Note, export_registry, import_path, write_export
+from studio.formats import ExportResult, ImportResult, Note
 from studio.ui.dialogs.export_dialog import ExportContext, ExportDialog, ExportRequest
 from studio.ui.dialogs.import_dialog import ImportDialog, ImportRequest
 from studio.ui.dialogs.new_registry_dialog import NewRegistryDialog, NewRegistryRequest
@@ -28,12 +33,20 @@ from studio.ui.dialogs.registry_settings_dialog import (
     RegistrySettingsDialog,
     RegistrySettingsRequest,
 )
+from studio.ui.registry_jobs import (
+    Cancelled,
+    JobDialog,
+    Refused,
+    RegistryJobs,
+    read_import,
+    store_import,
+    write_export_job,
+)
 
 if TYPE_CHECKING:
     from studio.ui.main_window import MainWindow
 
-# A FormatError may carry thousands of problems; the message lists this many.
-MAX_PROBLEMS_SHOWN = 30
+IMPORT_CANCELLED = "Import cancelled; nothing was changed."
 
 
 class RegistryPrompts:
@@ -41,14 +54,6 @@ class RegistryPrompts:
 
     def new_registry(self, parent: QWidget, existing: Sequence[str]) -> NewRegistryRequest | None:
         dialog = NewRegistryDialog(existing, parent)
-        return dialog.request() if dialog.exec() == QDialog.DialogCode.Accepted else None
-
-    def choose_import(self, parent: QWidget, existing: Sequence[str]) -> ImportRequest | None:
-        dialog = ImportDialog(existing, parent)
-        return dialog.request() if dialog.exec() == QDialog.DialogCode.Accepted else None
-
-    def choose_export(self, parent: QWidget, context: ExportContext) -> ExportRequest | None:
-        dialog = ExportDialog(context, parent)
         return dialog.request() if dialog.exec() == QDialog.DialogCode.Accepted else None
 
     def registry_settings(
@@ -89,18 +94,6 @@ class RegistryPrompts:
         NotesDialog(title, summary, notes, parent).exec()
 
 
-def format_error_text(source: str, exc: FormatError) -> str:
-    """A FormatError as a message: every located problem on its own line."""
-    head = f"{source} was not imported; nothing was changed."
-    if not exc.problems:
-        return f"{head}\n\n{exc}"
-    lines = [f"• {p}" for p in exc.problems[:MAX_PROBLEMS_SHOWN]]
-    more = len(exc.problems) - MAX_PROBLEMS_SHOWN
-    if more > 0:
-        lines.append(f"… and {more} more")
-    return f"{head}\n\n" + "\n".join(lines)
-
-
 class RegistryOperations:
     """Runs the registry-level commands against the window's store and documents.
 
@@ -110,6 +103,11 @@ class RegistryOperations:
 
     def __init__(self, window: MainWindow) -> None:
         self._w = window
+        self.jobs = RegistryJobs(window)
+        self.dialog: JobDialog | None = None  # the open import or export dialog
+        self.last_summary = ""  # of the last import or export that finished
+        self._cancel_event: threading.Event | None = None
+        self._cancel_waits = False  # Cancel waits for the worker to confirm
 
     def _names(self) -> list[str]:
         return [r.name for r in self._w.store.list_registries()]
@@ -132,57 +130,120 @@ class RegistryOperations:
         w.statusBar().showMessage(f"Created {request.name}", 3000)
         return request.name
 
-    def import_tools(self) -> str | None:
-        """Ask for a file or folder and import it; the registry's name, or None."""
+    # ------------------------------------------------------------------ import
+
+    def import_tools(self) -> ImportDialog | None:
+        """Open the import dialog (window-modal, not blocking); the import runs from it.
+
+        Reading and checking the file, then storing the registry, run in the
+        worker with progress and Cancel; refusals show in the dialog. Between
+        the two, on the GUI thread: is the name taken, and may an open draft's
+        unsaved changes be replaced?
+        """
         w = self._w
-        request = w.prompts.choose_import(w, self._names())
-        if request is None:
+        if self._still_running():  # (a running job may hold the store)
             return None
-        try:
-            result = import_path(request.path, request.format, name=request.name)
-        except FormatError as exc:
-            w.prompts.error(w, "Nothing imported", format_error_text(request.path.name, exc))
-            return None
-        registry = result.registry
+        dialog = ImportDialog(self._names(), w)
+        dialog.submitted.connect(self._start_import)
+        dialog.cancelRequested.connect(self._cancel)
+        self.dialog = dialog
+        dialog.open()
+        return dialog
+
+    def _start_import(self, request: ImportRequest) -> None:
+        dialog = self._dialog()
+        cancel = self._cancel_event = threading.Event()
+        self._cancel_waits = False  # reading changes nothing: no need to wait for it
+        dialog.begin(f"Reading and checking {request.path.name}…")
+        self.jobs.start(
+            lambda _progress: read_import(request.path, request.format, request.name),
+            lambda outcome: self._on_import_read(request, cancel, outcome),
+            self._on_job_failed,
+        )
+
+    def _on_import_read(
+        self, request: ImportRequest, cancel: threading.Event, outcome: ImportResult | Refused
+    ) -> None:
+        w, dialog = self._w, self._dialog()
+        if isinstance(outcome, Refused):
+            dialog.fail(outcome.message)
+            return
+        registry = outcome.registry
         exists = registry.name in self._names()
         if exists and not request.replace_draft:
-            w.prompts.error(
-                w,
-                "Nothing imported",
+            dialog.fail(
                 f"A registry named {registry.name!r} already exists. Tick 'Replace its draft' "
                 "to replace its draft (published versions are kept), or enter another "
-                "registry name.",
+                "registry name."
             )
-            return None
+            return
         open_draft = w.draft_document(registry.name)
         unsaved = exists and open_draft is not None and open_draft.is_dirty
-        if unsaved and not w.prompts.replace_unsaved_draft(w, registry.name):
-            return None
-        try:
-            w.store.import_registry(registry, replace_draft=exists)
-        except StoreError as exc:
-            w.prompts.error(w, "Nothing imported", f"{registry.name}: {exc}")
-            return None
+        if unsaved and not w.prompts.replace_unsaved_draft(dialog, registry.name):
+            dialog.cancelled(
+                f"Nothing imported: the unsaved changes of {registry.name} are kept. Save "
+                "them first, or import under another registry name."
+            )
+            return
+        if cancel.is_set():
+            dialog.cancelled(IMPORT_CANCELLED)
+            return
+        count = len(registry.tools)
+        dialog.set_step(f"Storing {count:,} tool{'s' if count != 1 else ''} in {registry.name}…")
+        self._cancel_waits = True  # the transaction rolls back in the worker
+        store = w.store
+        self.jobs.start(
+            lambda progress: store_import(
+                store, registry, replace_draft=exists, cancel=cancel, progress=progress
+            ),
+            lambda stored: self._on_import_stored(request, outcome, exists, stored),
+            self._on_job_failed,
+            dialog.set_progress,
+        )
+
+    def _on_import_stored(
+        self,
+        request: ImportRequest,
+        result: ImportResult,
+        replaced: bool,
+        stored: RegistryInfo | Refused | Cancelled,
+    ) -> None:
+        w, dialog = self._w, self._dialog()
+        self._cancel_waits = False
+        if isinstance(stored, Cancelled):
+            dialog.cancelled(IMPORT_CANCELLED)
+            return
+        if isinstance(stored, Refused):
+            dialog.fail(f"Nothing imported: {stored.message}")
+            return
+        dialog.succeed()
+        registry = result.registry
         w.refresh_registries()
-        if open_draft is not None:
+        if w.draft_document(registry.name) is not None:
             w.reload_document(registry.name)
         else:
             w.open_registry(registry.name)
-        verb = "Replaced the draft of" if exists else "Imported"
+        verb = "Replaced the draft of" if replaced else "Imported"
         count = len(registry.tools)
         summary = (
             f"{verb} {registry.name}: {count} tool{'s' if count != 1 else ''} "
             f"from {request.path.name} ({result.format})."
         )
         w.statusBar().showMessage(summary, 5000)
+        self.last_summary = summary
         w.prompts.show_notes(w, "Import finished", summary, result.notes)
-        return registry.name
 
-    def export_registry(self) -> ExportRequest | None:
-        """Ask what and where, and write the export; the request, or None."""
+    # ------------------------------------------------------------------ export
+
+    def export_registry(self) -> ExportDialog | None:
+        """Open the export dialog for the shown registry (window-modal, not blocking).
+
+        Loading a stored source, rendering and writing run in the worker with
+        progress and Cancel; refusals show in the dialog.
+        """
         w = self._w
         doc = w.current_document()
-        if doc is None:
+        if doc is None or self._still_running():  # (a running job may hold the store)
             return None
         name = doc.name
         draft = w.draft_document(name)
@@ -193,30 +254,105 @@ class RegistryOperations:
         context = ExportContext(
             name, versions, doc.workspace.read_only_version, draft is not None and draft.is_dirty
         )
-        request = w.prompts.choose_export(w, context)
-        if request is None:
-            return None
-        try:
-            registry = self._export_source(name, request.source)
-            result = export_registry(registry, request.format)
-            write_export(result, request.destination)
-        except (StoreError, FormatError, OSError) as exc:
-            w.prompts.error(w, "Not exported", f"{request.destination}: {exc}")
-            return None
+        dialog = ExportDialog(context, w)
+        dialog.submitted.connect(lambda request: self._start_export(name, request))
+        dialog.cancelRequested.connect(self._cancel)
+        self.dialog = dialog
+        dialog.open()
+        return dialog
+
+    def _start_export(self, name: str, request: ExportRequest) -> None:
+        dialog = self._dialog()
+        cancel = self._cancel_event = threading.Event()
+        self._cancel_waits = True  # the worker may be writing: Cancel waits for its word
+        load = self._export_source(name, request.source)
+        what = "the draft" if request.source is None else f"version {request.source}"
+        dialog.begin(f"Exporting {what} of {name} as {request.format}…")
+        self.jobs.start(
+            lambda _progress: write_export_job(load, request.format, request.destination, cancel),
+            lambda outcome: self._on_exported(name, request, outcome),
+            self._on_job_failed,
+        )
+
+    def _on_exported(
+        self, name: str, request: ExportRequest, outcome: ExportResult | Refused | Cancelled
+    ) -> None:
+        w, dialog = self._w, self._dialog()
+        self._cancel_waits = False
+        if isinstance(outcome, Cancelled):
+            dialog.cancelled("Export cancelled; nothing was written.")
+            return
+        if isinstance(outcome, Refused):
+            dialog.fail(f"Not exported: {outcome.message}")
+            return
+        dialog.succeed()
         what = "the draft" if request.source is None else f"version {request.source}"
         summary = f"Exported {what} of {name} as {request.format} to {request.destination}."
         w.statusBar().showMessage(summary, 5000)
-        w.prompts.show_notes(w, "Export finished", summary, result.notes)
-        return request
+        self.last_summary = summary
+        w.prompts.show_notes(w, "Export finished", summary, outcome.notes)
 
-    def _export_source(self, name: str, source: int | None) -> Registry:
-        w = self._w
+    def _export_source(self, name: str, source: int | None) -> Callable[[], Registry]:
+        """What to export: a snapshot of what is shown, else a read of the store (in the worker)."""
+        w, store = self._w, self._w.store
         if source is None:
             draft = w.draft_document(name)
-            # The working copy as shown, unsaved changes included.
-            return draft.workspace.registry() if draft else w.store.draft_registry(name)
-        shown = w.documents.get(f"{name}@{source}")
-        return shown.workspace.registry() if shown else w.store.load_version(name, source).registry
+            if draft is not None:
+                # The working copy as shown, unsaved changes included.
+                shown = draft.workspace.registry()
+                return lambda: shown
+            return lambda: store.draft_registry(name)
+        doc = w.documents.get(f"{name}@{source}")
+        if doc is not None:
+            version = doc.workspace.registry()
+            return lambda: version
+        return lambda: store.load_version(name, source).registry
+
+    # ------------------------------------------------------------------ the job
+
+    def _dialog(self) -> JobDialog:
+        assert self.dialog is not None
+        return self.dialog
+
+    def _still_running(self) -> bool:
+        """True (and its dialog raised) while an import or export runs; else forget the last."""
+        dialog = self.dialog
+        if dialog is not None and dialog.running:
+            dialog.raise_()
+            dialog.activateWindow()
+            return True
+        if dialog is not None:
+            dialog.deleteLater()
+        self.dialog = None
+        return False
+
+    def _cancel(self) -> None:
+        """Cancel pressed while a job runs: stop it, and say so once nothing was changed."""
+        dialog = self._dialog()
+        if self._cancel_event is None or not dialog.running:
+            return
+        self._cancel_event.set()
+        if not self.jobs.busy:
+            return  # between two jobs: the next one sees the flag and changes nothing
+        if self._cancel_waits:
+            # Storing rolls back (or writing stops) in the worker: wait for its word.
+            dialog.cancelling()
+        else:
+            # Reading changes nothing: leave it to finish unheard.
+            self.jobs.drop()
+            dialog.cancelled(IMPORT_CANCELLED)
+
+    def _on_job_failed(self, message: str) -> None:
+        # A bug, not bad input: the job logged the traceback; the dialog gets one line.
+        self._cancel_waits = False
+        self._dialog().fail(f"Stopped by an unexpected error: {message}\n\nThe log has details.")
+
+    def shutdown(self) -> None:
+        """Stop a running import or export and wait for the worker (closing the window)."""
+        if self._cancel_event is not None:
+            self._cancel_event.set()
+        self.jobs.drop()
+        self.jobs.wait()
 
     def registry_settings(self) -> bool:
         """Edit the shown registry's metadata and settings; True when saved."""

@@ -1,30 +1,34 @@
 """Registry-level commands of the main window on a real SQLite file.
 
-New registry, import, export, registry settings and delete, with the
-questions answered by scripted prompts (no real modal dialogs).
+New registry, registry settings and delete, with the questions answered by
+scripted prompts (no real modal dialogs); import and export through their real
+dialogs, which run the work in the worker (more in test_registry_jobs.py).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtWidgets import QWidget
 
 from registry_db import RegistryStore, UpsertTool
 from studio.contract import RegistrySettings, ToolContract, render_description
 from studio.editing import EditTool, SetField
-from studio.formats import Note, export_registry
-from studio.ui.dialogs.export_dialog import ExportContext, ExportRequest
-from studio.ui.dialogs.import_dialog import ImportRequest
+from studio.formats import export_registry
+from studio.ui.dialogs.export_dialog import ExportContext, ExportDialog
+from studio.ui.dialogs.import_dialog import ImportDialog
 from studio.ui.dialogs.new_registry_dialog import NewRegistryRequest
 from studio.ui.dialogs.registry_settings_dialog import (
     RegistrySettingsDialog,
     RegistrySettingsRequest,
 )
-from studio.ui.main_window import MainWindow, Prompts
+from studio.ui.main_window import MainWindow
+from tests.ui.registry_helpers import ScriptedPrompts, problems_shown, run_export, run_import
+
+# Import and export open real dialogs; the offscreen platform warns about their size hints.
+pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 
 LINT_EXTRA = {"lint": {"profile": "anthropic", "disabled": ["naming.verb"]}}
 
@@ -50,54 +54,6 @@ OPENAI_TOOLS = [
         },
     },
 ]
-
-
-class ScriptedPrompts(Prompts):
-    """Answers set by the test; records what was asked."""
-
-    def __init__(self) -> None:
-        self.new_request: NewRegistryRequest | None = None
-        self.import_request: ImportRequest | None = None
-        self.export_request: ExportRequest | None = None
-        self.settings_answer: object = None  # callable(current, sample) -> request | None
-        self.confirm_delete = True
-        self.replace_unsaved = True
-        self.asked: list[tuple[str, object]] = []
-        self.errors: list[str] = []
-        self.notes: list[tuple[str, list[Note]]] = []
-
-    def unsaved_changes(self, parent: QWidget, names: Sequence[str]) -> str:
-        return "discard"
-
-    def new_registry(self, parent: QWidget, existing: Sequence[str]) -> NewRegistryRequest | None:
-        self.asked.append(("new_registry", list(existing)))
-        return self.new_request
-
-    def choose_import(self, parent: QWidget, existing: Sequence[str]) -> ImportRequest | None:
-        self.asked.append(("import", list(existing)))
-        return self.import_request
-
-    def choose_export(self, parent: QWidget, context: ExportContext) -> ExportRequest | None:
-        self.asked.append(("export", context))
-        return self.export_request
-
-    def registry_settings(self, parent, registry, current, sample):
-        self.asked.append(("settings", (current, sample)))
-        return self.settings_answer(current, sample) if self.settings_answer else None
-
-    def confirm_delete_registry(self, parent, registry, tool_count, unsaved) -> bool:
-        self.asked.append(("delete", (registry, tool_count, unsaved)))
-        return self.confirm_delete
-
-    def replace_unsaved_draft(self, parent: QWidget, registry: str) -> bool:
-        self.asked.append(("replace_unsaved", registry))
-        return self.replace_unsaved
-
-    def show_notes(self, parent: QWidget, title: str, summary: str, notes: Sequence[Note]) -> None:
-        self.notes.append((summary, list(notes)))
-
-    def error(self, parent: QWidget, title: str, text: str) -> None:
-        self.errors.append(f"{title}: {text}")
 
 
 @pytest.fixture
@@ -136,10 +92,11 @@ def prompts() -> ScriptedPrompts:
 
 
 @pytest.fixture
-def window(qtbot, store: RegistryStore, prompts: ScriptedPrompts) -> MainWindow:
+def window(qtbot, store: RegistryStore, prompts: ScriptedPrompts) -> Iterator[MainWindow]:
     w = MainWindow(store, prompts)
     qtbot.addWidget(w)
-    return w
+    yield w
+    w.registry_ops.shutdown()  # no job may outlive the store
 
 
 @pytest.fixture
@@ -177,45 +134,61 @@ def test_new_registry_cancelled_creates_nothing(window: MainWindow, prompts, sto
 # ---------------------------------------------------------------- import
 
 
-def test_import_openai_file_creates_registry(window, prompts, store, openai_file) -> None:
-    prompts.import_request = ImportRequest(openai_file)
+def test_import_action_opens_the_dialog_without_blocking(window, store) -> None:
     window.actions.import_tools.trigger()
+    dialog = window.registry_ops.dialog
+    assert isinstance(dialog, ImportDialog) and dialog.isVisible()
+    assert dialog._existing == {"travel"}
+    dialog.reject()
+    assert not dialog.isVisible()
+
+
+def test_import_openai_file_creates_registry(qtbot, window, prompts, store, openai_file) -> None:
+    dialog = run_import(qtbot, window, openai_file)
+    assert not dialog.isVisible() and problems_shown(dialog) == ""
     assert prompts.errors == []
     assert window.current_document().name == "weather"
     assert _tool_names(window) == ["get_weather", "list_cities"]
     assert [t.tool.name for t in store.draft_tools("weather")] == ["get_weather", "list_cities"]
     summary, _notes = prompts.notes[0]
     assert "Imported weather: 2 tools from weather.json (openai)" in summary
+    assert window.statusBar().currentMessage() == summary
 
 
-def test_import_under_a_chosen_name_with_explicit_format(window, prompts, store, openai_file):
-    prompts.import_request = ImportRequest(openai_file, "openai", "forecast")
-    window.actions.import_tools.trigger()
+def test_import_under_a_chosen_name_with_explicit_format(qtbot, window, store, openai_file):
+    run_import(qtbot, window, openai_file, "openai", "forecast")
     assert window.current_document().name == "forecast"
     assert store.get_registry("forecast").tool_count == 2
 
 
 def test_import_into_existing_registry_without_replace_is_refused(
-    window, prompts, store, openai_file
+    qtbot, window, prompts, store, tmp_path
 ) -> None:
-    prompts.import_request = ImportRequest(openai_file, name="travel")
-    window.actions.import_tools.trigger()
-    assert len(prompts.errors) == 1
-    assert "'travel' already exists" in prompts.errors[0]
-    assert "Replace its draft" in prompts.errors[0]
+    # The name comes from the file ("travel.json"), so only the worker's result tells.
+    named_travel = tmp_path / "travel.json"
+    named_travel.write_text(json.dumps(OPENAI_TOOLS), "utf-8")
+    dialog = run_import(qtbot, window, named_travel)
+    assert dialog.isVisible()
+    message = problems_shown(dialog)
+    assert "'travel' already exists" in message and "Replace its draft" in message
     assert [t.tool.name for t in store.draft_tools("travel")] == ["search_policy", "query_invoices"]
-    assert prompts.notes == []
+    assert prompts.notes == [] and prompts.errors == []
+    # The input is kept: tick the box and import again.
+    dialog.replace_check.setChecked(True)
+    assert problems_shown(dialog) == ""
+    dialog.ok_button.click()
+    qtbot.waitUntil(lambda: not dialog.isVisible(), timeout=10_000)
+    assert [t.tool.name for t in store.draft_tools("travel")] == ["get_weather", "list_cities"]
 
 
 def test_import_with_replace_replaces_draft_and_reloads_open_document(
-    window, prompts, store, openai_file
+    qtbot, window, prompts, store, openai_file
 ) -> None:
     doc = window.current_document()
     key = window.selected_key()
     doc.push(EditTool(key, SetField("summary", "unsaved edit")))
     assert doc.is_dirty
-    prompts.import_request = ImportRequest(openai_file, name="travel", replace_draft=True)
-    window.actions.import_tools.trigger()
+    run_import(qtbot, window, openai_file, name="travel", replace=True)
     assert ("replace_unsaved", "travel") in prompts.asked
     assert prompts.errors == []
     assert [t.tool.name for t in store.draft_tools("travel")] == ["get_weather", "list_cities"]
@@ -225,63 +198,81 @@ def test_import_with_replace_replaces_draft_and_reloads_open_document(
     assert "Replaced the draft of travel" in prompts.notes[0][0]
 
 
-def test_import_replace_declined_keeps_unsaved_changes(window, prompts, store, openai_file):
+def test_import_replace_declined_keeps_unsaved_changes(qtbot, window, prompts, store, openai_file):
     doc = window.current_document()
     doc.push(EditTool(window.selected_key(), SetField("summary", "unsaved edit")))
     prompts.replace_unsaved = False
-    prompts.import_request = ImportRequest(openai_file, name="travel", replace_draft=True)
-    window.actions.import_tools.trigger()
+    dialog = run_import(qtbot, window, openai_file, name="travel", replace=True)
     assert window.current_document() is doc and doc.is_dirty
     assert [t.tool.name for t in store.draft_tools("travel")] == ["search_policy", "query_invoices"]
+    assert dialog.isVisible()
+    assert "unsaved changes of travel are kept" in dialog.job_panel.status.text()
 
 
 def test_malformed_file_shows_line_and_column_and_imports_nothing(
-    window, prompts, store, tmp_path
+    qtbot, window, prompts, store, tmp_path
 ) -> None:
     bad = tmp_path / "broken.json"
     bad.write_text('[\n  {"type": "function",\n   "function": {"name": "x"}\n  ,,]\n', "utf-8")
-    prompts.import_request = ImportRequest(bad)
-    window.actions.import_tools.trigger()
-    assert len(prompts.errors) == 1
-    message = prompts.errors[0]
+    dialog = run_import(qtbot, window, bad)
+    assert dialog.isVisible() and prompts.errors == []
+    message = problems_shown(dialog)
     assert "broken.json was not imported; nothing was changed" in message
     assert "line 4 column" in message
     assert "Traceback" not in message
     assert [r.name for r in store.list_registries()] == ["travel"]
+    # Fixing the input hides the old message.
+    dialog.set_format("openai")
+    assert problems_shown(dialog) == ""
 
 
-def test_invalid_tools_list_every_problem_with_its_path(window, prompts, store, tmp_path):
+def test_invalid_tools_list_every_problem_with_its_path(qtbot, window, prompts, store, tmp_path):
     bad = tmp_path / "bad_tools.json"
     bad.write_text(
         json.dumps([{"type": "function", "function": {"name": "ok_tool", "parameters": 5}}]),
         "utf-8",
     )
-    prompts.import_request = ImportRequest(bad, "openai")
-    window.actions.import_tools.trigger()
-    assert len(prompts.errors) == 1
-    assert "parameters" in prompts.errors[0]
+    dialog = run_import(qtbot, window, bad, "openai")
+    message = problems_shown(dialog)
+    assert "bad_tools.json was not imported" in message
+    assert "parameters" in message
+    assert prompts.errors == []
+    assert [r.name for r in store.list_registries()] == ["travel"]
+
+
+def test_undetectable_format_names_the_file(qtbot, window, prompts, store, tmp_path):
+    odd = tmp_path / "odd.json"
+    odd.write_text(json.dumps({"hello": "world"}), "utf-8")
+    message = problems_shown(run_import(qtbot, window, odd))
+    assert "odd.json" in message and "nothing was changed" in message
     assert [r.name for r in store.list_registries()] == ["travel"]
 
 
 # ---------------------------------------------------------------- export
 
 
-def test_export_draft_to_openai_writes_what_the_cli_writes(window, prompts, store, tmp_path):
-    out = tmp_path / "out" / "travel.openai.json"
-    prompts.export_request = ExportRequest(None, "openai", out)
+def test_export_action_offers_the_shown_source(window, store) -> None:
+    store.publish("travel", notes="v1")
+    window.open_version(1)
     window.actions.export_registry.trigger()
-    assert prompts.errors == []
-    context = prompts.asked[0][1]
-    assert context == ExportContext("travel", [], None, False)
+    dialog = window.registry_ops.dialog
+    assert isinstance(dialog, ExportDialog) and dialog.isVisible()
+    assert dialog._context == ExportContext("travel", [1], 1, False)
+    assert dialog.source_combo.currentData() == 1
+
+
+def test_export_draft_to_openai_writes_what_the_cli_writes(qtbot, window, prompts, store, tmp_path):
+    out = tmp_path / "out" / "travel.openai.json"
+    dialog = run_export(qtbot, window, None, "openai", out)
+    assert not dialog.isVisible() and prompts.errors == []
     expected = export_registry(store.draft_registry("travel"), "openai")
     assert out.read_text("utf-8") == expected.text
     assert "Exported the draft of travel as openai" in prompts.notes[0][0]
 
 
-def test_export_draft_to_dir_writes_what_the_cli_writes(window, prompts, store, tmp_path):
+def test_export_draft_to_dir_writes_what_the_cli_writes(qtbot, window, prompts, store, tmp_path):
     out = tmp_path / "travel-dir"
-    prompts.export_request = ExportRequest(None, "dir", out)
-    window.actions.export_registry.trigger()
+    run_export(qtbot, window, None, "dir", out)
     assert prompts.errors == []
     expected = export_registry(store.draft_registry("travel"), "dir")
     assert expected.files
@@ -291,35 +282,54 @@ def test_export_draft_to_dir_writes_what_the_cli_writes(window, prompts, store, 
     assert written == expected.files
 
 
-def test_export_includes_unsaved_changes(window, prompts, store, tmp_path):
+def test_export_includes_unsaved_changes(qtbot, window, prompts, store, tmp_path):
     doc = window.current_document()
     doc.push(EditTool(window.selected_key(), SetField("summary", "Edited, not saved.")))
     out = tmp_path / "travel.json"
-    prompts.export_request = ExportRequest(None, "openai", out)
     window.actions.export_registry.trigger()
-    assert prompts.asked[0][1].draft_dirty is True
+    assert window.registry_ops.dialog._context.draft_dirty is True
+    window.registry_ops.dialog.reject()
+    run_export(qtbot, window, None, "openai", out)
     assert out.read_text("utf-8") == export_registry(doc.workspace.registry(), "openai").text
     assert "Edited, not saved." in out.read_text("utf-8")
 
 
-def test_export_of_a_shown_version_exports_that_version(window, prompts, store, tmp_path):
+def test_export_of_a_shown_version_exports_that_version(qtbot, window, prompts, store, tmp_path):
     store.publish("travel", notes="v1")
     store.save_draft("travel", [UpsertTool(ToolContract("list_trips", summary="Trips."))])
     window.open_version(1)
     out = tmp_path / "v1.json"
-    prompts.export_request = ExportRequest(1, "anthropic", out)
-    window.actions.export_registry.trigger()
-    context = prompts.asked[0][1]
-    assert (context.source, list(context.versions)) == (1, [1])
+    run_export(qtbot, window, 1, "anthropic", out)
     expected = export_registry(store.load_version("travel", 1).registry, "anthropic")
     assert out.read_text("utf-8") == expected.text
     assert "list_trips" not in out.read_text("utf-8")
 
 
-def test_export_to_a_folder_with_a_file_format_is_refused(window, prompts, tmp_path):
-    prompts.export_request = ExportRequest(None, "openai", tmp_path)
-    window.actions.export_registry.trigger()
-    assert len(prompts.errors) == 1 and "is a folder" in prompts.errors[0]
+def test_export_of_a_version_not_shown_reads_it_from_the_store(qtbot, window, store, tmp_path):
+    store.publish("travel", notes="v1")
+    window.refresh_registries()
+    out = tmp_path / "v1.json"
+    run_export(qtbot, window, 1, "openai", out)
+    expected = export_registry(store.load_version("travel", 1).registry, "openai")
+    assert out.read_text("utf-8") == expected.text
+
+
+def test_export_to_a_folder_with_a_file_format_is_refused(qtbot, window, prompts, tmp_path):
+    dialog = run_export(qtbot, window, None, "openai", tmp_path)
+    assert not dialog.ok_button.isEnabled()
+    assert "is a folder" in dialog.problem_label.text()
+
+
+def test_export_refused_by_the_writer_is_shown_in_the_dialog(qtbot, window, prompts, tmp_path):
+    foreign = tmp_path / "not-a-registry"
+    foreign.mkdir()
+    (foreign / "notes.txt").write_text("mine", "utf-8")
+    dialog = run_export(qtbot, window, None, "dir", foreign)
+    assert dialog.isVisible() and prompts.errors == [] and prompts.notes == []
+    message = problems_shown(dialog)
+    assert message.startswith("Not exported: ") and "not a registry folder" in message
+    assert str(foreign) in message
+    assert (foreign / "notes.txt").read_text("utf-8") == "mine"
 
 
 # ---------------------------------------------------------------- settings

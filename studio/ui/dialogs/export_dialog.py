@@ -1,4 +1,10 @@
-"""Asks what to export (the draft or a version), in which format, and where to write it."""
+"""Asks what to export (the draft or a version), in which format, and where to write it.
+
+The dialog stays open while the export is rendered and written in the worker
+(see :class:`~studio.ui.registry_jobs.JobDialog`): Export emits ``submitted``,
+progress and any refusal show in the dialog, and Cancel stops the export
+before anything is written.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +15,6 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
-    QDialog,
     QDialogButtonBox,
     QFileDialog,
     QFormLayout,
@@ -23,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from studio.formats import FORMAT_NAMES
 from studio.ui.dialogs.new_registry_dialog import ERROR_STYLE
+from studio.ui.registry_jobs import JobDialog
 
 FOLDER_FORMAT = "dir"
 
@@ -80,12 +86,16 @@ def suggested_file_name(registry: str, fmt: str) -> str:
     return f"{registry}.{fmt}.json"
 
 
-class ExportDialog(QDialog):
-    """Collects an :class:`ExportRequest`.
+class ExportDialog(JobDialog):
+    """Collects an :class:`ExportRequest` and shows the export running.
 
     Args:
         context: The registry, its versions and the preselected source.
         parent: The owning window.
+
+    Signals:
+        submitted(ExportRequest): Export was pressed with a valid request.
+        cancelRequested: Cancel (or Esc) was pressed while the export runs.
     """
 
     def __init__(self, context: ExportContext, parent: QWidget | None = None) -> None:
@@ -130,18 +140,20 @@ class ExportDialog(QDialog):
         )
         self.ok_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
         self.ok_button.setText("Export")
+        self.cancel_button = self.buttons.button(QDialogButtonBox.StandardButton.Cancel)
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
 
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(self.problem_label)
+        layout.addWidget(self.job_panel)
         layout.addStretch(1)
         layout.addWidget(self.buttons)
 
         self.source_combo.currentIndexChanged.connect(self._update_source_note)
         self.format_combo.currentIndexChanged.connect(self._on_format_changed)
-        self.destination_edit.textChanged.connect(self._validate)
+        self.destination_edit.textChanged.connect(self._on_edited)
         self.browse_button.clicked.connect(self._browse)
         self._on_format_changed()
         self._update_source_note()
@@ -163,11 +175,15 @@ class ExportDialog(QDialog):
             Path(self.destination_edit.text().strip()).expanduser(),
         )
 
-    def accept(self) -> None:
-        if self.problem() is None:
-            super().accept()
+    def inputs(self) -> list[QWidget]:
+        return [self.source_combo, self.format_combo, self.destination_edit, self.browse_button]
+
+    def _on_edited(self, *_args: object) -> None:
+        self.job_panel.clear()  # the last run's message was about the old input
+        self._validate()
 
     def _update_source_note(self) -> None:
+        self.job_panel.clear()
         source = self.source_combo.currentData()
         if source is not None:
             text = f"Exactly the published snapshot of version {source}."
@@ -182,9 +198,11 @@ class ExportDialog(QDialog):
         self.destination_edit.setPlaceholderText(
             "an empty folder, or an earlier export of this registry" if folder else "a .json file"
         )
-        self._validate()
+        self._on_edited()
 
     def _validate(self) -> None:
+        if self.running:
+            return
         problem = self.problem()
         typed = self.destination_edit.text().strip()
         if problem and typed:

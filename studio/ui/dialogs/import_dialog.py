@@ -1,4 +1,9 @@
-"""Asks what to import (a file or a registry folder), in which format and under which name."""
+"""Asks what to import (a file or a registry folder), in which format and under which name.
+
+The dialog stays open while the import runs in the worker (see
+:class:`~studio.ui.registry_jobs.JobDialog`): Import emits ``submitted``, progress
+and any refusal (what and where) show in the dialog, and Cancel stops the import.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +15,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QDialog,
     QDialogButtonBox,
     QFileDialog,
     QFormLayout,
@@ -24,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from studio.formats import FORMAT_NAMES
 from studio.ui.dialogs.new_registry_dialog import ERROR_STYLE, registry_name_problem
+from studio.ui.registry_jobs import JobDialog
 
 AUTO = "auto"
 IMPORT_FORMATS: tuple[str, ...] = (AUTO, *(f for f in FORMAT_NAMES))
@@ -79,12 +84,17 @@ def import_problem(
     return None
 
 
-class ImportDialog(QDialog):
-    """Collects an :class:`ImportRequest`; OK stays disabled while it would be refused.
+class ImportDialog(JobDialog):
+    """Collects an :class:`ImportRequest` and shows the import running; Import stays
+    disabled while it would be refused.
 
     Args:
         existing: Names of the registries that exist.
         parent: The owning window.
+
+    Signals:
+        submitted(ImportRequest): Import was pressed with a valid request.
+        cancelRequested: Cancel (or Esc) was pressed while the import runs.
     """
 
     def __init__(self, existing: Collection[str], parent: QWidget | None = None) -> None:
@@ -133,6 +143,7 @@ class ImportDialog(QDialog):
         )
         self.ok_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
         self.ok_button.setText("Import")
+        self.cancel_button = self.buttons.button(QDialogButtonBox.StandardButton.Cancel)
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
 
@@ -140,15 +151,16 @@ class ImportDialog(QDialog):
         layout.addWidget(intro)
         layout.addLayout(form)
         layout.addWidget(self.problem_label)
+        layout.addWidget(self.job_panel)
         layout.addStretch(1)
         layout.addWidget(self.buttons)
 
         self.file_button.clicked.connect(self._browse_file)
         self.folder_button.clicked.connect(self._browse_folder)
         self.path_edit.textChanged.connect(self._on_path_changed)
-        self.name_edit.textChanged.connect(self._validate)
-        self.format_combo.currentIndexChanged.connect(self._validate)
-        self.replace_check.toggled.connect(self._validate)
+        self.name_edit.textChanged.connect(self._on_edited)
+        self.format_combo.currentIndexChanged.connect(self._on_edited)
+        self.replace_check.toggled.connect(self._on_edited)
         self._validate()
         self.resize(560, 280)
 
@@ -173,18 +185,30 @@ class ImportDialog(QDialog):
             self.replace_check.isChecked(),
         )
 
-    def accept(self) -> None:
-        if self.problem() is None:
-            super().accept()
+    def inputs(self) -> list[QWidget]:
+        return [
+            self.path_edit,
+            self.file_button,
+            self.folder_button,
+            self.format_combo,
+            self.name_edit,
+            self.replace_check,
+        ]
 
     def _on_path_changed(self, text: str) -> None:
         path = Path(text.strip()).expanduser() if text.strip() else None
         # The CLI's default: the name inside the document, else the file's stem.
         hint = f"from the file (else {path.stem!r})" if path and path.stem else "from the file"
         self.name_edit.setPlaceholderText(hint)
+        self._on_edited()
+
+    def _on_edited(self, *_args: object) -> None:
+        self.job_panel.clear()  # the last run's message was about the old input
         self._validate()
 
     def _validate(self) -> None:
+        if self.running:
+            return
         problem = self.problem()
         # Before anything is chosen the disabled button says enough.
         shown = problem if problem and self.path_edit.text().strip() else ""
