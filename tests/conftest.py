@@ -42,3 +42,26 @@ def _collect_garbage_on_the_main_thread():
 def _collect_after_each_test():
     yield
     gc.collect()
+
+
+@pytest.fixture
+def estimated_tokens(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Token counts as without bpe-openai: loading a tokenizer fails, every profile is estimated."""
+    from studio.contract import token_count
+
+    def unavailable(encoding: str):
+        raise ImportError(f"no {encoding} tokenizer in this test")
+
+    monkeypatch.setattr(token_count, "_load_encoding", unavailable)
+    monkeypatch.setattr(token_count, "_counters", {})
+    # Settled now, so nothing loads in the background while or after the test runs.
+    assert token_count.token_method("openai") == "estimate"
+
+
+@pytest.fixture
+def exact_tokens() -> None:
+    """The exact o200k_base path for the openai profiles (skipped without bpe-openai)."""
+    pytest.importorskip("bpe_openai")
+    from studio.contract import token_count
+
+    assert token_count.token_method("openai") == "o200k_base", "bpe-openai is installed but fails"

@@ -1,8 +1,28 @@
 """A rough, offline estimate of how many tokens a text costs a model.
 
 This is an **estimate**, not a tokenizer: it needs no network and no
-vocabulary file, and it is meant for "≈ N tokens" hints in the studio, where
-being within ~20 % of a BPE tokenizer on English, code and JSON is enough.
+vocabulary file, and it is meant for "≈ N tokens" hints in the studio. Where an
+exact offline tokenizer exists (OpenAI targets with bpe-openai installed),
+:mod:`studio.contract.token_count` uses it instead.
+
+Calibrated against o200k_base (``benchmarks/token_estimate.py``: 814 texts from
+the example registries, generated tools, the README and Chinese prose), the
+estimate runs high and almost never low (3 texts of 814, by one token each):
+
+==============  ===========  ==========  ====================
+kind            mean signed  mean abs    token-weighted total
+==============  ===========  ==========  ====================
+English prose   +11 %        12 %        +14 %
+Chinese prose   +35 %        35 %        +39 %
+mixed prose     +29 %        29 %        +25 %
+JSON            +35 %        35 %        +29 %
+==============  ===========  ==========  ====================
+
+It counts one token per CJK character and about one per two punctuation
+characters, where o200k_base holds many CJK words and JSON pairs such as
+``":"`` whole. The constants are kept (the tests pin them): a budget check
+that errs high is the safe side, and other models' tokenizers (no public
+offline one exists for current Claude or Gemini models) are not o200k_base.
 
 The heuristic, per run of characters:
 
@@ -215,7 +235,9 @@ def estimate_tokens(text: str) -> int:
     Return:
         A non-negative estimate; 0 only for the empty string or whitespace
         between nothing. It is a heuristic (see the module docstring), never
-        an exact count for any particular model.
+        an exact count for any particular model: calibrated against
+        o200k_base it is about 11 % high on English prose and 35 % high on
+        Chinese prose and compact JSON.
     """
     if text.isascii():
         total = _ascii_estimate(text)

@@ -207,10 +207,13 @@ class LintDelta:
 
 @dataclass(frozen=True, slots=True)
 class TokenDelta:
-    """Estimated definition tokens per tool and in total (an estimate, not a count).
+    """Definition tokens per tool and in total, before and after.
 
     ``per_tool`` maps the tool's name in B (in A when removed) to
-    ``(before, after)``; an absent side is 0.
+    ``(before, after)``; an absent side is 0. ``method`` says how they were
+    counted: ``estimate`` (the offline heuristic) or an encoding such as
+    ``o200k_base`` (exact tokens of the exported definition's parts, plus a
+    fixed allowance for the provider's wrapper).
     """
 
     per_tool: Mapping[str, tuple[int, int]]
@@ -238,7 +241,7 @@ class RegistryDiff:
         counts: Changes per class over the whole diff.
         semver: The suggested bump.
         lint_delta: Findings added and fixed; None when linting was skipped.
-        token_delta: Estimated tokens before and after.
+        token_delta: Definition tokens before and after (``method`` says how).
     """
 
     a_label: str

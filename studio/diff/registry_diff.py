@@ -56,6 +56,7 @@ def diff_registries(
     lint_profile: str | None = "openai",
     a_label: str = "A",
     b_label: str = "B",
+    token_profile: str | None = None,
 ) -> RegistryDiff:
     """Everything that changes for a model and its callers going from ``a`` to ``b``.
 
@@ -69,6 +70,9 @@ def diff_registries(
             None skips linting (the token delta is computed either way).
         a_label: How A is named in reports (``v3``, ``draft``, ``stable (v3)``).
         b_label: How B is named.
+        token_profile: The target the token delta counts for (it selects the
+            method, see :func:`studio.contract.token_count.token_method`);
+            default: ``lint_profile``, and the offline estimate when both are None.
 
     Return:
         The diff: per-tool changes, counts per class, semver suggestion,
@@ -137,7 +141,7 @@ def diff_registries(
         counts=count_changes(everything),
         semver=suggest_semver(everything),
         lint_delta=lint_delta(a, b, lint_profile, renames) if lint_profile else None,
-        token_delta=token_delta(a, b, renames),
+        token_delta=token_delta(a, b, renames, token_profile or lint_profile),
         _all=everything,
     )
 
@@ -386,11 +390,26 @@ def lint_delta(
     return LintDelta(profile, tuple(added), tuple(fixed), len(before), len(after), tuple(gone))
 
 
-def token_delta(a: Registry, b: Registry, renames: Mapping[str, str] | None = None) -> TokenDelta:
-    """Estimated definition tokens per tool (keyed by B's name) and in total."""
+def token_delta(
+    a: Registry,
+    b: Registry,
+    renames: Mapping[str, str] | None = None,
+    profile: str | None = None,
+) -> TokenDelta:
+    """Definition tokens per tool (keyed by B's name) and in total.
+
+    Args:
+        a: The old version.
+        b: The new version.
+        renames: Old name → new name of the accepted renames.
+        profile: The target; it selects the method (``o200k_base`` for the
+            openai profiles when bpe-openai is installed); None: the estimate.
+    """
+    from studio.contract.token_count import token_method
     from studio.lint.rules.cost import tool_tokens
 
     renames = renames or {}
+    method = token_method(profile)
 
     def tokens(tool: ToolContract, settings: RegistrySettings) -> int:
         # Counted on sorted keys (the canonical order versions are stored in),
@@ -398,7 +417,7 @@ def token_delta(a: Registry, b: Registry, renames: Mapping[str, str] | None = No
         # that order is counted as is, which keeps the linter's per-object memo.
         if not _keys_sorted(tool.parameters):
             tool = replace(tool, parameters=_sorted_keys(tool.parameters))
-        return tool_tokens(tool, settings)
+        return tool_tokens(tool, settings, profile)
 
     same_template = a.settings.description_template == b.settings.description_template
     old_tools = {renames.get(t.name, t.name): t for t in a.tools}
@@ -417,6 +436,7 @@ def token_delta(a: Registry, b: Registry, renames: Mapping[str, str] | None = No
         per_tool,
         sum(p[0] for p in per_tool.values()),
         sum(p[1] for p in per_tool.values()),
+        method,
     )
 
 

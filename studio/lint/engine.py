@@ -23,8 +23,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from studio.contract.model import Registry, ToolContract
-from studio.contract.tokens import estimate_tokens
+from studio.contract.model import Registry, RegistrySettings, ToolContract
+from studio.contract.token_count import ESTIMATE, count_tokens, token_method
 from studio.lint import rules as _rules  # noqa: F401 - registers every rule
 from studio.lint.cache import memo_slots, render_cached
 from studio.lint.config import LintConfig
@@ -90,9 +90,12 @@ class TokenTotals:
         average: Mean tokens per tool.
         rounds: Model rounds per task assumed for ``per_task`` (``cost.rounds``).
         per_task: ``total × rounds``: definitions re-sent every round of a task.
-        method: How the numbers were obtained; ``estimate`` is the offline
-            heuristic of :mod:`studio.contract.tokens` (through the cost rule
-            module's ``tool_tokens`` when present), not an exact count.
+        method: How the numbers were obtained (for the report's profile, see
+            :func:`studio.contract.token_count.token_method`): an encoding
+            name such as ``o200k_base`` when the parts of each definition were
+            counted exactly (plus a fixed allowance for the provider's
+            wrapper), else ``estimate``, the offline heuristic of
+            :mod:`studio.contract.tokens`.
     """
 
     per_tool: Mapping[str, int]
@@ -100,7 +103,7 @@ class TokenTotals:
     average: float
     rounds: int
     per_task: int
-    method: str = "estimate"
+    method: str = ESTIMATE
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +118,7 @@ class LintReport:
         suppressed: Findings a suppression accepted, with ``suppressed_reason``.
         counts: Active findings per severity.
         scores: Component scores per tool.
-        tokens: Token estimate of the definitions.
+        tokens: Token counts of the definitions (``tokens.method`` says how).
         similar: Pairs of tools a model may confuse (the "similar tools" view).
         rule_ids: Rules that ran (enabled and applying to the profile).
         tool_order: Tool names in registry order.
@@ -165,11 +168,11 @@ def _token_counter():  # type: ignore[no-untyped-def]
     return fn if callable(fn) else None
 
 
-def _fallback_tool_tokens(tool: ToolContract, settings) -> int:  # type: ignore[no-untyped-def]
+def _fallback_tool_tokens(tool: ToolContract, settings: RegistrySettings, profile: str) -> int:
     from studio.formats import export_tool
 
     value, _notes = export_tool(tool, "openai", settings)
-    return estimate_tokens(json.dumps(value, ensure_ascii=False))
+    return count_tokens(json.dumps(value, ensure_ascii=False), profile)
 
 
 @contextmanager
@@ -238,6 +241,9 @@ class Linter:
         for s in config.suppressions:
             self._supp.setdefault((s.rule_id, s.tool), []).append(s)
         self._count_tokens = _token_counter()
+        # May load the tokenizer (once per process); the cost rules' counts use the
+        # same method, as it never changes once settled.
+        self._token_method = token_method(profile)
         self._order: list[str] = [t.name for t in registry.tools]
         self._tools: dict[str, ToolContract] = {t.name: t for t in registry.tools}
         self._tool_findings: dict[str, list[Finding]] = {}
@@ -375,10 +381,10 @@ class Linter:
     def _tool_tokens(self, tool: ToolContract) -> int:
         if self._count_tokens is not None:
             try:
-                return int(self._count_tokens(tool, self._settings))
+                return int(self._count_tokens(tool, self._settings, self.profile))
             except Exception:  # a broken cost helper must not stop the lint
                 log.exception("cost.tool_tokens failed on %s", tool.name)
-        return _fallback_tool_tokens(tool, self._settings)
+        return _fallback_tool_tokens(tool, self._settings, self.profile)
 
     def _assemble(self, ctx: LintContext) -> LintReport:
         found: list[Finding] = []
@@ -428,8 +434,7 @@ class Linter:
             round(total / len(per_tool), 1) if per_tool else 0.0,
             rounds,
             total * rounds,
-            # Both the cost module and the fallback use the offline estimate.
-            "estimate",
+            self._token_method,
         )
         return LintReport(
             self._registry.name,

@@ -16,6 +16,7 @@ from typing import Any
 from studio import __version__
 from studio.contract.model import Registry
 from studio.contract.problems import join_path
+from studio.contract.token_count import ESTIMATE, format_count
 from studio.lint.engine import LintReport, rule_info
 from studio.lint.model import Finding, Severity
 
@@ -53,12 +54,13 @@ def to_text(report: LintReport) -> str:
         )
     c = report.counts
     t = report.tokens
-    label = " (estimate)" if t.method == "estimate" else ""
+    approx = "≈ " if t.method == ESTIMATE else ""
     lines.append(
         f"{report.registry} [{report.profile}]: {c.get(Severity.ERROR, 0)} errors, "
         f"{c.get(Severity.WARNING, 0)} warnings, {c.get(Severity.INFO, 0)} info, "
         f"{len(report.suppressed)} suppressed; {len(report.tool_order)} tools, "
-        f"≈{t.total} tokens per request{label}, ≈{t.per_task} per task of {t.rounds} rounds"
+        f"{format_count(t.total, t.method)} per request, "
+        f"{approx}{t.per_task} per task of {t.rounds} rounds"
     )
     return "\n".join(lines) + "\n"
 
@@ -98,6 +100,7 @@ def to_json(report: LintReport) -> dict[str, Any]:
         },
         "tokens": {
             "method": t.method,
+            "exact": t.method != ESTIMATE,
             "per_tool": dict(t.per_tool),
             "total": t.total,
             "average": t.average,
@@ -238,7 +241,16 @@ def to_sarif(report: LintReport, registry: Registry) -> dict[str, Any]:
                     }
                 },
                 "results": results,
-                "properties": {"registry": report.registry, "profile": report.profile},
+                "properties": {
+                    "registry": report.registry,
+                    "profile": report.profile,
+                    "tokens": {
+                        "method": report.tokens.method,
+                        "total": report.tokens.total,
+                        "per_task": report.tokens.per_task,
+                        "rounds": report.tokens.rounds,
+                    },
+                },
             }
         ],
     }

@@ -213,7 +213,34 @@ def test_token_delta(examples: dict[str, Registry]) -> None:
     before, after = td.per_tool[removed]
     assert before > 0 and after == 0
     assert td.total_after == td.total_before - before
-    assert td.method == "estimate"
+    assert td.method == "estimate"  # linting skipped and no token profile: the estimate
+
+
+def test_token_delta_counts_for_the_lint_profile(
+    exact_tokens: None, examples: dict[str, Registry]
+) -> None:
+    from studio.lint.rules.cost import tool_tokens
+
+    a = examples["order-service"]
+    b = replace(a, tools=a.tools[1:])
+    exact = diff_registries(a, b).token_delta  # lint_profile defaults to openai
+    assert exact.method == "o200k_base"
+    removed = a.tools[0]
+    assert exact.per_tool[removed.name] == (tool_tokens(removed, a.settings, "openai"), 0)
+    assert diff_registries(a, b, lint_profile="anthropic").token_delta.method == "estimate"
+    chosen = diff_registries(a, b, lint_profile=None, token_profile="openai").token_delta
+    assert chosen == exact
+    doc = to_json(diff_registries(a, b))
+    assert doc["token_delta"]["method"] == "o200k_base"
+    assert "## Tokens (o200k_base): " in to_markdown(diff_registries(a, b))
+
+
+def test_token_delta_without_a_tokenizer_is_estimated(
+    estimated_tokens: None, examples: dict[str, Registry]
+) -> None:
+    a = examples["order-service"]
+    b = replace(a, tools=a.tools[1:])
+    assert diff_registries(a, b).token_delta.method == "estimate"
 
 
 # ---------------------------------------------------------------------- rendering
@@ -234,7 +261,7 @@ def _sample_diff():
     return diff_registries(a, b, a_label="v1", b_label="draft")
 
 
-def test_markdown_is_readable() -> None:
+def test_markdown_is_readable(estimated_tokens: None) -> None:
     md = to_markdown(_sample_diff())
     assert md.startswith("# `r`: v1 → draft\n")
     assert "**Suggested bump: major**" in md

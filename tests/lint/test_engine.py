@@ -386,3 +386,71 @@ def test_full_lint_keeps_frozen_objects_frozen_and_a_disabled_collector_disabled
         assert not gc.isenabled()
     finally:
         restore()
+
+
+# ---------------------------------------------------------------- token totals
+
+
+@pytest.mark.parametrize(
+    ("profile", "method"),
+    [
+        ("openai", "o200k_base"),
+        ("openai-strict", "o200k_base"),
+        ("anthropic", "estimate"),
+        ("gemini", "estimate"),
+        ("mcp", "estimate"),
+    ],
+)
+def test_token_totals_report_the_real_method(exact_tokens: None, profile: str, method: str) -> None:
+    from studio.lint.rules.cost import tool_tokens
+
+    reg = example("travel-reimbursement")
+    linter = Linter(reg, profile)
+    t = linter.report.tokens
+    assert t.method == method
+    assert dict(t.per_tool) == {x.name: tool_tokens(x, reg.settings, profile) for x in reg.tools}
+    assert t.total == sum(t.per_tool.values()) and t.per_task == t.total * t.rounds
+    # An edit keeps the method and recounts only the edited tool.
+    edited = dataclasses.replace(reg.tools[0], summary=reg.tools[0].summary + " More words here.")
+    again = linter.update_tool(edited.name, edited).tokens
+    assert again.method == method
+    assert again.per_tool[edited.name] > t.per_tool[edited.name]
+    assert {n: v for n, v in again.per_tool.items() if n != edited.name} == {
+        n: v for n, v in t.per_tool.items() if n != edited.name
+    }
+
+
+def test_token_totals_without_a_tokenizer_are_estimates(estimated_tokens: None) -> None:
+    for profile in PROFILES:
+        assert lint_registry(example("order-service"), profile=profile).tokens.method == "estimate"
+
+
+def test_exact_and_estimated_counts_of_the_same_tools_are_kept_apart(exact_tokens: None) -> None:
+    reg = example("travel-reimbursement")
+    exact = lint_registry(reg, profile="openai").tokens
+    estimate = lint_registry(reg, profile="anthropic").tokens
+    again = lint_registry(reg, profile="openai").tokens
+    assert exact.per_tool == again.per_tool
+    assert all(exact.per_tool[n] < estimate.per_tool[n] for n in exact.per_tool)
+
+
+def test_a_lint_counts_each_tool_once(estimated_tokens: None, monkeypatch) -> None:
+    from studio.contract import token_count
+    from studio.contract.tokens import estimate_tokens
+
+    counted: list[str] = []
+
+    def counting(text: str) -> int:
+        counted.append(text)
+        return estimate_tokens(text)
+
+    monkeypatch.setattr(token_count, "estimate_tokens", counting)
+    reg = example("travel-reimbursement")
+    reg = dataclasses.replace(reg, tools=tuple(dataclasses.replace(t) for t in reg.tools))
+    linter = Linter(reg, "openai", LintConfig())
+    # The name, the rendered description and the schema of each tool, once, although
+    # both the engine and the cost rules ask for every tool's count.
+    assert len(counted) == 3 * len(reg.tools)
+    counted.clear()
+    linter.update_tool(reg.tools[1].name, dataclasses.replace(reg.tools[1], summary="Changed."))
+    assert len(counted) == 3

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from studio.formats import export_registry
 from studio.lint import LintConfig, Suppression, lint_registry
 from studio.lint.report import json_line_map, line_of, to_json, to_sarif, to_text
@@ -11,31 +13,66 @@ from studio.lint.rules.ambiguity import CONFUSABLE_NAMES
 from tests.lint._fixtures import example
 
 
-def _suppressed_report():
+def _suppressed_report(profile: str = "openai"):
     reg = example("order-service")
     config = LintConfig().with_suppression(
         Suppression(CONFUSABLE_NAMES, "get_order", "kept for old clients", "usage")
     )
-    return reg, lint_registry(reg, config=config)
+    return reg, lint_registry(reg, config=config, profile=profile)
 
 
-def test_text_lines_and_summary() -> None:
+def test_text_lines_and_summary(estimated_tokens: None) -> None:
     _, report = _suppressed_report()
     lines = to_text(report).splitlines()
     first = report.findings[0]
     assert lines[0].startswith(f"{first.severity.value} {first.rule_id} {first.tool}")
     assert any(line.startswith("suppressed ") and "kept for old clients" in line for line in lines)
-    assert lines[-1].startswith("order-service [openai]: ") and "(estimate)" in lines[-1]
+    t = report.tokens
+    assert lines[-1].startswith("order-service [openai]: ")
+    assert lines[-1].endswith(
+        f"10 tools, ≈ {t.total} tokens (estimate) per request, ≈ {t.per_task} per task of 5 rounds"
+    )
 
 
-def test_json_report_has_everything() -> None:
+def test_text_summary_of_exact_counts(exact_tokens: None) -> None:
+    _, report = _suppressed_report()
+    t = report.tokens
+    assert t.method == "o200k_base"
+    summary = to_text(report).splitlines()[-1]
+    assert summary.endswith(
+        f"10 tools, {t.total} tokens (o200k_base) per request, {t.per_task} per task of 5 rounds"
+    )
+
+
+def test_json_report_has_everything(estimated_tokens: None) -> None:
     _, report = _suppressed_report()
     doc = json.loads(json.dumps(to_json(report), ensure_ascii=False))
     assert doc["counts"]["error"] == report.counts[report.findings[0].severity]
     assert doc["suppressed"][0]["suppressed_reason"] == "kept for old clients"
     assert set(doc["scores"]["search"]) >= {"purpose", "usage", "limitations", "examples"}
-    assert doc["tokens"]["method"] == "estimate" and doc["tokens"]["total"] > 0
+    assert doc["tokens"]["method"] == "estimate" and doc["tokens"]["exact"] is False
+    assert doc["tokens"]["total"] > 0
     assert {p["a"] for p in doc["similar"]} >= {"get_order"}
+
+
+@pytest.mark.parametrize(
+    ("profile", "method"), [("openai", "o200k_base"), ("anthropic", "estimate")]
+)
+def test_json_and_sarif_report_the_token_method(
+    exact_tokens: None, profile: str, method: str
+) -> None:
+    reg, report = _suppressed_report(profile)
+    tokens = to_json(report)["tokens"]
+    assert tokens["method"] == method and tokens["exact"] is (method != "estimate")
+    assert tokens["total"] == sum(tokens["per_tool"].values()) > 0
+    props = to_sarif(report, reg)["runs"][0]["properties"]
+    assert props["profile"] == profile
+    assert props["tokens"] == {
+        "method": method,
+        "total": tokens["total"],
+        "per_task": tokens["per_task"],
+        "rounds": 5,
+    }
 
 
 def test_line_map_matches_the_dir_export() -> None:

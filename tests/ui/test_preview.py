@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import threading
 
 import pytest
 
-from studio.contract import RegistrySettings, ToolContract
+from studio.contract import RegistrySettings, ToolContract, token_count
+from studio.contract.tokens import estimate_tokens
 from studio.formats import Note
 from studio.ui.widgets.preview import PROVIDERS, PreviewWidget
 
@@ -38,7 +40,7 @@ def preview(qtbot) -> PreviewWidget:
 
 
 def test_openai_json_has_no_extension_keys_and_no_injected_properties(
-    preview: PreviewWidget,
+    preview: PreviewWidget, estimated_tokens: None
 ) -> None:
     preview.set_format("openai")
     preview.set_tool(TOOL, RegistrySettings())
@@ -52,8 +54,62 @@ def test_openai_json_has_no_extension_keys_and_no_injected_properties(
     assert "employee_id" not in text
     assert '"x-' not in text
     assert preview.json_view.isReadOnly()
-    assert preview.tokens_label.text().startswith("≈ ")
-    assert int(preview.tokens_label.text().split()[1]) > 10
+    compact = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    assert preview.tokens_label.text() == f"≈ {estimate_tokens(compact)} tokens (estimate)"
+    assert estimate_tokens(compact) > 10
+    assert "install the exact-tokens extra" in preview.tokens_label.toolTip()
+
+
+def _compact(preview: PreviewWidget) -> str:
+    value = json.loads(preview.json_view.toPlainText())
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+@pytest.mark.parametrize("fmt", ["openai", "openai-responses"])
+def test_openai_formats_show_exact_o200k_counts(
+    preview: PreviewWidget, exact_tokens: None, fmt: str
+) -> None:
+    import bpe_openai
+
+    encode = bpe_openai.get_encoding("o200k_base").encode_ordinary
+    preview.set_tool(TOOL, RegistrySettings())
+    preview.set_format(fmt)
+    preview.flush()
+    assert preview.tokens_label.text() == f"{len(encode(_compact(preview)))} tokens (o200k_base)"
+    assert "internal format" in preview.tokens_label.toolTip()
+
+
+@pytest.mark.parametrize("fmt", ["anthropic", "mcp", "gemini"])
+def test_other_formats_stay_estimated(preview: PreviewWidget, exact_tokens: None, fmt: str) -> None:
+    preview.set_tool(TOOL, RegistrySettings())
+    preview.set_format(fmt)
+    preview.flush()
+    expected = f"≈ {estimate_tokens(_compact(preview))} tokens (estimate)"
+    assert preview.tokens_label.text() == expected
+    assert "no offline tokenizer" in preview.tokens_label.toolTip()
+
+
+def test_the_tokenizer_loads_in_the_background_then_the_count_turns_exact(
+    qtbot, preview: PreviewWidget, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    release = threading.Event()
+    loaded_on: list[threading.Thread] = []
+
+    def slow_load(encoding: str):
+        loaded_on.append(threading.current_thread())
+        assert release.wait(10)
+        return lambda text: 4242
+
+    monkeypatch.setattr(token_count, "_load_encoding", slow_load)
+    monkeypatch.setattr(token_count, "_counters", {})
+    preview.set_format("openai")
+    preview.set_tool(TOOL, RegistrySettings())
+    preview.flush()  # returns while the load is blocked: the GUI thread never waits for it
+    assert preview.tokens_label.text().endswith(" tokens (estimate)")
+    assert "loading the o200k_base tokenizer" in preview.tokens_label.toolTip()
+    release.set()
+    qtbot.waitUntil(lambda: preview.tokens_label.text() == "4242 tokens (o200k_base)", timeout=5000)
+    assert loaded_on and loaded_on[0] is not threading.main_thread()
 
 
 def test_rendered_description_uses_the_registry_template(preview: PreviewWidget) -> None:

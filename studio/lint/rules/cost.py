@@ -1,7 +1,10 @@
 """Cost: what the tool definitions cost in tokens, every round of every task.
 
-Token counts are **estimates** (:func:`studio.contract.tokens.estimate_tokens`, an
-offline heuristic), and every message says so.
+Counts come from :mod:`studio.contract.token_count`: for the ``openai`` and
+``openai-strict`` profiles the ``o200k_base`` tokens of the definition as the
+studio exports it, when the optional ``bpe-openai`` package is installed;
+otherwise (other profiles, or no tokenizer) the offline estimate. Every message
+says which: "≈ N tokens (estimate)" or "N tokens (o200k_base)".
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from typing import Any
 
 from studio.contract.model import Registry, RegistrySettings, ToolContract
 from studio.contract.problems import join_path
-from studio.contract.tokens import estimate_tokens
+from studio.contract.token_count import ESTIMATE, Counter, format_count, token_counter
 from studio.lint.model import Hit, LintContext, Severity, registry_rule, tool_rule
 from studio.lint.rules._common import (
     description_of,
@@ -31,7 +34,9 @@ from studio.lint.text import token_count
 CATEGORY = "cost"
 
 PER_TOOL_OVERHEAD = 8
-"""Tokens a provider's wrapper adds per tool ({"type": "function", "function": {…}})."""
+"""Tokens a provider's wrapper adds per tool ({"type": "function", "function": {…}}):
+a fixed allowance, added to exact counts too (providers render definitions in
+their own internal format, so no offline count of the wrapper is exact)."""
 
 DEFAULT_ROUNDS = 5
 
@@ -62,17 +67,29 @@ def model_schema(tool: ToolContract) -> dict[str, Any]:
     return out
 
 
-def tool_tokens(tool: ToolContract, settings: RegistrySettings | None = None) -> int:
-    """Estimated tokens one tool definition costs per request (name, description, schema).
+def tool_tokens(
+    tool: ToolContract, settings: RegistrySettings | None = None, profile: str | None = None
+) -> int:
+    """Tokens one tool definition costs per request (name, description, schema).
+
+    The count is the tokens of the name, of the rendered description and of the
+    parameter schema as the model receives it (compact JSON, ``x-`` keys and
+    injected properties removed), plus :data:`PER_TOOL_OVERHEAD` for the
+    wrapper. Cached per tool object, method and description template.
 
     Args:
         tool: The tool.
         settings: The registry settings (for the description template).
+        profile: The target (a lint profile); it selects the method, see
+            :func:`studio.contract.token_count.token_method`. None: the estimate.
 
     Return:
-        An estimate, not an exact count for any model.
+        The count, exact for the parts when the method is an encoding
+        (``o200k_base``), else the offline estimate.
     """
-    return memo(tool, "tokens", lambda: _count_tokens(tool, settings))
+    count, method = token_counter(profile)
+    template = settings.description_template if settings is not None else None
+    return memo(tool, ("tokens", method, template), lambda: _count_tokens(tool, settings, count))
 
 
 def _model_schema_json(tool: ToolContract) -> str:
@@ -93,31 +110,38 @@ def _model_schema_json(tool: ToolContract) -> str:
         return str(tool.parameters)
 
 
-def _count_tokens(tool: ToolContract, settings: RegistrySettings | None) -> int:
+def _count_tokens(tool: ToolContract, settings: RegistrySettings | None, count: Counter) -> int:
     schema = _model_schema_json(tool)
     return (
-        PER_TOOL_OVERHEAD
-        + estimate_tokens(text(tool.name))
-        + estimate_tokens(rendered(tool, settings))
-        + estimate_tokens(schema)
+        PER_TOOL_OVERHEAD + count(text(tool.name)) + count(rendered(tool, settings)) + count(schema)
     )
 
 
-def registry_token_summary(registry: Registry, rounds: int = DEFAULT_ROUNDS) -> dict[str, Any]:
+def registry_token_summary(
+    registry: Registry, rounds: int = DEFAULT_ROUNDS, profile: str | None = None
+) -> dict[str, Any]:
     """Token budget of a registry: per tool, in total, and per task of ``rounds`` rounds.
 
+    Args:
+        registry: The registry.
+        rounds: Model rounds per task.
+        profile: The target; it selects the counting method (None: the estimate).
+
     Return:
-        ``{"estimate": True, "tools": n, "per_tool": {name: tokens}, "total": t,
-        "average": t / n, "rounds": rounds, "per_task": t * rounds}``. Every
-        round of an agent loop sends all definitions again, so a task of
-        ``rounds`` model calls costs ``tools × average × rounds``.
+        ``{"method": m, "estimate": m == "estimate", "tools": n, "per_tool":
+        {name: tokens}, "total": t, "average": t / n, "rounds": rounds,
+        "per_task": t * rounds}``. Every round of an agent loop sends all
+        definitions again, so a task of ``rounds`` model calls costs
+        ``tools × average × rounds``.
     """
     rounds = rounds if isinstance(rounds, int) and rounds > 0 else DEFAULT_ROUNDS
-    per_tool = {text(t.name): tool_tokens(t, registry.settings) for t in registry.tools}
+    _count, method = token_counter(profile)
+    per_tool = {text(t.name): tool_tokens(t, registry.settings, profile) for t in registry.tools}
     total = sum(per_tool.values())
     count = len(registry.tools)
     return {
-        "estimate": True,
+        "method": method,
+        "estimate": method == ESTIMATE,
         "tools": count,
         "per_tool": per_tool,
         "total": total,
@@ -134,17 +158,22 @@ def registry_token_summary(registry: Registry, rounds: int = DEFAULT_ROUNDS) -> 
     rationale="""Every tool definition is sent with every model request, in every round of
     the agent loop. A definition above the budget (default 600 tokens, option
     cost.max_tool_tokens) costs latency and money on every call and crowds the context.
-    The count is an offline estimate, not a tokenizer's exact figure.""",
+    For the openai profiles, with the optional bpe-openai package installed, the count is
+    the o200k_base tokens of the definition as the studio exports it (name, rendered
+    description, parameter schema) plus a fixed allowance for the wrapper; the provider
+    renders definitions in its own internal format, so its bill differs somewhat.
+    Otherwise the count is an offline estimate, and the message says so.""",
 )
 def check_tool_tokens(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
     limit = option_int(ctx, "cost.max_tool_tokens", 600)
-    tokens = tool_tokens(tool, ctx.settings)
+    _count, method = token_counter(ctx.profile)
+    tokens = tool_tokens(tool, ctx.settings, ctx.profile)
     if tokens > limit:
         yield Hit(
             text(tool.name),
             "",
-            f"The definition costs ≈ {tokens} tokens (estimate), over the {limit}-token budget; "
-            "shorten the description or split the tool.",
+            f"The definition costs {format_count(tokens, method)}, over the {limit}-token "
+            "budget; shorten the description or split the tool.",
         )
 
 
@@ -156,21 +185,24 @@ def check_tool_tokens(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
     pays tools × average tokens × R. Above the budgets (options cost.max_registry_tokens,
     default 10000 per request, and cost.max_task_tokens, default 50000 per task of
     cost.rounds rounds, default 5) consider fewer tools per agent or shorter descriptions.
-    Counts are offline estimates.""",
+    Counts are o200k_base tokens of the exported definitions for the openai profiles when
+    the optional bpe-openai package is installed, else offline estimates.""",
 )
 def check_registry_tokens(registry: Registry, ctx: LintContext) -> Iterator[Hit]:
     rounds = option_int(ctx, "cost.rounds", DEFAULT_ROUNDS)
     per_request = option_int(ctx, "cost.max_registry_tokens", 10000)
     per_task_limit = option_int(ctx, "cost.max_task_tokens", 50000)
-    summary = registry_token_summary(registry, rounds)
+    summary = registry_token_summary(registry, rounds, ctx.profile)
     if summary["total"] <= per_request and summary["per_task"] <= per_task_limit:
         return
+    method = summary["method"]
+    approx = "≈ " if method == ESTIMATE else ""
     yield Hit(
         None,
         "",
-        f"The {summary['tools']} tool definitions cost ≈ {summary['total']} tokens (estimate) per "
-        f"request and ≈ {summary['per_task']} per task of {rounds} rounds; send fewer tools "
-        "per agent or shorten the descriptions.",
+        f"The {summary['tools']} tool definitions cost {format_count(summary['total'], method)} "
+        f"per request and {approx}{summary['per_task']} per task of {rounds} rounds; send fewer "
+        "tools per agent or shorten the descriptions.",
     )
 
 
@@ -211,6 +243,7 @@ def _tool_sentences(tool: ToolContract) -> Iterator[tuple[str, str]]:
 def check_boilerplate(registry: Registry, ctx: LintContext) -> Iterator[Hit]:
     min_words = option_int(ctx, "cost.boilerplate_min_words", 6)
     min_tools = option_int(ctx, "cost.boilerplate_min_tools", 3)
+    count, method = token_counter(ctx.profile)
     seen: dict[str, dict[str, str]] = {}  # normalised sentence → tool → first path
     originals: dict[str, str] = {}
     for tool in registry.tools:
@@ -229,8 +262,8 @@ def check_boilerplate(registry: Registry, ctx: LintContext) -> Iterator[Hit]:
         sample = originals[key]
         shown = sample if len(sample) <= 60 else sample[:57] + "…"
         message = (
-            f"The sentence {shown!r} is repeated in {len(tools)} tools (≈ "
-            f"{estimate_tokens(sample)} tokens each, estimate); say it once or drop it."
+            f"The sentence {shown!r} is repeated in {len(tools)} tools and costs "
+            f"{format_count(count(sample), method)} in each; say it once or drop it."
         )
         for name, path in tools.items():
             others = tuple(n for n in head if n != name)[:10]

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QComboBox,
@@ -20,6 +21,14 @@ from PySide6.QtWidgets import (
 )
 
 from studio.contract import RegistrySettings, ToolContract, render_description
+from studio.contract.token_count import (
+    ESTIMATE,
+    encoding_for,
+    exact_settled,
+    format_count,
+    preload,
+    token_counter,
+)
 from studio.contract.tokens import estimate_tokens
 from studio.formats import export_tool
 
@@ -41,16 +50,25 @@ class PreviewWidget(QWidget):
 
     Shows the provider JSON (exactly what :func:`studio.formats.export_tool`
     produces), the description rendered with the registry's template, the
-    export's loss notes and an estimate of the tokens the JSON costs. Updates
-    are debounced so typing in the editor does not re-export on every key.
+    export's loss notes and the tokens of that JSON (compact, as requests carry
+    it): o200k_base tokens for the OpenAI formats when bpe-openai is installed,
+    else the offline estimate, labelled as such. Updates are debounced so typing
+    in the editor does not re-export on every key.
+
+    The tokenizer is never loaded on the GUI thread: until a background load
+    has finished, the label shows the estimate and is refreshed afterwards.
 
     Args:
         parent: The owning widget.
         exporter: ``export_tool``; injectable for tests.
     """
 
+    tokenizerSettled = Signal()
+    """A background tokenizer load finished (emitted from that thread; queued here)."""
+
     def __init__(self, parent: QWidget | None = None, *, exporter: Exporter | None = None) -> None:
         super().__init__(parent)
+        self.tokenizerSettled.connect(self._on_tokenizer_settled)
         self._export = exporter or export_tool
         self._tool: ToolContract | None = None
         self._settings = RegistrySettings()
@@ -67,9 +85,7 @@ class PreviewWidget(QWidget):
         self.provider_combo.setToolTip("Which provider's request to preview")
         self.provider_combo.currentIndexChanged.connect(self.refresh)
         self.tokens_label = QLabel("≈ 0 tokens")
-        self.tokens_label.setToolTip(
-            "Estimated tokens of the provider JSON (a heuristic, not a tokenizer)"
-        )
+        self.tokens_label.setToolTip(_ESTIMATE_TIP)
         self.tokens_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 
         self.json_view = QPlainTextEdit(readOnly=True)
@@ -148,13 +164,50 @@ class PreviewWidget(QWidget):
             self.tokens_label.setText("≈ — tokens")
             return
         self.json_view.setPlainText(json.dumps(value, ensure_ascii=False, indent=2))
-        # Requests carry compact JSON, so the estimate ignores the indentation shown.
+        # Requests carry compact JSON, so the count ignores the indentation shown.
         compact = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-        self.tokens_label.setText(f"≈ {estimate_tokens(compact)} tokens")
+        self._show_tokens(compact)
         for note in notes:
             self.notes_list.addItem(str(note))
         if not notes:
             self.notes_list.addItem("No loss notes: this format carries the whole contract.")
+
+    def _show_tokens(self, compact: str) -> None:
+        fmt = self.current_format()
+        encoding = encoding_for(fmt)
+        loading = not exact_settled(fmt)
+        if loading:
+            tokens, method = estimate_tokens(compact), ESTIMATE
+            preload(fmt, self._emit_settled)  # refreshes again once loaded
+        else:  # nothing left to load: counting cannot block
+            count, method = token_counter(fmt)
+            tokens = count(compact)
+        self.tokens_label.setText(format_count(tokens, method))
+        if method != ESTIMATE:
+            tip = (
+                f"{method} tokens of this JSON (compact): exact for this text, but OpenAI "
+                "renders tool definitions in its own internal format, so the billed count "
+                "differs somewhat"
+            )
+        elif encoding is None:
+            tip = f"{_ESTIMATE_TIP}; there is no offline tokenizer for this provider's models"
+        elif loading:
+            tip = f"{_ESTIMATE_TIP}; loading the {encoding} tokenizer…"
+        else:
+            tip = f"{_ESTIMATE_TIP}; install the exact-tokens extra (bpe-openai) for {encoding}"
+        self.tokens_label.setToolTip(tip)
+
+    def _emit_settled(self) -> None:
+        """Called on the loading thread: hand over to the GUI thread (a queued signal)."""
+        with contextlib.suppress(RuntimeError):  # the widget was deleted meanwhile
+            self.tokenizerSettled.emit()
+
+    def _on_tokenizer_settled(self) -> None:
+        if self._tool is not None and not self._timer.isActive():
+            self.refresh()
+
+
+_ESTIMATE_TIP = "Estimated tokens of the provider JSON (an offline heuristic, not a tokenizer)"
 
 
 def _titled(title: str, widget: QWidget) -> QWidget:

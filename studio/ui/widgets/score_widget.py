@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from studio.contract.token_count import ESTIMATE, format_count
 from studio.lint import COMPONENTS, LintReport, Severity, ToolScores
 from studio.ui.widgets.field_markers import SEVERITY_COLORS
 
@@ -152,15 +153,30 @@ def average_bars(report: LintReport) -> list[Bar]:
 
 
 def budget_text(report: LintReport) -> str:
-    """Token budget of the definitions, labelled as an estimate."""
+    """Token budget of the definitions, labelled with how it was counted.
+
+    ``≈`` and ``(estimate)`` for the offline estimate; the encoding name
+    (``o200k_base``) and no ``≈`` for exact counts of the exported definitions.
+    """
     t = report.tokens
     n = len(t.per_tool)
-    label = "estimate" if t.method == "estimate" else t.method
+    approx = "≈ " if t.method == ESTIMATE else ""
     return (
-        f"{n} tool{'s' if n != 1 else ''} · ≈ {t.total:,} tokens of definitions "
+        f"{n} tool{'s' if n != 1 else ''} · {approx}{t.total:,} tokens of definitions "
         f"(≈ {t.average:,.0f} per tool)\n"
-        f"Per task: ≈ {t.total:,} tokens × {t.rounds} rounds = ≈ {t.per_task:,} ({label})"
+        f"Per task: {approx}{t.total:,} tokens × {t.rounds} rounds = {approx}{t.per_task:,} "
+        f"({t.method})"
     )
+
+
+def _tool_tokens_text(report: LintReport | None, name: str) -> str:
+    """``≈ 1,234 tokens`` (estimate) or ``1,234 tokens (o200k_base)`` of one tool."""
+    if report is None:
+        return "≈ 0 tokens"
+    tokens = report.tokens.per_tool.get(name, 0)
+    if report.tokens.method == ESTIMATE:
+        return f"≈ {tokens:,} tokens"
+    return format_count(tokens, report.tokens.method, grouped=True)
 
 
 class ScoreWidget(QScrollArea):
@@ -230,11 +246,10 @@ class ScoreWidget(QScrollArea):
             self.tool_chart.set_bars([])
             self.tool_chart.hide()
         else:
-            tokens = report.tokens.per_tool.get(name, 0) if report else 0
-            self.tool_box.setTitle(f"Tool: {name} · {scores.total}/30 · ≈ {tokens:,} tokens")
+            tokens = _tool_tokens_text(report, name)
+            self.tool_box.setTitle(f"Tool: {name} · {scores.total}/30 · {tokens}")
             self.tool_total.setText(
-                f"Description score {scores.total}/30 (mean {scores.average:.1f}) · "
-                f"≈ {tokens:,} tokens"
+                f"Description score {scores.total}/30 (mean {scores.average:.1f}) · {tokens}"
             )
             self.tool_box.setToolTip(self.tool_total.text())
             self.tool_chart.set_bars(score_bars(scores))
