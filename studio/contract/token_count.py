@@ -201,7 +201,7 @@ def _exact_counter(encoding: str) -> Counter | None:
 
 def _load_encoding(encoding: str) -> Counter:
     """The exact counter of ``encoding`` from bpe-openai (raises when unavailable)."""
-    import bpe_openai
+    import bpe_openai  # type: ignore[import-untyped, import-not-found, unused-ignore]
 
     encode = bpe_openai.get_encoding(encoding).encode_ordinary
     text, ids = _KNOWN_IDS[encoding]

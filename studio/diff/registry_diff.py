@@ -430,8 +430,8 @@ def token_delta(
         unchanged = same_template and old is not None and (old is t or old == t)
         count_after = count_before if unchanged else tokens(t, b.settings)
         per_tool[t.name] = (count_before, count_after)
-    for name, tokens in before.items():
-        per_tool[name] = (tokens, 0)
+    for name, count in before.items():
+        per_tool[name] = (count, 0)
     return TokenDelta(
         per_tool,
         sum(p[0] for p in per_tool.values()),
