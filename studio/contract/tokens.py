@@ -158,7 +158,7 @@ _DIGITS_COSTS = [_digits_cost(n) for n in range(_TABLE_SIZE)]
 _PUNCT_COSTS = [_punct_cost(n) for n in range(_TABLE_SIZE)]
 
 
-def _runs_cost(runs: list[bytes], table: list[int], cost) -> int:  # type: ignore[no-untyped-def]
+def _runs_cost(runs: list[bytes], table: list[int], cost) -> int:
     """Sum of ``cost(len(run))``, through ``table`` for the usual short runs."""
     try:
         return sum(map(table.__getitem__, map(len, runs)))

@@ -47,7 +47,7 @@ def memo(obj: object, key: Any, compute: Callable[[], T]) -> T:
     """``compute()`` cached per object identity under ``key``."""
     slots = memo_slots(obj)
     try:
-        return slots[key]  # type: ignore[no-any-return]
+        return slots[key]
     except KeyError:
         value = slots[key] = compute()
         return value
@@ -60,4 +60,4 @@ def render_cached(tool: ToolContract, template: str) -> str:
     out = slots.get(key)
     if out is None:
         out = slots[key] = render_description(tool, template)
-    return out  # type: ignore[no-any-return]
+    return out

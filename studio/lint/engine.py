@@ -22,12 +22,13 @@ import logging
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import cast
 
 from studio.contract.model import Registry, RegistrySettings, ToolContract
 from studio.contract.token_count import ESTIMATE, count_tokens, token_method
 from studio.lint import rules as _rules  # noqa: F401 - registers every rule
 from studio.lint.cache import memo_slots, render_cached
-from studio.lint.config import LintConfig
+from studio.lint.config import LintConfig, Suppression
 from studio.lint.model import (
     PROFILES,
     RULES,
@@ -37,6 +38,7 @@ from studio.lint.model import (
     Rule,
     Scope,
     Severity,
+    ToolCheck,
 )
 from studio.lint.rules.ambiguity import PAIR_RULE_IDS, AmbiguityState, pair_hits
 from studio.lint.scores import ToolScores, score_tool
@@ -158,10 +160,10 @@ def similar_pairs(source: LintReport | Linter) -> list[SimilarPair]:
     return list(report.similar)
 
 
-def _token_counter():  # type: ignore[no-untyped-def]
+def _token_counter():
     """The cost module's per-tool token function when it offers one, else None."""
     try:
-        from studio.lint.rules import cost  # type: ignore[attr-defined]
+        from studio.lint.rules import cost
     except ImportError:
         return None
     fn = getattr(cost, "tool_tokens", None)
@@ -231,13 +233,16 @@ class Linter:
         self._settings = registry.settings
         self._registry = registry
         active = [r for r in RULES.values() if config.is_enabled(r.id) and r.applies_to(profile)]
-        self._tool_rules = [r for r in active if r.scope is Scope.TOOL]
+        # Each per-tool rule with its check, typed as one (rules run for every tool).
+        self._tool_rules: list[tuple[Rule, ToolCheck]] = [
+            (r, cast(ToolCheck, r.check)) for r in active if r.scope is Scope.TOOL
+        ]
         self._registry_rules = [
             r for r in active if r.scope is Scope.REGISTRY and r.id not in PAIR_RULE_IDS
         ]
         self._pair_rules = [r for r in active if r.id in PAIR_RULE_IDS]
         self._rule_ids = tuple(r.id for r in active)
-        self._supp = {}
+        self._supp: dict[tuple[str, str], list[Suppression]] = {}
         for s in config.suppressions:
             self._supp.setdefault((s.rule_id, s.tool), []).append(s)
         self._count_tokens = _token_counter()
@@ -355,10 +360,10 @@ class Linter:
     def _check_tool(self, tool: ToolContract, ctx: LintContext) -> None:
         found: list[Finding] = []
         name = tool.name
-        for rule in self._tool_rules:
+        for rule, check in self._tool_rules:
             # ``_run`` inlined for the common case: most rules find nothing.
             try:
-                hits = list(rule.check(tool, ctx))
+                hits = list(check(tool, ctx))
             except Exception as exc:
                 found.append(self._failure(rule, exc, name))
                 continue
@@ -376,7 +381,7 @@ class Linter:
         scores = slots.get(key)
         if scores is None:
             scores = slots[key] = score_tool(tool, template, render_cached(tool, template))
-        return scores  # type: ignore[no-any-return]
+        return scores
 
     def _tool_tokens(self, tool: ToolContract) -> int:
         if self._count_tokens is not None:
@@ -427,7 +432,7 @@ class Linter:
             counts[f.severity] += 1
         per_tool = {name: self._tokens[name] for name in self._order}
         total = sum(per_tool.values())
-        rounds = int(self._options.get("cost.rounds", 5))  # type: ignore[call-overload]
+        rounds = int(self._options.get("cost.rounds", 5))
         tokens = TokenTotals(
             per_tool,
             total,

@@ -67,7 +67,7 @@ def socket_url(sock: socket.socket) -> str:
     return f"http://{host}:{port}"
 
 
-def _set_nodelay(transport) -> None:  # type: ignore[no-untyped-def]
+def _set_nodelay(transport) -> None:
     """TCP_NODELAY on a served connection.
 
     The response goes out in two writes (head, then body); with Nagle on, the
@@ -83,17 +83,17 @@ def _set_nodelay(transport) -> None:  # type: ignore[no-untyped-def]
 class _NoDelayH11Protocol(H11Protocol):
     """h11 with TCP_NODELAY on every connection (fallback without httptools)."""
 
-    def connection_made(self, transport):  # type: ignore[no-untyped-def]
+    def connection_made(self, transport):
         _set_nodelay(transport)
         super().connection_made(transport)
 
 
 if HttpToolsProtocol is not None:
 
-    class _NoDelayHttpToolsProtocol(HttpToolsProtocol):  # type: ignore[misc,valid-type]
+    class _NoDelayHttpToolsProtocol(HttpToolsProtocol):
         """httptools with TCP_NODELAY on every connection."""
 
-        def connection_made(self, transport):  # type: ignore[no-untyped-def]
+        def connection_made(self, transport):
             _set_nodelay(transport)
             super().connection_made(transport)
 

@@ -74,7 +74,7 @@ def all_properties(tool: ToolContract) -> tuple[PropertyRef, ...]:
         found: list[PropertyRef] = []
         _walk_props(params_of(tool), (), "parameters", 0, found)
         out = slots["properties"] = tuple(found)
-    return out  # type: ignore[no-any-return]
+    return out
 
 
 def _walk_props(
@@ -149,7 +149,7 @@ def all_schemas(tool: ToolContract) -> tuple[SchemaNode, ...]:
         if isinstance(params, dict):
             _walk_schemas(params, "parameters", (), 1, found)
         out = slots["schemas"] = tuple(found)
-    return out  # type: ignore[no-any-return]
+    return out
 
 
 _SUBSCHEMA_KEYS = frozenset((*_SUBSCHEMA_MAPS, *_SUBSCHEMA_SINGLE, *_SUBSCHEMA_LISTS))

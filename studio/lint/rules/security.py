@@ -188,7 +188,7 @@ def _search_joined(tool: ToolContract, pattern: re.Pattern[str], needles: tuple[
         else:
             found = pattern.search(_joined(tool)) is not None
         slots[key] = found
-    return found  # type: ignore[no-any-return]
+    return found
 
 
 @tool_rule(
