@@ -141,7 +141,7 @@ def _parser() -> argparse.ArgumentParser:
         "--profile",
         choices=(*PROFILES, "none"),
         default="openai",
-        help="lint profile for the lint delta ('none' skips linting)",
+        help="lint profile for the lint delta and the token method ('none' skips linting)",
     )
     p.add_argument(
         "--confirm-rename", metavar="OLD=NEW", action="append", default=[],
