@@ -36,6 +36,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from studio.contract import Example, Registry, RiskTier, ToolContract
+from studio.contract.token_count import token_method
 from studio.lint import Linter, lint_registry
 
 TARGETS = {"full_1000_s": 1.0, "full_10000_s": 10.0, "incremental_1000_ms": 50.0}
@@ -177,6 +178,7 @@ def main(argv: list[str] | None = None) -> int:
     # installed (once per process, ~0.5 s); the timed lints below never see an
     # object linted before.
     lint_registry(generated_registry(50, seed=999))
+    print(f"token counts: {token_method('openai')} (profile openai)")
     results: dict[str, float] = {}
     for size in args.sizes:
         runs = args.repeat if size <= 1000 else 1
