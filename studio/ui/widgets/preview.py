@@ -187,7 +187,8 @@ class PreviewWidget(QWidget):
             tip = (
                 f"{method} tokens of this JSON (compact): exact for this text, but OpenAI "
                 "renders tool definitions in its own internal format, so the billed count "
-                "differs somewhat"
+                "differs somewhat. The lint's per-tool figure counts the name, description "
+                "and parameters plus a fixed wrapper allowance instead of this JSON."
             )
         elif encoding is None:
             tip = f"{_ESTIMATE_TIP}; there is no offline tokenizer for this provider's models"

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from studio.contract.token_count import ESTIMATE, format_count
 from studio.lint import COMPONENTS, LintReport, Severity, ToolScores
+from studio.lint.rules.cost import PER_TOOL_OVERHEAD
 from studio.ui.widgets.field_markers import SEVERITY_COLORS
 
 _SCORE_COLORS = {
@@ -251,7 +252,11 @@ class ScoreWidget(QScrollArea):
             self.tool_total.setText(
                 f"Description score {scores.total}/30 (mean {scores.average:.1f}) · {tokens}"
             )
-            self.tool_box.setToolTip(self.tool_total.text())
+            self.tool_box.setToolTip(
+                f"{self.tool_total.text()}\nTokens: the name, the rendered description and the "
+                f"parameters the model sees, plus {PER_TOOL_OVERHEAD} for the provider's wrapper "
+                "(what the cost rules count; the preview counts its whole JSON)."
+            )
             self.tool_chart.set_bars(score_bars(scores))
             self.tool_chart.show()
         if report is None:
