@@ -8,7 +8,6 @@ dialogs, which run the work in the worker (more in test_registry_jobs.py).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -25,7 +24,7 @@ from studio.ui.dialogs.registry_settings_dialog import (
     RegistrySettingsRequest,
 )
 from studio.ui.main_window import MainWindow
-from tests.ui.registry_helpers import ScriptedPrompts, problems_shown, run_export, run_import
+from tests.ui.registry_helpers import problems_shown, run_export, run_import
 
 # Import and export open real dialogs; the offscreen platform warns about their size hints.
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
@@ -77,26 +76,6 @@ def db_path(tmp_path: Path) -> Path:
             ],
         )
     return path
-
-
-@pytest.fixture
-def store(db_path: Path):
-    store = RegistryStore.open(db_path)
-    yield store
-    store.close()
-
-
-@pytest.fixture
-def prompts() -> ScriptedPrompts:
-    return ScriptedPrompts()
-
-
-@pytest.fixture
-def window(qtbot, store: RegistryStore, prompts: ScriptedPrompts) -> Iterator[MainWindow]:
-    w = MainWindow(store, prompts)
-    qtbot.addWidget(w)
-    yield w
-    w.registry_ops.shutdown()  # no job may outlive the store
 
 
 @pytest.fixture

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -21,11 +20,9 @@ from studio.cli import main as cli_main
 from studio.contract import ToolContract
 from studio.formats import import_path
 from studio.ui import registry_jobs
-from studio.ui.main_window import MainWindow
 from studio.ui.registry_jobs import CANCELLED, store_import
 from tests.ui.registry_helpers import (
     WAIT_MS,
-    ScriptedPrompts,
     fill_export,
     fill_import,
     problems_shown,
@@ -52,26 +49,6 @@ def db_path(tmp_path: Path) -> Path:
             "travel", [UpsertTool(ToolContract(name, summary="Saved.")) for name in SAVED_TOOLS]
         )
     return path
-
-
-@pytest.fixture
-def store(db_path: Path) -> Iterator[RegistryStore]:
-    store = RegistryStore.open(db_path)
-    yield store
-    store.close()
-
-
-@pytest.fixture
-def prompts() -> ScriptedPrompts:
-    return ScriptedPrompts()
-
-
-@pytest.fixture
-def window(qtbot, store: RegistryStore, prompts: ScriptedPrompts) -> Iterator[MainWindow]:
-    w = MainWindow(store, prompts)
-    qtbot.addWidget(w)
-    yield w
-    w.registry_ops.shutdown()
 
 
 @pytest.fixture
