@@ -248,6 +248,36 @@ def _version_review(db: Database) -> None:
         db.execute(statement)
 
 
+# Playground executors per registry, beside the draft like mock_responses and
+# never part of a published version: which executor each tool runs on and its
+# HTTP target (URL/method/header/body templates, JSON). A tool's target is kept
+# when it goes back to mock. Header values are templates: credentials are
+# {env:NAME} references, read when a call is made (the repository refuses a
+# literal one). executor_settings holds registry-wide settings: the allow-list.
+_TOOL_EXECUTORS = (
+    """CREATE TABLE tool_executors (
+        id INTEGER PRIMARY KEY,
+        registry_id INTEGER NOT NULL REFERENCES registries(id) ON DELETE CASCADE,
+        tool TEXT NOT NULL,
+        executor TEXT NOT NULL DEFAULT 'mock' CHECK (executor IN ('mock', 'http')),
+        http_json TEXT,
+        updated_at TEXT NOT NULL,
+        UNIQUE (registry_id, tool)
+    )""",
+    """CREATE TABLE executor_settings (
+        registry_id INTEGER PRIMARY KEY REFERENCES registries(id) ON DELETE CASCADE,
+        allowed_base_urls_json TEXT NOT NULL DEFAULT '[]',
+        updated_at TEXT NOT NULL
+    )""",
+)
+
+
+@migrations(name="0007_tool_executors")
+def _tool_executors(db: Database) -> None:
+    for statement in _TOOL_EXECUTORS:
+        db.execute(statement)
+
+
 def apply_migrations(conn: sqlite3.Connection) -> list[str]:
     """Apply pending migrations; safe when several processes open a new file at once.
 

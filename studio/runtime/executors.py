@@ -2,7 +2,8 @@
 
 Two executors: :class:`MockExecutor` (canned responses chosen by argument
 matchers, with injectable latency and failures) and :class:`HttpExecutor`
-(URL/method/header/body templates against allow-listed base URLs). Both raise
+(URL/method/header/body templates against allow-listed base URLs; header
+values may read ``{env:NAME}`` so credentials are never stored). Both raise
 :class:`ExecutorFailure` for failures the policy may retry; the policy turns
 everything into an :class:`ExecutionOutcome` (DESIGN §5 step 10).
 
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
 import re
 import time
@@ -173,15 +175,46 @@ class MockExecutor:
 # ---------------------------------------------------------------------------- http
 
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+# Header values may also name an environment variable, ``{env:NAME}``, so a
+# secret (an Authorization value) is read when the call is made and never
+# stored. One pattern for both keeps substitution single-pass: an argument
+# whose value is ``{env:HOME}`` stays that text and is never expanded.
+_HEADER_PLACEHOLDER = re.compile(r"\{(?:env:([A-Za-z_][A-Za-z0-9_]*)|([A-Za-z_][A-Za-z0-9_]*))\}")
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
 def _fill(template: str, values: Mapping[str, Any], *, url: bool = False) -> str:
     def sub(m: re.Match[str]) -> str:
-        value = values.get(m.group(1), "")
-        text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+        text = _text(values.get(m.group(1), ""))
         return quote(text, safe="") if url else text
 
     return _PLACEHOLDER.sub(sub, template)
+
+
+def _fill_header(
+    name: str, template: str, values: Mapping[str, Any], environ: Mapping[str, str] | None
+) -> str:
+    """A header value; ``environ`` None keeps ``{env:NAME}`` as written (for snapshots)."""
+
+    def sub(m: re.Match[str]) -> str:
+        env_name, arg = m.group(1), m.group(2)
+        if env_name is None:
+            # A line break from an argument would end the header early.
+            return re.sub(r"[\r\n]+", " ", _text(values.get(arg, "")))
+        if environ is None:
+            return m.group(0)
+        value = environ.get(env_name)
+        if not value:
+            raise ExecutorFailure(
+                "MISSING_SECRET",
+                f"header {name} needs the environment variable ${env_name}, which is not set",
+            )
+        return value
+
+    return _HEADER_PLACEHOLDER.sub(sub, template)
 
 
 def _fill_body(template: Any, values: Mapping[str, Any]) -> Any:
@@ -213,8 +246,66 @@ class HttpTarget:
     body: Any = None
 
 
+def url_allowed(url: str, allowed_base_urls: Sequence[str]) -> bool:
+    """True when ``url`` is http(s) and equals or lies under one of the allowed base URLs."""
+    if urlsplit(url).scheme not in ("http", "https"):
+        return False
+    bases = [u.rstrip("/") for u in allowed_base_urls]
+    return any(url == base or url.startswith(base + "/") or url.startswith(base + "?")
+               for base in bases if base)  # fmt: skip
+
+
+def template_values(
+    arguments: Mapping[str, Any], tool: str, *, idempotency_key: str = "", call_id: str = ""
+) -> dict[str, Any]:
+    """The names a target's templates may use: the arguments plus three built-ins."""
+    return {**arguments, "idempotency_key": idempotency_key, "tool": tool, "call_id": call_id}
+
+
+def build_http_request(
+    target: HttpTarget,
+    values: Mapping[str, Any],
+    allowed_base_urls: Sequence[str],
+    *,
+    environ: Mapping[str, str] | None = None,
+    default_body: Any = None,
+) -> tuple[str, str, dict[str, str], Any]:
+    """Render ``target`` with ``values`` into ``(method, url, headers, body)``.
+
+    Args:
+        target: The templates.
+        values: See :func:`template_values`.
+        allowed_base_urls: A rendered URL outside these is refused.
+        environ: Where ``{env:NAME}`` header references are read; None leaves them
+            unresolved (what snapshots and previews show).
+        default_body: The body of a POST/PUT/PATCH whose target has none (the arguments).
+
+    Raises:
+        ExecutorFailure: ``URL_NOT_ALLOWED``, or ``MISSING_SECRET`` for an unset variable.
+    """
+    url = _fill(target.url, values, url=True)
+    if not url_allowed(url, allowed_base_urls):
+        shown = ", ".join(u.rstrip("/") for u in allowed_base_urls) or "none"
+        raise ExecutorFailure(
+            "URL_NOT_ALLOWED", f"{url} is outside the allowed base URLs ({shown})"
+        )
+    headers = {k: _fill_header(k, v, values, environ) for k, v in target.headers.items()}
+    key = values.get("idempotency_key")
+    if key:
+        headers.setdefault("Idempotency-Key", str(key))
+    method = target.method.upper()
+    body = _fill_body(target.body, values) if target.body is not None else None
+    if body is None and method in ("POST", "PUT", "PATCH"):
+        body = default_body
+    return method, url, headers, body
+
+
 class HttpExecutor:
-    """Calls real HTTP endpoints; a URL outside ``allowed_base_urls`` is refused."""
+    """Calls real HTTP endpoints; a URL outside ``allowed_base_urls`` is refused.
+
+    Header values may reference environment variables (``Bearer {env:TOKEN}``);
+    they are read from ``environ`` (default: ``os.environ``) when a call is made.
+    """
 
     name = "http"
 
@@ -224,54 +315,43 @@ class HttpExecutor:
         allowed_base_urls: Sequence[str],
         *,
         client: httpx.AsyncClient | None = None,
+        environ: Mapping[str, str] | None = None,
     ) -> None:
         self.targets = dict(targets)
         self.allowed = [u.rstrip("/") for u in allowed_base_urls]
         self._client = client or httpx.AsyncClient()
+        self._environ = environ
 
     async def aclose(self) -> None:
         await self._client.aclose()
 
     def _values(self, request: ExecutionRequest) -> dict[str, Any]:
-        return {
-            **request.arguments,
-            "idempotency_key": request.idempotency_key,
-            "tool": request.tool.name,
-            "call_id": request.call_id,
-        }
+        return template_values(
+            request.arguments, request.tool.name,
+            idempotency_key=request.idempotency_key, call_id=request.call_id,
+        )  # fmt: skip
 
-    def _build(self, request: ExecutionRequest) -> tuple[str, str, dict[str, str], Any]:
+    def _build(
+        self, request: ExecutionRequest, *, resolve_env: bool = True
+    ) -> tuple[str, str, dict[str, str], Any]:
         target = self.targets.get(request.tool.name)
         if target is None:
             raise ExecutorFailure(
                 "NO_HTTP_TARGET", f"no HTTP target is configured for {request.tool.name}"
             )
-        values = self._values(request)
-        url = _fill(target.url, values, url=True)
-        if not self._allowed(url):
-            raise ExecutorFailure(
-                "URL_NOT_ALLOWED",
-                f"{url} is outside the allowed base URLs ({', '.join(self.allowed) or 'none'})",
-            )
-        headers = {k: _fill(v, values) for k, v in target.headers.items()}
-        if request.idempotency_key:
-            headers.setdefault("Idempotency-Key", request.idempotency_key)
-        method = target.method.upper()
-        body = _fill_body(target.body, values) if target.body is not None else None
-        if body is None and method in ("POST", "PUT", "PATCH"):
-            body = request.arguments
-        return method, url, headers, body
+        environ = (os.environ if self._environ is None else self._environ) if resolve_env else None
+        return build_http_request(
+            target, self._values(request), self.allowed,
+            environ=environ, default_body=request.arguments,
+        )  # fmt: skip
 
     def _allowed(self, url: str) -> bool:
-        parts = urlsplit(url)
-        if parts.scheme not in ("http", "https"):
-            return False
-        return any(url == base or url.startswith(base + "/") or url.startswith(base + "?")
-                   for base in self.allowed)  # fmt: skip
+        return url_allowed(url, self.allowed)
 
     def snapshot(self, request: ExecutionRequest) -> dict[str, Any]:
         try:
-            method, url, headers, body = self._build(request)
+            # Secrets stay references ({env:NAME}) in what is recorded.
+            method, url, headers, body = self._build(request, resolve_env=False)
         except ExecutorFailure as exc:
             return {"executor": "http", "error": exc.message}
         redacted = {
