@@ -13,13 +13,13 @@ from typing import Any
 
 from registry_db import NotFoundError, RegistryStore
 from registry_db.sessions import SessionStore
-from studio.cli import UsageError
+from studio.cli.common import Subcommands, UsageError, load_registry
 from studio.sessions.importers import FORMATS, ImportOutcome, import_sessions
 
 SESSION_FORMATS = ("auto", *FORMATS)
 
 
-def add_sessions_parser(sub: Any, common: argparse.ArgumentParser) -> None:
+def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     """Register ``studio sessions import|list|check``."""
     p = sub.add_parser("sessions", parents=[common], help="recorded and imported sessions")
     actions = p.add_subparsers(dest="sessions_command", metavar="ACTION", required=True)
@@ -42,9 +42,10 @@ def add_sessions_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     pc.add_argument("--version", metavar="N|draft", help="version to re-validate against")
     pc.add_argument("--format", choices=("text", "json"), default="text", dest="output")
     pc.add_argument("--input-format", choices=SESSION_FORMATS, default="auto")
+    p.set_defaults(handler=_cmd_sessions)
 
 
-def run_sessions_command(store: RegistryStore, args: argparse.Namespace) -> int:
+def _cmd_sessions(store: RegistryStore, args: argparse.Namespace) -> int:
     action = args.sessions_command
     if action == "import":
         return _import(store, args)
@@ -150,9 +151,7 @@ def _check(store: RegistryStore, args: argparse.Namespace) -> int:
         raise UsageError("--version needs --registry (the session names no registry)")
     registry = None
     if registry_name:
-        from studio.cli import _load_registry
-
-        registry = _load_registry(store, registry_name, version or "draft")
+        registry = load_registry(store, registry_name, version or "draft")
     reports = []
     total = len(import_errors)
     for label, messages, extra in targets:

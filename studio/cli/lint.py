@@ -1,0 +1,61 @@
+"""``studio lint``: lint a registry in the database, or a file or folder of tool definitions."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from registry_db import RegistryStore
+from studio.cli.common import Subcommands, UsageError, load_registry
+from studio.lint.model import PROFILES
+
+
+def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
+    """Register ``studio lint``."""
+    p = sub.add_parser(
+        "lint",
+        parents=[common],
+        help="lint a registry (by name) or a file or folder of tool definitions",
+    )
+    p.add_argument("target", metavar="REGISTRY|FILE")
+    p.add_argument("--version", metavar="N|draft", default="draft")
+    p.add_argument("--profile", choices=PROFILES, default="openai")
+    p.add_argument("--format", choices=("text", "json", "sarif"), default="text")
+    p.add_argument(
+        "--fail-on",
+        choices=("error", "warning", "never"),
+        default="error",
+        help="exit with 1 when a finding reaches this level (default: error)",
+    )
+    p.set_defaults(handler=_cmd_lint)
+
+
+def _cmd_lint(store: RegistryStore, args: argparse.Namespace) -> int:
+    import json
+
+    from studio.formats import FormatError, import_path
+    from studio.lint import Severity, lint_registry
+    from studio.lint.report import to_json, to_sarif, to_text
+
+    path = Path(args.target)
+    if path.exists():
+        if args.version != "draft":
+            raise UsageError(f"--version applies to registries in the database, not to {path}")
+        try:
+            registry = import_path(path).registry
+        except FormatError as exc:
+            raise UsageError(str(exc)) from exc
+    elif any(sep in args.target for sep in ("/", "\\")) or path.suffix == ".json":
+        raise UsageError(f"{path}: no such file or folder")
+    else:
+        registry = load_registry(store, args.target, args.version)
+    report = lint_registry(registry, profile=args.profile)
+    if args.format == "text":
+        sys.stdout.write(to_text(report))
+    else:
+        doc = to_json(report) if args.format == "json" else to_sarif(report, registry)
+        sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
+    if args.fail_on != "never" and report.reaches(Severity(args.fail_on)):
+        return 1
+    return 0

@@ -1,0 +1,131 @@
+"""``studio registries|import|export|publish|versions``: registries in and out of the database."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from registry_db import RegistryStore
+from studio.cli.common import Subcommands, UsageError, load_registry
+from studio.contract import Registry
+
+IMPORT_FORMATS = (
+    "auto",
+    "studio",
+    "openai",
+    "openai-responses",
+    "anthropic",
+    "gemini",
+    "mcp",
+    "dir",
+)
+EXPORT_FORMATS = IMPORT_FORMATS[1:]
+
+
+def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
+    """Register ``studio registries``, ``import``, ``export``, ``publish`` and ``versions``."""
+    p = sub.add_parser("registries", parents=[common], help="list registries")
+    p.set_defaults(handler=_cmd_registries)
+
+    p = sub.add_parser("import", parents=[common], help="import tools from a file or folder")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--registry", metavar="NAME", help="registry name (default: from the file)")
+    p.add_argument("--format", choices=IMPORT_FORMATS, default="auto")
+    p.add_argument(
+        "--replace-draft",
+        action="store_true",
+        help="replace the draft of an existing registry (published versions are kept)",
+    )
+    p.set_defaults(handler=_cmd_import)
+
+    p = sub.add_parser("export", parents=[common], help="export a draft or a version")
+    p.add_argument("registry", metavar="REGISTRY")
+    p.add_argument("--version", metavar="N|draft", default="draft")
+    p.add_argument("--format", choices=EXPORT_FORMATS, required=True)
+    p.add_argument("--out", metavar="PATH", help="file or folder (default: stdout)")
+    p.set_defaults(handler=_cmd_export)
+
+    p = sub.add_parser("publish", parents=[common], help="publish the draft as a new version")
+    p.add_argument("registry", metavar="REGISTRY")
+    p.add_argument("--notes", default="")
+    p.add_argument("--semver", metavar="X.Y.Z")
+    p.add_argument("--author", metavar="NAME", help="who publishes (default: the OS user)")
+    p.set_defaults(handler=_cmd_publish)
+
+    p = sub.add_parser("versions", parents=[common], help="list published versions")
+    p.add_argument("registry", metavar="REGISTRY")
+    p.set_defaults(handler=_cmd_versions)
+
+
+def _cmd_registries(store: RegistryStore, args: argparse.Namespace) -> int:
+    rows = store.list_registries()
+    if not rows:
+        print("no registries")
+    for info in rows:
+        latest = f"v{info.latest_version}" if info.latest_version else "unpublished"
+        print(f"{info.name}\t{info.tool_count} tools\t{latest}\t{info.title}")
+    return 0
+
+
+def _cmd_import(store: RegistryStore, args: argparse.Namespace) -> int:
+    from studio.formats import FormatError, import_path
+
+    path = Path(args.file)
+    if not path.exists():
+        raise UsageError(f"{path}: no such file or folder")
+    try:
+        result = import_path(path, args.format, name=args.registry)
+    except FormatError as exc:
+        raise UsageError(str(exc)) from exc
+    registry: Registry = result.registry
+    exists = any(r.name == registry.name for r in store.list_registries())
+    if exists and not args.replace_draft:
+        raise UsageError(
+            f"registry {registry.name!r} already exists; pass --replace-draft to replace its "
+            "draft (published versions are kept) or --registry NAME to import under another name"
+        )
+    store.import_registry(registry, replace_draft=args.replace_draft)
+    for note in result.notes:
+        print(f"note: {note.path}: {note.message}" if note.path else f"note: {note.message}")
+    verb = "replaced the draft of" if exists else "imported"
+    print(f"{verb} {registry.name}: {len(registry.tools)} tools ({result.format})")
+    return 0
+
+
+def _cmd_export(store: RegistryStore, args: argparse.Namespace) -> int:
+    from studio.formats import export_registry, write_export
+
+    registry = load_registry(store, args.registry, args.version)
+    result = export_registry(registry, args.format)
+    if args.out:
+        write_export(result, Path(args.out))
+        print(f"wrote {args.out}", file=sys.stderr)
+    elif result.text is not None:
+        sys.stdout.write(result.text if result.text.endswith("\n") else result.text + "\n")
+    else:
+        raise UsageError(f"format {args.format!r} writes a folder: give --out PATH")
+    for note in result.notes:
+        where = f"{note.path}: " if note.path else ""
+        print(f"note: {where}{note.message}", file=sys.stderr)
+    return 0
+
+
+def _cmd_publish(store: RegistryStore, args: argparse.Namespace) -> int:
+    info = store.publish(args.registry, notes=args.notes, semver=args.semver, author=args.author)
+    semver = f" ({info.semver})" if info.semver else ""
+    print(f"published {args.registry} version {info.number}{semver} {info.content_hash}")
+    return 0
+
+
+def _cmd_versions(store: RegistryStore, args: argparse.Namespace) -> int:
+    store.get_registry(args.registry)
+    versions = store.list_versions(args.registry)
+    if not versions:
+        print(f"{args.registry} has no published versions")
+    for v in versions:
+        print(
+            f"{v.number}\t{v.semver or '-'}\t{v.created_at}\t{v.author}\t"
+            f"{v.tool_count} tools\t{v.content_hash[:19]}\t{v.notes}"
+        )
+    return 0

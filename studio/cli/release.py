@@ -1,0 +1,121 @@
+"""``studio channel`` and ``studio resolve``: release channels and who gets which version."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING
+
+from registry_db import RegistryStore
+from registry_db.channel_log import PUBLISH
+from studio.cli.common import Subcommands, UsageError
+from studio.release import SERVING_FORMATS
+
+if TYPE_CHECKING:
+    from registry_db.channels import ChannelEvent
+
+
+def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
+    """Register ``studio channel show|set|promote|rollback`` and ``studio resolve``."""
+    p = sub.add_parser("channel", parents=[common], help="release channels of a registry")
+    p.add_argument("registry", metavar="REGISTRY")
+    channel = p.add_subparsers(dest="channel_command", metavar="ACTION", required=True)
+    channel.add_parser("show", parents=[common], help="channels, recent events and the guard")
+    pc = channel.add_parser("set", parents=[common], help="point a channel at a version")
+    pc.add_argument("channel", metavar="CHANNEL", help="canary, stable or another name")
+    pc.add_argument("--version", metavar="N", type=int, required=True)
+    pc.add_argument("--share", metavar="S", type=int, help="percent of subjects (0-100)")
+    pc = channel.add_parser("promote", parents=[common], help="make the canary's version stable")
+    pc.add_argument("--channel", metavar="NAME", default="canary")
+    pc = channel.add_parser(
+        "rollback", parents=[common], help="canary to 0 %%, or stable to its previous version"
+    )
+    pc.add_argument("--channel", metavar="NAME", default="canary")
+    for action in ("set", "promote", "rollback"):
+        channel.choices[action].add_argument(
+            "--why", metavar="TEXT", default="", help="reason, kept in the log"
+        )
+        channel.choices[action].add_argument(
+            "--who", metavar="NAME", help="who acts (default: the OS user)"
+        )
+    p.set_defaults(handler=_cmd_channel)
+
+    p = sub.add_parser("resolve", parents=[common], help="which version a subject gets")
+    p.add_argument("registry", metavar="REGISTRY")
+    p.add_argument("--subject", metavar="ID", help="user or session id (none: stable)")
+    p.add_argument("--format", choices=SERVING_FORMATS, default="openai")
+    p.set_defaults(handler=_cmd_resolve)
+
+
+def _channel_text(state: dict) -> str:
+    version = state.get("version")
+    return f"v{version} at {state.get('share')} %" if version is not None else "unset"
+
+
+def _version_text(state: dict) -> str:
+    version, semver = state.get("version"), state.get("semver")
+    if version is None:
+        return "none"
+    return f"v{version} ({semver})" if semver else f"v{version}"
+
+
+def _event_line(event: ChannelEvent) -> str:
+    """One log line: when, who, what (action and channel), before -> after, why."""
+    why = f"\t{event.why}" if event.why else ""
+    if event.action == PUBLISH:  # no channel; before/after are versions, not channel states
+        what, before, after = event.action, _version_text(event.before), _version_text(event.after)
+    else:
+        what = f"{event.action} {event.channel}"
+        before, after = _channel_text(event.before), _channel_text(event.after)
+    return f"{event.created_at}\t{event.who}\t{what}\t{before} -> {after}{why}"
+
+
+def _cmd_channel(store: RegistryStore, args: argparse.Namespace) -> int:
+    from studio.release import (
+        channel_events,
+        guard_for_registry,
+        promote,
+        release_state,
+        rollback,
+        set_channel,
+    )
+
+    name = args.registry
+    action = args.channel_command
+    if action == "set":
+        if args.share is None and args.channel != "stable":
+            raise UsageError(f"--share is required for channel {args.channel!r}")
+        state = set_channel(store, name, args.channel, version=args.version, share=args.share,
+                            who=args.who, why=args.why)  # fmt: skip
+    elif action == "promote":
+        state = promote(store, name, args.channel, who=args.who, why=args.why)
+    elif action == "rollback":
+        state = rollback(store, name, args.channel, who=args.who, why=args.why)
+    else:
+        state = release_state(store, name)
+    for c in state.channels:
+        if c.name == "stable":
+            version = state.stable_version
+            where = "" if state.stable_pinned or version is None else " (latest, not pinned)"
+            print(f"stable\t{f'v{version}' if version else '-'}{where}\t100 %")
+        else:
+            print(f"{c.name}\t{f'v{c.version}' if c.version else '-'}\t{c.share} %")
+    if action == "show":
+        for event in channel_events(store, name)[-10:]:
+            print(_event_line(event))
+        report = guard_for_registry(store, name)
+        if report is not None:
+            rec = report.recommendation
+            print(f"guard: {rec.action}: {rec.reason}")
+    return 0
+
+
+def _cmd_resolve(store: RegistryStore, args: argparse.Namespace) -> int:
+    import json
+
+    from studio.release import resolution_document, resolve
+
+    resolution = resolve(store, args.registry, args.subject)
+    doc = resolution_document(resolution, args.format)
+    sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
+    return 0

@@ -1,0 +1,144 @@
+"""``studio profiles add|list`` and ``studio run``: model profiles and headless runs with them."""
+
+from __future__ import annotations
+
+import argparse
+
+from registry_db import RegistryStore
+from studio.cli.common import Subcommands, UsageError
+
+
+def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
+    """Register ``studio profiles add|list`` and ``studio run``."""
+    p = sub.add_parser("profiles", parents=[common], help="model profiles")
+    profiles = p.add_subparsers(dest="profiles_command", metavar="ACTION", required=True)
+    pa = profiles.add_parser("add", parents=[common], help="add a model profile")
+    pa.add_argument("name", metavar="NAME")
+    pa.add_argument("--kind", choices=("openai-chat", "anthropic-messages"), required=True)
+    pa.add_argument("--base-url", metavar="URL", required=True)
+    pa.add_argument("--model", metavar="M", required=True)
+    pa.add_argument("--api-key-env", metavar="VAR", help="environment variable with the key")
+    profiles.add_parser("list", parents=[common], help="list model profiles")
+    p.set_defaults(handler=_cmd_profiles)
+
+    p = sub.add_parser("run", parents=[common], help="run a model against a registry, headless")
+    p.add_argument("registry", metavar="REGISTRY")
+    p.add_argument("--profile", metavar="NAME", required=True)
+    p.add_argument("--version", metavar="N|draft", default="draft")
+    p.add_argument("--prompt", metavar="TEXT", required=True)
+    p.add_argument("--system", metavar="TEXT", default="")
+    p.add_argument("--context", metavar="KEY=VALUE", action="append", default=[])
+    p.add_argument("--approve", choices=("none", "write", "all"), default="none")
+    p.add_argument("--phrase", metavar="TEXT", default="", help="typed for destructive calls")
+    p.add_argument("--max-tool-calls", metavar="N", type=int, default=20)
+    p.add_argument("--events", choices=("jsonl", "text"), default="text")
+    p.set_defaults(handler=_cmd_run)
+
+
+def _cmd_profiles(store: RegistryStore, args: argparse.Namespace) -> int:
+    from registry_db.profiles import ProfileRepository
+    from studio.providers import ModelProfile, ProviderKind
+
+    repo = ProfileRepository(store)
+    if args.profiles_command == "list":
+        rows = repo.list_profiles()
+        if not rows:
+            print("no model profiles")
+        for profile in rows:
+            key = f"key from ${profile.api_key_env}" if profile.api_key_env else "key from keyring"
+            print(
+                f"{profile.name}\t{profile.kind.value}\t{profile.base_url}\t{profile.model}\t{key}"
+            )
+        return 0
+    try:
+        profile = ModelProfile(
+            args.name, ProviderKind(args.kind), args.base_url, args.model, args.api_key_env
+        )
+    except ValueError as exc:
+        raise UsageError(str(exc)) from exc
+    repo.add(profile)
+    print(f"added profile {profile.name} ({profile.kind.value}, {profile.model})")
+    return 0
+
+
+def _cmd_run(store: RegistryStore, args: argparse.Namespace) -> int:
+    import asyncio
+    import json
+
+    from registry_db.profiles import ProfileRepository
+    from registry_db.sessions import SessionStore
+    from studio.providers import client_for
+    from studio.runtime import (
+        MockExecutor,
+        MockSpecError,
+        Run,
+        RunConfig,
+        RunEvent,
+        SessionContext,
+        auto_approver,
+        event_to_json,
+        example_mocks,
+        parse_mocks,
+    )
+
+    if args.max_tool_calls < 1:
+        raise UsageError("--max-tool-calls must be at least 1")
+    if args.version == "draft":
+        registry = store.draft_registry(args.registry)
+    else:
+        try:
+            registry = store.load_version(args.registry, int(args.version)).registry
+        except ValueError:
+            raise UsageError(
+                f"--version must be a number or 'draft', not {args.version!r}"
+            ) from None
+    profile = ProfileRepository(store).get(args.profile)
+    sessions = SessionStore.for_store(store)
+    specs = sessions.mock_specs(args.registry)
+    if not specs:
+        # Mocks load on first use; bundled examples ship the reimbursement story.
+        document = example_mocks(args.registry)
+        if document is not None:
+            specs = {"": document.get("context", {}), **document.get("tools", {})}
+            sessions.set_mock_specs(args.registry, specs)
+    try:
+        mocks = parse_mocks({"tools": {k: v for k, v in specs.items() if k}})
+        context = SessionContext.from_dict(specs.get("", {})).with_pairs(args.context)
+    except (MockSpecError, ValueError) as exc:
+        raise UsageError(str(exc)) from exc
+    config = RunConfig(
+        registry, version=args.version, profile=profile.name, system=args.system,
+        params=profile.params, context=context, mock=MockExecutor(mocks.tools),
+        max_tool_calls=args.max_tool_calls,
+    )  # fmt: skip
+
+    def show(event: RunEvent) -> None:
+        if args.events == "jsonl":
+            print(json.dumps(event_to_json(event), ensure_ascii=False), flush=True)
+        elif event.type != "message.delta":
+            data = event.data()
+            brief = {k: v for k, v in data.items() if k not in ("request", "raw_request", "steps")}
+            print(f"{event.seq:>4} {event.type:<20} {json.dumps(brief, ensure_ascii=False)[:200]}")
+
+    async def go() -> str:
+        client = client_for(profile)
+        try:
+            run = Run(
+                client,
+                config,
+                sessions=sessions,
+                on_event=show,
+                approver=auto_approver(args.approve, args.phrase),
+                title=args.prompt[:80],
+            )
+            result = await run.execute(args.prompt)
+        finally:
+            await client.aclose()
+        if args.events == "text":
+            if result.messages and result.messages[-1].text:
+                print(result.messages[-1].text)
+            print(f"session {result.session_id}: {result.status} {result.reason}".rstrip())
+        return result.status
+
+    status = asyncio.run(go())
+    return 0 if status == "completed" else 1
