@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from registry_db import RegistryStore
-from studio.cli.common import Subcommands, UsageError
+from studio.cli.common import Subcommands, UsageError, load_registry
 
 
 def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
@@ -83,15 +83,7 @@ def _cmd_run(store: RegistryStore, args: argparse.Namespace) -> int:
 
     if args.max_tool_calls < 1:
         raise UsageError("--max-tool-calls must be at least 1")
-    if args.version == "draft":
-        registry = store.draft_registry(args.registry)
-    else:
-        try:
-            registry = store.load_version(args.registry, int(args.version)).registry
-        except ValueError:
-            raise UsageError(
-                f"--version must be a number or 'draft', not {args.version!r}"
-            ) from None
+    registry = load_registry(store, args.registry, args.version)
     profile = ProfileRepository(store).get(args.profile)
     sessions = SessionStore.for_store(store)
     specs = sessions.mock_specs(args.registry)
