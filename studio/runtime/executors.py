@@ -256,10 +256,24 @@ def url_allowed(url: str, allowed_base_urls: Sequence[str]) -> bool:
 
 
 def template_values(
-    arguments: Mapping[str, Any], tool: str, *, idempotency_key: str = "", call_id: str = ""
+    arguments: Mapping[str, Any],
+    tool: ToolContract,
+    *,
+    idempotency_key: str = "",
+    call_id: str = "",
 ) -> dict[str, Any]:
-    """The names a target's templates may use: the arguments plus three built-ins."""
-    return {**arguments, "idempotency_key": idempotency_key, "tool": tool, "call_id": call_id}
+    """The names a target's templates may use: the arguments plus three built-ins.
+
+    A built-in (``idempotency_key``, ``tool``, ``call_id``) wins over an argument
+    of the same name unless the tool declares that parameter: query_tickets'
+    own ``idempotency_key`` (the key to look up) is what its templates mean.
+    """
+    declared = set(tool.parameters.get("properties") or {})
+    builtins = {"idempotency_key": idempotency_key, "tool": tool.name, "call_id": call_id}
+    values = {**arguments, **{k: v for k, v in builtins.items() if k not in declared}}
+    for name in declared & builtins.keys():
+        values.setdefault(name, builtins[name])
+    return values
 
 
 def build_http_request(
@@ -269,6 +283,7 @@ def build_http_request(
     *,
     environ: Mapping[str, str] | None = None,
     default_body: Any = None,
+    idempotency_key: str = "",
 ) -> tuple[str, str, dict[str, str], Any]:
     """Render ``target`` with ``values`` into ``(method, url, headers, body)``.
 
@@ -279,6 +294,7 @@ def build_http_request(
         environ: Where ``{env:NAME}`` header references are read; None leaves them
             unresolved (what snapshots and previews show).
         default_body: The body of a POST/PUT/PATCH whose target has none (the arguments).
+        idempotency_key: Sent as ``Idempotency-Key`` unless a template sets that header.
 
     Raises:
         ExecutorFailure: ``URL_NOT_ALLOWED``, or ``MISSING_SECRET`` for an unset variable.
@@ -290,9 +306,8 @@ def build_http_request(
             "URL_NOT_ALLOWED", f"{url} is outside the allowed base URLs ({shown})"
         )
     headers = {k: _fill_header(k, v, values, environ) for k, v in target.headers.items()}
-    key = values.get("idempotency_key")
-    if key:
-        headers.setdefault("Idempotency-Key", str(key))
+    if idempotency_key:
+        headers.setdefault("Idempotency-Key", idempotency_key)
     method = target.method.upper()
     body = _fill_body(target.body, values) if target.body is not None else None
     if body is None and method in ("POST", "PUT", "PATCH"):
@@ -327,7 +342,7 @@ class HttpExecutor:
 
     def _values(self, request: ExecutionRequest) -> dict[str, Any]:
         return template_values(
-            request.arguments, request.tool.name,
+            request.arguments, request.tool,
             idempotency_key=request.idempotency_key, call_id=request.call_id,
         )  # fmt: skip
 
@@ -341,8 +356,8 @@ class HttpExecutor:
             )
         environ = (os.environ if self._environ is None else self._environ) if resolve_env else None
         return build_http_request(
-            target, self._values(request), self.allowed,
-            environ=environ, default_body=request.arguments,
+            target, self._values(request), self.allowed, environ=environ,
+            default_body=request.arguments, idempotency_key=request.idempotency_key,
         )  # fmt: skip
 
     def _allowed(self, url: str) -> bool:

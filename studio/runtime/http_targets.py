@@ -116,7 +116,8 @@ def placeholder_names(tool: ToolContract | None) -> dict[str, str]:
                 names[name] = f"{kind}, injected from {injected[name]}"
             else:
                 names[name] = f"{kind}, {'required' if name in required else 'optional'}"
-    names.update(BUILTIN_PLACEHOLDERS)
+    for name, meaning in BUILTIN_PLACEHOLDERS.items():
+        names.setdefault(name, meaning)  # a parameter of the same name wins
     return names
 
 
@@ -148,10 +149,11 @@ def _check_placeholders(
                 "(letters, digits, _), or {env:NAME} in headers",
             ))  # fmt: skip
         elif token not in known:
-            names = ", ".join(k for k in known if k not in BUILTIN_PLACEHOLDERS) or "none"
+            builtins = [k for k, d in known.items() if BUILTIN_PLACEHOLDERS.get(k) == d]
+            names = ", ".join(k for k in known if k not in builtins) or "none"
             problems.append(TemplateProblem(
                 where, f"{{{token}}} is not a parameter of {tool} (parameters: {names}; "
-                "built-ins: idempotency_key, tool, call_id)",
+                f"built-ins: {', '.join(builtins)})",
             ))  # fmt: skip
     return problems
 
@@ -295,12 +297,13 @@ def preview_request(
     environ = os.environ if environ is None else environ
     writes = tool.risk is not RiskTier.READ or tool.execution.idempotency.required
     key = SAMPLE_IDEMPOTENCY_KEY.format(tool=tool.name) if writes else ""
-    values = template_values(arguments, tool.name, idempotency_key=key, call_id="call_sample1")
+    values = template_values(arguments, tool, idempotency_key=key, call_id="call_sample1")
     env_set = {name: bool(environ.get(name)) for name in env_references(target)}
     try:
         method, url, headers, body = build_http_request(
-            target, values, allowed, environ=None, default_body=dict(arguments)
-        )
+            target, values, allowed, environ=None, default_body=dict(arguments),
+            idempotency_key=key,
+        )  # fmt: skip
     except ExecutorFailure as exc:
         return RequestPreview(error=exc.message, env_set=env_set)
     return RequestPreview(method, url, headers, body, "", env_set)

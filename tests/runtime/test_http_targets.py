@@ -248,3 +248,20 @@ def test_choose_response_follows_the_runtime_order():
         "",
         None,
     )
+
+
+def test_a_declared_parameter_wins_over_the_builtin_of_the_same_name():
+    # query_tickets looks tickets up by an idempotency_key argument.
+    lookup = tool("query_tickets")
+    target = HttpTarget("https://api.example/tickets?key={idempotency_key}&tool={tool}", "GET")
+    preview = preview_request(target, lookup, {"idempotency_key": "s:1:t:abc"}, ALLOWED)
+    assert preview.url == "https://api.example/tickets?key=s%3A1%3At%3Aabc&tool=query_tickets"
+    assert "Idempotency-Key" not in preview.headers
+    assert placeholder_names(lookup)["idempotency_key"] == "string, optional"
+    # An undeclared argument cannot replace a write's key.
+    write = tool("create_reimbursement_ticket")
+    target = HttpTarget("https://api.example/t", "POST", {"X-Key": "{idempotency_key}"})
+    executor = HttpExecutor({write.name: target}, ALLOWED, environ={})
+    request = ExecutionRequest(write, {"idempotency_key": "forged"}, idempotency_key="real-key")
+    _, _, headers, _ = executor._build(request)
+    assert headers == {"X-Key": "real-key", "Idempotency-Key": "real-key"}
