@@ -1,8 +1,9 @@
-"""Playground models without a run: pairing flags in place, model tester, event log, cards."""
+"""Playground models without a run: pairing flags, model tester, event log, cards, mock drafts."""
 
 from __future__ import annotations
 
 import pytest
+from PySide6.QtCore import Qt
 
 from studio.runtime import events as ev
 from studio.sessions.model import Message, Role, TextPart, ToolCallPart, ToolResultPart
@@ -11,6 +12,12 @@ from studio.ui.playground.conversation import ConversationView
 from studio.ui.playground.conversation_model import ConversationModel
 from studio.ui.playground.event_log import EventLogModel
 from studio.ui.playground.executor_model import ExecutorTableModel
+from studio.ui.playground.mock_draft import (
+    DEFAULT,
+    MockDraft,
+    matcher_value_text,
+    parse_matcher_value,
+)
 from tests.runtime.helpers import travel_registry
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
@@ -88,12 +95,55 @@ def test_event_log_folds_deltas_and_passes_the_model_tester(qtmodeltester):
     qtmodeltester.check(model, force_py=True)
 
 
-def test_executor_model_defaults_to_mock_and_passes_the_model_tester(qtmodeltester):
+def test_executor_model_defaults_to_mock_and_passes_the_model_tester(qtmodeltester, qtbot):
     model = ExecutorTableModel()
-    model.set_registry(travel_registry())
-    assert {c.executor for c in model.choices()} == {"mock"}
-    assert model.setData(model.index(0, 2), "http")
+    target = {"method": "GET", "url": "https://api.example/tickets/{ticket_id}", "headers": {}}
+    mocks = {"query_invoices": {"responses": [{"body": {}}], "default": {"body": {}}}}
+    model.set_registry(travel_registry(), {"query_tickets": ("http", target)}, mocks)
+    executors = {c.tool: c.executor for c in model.choices()}
+    assert executors.pop("query_tickets") == "http"
+    assert set(executors.values()) == {"mock"}
+    tickets = model.choice("query_tickets")
+    assert tickets.target_summary() == "GET https://api.example/tickets/{ticket_id}"
+    assert model.index(2, 3).data() == "GET /tickets/{ticket_id}"  # the sidebar's short form
+    assert model.choice("query_invoices").target_summary() == "1 response + default"
+    assert model.choice("search_policy").target_summary() == "no mocks: double-click to add"
+    with qtbot.wait_signal(model.executorChanged) as changed:
+        assert model.setData(model.index(0, 2), "http")
+    assert changed.args == ["search_policy", "http"]
+    assert model.choice("search_policy").target_summary() == "no URL yet: double-click to set"
     assert not model.setData(model.index(0, 2), "ftp")
-    assert model.setData(model.index(0, 3), " https://api.example/x ")
-    assert model.choices()[0].url == "https://api.example/x"
+    assert not model.setData(model.index(0, 3), "https://api.example/x")  # edited in a dialog
+    assert "(read)" in model.index(0, 0).data(Qt.ItemDataRole.ToolTipRole)
     qtmodeltester.check(model, force_py=True)
+
+
+def test_mock_draft_keeps_untouched_specs_and_lists_only_real_changes():
+    saved = {"a": {"responses": [{"when": [{"path": "x", "equals": "80"}], "extra": 1}],
+                   "default": {"body": 1}}}  # fmt: skip
+    draft = MockDraft(saved)
+    assert draft.slots("a") == [0, DEFAULT] and not draft.dirty()
+    draft.set_response("a", 0, dict(saved["a"]["responses"][0]))
+    assert not draft.dirty() and draft.changes() == ({}, [])
+    assert draft.move("a", 0, 1) == 0  # the default stays last
+    draft.add_response("a", {"body": 2})
+    assert draft.move("a", 1, -1) == 0 and draft.responses("a")[0] == {"body": 2}
+    draft.remove("a", 0)
+    draft.remove("a", 0)
+    draft.remove("a", DEFAULT)
+    assert draft.changes() == ({}, ["a"])
+    draft.revert("a")
+    assert not draft.dirty()
+    draft.add_default("b", {"body": {}})
+    assert draft.changes() == ({"b": {"default": {"body": {}}}}, [])
+
+
+@pytest.mark.parametrize(
+    ("value", "op", "text"),
+    [("taxi", "equals", "taxi"), ("80", "equals", '"80"'), (80, "equals", "80"),
+     (118.5, "equals", "118.5"), (True, "contains", "true"), (["INV-102"], "contains",
+     '["INV-102"]'), ("^R-\\d{5}$", "regex", "^R-\\d{5}$"), ("", "equals", '""')],
+)  # fmt: skip
+def test_matcher_values_read_back_as_they_were(value, op, text):
+    assert matcher_value_text(value, op) == text
+    assert parse_matcher_value(text, op) == value

@@ -101,7 +101,7 @@ class RunController(QObject):
         self.result = None
         self.runStarted.emit(run)
         run.start(prompt or None)
-        self._watcher = asyncio.get_running_loop().create_task(self._watch(run, client))
+        self._watcher = asyncio.get_running_loop().create_task(self._watch(run, client, config))
         self._busy = True
         self.busyChanged.emit(True)
         return run
@@ -114,16 +114,23 @@ class RunController(QObject):
     def _on_event(self, event: RunEvent) -> None:
         self.eventReceived.emit(event)
 
-    async def _watch(self, run: Run, client: ModelClient) -> None:
+    async def _watch(self, run: Run, client: ModelClient, config: RunConfig) -> None:
         try:
             result = await run.wait()
         except asyncio.CancelledError:
             result = None
         finally:
-            try:
-                await client.aclose()
-            except Exception:  # closing a broken connection must not hide the run's end
-                _log.exception("closing the model client failed")
+            # The model client and the run's HTTP executors (their connection pools).
+            closers = [client.aclose]
+            for executor in {id(e): e for e in config.executors.values()}.values():
+                aclose = getattr(executor, "aclose", None)
+                if aclose is not None:
+                    closers.append(aclose)
+            for close in closers:
+                try:
+                    await close()
+                except Exception:  # closing a broken connection must not hide the run's end
+                    _log.exception("closing a client of the run failed")
         if result is not None:
             self.result = result
         self._busy = False

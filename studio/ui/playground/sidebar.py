@@ -2,7 +2,12 @@
 
 :meth:`PlaygroundSidebar.run_config` turns what is shown into a
 :class:`studio.runtime.RunConfig` (mocks from the registry's stored specs, or
-the bundled example mocks on first use, as ``studio run`` does).
+the bundled example mocks on first use, as ``studio run`` does; HTTP targets
+and the allow-list from the registry's executor settings).
+
+Each tool's executor is stored per registry as soon as it is picked; the HTTP
+target editor and the mock editor open from the executor table (double-click a
+row, or the buttons under it) and store only when their Save is pressed.
 """
 
 from __future__ import annotations
@@ -11,7 +16,7 @@ import asyncio
 import logging
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -31,6 +36,7 @@ from PySide6.QtWidgets import (
 )
 
 from registry_db import RegistryStore, StoreError
+from registry_db.executors import ExecutorStore
 from registry_db.profiles import ProfileRepository
 from registry_db.sessions import SessionStore
 from studio.contract import Registry
@@ -44,8 +50,16 @@ from studio.runtime import (
     example_mocks,
     parse_mocks,
 )
-from studio.ui.playground.executor_model import ExecutorDelegate, ExecutorTableModel
+from studio.runtime.http_targets import HttpTargetError, check_target, target_from_dict
+from studio.ui.playground.executor_model import (
+    EXECUTOR_COLUMN,
+    ExecutorDelegate,
+    ExecutorTableModel,
+)
+from studio.ui.playground.http_target_dialog import HttpTargetDialog
+from studio.ui.playground.mock_editor import MockEditorDialog
 from studio.ui.playground.profile_dialog import ProfileDialog
+from studio.ui.playground.unsaved import UnsavedPrompt, ask_unsaved
 
 _log = logging.getLogger(__name__)
 DRAFT = "draft"
@@ -61,7 +75,13 @@ class PlaygroundSidebar(QScrollArea):
         self.store = store
         self.sessions = sessions
         self.profiles = ProfileRepository(store)
+        self.executor_store = ExecutorStore.for_store(store)
+        self.ask_unsaved: UnsavedPrompt = ask_unsaved
+        """Asked when an editor with unsaved changes closes (tests script it)."""
         self.profile_dialog: ProfileDialog | None = None
+        self.http_dialog: HttpTargetDialog | None = None
+        self.mock_dialog: MockEditorDialog | None = None
+        self._allowed: tuple[str, ...] = ()
         self._test_task: asyncio.Task[None] | None = None
         self._registry: Registry | None = None
         self._mock_specs: dict[str, Any] = {}
@@ -80,6 +100,9 @@ class PlaygroundSidebar(QScrollArea):
         buttons = QHBoxLayout()
         buttons.setContentsMargins(0, 0, 0, 0)
         for b in (self.add_profile_button, self.edit_profile_button, self.test_button):
+            # Below the style's 80 px minimum, so the row fits the 280 px sidebar of a
+            # small window (with its scroll bar) instead of being cut off.
+            b.setMinimumWidth(56)
             buttons.addWidget(b)
         profile_box = QGroupBox("Model")
         pl = QVBoxLayout(profile_box)
@@ -116,20 +139,48 @@ class PlaygroundSidebar(QScrollArea):
         self.executor_view.setModel(self.executor_model)
         self.executor_view.setItemDelegate(ExecutorDelegate(self.executor_view))
         self.executor_view.verticalHeader().hide()
-        self.executor_view.setEditTriggers(QAbstractItemView.EditTrigger.AllEditTriggers)
-        self.executor_view.horizontalHeader().setSectionResizeMode(
-            0, QHeaderView.ResizeMode.ResizeToContents
+        self.executor_view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.executor_view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.executor_view.setEditTriggers(
+            QAbstractItemView.EditTrigger.CurrentChanged
+            | QAbstractItemView.EditTrigger.SelectedClicked
         )
-        self.executor_view.horizontalHeader().setStretchLastSection(True)
+        # Risk is in the Tool tooltip: the narrow sidebar keeps Executor and Target in view.
+        self.executor_view.setColumnHidden(1, True)
+        header = self.executor_view.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(EXECUTOR_COLUMN, QHeaderView.ResizeMode.ResizeToContents)
+        header.setDefaultSectionSize(60)  # before stretching: the Target column may shrink to it
+        header.setStretchLastSection(True)
+        self.executor_view.setColumnWidth(0, 120)
+        self.executor_view.setWordWrap(False)
+        self.executor_view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.executor_view.setMinimumHeight(120)
         # The table scrolls on its own; it must not widen the sidebar.
         self.executor_view.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.allowed_edit = QLineEdit()
-        self.allowed_edit.setPlaceholderText("Allowed base URLs for http, comma separated")
+        self.executor_view.setToolTip(
+            "Pick mock or http per tool; double-click a row to edit its HTTP target or mocks"
+        )
+        self.http_button = QPushButton("HTTP target…")
+        self.http_button.setToolTip(
+            "URL, method, header and body templates of the selected tool, and the "
+            "registry's allowed base URLs"
+        )
+        self.mocks_button = QPushButton("Mock responses…")
+        self.mocks_button.setToolTip("Canned responses per tool: matchers, failures, latency")
+        executor_buttons = QHBoxLayout()
+        executor_buttons.setContentsMargins(0, 0, 0, 0)
+        executor_buttons.addWidget(self.http_button)
+        executor_buttons.addWidget(self.mocks_button)
+        self.allowed_label = QLabel()
+        self.allowed_label.setWordWrap(True)
+        self.allowed_label.setToolTip("HTTP calls may go only under these; edit them in "
+                                      "HTTP target…")  # fmt: skip
         executor_box = QGroupBox("Executors")
         el = QVBoxLayout(executor_box)
         el.addWidget(self.executor_view)
-        el.addWidget(self.allowed_edit)
+        el.addLayout(executor_buttons)
+        el.addWidget(self.allowed_label)
 
         content = QWidget()
         layout = QVBoxLayout(content)
@@ -144,6 +195,10 @@ class PlaygroundSidebar(QScrollArea):
         self.test_button.clicked.connect(self.start_test_connection)
         self.registry_combo.currentTextChanged.connect(self._on_registry)
         self.version_combo.currentTextChanged.connect(self._on_version)
+        self.executor_model.executorChanged.connect(self._on_executor_changed)
+        self.executor_view.doubleClicked.connect(self._on_row_activated)
+        self.http_button.clicked.connect(lambda: self.open_http_editor())
+        self.mocks_button.clicked.connect(lambda: self.open_mock_editor())
         self.refresh()
 
     # ------------------------------------------------------------------ profiles
@@ -238,7 +293,23 @@ class PlaygroundSidebar(QScrollArea):
 
     def _on_version(self, version: str) -> None:
         self._registry = self.load_registry(self.registry_combo.currentText(), version)
-        self.executor_model.set_registry(self._registry)
+        self.reload_executors()
+
+    def reload_executors(self) -> None:
+        """Show the registry's stored executors, HTTP targets, allow-list and mock counts."""
+        name = self.registry_combo.currentText()
+        executors: dict[str, tuple[str, dict[str, Any] | None]] = {}
+        self._allowed = ()
+        if name and self._registry is not None:
+            settings = self.executor_store.settings(name)
+            executors = {t: (s.executor, s.http) for t, s in settings.tools.items()}
+            self._allowed = settings.allowed_base_urls
+        selected = self.selected_tool()
+        self.executor_model.set_registry(self._registry, executors, self._mock_specs)
+        if selected:
+            self.select_tool(selected)
+        shown = ", ".join(self._allowed) if self._allowed else "none yet (set in HTTP target…)"
+        self.allowed_label.setText(f"HTTP allowed: {shown}")
 
     def load_registry(self, name: str, version: str) -> Registry | None:
         if not name or not version:
@@ -247,7 +318,7 @@ class PlaygroundSidebar(QScrollArea):
             return self.store.draft_registry(name)
         return self.store.load_version(name, int(version)).registry
 
-    def _load_mocks(self, name: str) -> None:
+    def _load_mocks(self, name: str, *, reset_context: bool = True) -> None:
         specs: dict[str, Any] = {}
         if name:
             specs = self.sessions.mock_specs(name)
@@ -257,6 +328,8 @@ class PlaygroundSidebar(QScrollArea):
                     specs = {"": document.get("context", {}), **document.get("tools", {})}
                     self.sessions.set_mock_specs(name, specs)
         self._mock_specs = specs
+        if not reset_context:
+            return
         context = SessionContext.from_dict(specs.get("", {}))
         self.role_edit.setText(context.role)
         self.scenario_edit.setText(context.scenario)
@@ -277,17 +350,14 @@ class PlaygroundSidebar(QScrollArea):
             raise ValueError("Add a model profile first (Model → Add…)")
         if self._registry is None:
             raise ValueError("Pick a registry")
-        mocks = parse_mocks({"tools": {k: v for k, v in self._mock_specs.items() if k}})
+        try:
+            mocks = parse_mocks({"tools": {k: v for k, v in self._mock_specs.items() if k}})
+        except ValueError as exc:  # MockSpecError included: edited outside the studio
+            raise ValueError(f"The stored mocks do not load: {exc} (Mock responses…)") from exc
         executors: dict[str, Any] = {}
-        targets = {
-            c.tool: HttpTarget(c.url) for c in self.executor_model.choices() if c.executor == "http"
-        }
+        targets = self.http_targets()
         if targets:
-            missing = [t for t, target in targets.items() if not target.url]
-            if missing:
-                raise ValueError(f"Give an HTTP URL for {', '.join(missing)}")
-            allowed = [u.strip() for u in self.allowed_edit.text().split(",") if u.strip()]
-            http = HttpExecutor(targets, allowed)
+            http = HttpExecutor(targets, list(self._allowed))
             executors = dict.fromkeys(targets, http)
         config = RunConfig(
             self._registry,
@@ -301,3 +371,139 @@ class PlaygroundSidebar(QScrollArea):
             max_tool_calls=20,
         )
         return config, profile
+
+    def http_targets(self) -> dict[str, HttpTarget]:
+        """The HTTP targets of tools set to http; raises ValueError naming the first problem."""
+        targets: dict[str, HttpTarget] = {}
+        registry = self._registry
+        for choice in self.executor_model.choices():
+            if choice.executor != "http":
+                continue
+            if not choice.url:
+                raise ValueError(
+                    f"Give an HTTP target for {choice.tool} (double-click its executor row)"
+                )
+            try:
+                target = target_from_dict(choice.http)
+            except HttpTargetError as exc:
+                raise ValueError(f"The HTTP target of {choice.tool} does not load: {exc}") from exc
+            tool = registry.tool(choice.tool) if registry is not None else None
+            errors = [p for p in check_target(target, tool, self._allowed) if p.severity == "error"]
+            if errors:
+                raise ValueError(f"HTTP target of {choice.tool}: {errors[0]} (HTTP target…)")
+            targets[choice.tool] = target
+        return targets
+
+    # ------------------------------------------------------------------ executors and editors
+
+    def selected_tool(self) -> str:
+        """The tool of the executor table's current row ("" when none)."""
+        index = self.executor_view.currentIndex()
+        rows = self.executor_model.choices()
+        return rows[index.row()].tool if index.isValid() and index.row() < len(rows) else ""
+
+    def select_tool(self, tool: str) -> None:
+        for row, choice in enumerate(self.executor_model.choices()):
+            if choice.tool == tool:
+                self.executor_view.setCurrentIndex(self.executor_model.index(row, 0))
+                return
+
+    def _editor_size(self, dialog: QWidget, width: int, height: int) -> None:
+        window = self.window().size()
+        dialog.resize(min(width, max(640, window.width() - 40)),
+                      min(height, max(480, window.height() - 40)))  # fmt: skip
+
+    def _context_values(self) -> dict[str, Any]:
+        try:
+            return dict(self.context().values)
+        except ValueError:  # a half-typed line: samples go without it
+            return {}
+
+    def _on_row_activated(self, index: QModelIndex) -> None:
+        if not index.isValid() or index.column() == EXECUTOR_COLUMN:
+            return
+        choice = self.executor_model.choices()[index.row()]
+        if choice.executor == "http":
+            self.open_http_editor(choice.tool)
+        else:
+            self.open_mock_editor(choice.tool)
+
+    def _on_executor_changed(self, tool: str, executor: str) -> None:
+        registry = self.registry_combo.currentText()
+        choice = self.executor_model.choice(tool)
+        if executor == "http" and choice is not None and not choice.url:
+            # Nothing to call yet: ask for the target; cancelling goes back to mock.
+            dialog = self.open_http_editor(tool, use_http=True)
+            if dialog is not None:
+                dialog.finished.connect(lambda _result: self._http_editor_closed(dialog, tool))
+            return
+        try:
+            self.executor_store.set_executor(registry, tool, executor)
+        except StoreError as exc:
+            self.connection_label.setText(f"Executor not saved: {exc}")
+
+    def _http_editor_closed(self, dialog: HttpTargetDialog, tool: str) -> None:
+        if not dialog.saved:
+            self.executor_model.update_choice(tool, executor="mock")
+
+    def open_http_editor(
+        self, tool: str | None = None, *, use_http: bool | None = None
+    ) -> HttpTargetDialog | None:
+        """Open the HTTP target editor of ``tool`` (default: the selected row), window-modal."""
+        name = tool or self.selected_tool()
+        registry = self.registry_combo.currentText()
+        contract = self._registry.tool(name) if self._registry is not None and name else None
+        if contract is None:
+            self.connection_label.setText("Select a tool in the executor table first")
+            return None
+        choice = self.executor_model.choice(name)
+        if use_http is None:
+            use_http = True
+
+        def save(target: dict[str, Any], allowed: list[str], use: bool) -> None:
+            executor = "http" if use else "mock"
+            self.executor_store.save_http_target(
+                registry, name, target, allowed_base_urls=allowed, executor=executor
+            )
+
+        dialog = HttpTargetDialog(
+            contract,
+            choice.http if choice else None,
+            self._allowed,
+            save=save,
+            context=self._context_values(),
+            use_http=use_http,
+            ask=self.ask_unsaved,
+            parent=self,
+        )
+        dialog.accepted.connect(self.reload_executors)
+        self._editor_size(dialog, 1080, 700)
+        self.http_dialog = dialog
+        dialog.open()
+        return dialog
+
+    def open_mock_editor(self, tool: str | None = None) -> MockEditorDialog | None:
+        """Open the mock editor of the registry, at ``tool`` (default: the selected row)."""
+        registry = self.registry_combo.currentText()
+        if not registry or self._registry is None:
+            self.connection_label.setText("Pick a registry first")
+            return None
+        dialog = MockEditorDialog(
+            registry,
+            self._registry.tools,
+            self.sessions,
+            context=self._context_values(),
+            tool=tool or self.selected_tool() or None,
+            ask=self.ask_unsaved,
+            parent=self,
+        )
+        dialog.saved.connect(self._mocks_saved)
+        self._editor_size(dialog, 1080, 760)
+        self.mock_dialog = dialog
+        dialog.open()
+        return dialog
+
+    def _mocks_saved(self) -> None:
+        # The context the user typed stays; only the specs are reloaded.
+        self._load_mocks(self.registry_combo.currentText(), reset_context=False)
+        self.reload_executors()
