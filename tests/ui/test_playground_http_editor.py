@@ -6,7 +6,7 @@ import asyncio
 import json
 
 import pytest
-from PySide6.QtWidgets import QTableWidgetItem
+from PySide6.QtWidgets import QComboBox, QTableWidgetItem
 
 from registry_db import RegistryStore
 from registry_db.executors import ExecutorStore
@@ -209,12 +209,23 @@ def test_bad_templates_are_named_keep_the_input_and_are_not_saved(qtbot, store):
 
 def test_cancelling_the_editor_after_picking_http_goes_back_to_mock(qtbot, store):
     view = make_view(qtbot, store)
-    pick_executor(view, "search_policy", "http")
+    table = view.sidebar.executor_view
+    # Through the table's combo box, as a user picks it.
+    table.setCurrentIndex(view.sidebar.executor_model.index(0, EXECUTOR_COLUMN))
+    (combo,) = table.findChildren(QComboBox)
+    combo.setCurrentText("http")
+    combo.activated.emit(combo.currentIndex())
     dialog = view.sidebar.http_dialog
+    assert dialog is not None and dialog.isVisible() and dialog.tool.name == "search_policy"
     dialog.reject()  # nothing typed: no question
     assert view.sidebar.executor_model.choice("search_policy").executor == "mock"
+    assert table.currentIndex().column() == 0  # the combo box closed
     assert ExecutorStore.for_store(store).settings(REGISTRY).tools == {}
-    assert view.sidebar.run_config  # the sidebar still builds runs (no http tool)
+    # Double-clicking a mock row opens the mock editor at that tool.
+    view.sidebar._on_row_activated(view.sidebar.executor_model.index(1, 3))
+    assert view.sidebar.mock_dialog.isVisible()
+    assert view.sidebar.mock_dialog.current_tool == "query_invoices"
+    view.sidebar.mock_dialog.reject()
 
 
 def test_executor_choices_and_targets_survive_reopening_the_window(qtbot, db_path, monkeypatch):

@@ -445,6 +445,8 @@ class PlaygroundSidebar(QScrollArea):
     def _http_editor_closed(self, dialog: HttpTargetDialog, tool: str) -> None:
         if not dialog.saved:
             self.executor_model.update_choice(tool, executor="mock")
+            # Leave the Executor cell, so its open combo box does not still say http.
+            self.select_tool(tool)
 
     def open_http_editor(
         self, tool: str | None = None, *, use_http: bool | None = None
