@@ -216,7 +216,7 @@ def test_invalid_json_is_kept_with_line_and_column_and_nothing_switches(qtbot, s
     assert dialog.json_edit.text() == broken  # kept exactly as typed
     # Valid JSON that is not a valid spec: named, not applied to the store.
     commit(dialog.json_edit, '{"responses": [{"when": [{"path": "category", "regex": "(taxi"}]}]}')
-    assert "responses[0].when[0]: the regex does not compile" in dialog.problems_label.text()
+    assert "response 1 › matcher 1: the regex does not compile" in dialog.problems_label.text()
     assert not dialog.save_button.isEnabled()
     assert dialog.select_tool("query_tickets")  # valid JSON: free to move on
     assert dialog.tool_list.currentItem().text().startswith("query_tickets")

@@ -459,10 +459,9 @@ class HttpTargetDialog(QDialog):
         """Close; with unsaved changes ask first (Save, Discard or Cancel)."""
         if self.is_dirty() and not self.saved:
             answer = self._ask(self, f"the HTTP target of {self.tool.name}")
-            if answer == "cancel":
-                return
             if answer == "save":
-                if not self.save():
-                    return
+                self.save()  # closes the dialog when it stores; stays open on problems
+                return
+            if answer == "cancel":
                 return
         super().reject()

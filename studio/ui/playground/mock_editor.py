@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -46,6 +47,22 @@ from studio.ui.playground.unsaved import UnsavedPrompt, ask_unsaved
 
 FORM_TAB, JSON_TAB = 0, 1
 TOOL_ROLE = Qt.ItemDataRole.UserRole + 1
+
+
+def where_label(where: str) -> str:
+    """A check's JSON path numbered as the list shows it.
+
+    ``responses[1].when[0]`` → ``response 2 › matcher 1``; ``default.status`` stays.
+    """
+    parts = []
+    for part in where.split("."):
+        m = re.fullmatch(r"(responses|when)\[(\d+)\]", part)
+        if m:
+            noun = "response" if m.group(1) == "responses" else "matcher"
+            parts.append(f"{noun} {int(m.group(2)) + 1}")
+        else:
+            parts.append(part)
+    return " › ".join(parts)
 
 
 class MockEditorDialog(QDialog):
@@ -485,7 +502,8 @@ class MockEditorDialog(QDialog):
         for p in self.problems():
             mark = "✗" if p.severity == "error" else "⚠"
             colour = problem_colour(self, p.severity)
-            lines.append(f"<span style='color:{colour}'>{mark} {html.escape(str(p))}</span>")
+            text = f"{where_label(p.where)}: {p.message}"
+            lines.append(f"<span style='color:{colour}'>{mark} {html.escape(text)}</span>")
         if not lines:
             state = "unsaved changes" if self.draft.dirty() else "saved"
             lines.append(f"✓ No problems ({state}).")
