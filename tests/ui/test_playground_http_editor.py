@@ -281,7 +281,13 @@ def test_executor_choices_and_targets_survive_reopening_the_window(qtbot, db_pat
         assert again.url_edit.text().endswith("?key={idempotency_key}")
         assert again.header_rows() == [("X-Api-Key", "{env:TICKETS_KEY}")]
         assert not again.is_dirty()
+        # Closing with a change and answering Save stores it.
+        again.method_combo.setCurrentText("POST")
+        again._ask = lambda parent, what: "save"
         again.reject()
+        assert not again.isVisible() and again.saved
+        stored = ExecutorStore.for_store(reopened).settings(REGISTRY).tools["query_tickets"]
+        assert stored.http["method"] == "POST"
         window.close()
     finally:
         reopened.close()
