@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from registry_db import RegistryStore
 from studio.cli.common import Subcommands, UsageError, load_registry
+from studio.contract import Registry
 
 
 def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
@@ -32,6 +34,13 @@ def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     p.add_argument("--phrase", metavar="TEXT", default="", help="typed for destructive calls")
     p.add_argument("--max-tool-calls", metavar="N", type=int, default=20)
     p.add_argument("--events", choices=("jsonl", "text"), default="text")
+    p.add_argument(
+        "--executors",
+        choices=("configured", "mock"),
+        default="configured",
+        help="configured: the executor each tool is set to in the Playground (mock unless set "
+        "to http); mock: mock executors for every tool",
+    )
     p.set_defaults(handler=_cmd_run)
 
 
@@ -98,10 +107,12 @@ def _cmd_run(store: RegistryStore, args: argparse.Namespace) -> int:
         context = SessionContext.from_dict(specs.get("", {})).with_pairs(args.context)
     except (MockSpecError, ValueError) as exc:
         raise UsageError(str(exc)) from exc
+    executors = _configured_executors(store, args.registry, registry) if (
+        args.executors == "configured") else {}  # fmt: skip
     config = RunConfig(
         registry, version=args.version, profile=profile.name, system=args.system,
         params=profile.params, context=context, mock=MockExecutor(mocks.tools),
-        max_tool_calls=args.max_tool_calls,
+        executors=executors, max_tool_calls=args.max_tool_calls,
     )  # fmt: skip
 
     def show(event: RunEvent) -> None:
@@ -126,6 +137,8 @@ def _cmd_run(store: RegistryStore, args: argparse.Namespace) -> int:
             result = await run.execute(args.prompt)
         finally:
             await client.aclose()
+            for executor in {id(e): e for e in executors.values()}.values():
+                await executor.aclose()
         if args.events == "text":
             if result.messages and result.messages[-1].text:
                 print(result.messages[-1].text)
@@ -134,3 +147,25 @@ def _cmd_run(store: RegistryStore, args: argparse.Namespace) -> int:
 
     status = asyncio.run(go())
     return 0 if status == "completed" else 1
+
+
+def _configured_executors(store: RegistryStore, name: str, registry: Registry) -> dict[str, Any]:
+    """The http executor for the tools set to http in the Playground (the rest use mock)."""
+    from registry_db.executors import ExecutorStore
+    from studio.runtime import HttpExecutor
+    from studio.runtime.http_targets import ConfiguredTargetError, configured_targets
+
+    settings = ExecutorStore.for_store(store).settings(name)
+    choices = ((t.tool, t.executor, t.http) for t in settings.tools.values())
+    try:
+        targets = configured_targets(
+            choices, {t.name: t for t in registry.tools}, settings.allowed_base_urls
+        )
+    except ConfiguredTargetError as exc:
+        raise UsageError(
+            f"{exc} (HTTP target… in the Playground), or run with --executors mock"
+        ) from exc
+    if not targets:
+        return {}
+    http = HttpExecutor(targets, list(settings.allowed_base_urls))
+    return dict.fromkeys(targets, http)

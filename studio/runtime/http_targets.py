@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
@@ -95,6 +95,58 @@ def target_from_dict(data: Any) -> HttpTarget:
     ):
         raise HttpTargetError("headers must map names to string templates")
     return HttpTarget(url, method.upper(), dict(headers), data.get("body"))
+
+
+class ConfiguredTargetError(HttpTargetError):
+    """A tool set to the http executor whose target is missing, unreadable or wrong.
+
+    Attributes:
+        tool: The tool.
+        kind: ``missing`` (no URL), ``unreadable`` (the stored form does not
+            load) or ``invalid`` (:func:`check_target` found an error).
+    """
+
+    def __init__(self, tool: str, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.tool = tool
+        self.kind = kind
+
+
+def configured_targets(
+    choices: Iterable[tuple[str, str, Mapping[str, Any] | None]],
+    tools: Mapping[str, ToolContract],
+    allowed: Sequence[str],
+) -> dict[str, HttpTarget]:
+    """The checked HTTP targets of the tools whose executor is ``http``.
+
+    Args:
+        choices: ``(tool, executor, target as stored)`` per tool; tools on
+            ``mock`` are skipped.
+        tools: The registry's tools by name (for the placeholder checks).
+        allowed: The allowed base URLs.
+
+    Raises:
+        ConfiguredTargetError: for the first tool whose target cannot be used.
+    """
+    targets: dict[str, HttpTarget] = {}
+    for name, executor, stored in choices:
+        if executor != "http":
+            continue
+        if not (stored or {}).get("url"):
+            raise ConfiguredTargetError(name, "missing", f"Give an HTTP target for {name}")
+        try:
+            target = target_from_dict(stored)
+        except HttpTargetError as exc:
+            raise ConfiguredTargetError(
+                name, "unreadable", f"The HTTP target of {name} does not load: {exc}"
+            ) from exc
+        errors = [
+            p for p in check_target(target, tools.get(name), allowed) if p.severity == "error"
+        ]
+        if errors:
+            raise ConfiguredTargetError(name, "invalid", f"HTTP target of {name}: {errors[0]}")
+        targets[name] = target
+    return targets
 
 
 def is_secret_header(name: str) -> bool:

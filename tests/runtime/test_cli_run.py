@@ -130,3 +130,59 @@ def test_a_crash_mid_run_leaves_a_readable_session(db):
         assert "message.delta" in types and "tool_call.prepared" in types
         assert info.status == "running"
         assert [m["role"] for m in sessions.messages(info.id)] == ["user", "assistant"]
+
+
+def test_run_uses_the_http_targets_set_in_the_playground(db, capsys):
+    from registry_db.executors import ExecutorStore
+    from tests.runtime.tool_api_server import ToolApiServer
+
+    policy = {"clauses": [{"clause": "4.2", "limit": 80}]}
+    search = '{"query": "taxi limit"}'
+    with ToolApiServer({"/policy/search": policy}) as api:
+        with RegistryStore.open(db) as store:
+            ExecutorStore.for_store(store).save_http_target(
+                "travel-reimbursement",
+                "search_policy",
+                {"url": api.base_url + "/policy/search", "method": "POST",
+                 "headers": {"X-Query": "{query}"}, "body": {"q": "{query}"}},
+                allowed_base_urls=[api.base_url],
+            )  # fmt: skip
+        base = ["run", "travel-reimbursement", "--profile", "scripted", "--prompt", "limit?",
+                "--events", "jsonl", "--db", str(db)]  # fmt: skip
+        turns = [Turn(tool_calls=[ToolCall("search_policy", search)]), Turn(text="80.")]
+        with ScriptedServer(turns) as server:
+            add_profile(db, server)
+            capsys.readouterr()
+            assert main(base) == 0
+        (request,) = api.requests
+        assert (request.method, request.path) == ("POST", "/policy/search")
+        assert request.headers["X-Query"] == "taxi limit"
+        assert json.loads(request.body) == {"q": "taxi limit"}
+        events = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+        done = next(e["data"] for e in events if e["type"] == "tool_call.completed")
+        assert done["result"]["data"] == policy
+
+        # --executors mock keeps every call on the mocks: the API sees nothing more.
+        with ScriptedServer(turns) as server:
+            add_profile_again = ["profiles", "add", "scripted2", "--kind", "openai-chat",
+                                 "--base-url", server.base_url + "/v1", "--model", "m",
+                                 "--api-key-env", "SCRIPTED_KEY", "--db", str(db)]  # fmt: skip
+            assert main(add_profile_again) == 0
+            mock_run = [*base[:3], "scripted2", *base[4:], "--executors", "mock"]
+            assert main(mock_run) == 0
+        assert len(api.requests) == 1
+
+
+def test_run_refuses_a_tool_set_to_http_without_a_usable_target(db, capsys):
+    from registry_db.executors import ExecutorStore
+
+    with RegistryStore.open(db) as store:
+        ExecutorStore.for_store(store).set_executor("travel-reimbursement", "search_policy", "http")
+    with ScriptedServer([]) as server:
+        add_profile(db, server)
+        capsys.readouterr()
+        code = main(["run", "travel-reimbursement", "--profile", "scripted", "--prompt", "x",
+                     "--db", str(db)])  # fmt: skip
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "Give an HTTP target for search_policy" in err and "--executors mock" in err

@@ -50,7 +50,7 @@ from studio.runtime import (
     example_mocks,
     parse_mocks,
 )
-from studio.runtime.http_targets import HttpTargetError, check_target, target_from_dict
+from studio.runtime.http_targets import ConfiguredTargetError, configured_targets
 from studio.ui.playground.executor_model import (
     EXECUTOR_COLUMN,
     ExecutorDelegate,
@@ -374,25 +374,15 @@ class PlaygroundSidebar(QScrollArea):
 
     def http_targets(self) -> dict[str, HttpTarget]:
         """The HTTP targets of tools set to http; raises ValueError naming the first problem."""
-        targets: dict[str, HttpTarget] = {}
         registry = self._registry
-        for choice in self.executor_model.choices():
-            if choice.executor != "http":
-                continue
-            if not choice.url:
-                raise ValueError(
-                    f"Give an HTTP target for {choice.tool} (double-click its executor row)"
-                )
-            try:
-                target = target_from_dict(choice.http)
-            except HttpTargetError as exc:
-                raise ValueError(f"The HTTP target of {choice.tool} does not load: {exc}") from exc
-            tool = registry.tool(choice.tool) if registry is not None else None
-            errors = [p for p in check_target(target, tool, self._allowed) if p.severity == "error"]
-            if errors:
-                raise ValueError(f"HTTP target of {choice.tool}: {errors[0]} (HTTP target…)")
-            targets[choice.tool] = target
-        return targets
+        tools = {t.name: t for t in registry.tools} if registry is not None else {}
+        choices = ((c.tool, c.executor, c.http) for c in self.executor_model.choices())
+        try:
+            return configured_targets(choices, tools, self._allowed)
+        except ConfiguredTargetError as exc:
+            hint = {"missing": "double-click its executor row", "invalid": "HTTP target…"}
+            where = hint.get(exc.kind)
+            raise ValueError(f"{exc} ({where})" if where else str(exc)) from exc
 
     # ------------------------------------------------------------------ executors and editors
 
