@@ -123,28 +123,51 @@ def parse_behaviour(data: Any, where: str) -> MockBehaviour:
     if not isinstance(data, dict):
         raise MockSpecError(f"{where}: a response must be an object")
     matchers = []
-    for i, m in enumerate(data.get("when") or ()):
-        ops = [op for op in ("equals", "contains", "regex") if op in m]
+    when = data.get("when") or []
+    if not isinstance(when, list | tuple):
+        raise MockSpecError(f"{where}.when: must be a list of matchers")
+    for i, m in enumerate(when):
+        ops = (
+            [op for op in ("equals", "contains", "regex") if op in m] if isinstance(m, dict) else []
+        )
         if not isinstance(m, dict) or "path" not in m or len(ops) != 1:
             raise MockSpecError(
                 f"{where}.when[{i}]: needs a path and one of equals, contains, regex"
             )
+        if ops[0] == "regex":
+            try:
+                re.compile(str(m["regex"]))
+            except re.error as exc:
+                raise MockSpecError(f"{where}.when[{i}].regex: {exc}") from None
         matchers.append(Matcher(str(m["path"]), ops[0], m[ops[0]]))
     fail = str(data.get("fail") or "")
     if fail and fail not in FAILURES:
         raise MockSpecError(f"{where}.fail: {fail!r} is not one of {', '.join(FAILURES)}")
-    times = data.get("times")
-    retry_after = data.get("retry_after")
+    times = _number(data, "times", where, int)
+    retry_after = _number(data, "retry_after", where, float)
     return MockBehaviour(
         tuple(matchers),
         data.get("body"),
-        int(data.get("status", 200)),
+        _number(data, "status", where, int, 200),
         str(data.get("error_code") or ""),
-        float(data.get("latency_ms", 0) or 0),
+        _number(data, "latency_ms", where, float, 0.0) or 0.0,
         fail,
-        None if retry_after is None else float(retry_after),
-        None if times is None else int(times),
+        retry_after,
+        times,
     )
+
+
+def _number(data: dict[str, Any], key: str, where: str, kind: type, default: Any = None) -> Any:
+    """``kind(data[key])`` (``default`` when absent or null); MockSpecError when not a number."""
+    value = data.get(key)
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        raise MockSpecError(f"{where}.{key}: must be a number")
+    try:
+        return kind(value)
+    except ValueError:
+        raise MockSpecError(f"{where}.{key}: must be a number, not {value!r}") from None
 
 
 def parse_tool_spec(data: Any, where: str = "tool") -> MockToolSpec:

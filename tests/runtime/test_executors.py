@@ -16,6 +16,7 @@ from studio.runtime import (
     HttpExecutor,
     HttpTarget,
     MockExecutor,
+    MockSpecError,
     execute_with_policy,
     parse_mocks,
 )
@@ -158,3 +159,27 @@ def test_every_injected_failure_becomes_a_structured_result(fail):
     outcome = run(execute_with_policy(executor, ExecutionRequest(t, {}), sleep=RecordingSleep()))
     result = outcome.error.to_result()
     assert set(result) >= {"ok", "error_code", "message", "retryable", "hint"}
+
+
+@pytest.mark.parametrize(
+    ("response", "message"),
+    [
+        ({"when": [{"path": "q", "regex": "(unclosed"}]}, "tools.t.responses[0].when[0].regex:"),
+        ({"when": [7]}, "tools.t.responses[0].when[0]: needs a path and one of"),
+        ({"when": {"path": "q"}}, "tools.t.responses[0].when: must be a list of matchers"),
+        ({"status": "two hundred"}, "tools.t.responses[0].status: must be a number"),
+        ({"latency_ms": [5]}, "tools.t.responses[0].latency_ms: must be a number"),
+        ({"times": True}, "tools.t.responses[0].times: must be a number"),
+    ],
+)
+def test_a_broken_mock_spec_is_refused_with_its_place(response, message) -> None:
+    # Refused when the mocks load, before a run, never as a crash mid-run.
+    with pytest.raises(MockSpecError) as caught:
+        parse_mocks({"tools": {"t": {"responses": [response]}}})
+    assert str(caught.value).startswith(message)
+
+
+def test_numbers_in_a_mock_spec_may_be_written_as_strings() -> None:
+    spec = parse_mocks({"tools": {"t": {"default": {"status": "429", "latency_ms": "20"}}}})
+    default = spec.tools["t"].default
+    assert default is not None and (default.status, default.latency_ms) == (429, 20.0)
