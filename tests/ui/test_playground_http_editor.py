@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 import pytest
@@ -11,7 +10,6 @@ from PySide6.QtWidgets import QComboBox, QTableWidgetItem
 from registry_db import RegistryStore
 from registry_db.executors import ExecutorStore
 from studio.runtime import ApprovalDecision
-from studio.ui.async_loop import StudioEventLoop
 from studio.ui.main_window import MainWindow
 from studio.ui.playground.executor_model import EXECUTOR_COLUMN
 from studio.ui.playground.http_target_dialog import HttpTargetDialog
@@ -24,15 +22,6 @@ pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSi
 REGISTRY = "travel-reimbursement"
 TOKEN_ENV = "CLAIMS_API_TEST_TOKEN"
 TOKEN = "tok-0f9e8d7c"
-
-
-@pytest.fixture
-def loop(qapp):
-    loop = StudioEventLoop(qapp)
-    asyncio.set_event_loop(loop)
-    yield loop
-    loop.close_cleanly()
-    asyncio.set_event_loop(None)
 
 
 @pytest.fixture

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 import pytest
 
 from registry_db.sessions import SessionStore
-from studio.ui.async_loop import StudioEventLoop
 from studio.ui.playground.mock_draft import DEFAULT
 from studio.ui.playground.mock_editor import FORM_TAB, JSON_TAB, MockEditorDialog
 from studio.ui.playground.sidebar import PlaygroundSidebar
@@ -18,15 +16,6 @@ from tests.ui.playground_helpers import KEY_ENV, add_profile, make_store, until
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 REGISTRY = "travel-reimbursement"
-
-
-@pytest.fixture
-def loop(qapp):
-    loop = StudioEventLoop(qapp)
-    asyncio.set_event_loop(loop)
-    yield loop
-    loop.close_cleanly()
-    asyncio.set_event_loop(None)
 
 
 @pytest.fixture

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 import pytest
@@ -10,7 +9,6 @@ import pytest
 from studio.runtime import ApprovalDecision
 from studio.sessions.export import messages_from_export
 from studio.sessions.pairing import analyse_pairing
-from studio.ui.async_loop import StudioEventLoop
 from studio.ui.playground.view import PlaygroundView
 from tests.providers.scripted_server import (
     ScriptedServer,
@@ -24,15 +22,6 @@ from tests.ui.playground_helpers import KEY_ENV, add_profile, make_store, until
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 INVOICE_ARGS = '{"start_date": "2024-05-01", "end_date": "2024-05-10", "category": "taxi"}'
 ALIAS_ARGS = '{"startDate": "2024-05-01", "to": "2024-05-10", "类别": "出租车"}'
-
-
-@pytest.fixture
-def loop(qapp):
-    loop = StudioEventLoop(qapp)
-    asyncio.set_event_loop(loop)
-    yield loop
-    loop.close_cleanly()
-    asyncio.set_event_loop(None)
 
 
 @pytest.fixture

@@ -2,27 +2,15 @@
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 
 from registry_db.sessions import SessionStore
-from studio.ui.async_loop import StudioEventLoop
 from studio.ui.main_window import MainWindow
 from studio.ui.playground.sidebar import PlaygroundSidebar
 from tests.providers.scripted_server import ScriptedServer
 from tests.ui.playground_helpers import KEY_ENV, make_store, until
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
-
-
-@pytest.fixture
-def loop(qapp):
-    loop = StudioEventLoop(qapp)
-    asyncio.set_event_loop(loop)
-    yield loop
-    loop.close_cleanly()
-    asyncio.set_event_loop(None)
 
 
 @pytest.fixture

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 import pytest
 
 from registry_db.sessions import SessionStore
 from studio.sessions.library import load_messages
-from studio.ui.async_loop import StudioEventLoop
 from studio.ui.sessions.browser import SessionsView
 from studio.ui.sessions.replay_model import ReplayChoice, ReplayModelDialog, replay_options
 from tests.providers.scripted_server import ScriptedServer, Turn
@@ -32,15 +30,6 @@ class ReplayPrompts(StubPrompts):
         self.asked.append("replay")
         self.options = options
         return self.choice
-
-
-@pytest.fixture
-def loop(qapp):
-    loop = StudioEventLoop(qapp)
-    asyncio.set_event_loop(loop)
-    yield loop
-    loop.close_cleanly()
-    asyncio.set_event_loop(None)
 
 
 @pytest.fixture
