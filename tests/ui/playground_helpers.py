@@ -9,6 +9,8 @@ from collections.abc import Callable
 from registry_db import RegistryStore
 from registry_db.profiles import ProfileRepository
 from studio.providers import ModelProfile, ProviderKind
+from studio.runtime import ApprovalDecision
+from studio.ui.playground.view import PlaygroundView
 from tests.runtime.helpers import travel_registry
 
 KEY_ENV = "PLAYGROUND_TEST_KEY"
@@ -37,3 +39,24 @@ async def until(condition: Callable[[], object], timeout: float = 10.0) -> None:
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {condition}")
         await asyncio.sleep(0.01)
+
+
+class Approvals:
+    """An injected approval prompt: records requests, answers from a script."""
+
+    def __init__(self, *answers: ApprovalDecision) -> None:
+        self.answers = list(answers)
+        self.requests = []
+
+    async def __call__(self, parent, request):
+        self.requests.append(request)
+        return self.answers.pop(0)
+
+
+def make_view(qtbot, store: RegistryStore, **kw) -> PlaygroundView:
+    """A shown Playground view at 1280×800, closed with the test."""
+    view = PlaygroundView(store, **kw)
+    qtbot.addWidget(view)
+    view.resize(1280, 800)
+    view.show()
+    return view

@@ -16,7 +16,14 @@ from studio.ui.playground.http_target_dialog import HttpTargetDialog
 from studio.ui.playground.view import PlaygroundView
 from tests.providers.scripted_server import ScriptedServer, ToolCall, Turn
 from tests.runtime.tool_api_server import ToolApiServer
-from tests.ui.playground_helpers import KEY_ENV, add_profile, make_store, until
+from tests.ui.playground_helpers import (
+    KEY_ENV,
+    Approvals,
+    add_profile,
+    make_store,
+    make_view,
+    until,
+)
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 REGISTRY = "travel-reimbursement"
@@ -35,24 +42,6 @@ def store(db_path, monkeypatch):
     store = make_store(db_path)
     yield store
     store.close()
-
-
-class Approvals:
-    def __init__(self, *answers: ApprovalDecision) -> None:
-        self.answers = list(answers)
-        self.requests = []
-
-    async def __call__(self, parent, request):
-        self.requests.append(request)
-        return self.answers.pop(0)
-
-
-def make_view(qtbot, store, **kw) -> PlaygroundView:
-    view = PlaygroundView(store, **kw)
-    qtbot.addWidget(view)
-    view.resize(1280, 800)
-    view.show()
-    return view
 
 
 def pick_executor(view: PlaygroundView, tool: str, executor: str) -> None:

@@ -9,7 +9,6 @@ import pytest
 from studio.runtime import ApprovalDecision
 from studio.sessions.export import messages_from_export
 from studio.sessions.pairing import analyse_pairing
-from studio.ui.playground.view import PlaygroundView
 from tests.providers.scripted_server import (
     ScriptedServer,
     ToolCall,
@@ -17,7 +16,14 @@ from tests.providers.scripted_server import (
     validate_anthropic,
     validate_openai,
 )
-from tests.ui.playground_helpers import KEY_ENV, add_profile, make_store, until
+from tests.ui.playground_helpers import (
+    KEY_ENV,
+    Approvals,
+    add_profile,
+    make_store,
+    make_view,
+    until,
+)
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 INVOICE_ARGS = '{"start_date": "2024-05-01", "end_date": "2024-05-10", "category": "taxi"}'
@@ -30,26 +36,6 @@ def store(tmp_path, monkeypatch):
     store = make_store(tmp_path / "studio.sqlite3")
     yield store
     store.close()
-
-
-class Approvals:
-    """An injected approval prompt: records requests, answers from a script."""
-
-    def __init__(self, *answers: ApprovalDecision) -> None:
-        self.answers = list(answers)
-        self.requests = []
-
-    async def __call__(self, parent, request):
-        self.requests.append(request)
-        return self.answers.pop(0)
-
-
-def make_view(qtbot, store, **kw) -> PlaygroundView:
-    view = PlaygroundView(store, **kw)
-    qtbot.addWidget(view)
-    view.resize(1280, 800)
-    view.show()
-    return view
 
 
 def run_turns(loop, view, server_turns, prompt="Can I claim my taxi invoice INV-102?",
