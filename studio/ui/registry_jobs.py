@@ -1,11 +1,12 @@
-"""Registry import and export off the GUI thread: the work, the worker, and the panel showing it.
+"""Registry import, export and opening off the GUI thread: the work, the worker, the panel.
 
 Reading and checking a file (:func:`read_import`), storing a registry
-(:func:`store_import`) and rendering and writing an export (:func:`write_export_job`)
-run as the session browser's :class:`~studio.ui.sessions.worker.Job` s on one
-serial worker (:class:`RegistryJobs`). A job never touches widgets; its progress
-and result arrive on the GUI thread, where :class:`RegistryJobs` hands them to
-plain callbacks.
+(:func:`store_import`), rendering and writing an export (:func:`write_export_job`)
+and loading a large draft (:func:`load_draft`) run as the session browser's
+:class:`~studio.ui.sessions.worker.Job` s on one serial worker
+(:class:`RegistryJobs`; the main window has a second one for opening). A job
+never touches widgets; its progress and result arrive on the GUI thread, where
+:class:`RegistryJobs` hands them to plain callbacks.
 
 Expected failures come back as :class:`Refused` with the message the user sees
 (what and where); a cancelled job comes back as :data:`CANCELLED`. Only a bug
@@ -44,6 +45,7 @@ from PySide6.QtWidgets import (
 
 from registry_db import RegistryInfo, RegistryStore, StoreError
 from studio.contract import Registry
+from studio.editing import DraftWorkspace
 from studio.formats import (
     ExportResult,
     FormatError,
@@ -199,6 +201,44 @@ def write_export_job(
     except (StoreError, FormatError, OSError) as exc:
         return Refused(f"{destination}: {exc}")
     return result
+
+
+def load_draft(
+    store: RegistryStore, name: str, cancel: threading.Event
+) -> DraftWorkspace | Refused | Cancelled:
+    """Load the draft of ``name`` as :meth:`DraftWorkspace.load` does (on the worker).
+
+    Decoding and checking every tool of a 10,000-tool draft takes about a
+    second, all of it inside the store's read of the rows. As in
+    :func:`store_import`, SQLite's progress handler polls ``cancel`` between
+    rows, so a superseded open gives the connection back within milliseconds.
+
+    Args:
+        store: The window's store (shared; its lock is held throughout).
+        name: The registry whose draft to load.
+        cancel: Set by the GUI thread when another open supersedes this one.
+
+    Return:
+        The workspace, :class:`Refused` with the message the synchronous open
+        shows (``"<name>: <error>"``), or :data:`CANCELLED`.
+    """
+    conn = store.connection
+    with store.lock:
+        if cancel.is_set():
+            return CANCELLED
+        conn.set_progress_handler(lambda: 1 if cancel.is_set() else 0, CANCEL_POLL_STEPS)
+        try:
+            return DraftWorkspace.load(store, name)
+        except sqlite3.OperationalError as exc:
+            if cancel.is_set():  # "interrupted": the handler stopped it
+                return CANCELLED
+            return Refused(f"{name}: {exc}")
+        except StoreError as exc:
+            return Refused(f"{name}: {exc}")
+        finally:
+            conn.set_progress_handler(None, 0)
+            if conn.in_transaction:  # an interrupted read leaves its BEGIN open
+                conn.execute("ROLLBACK")
 
 
 # ---------------------------------------------------------------------- the worker

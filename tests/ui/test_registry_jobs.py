@@ -136,6 +136,8 @@ def test_large_import_runs_in_the_worker_with_progress(
     assert ticker.between(released, finished[0]) >= 5
     assert reports[-1] == (LARGE, LARGE) and len({done for done, _ in reports}) > 5
     assert store.get_registry("invoices").tool_count == LARGE
+    # 2,000 tools: the new registry opens in the worker too (test_open_large_registry).
+    qtbot.waitUntil(lambda: window.current_document() is not None, timeout=WAIT_MS)
     assert window.current_document().name == "invoices"
     assert "Imported invoices: 2000 tools from invoices.json (openai)" in prompts.notes[0][0]
 
@@ -292,7 +294,8 @@ def test_large_export_runs_in_the_worker_and_writes_the_cli_bytes(
 ) -> None:
     store.import_registry(import_path(large_file).registry)
     window.refresh_registries()
-    window.open_registry("invoices")
+    window.open_registry("invoices")  # 2,000 tools: loads in the worker
+    qtbot.waitUntil(lambda: window.current_document() is not None, timeout=WAIT_MS)
     threads: list[threading.Thread] = []
     real_export = registry_jobs.export_registry
 
