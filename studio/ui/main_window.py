@@ -66,6 +66,7 @@ from studio.ui.registry_jobs import Refused, RegistryJobs, load_draft
 from studio.ui.views.tool_editor import ToolEditorWidget
 from studio.ui.views.versions_panel import VersionsPanel
 from studio.ui.widgets.preview import PreviewWidget
+from studio.ui.widgets.unsaved import UnsavedAnswer, ask_save_discard_cancel
 
 if TYPE_CHECKING:
     from studio.ui.diff.diff_view import DiffView
@@ -76,7 +77,6 @@ if TYPE_CHECKING:
 _log = logging.getLogger(__name__)
 
 APP_TITLE = "Tool Registry Studio"
-UnsavedAnswer = Literal["save", "discard", "cancel"]
 ConflictAnswer = Literal["reload", "cancel"]
 
 # Drafts of at least this many tools load on a worker. Loading costs about
@@ -108,23 +108,9 @@ class Prompts(RegistryPrompts, LintPrompts):
 
     def unsaved_changes(self, parent: QWidget, names: Sequence[str]) -> UnsavedAnswer:
         """Save / Discard / Cancel for unsaved drafts ``names``."""
-        box = QMessageBox(parent)
-        box.setIcon(QMessageBox.Icon.Warning)
-        box.setWindowTitle("Unsaved changes")
-        box.setText(f"{', '.join(names)} has unsaved changes.")
-        box.setInformativeText("Save them before closing?")
-        box.setStandardButtons(
-            QMessageBox.StandardButton.Save
-            | QMessageBox.StandardButton.Discard
-            | QMessageBox.StandardButton.Cancel
+        return ask_save_discard_cancel(
+            parent, f"{', '.join(names)} has unsaved changes.", "Save them before closing?"
         )
-        box.setDefaultButton(QMessageBox.StandardButton.Save)
-        answer = box.exec()
-        if answer == QMessageBox.StandardButton.Save:
-            return "save"
-        if answer == QMessageBox.StandardButton.Discard:
-            return "discard"
-        return "cancel"
 
     def conflict(self, parent: QWidget, registry: str, message: str) -> ConflictAnswer:
         """Reload (discard mine) or Cancel (keep editing) after a refused save."""

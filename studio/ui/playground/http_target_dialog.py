@@ -50,7 +50,7 @@ from studio.runtime.http_targets import (
     target_to_dict,
 )
 from studio.ui.playground.json_text import JsonTextWidget, dump, problem_colour
-from studio.ui.playground.unsaved import UnsavedPrompt, ask_unsaved
+from studio.ui.widgets.unsaved import UnsavedPrompt, ask_unsaved
 
 SaveTarget = Callable[[dict[str, Any], list[str], bool], None]
 """Stores (target JSON, allowed base URLs, use the http executor); raises StoreError."""

@@ -43,7 +43,7 @@ from studio.runtime.mock_checks import check_tool_spec, choose_response
 from studio.ui.playground.json_text import JsonTextWidget, problem_colour
 from studio.ui.playground.mock_draft import DEFAULT, MockDraft, describe_response
 from studio.ui.playground.mock_form import ResponseFormWidget
-from studio.ui.playground.unsaved import UnsavedPrompt, ask_unsaved
+from studio.ui.widgets.unsaved import UnsavedPrompt, ask_unsaved
 
 FORM_TAB, JSON_TAB = 0, 1
 TOOL_ROLE = Qt.ItemDataRole.UserRole + 1

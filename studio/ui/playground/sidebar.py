@@ -59,7 +59,7 @@ from studio.ui.playground.executor_model import (
 from studio.ui.playground.http_target_dialog import HttpTargetDialog
 from studio.ui.playground.mock_editor import MockEditorDialog
 from studio.ui.playground.profile_dialog import ProfileDialog
-from studio.ui.playground.unsaved import UnsavedPrompt, ask_unsaved
+from studio.ui.widgets.unsaved import UnsavedPrompt, ask_unsaved
 
 _log = logging.getLogger(__name__)
 DRAFT = "draft"

@@ -1,4 +1,4 @@
-"""The question asked when an editor with unsaved changes is closed."""
+"""The Save / Discard / Cancel question asked before unsaved changes would be lost."""
 
 from __future__ import annotations
 
@@ -12,13 +12,13 @@ UnsavedPrompt = Callable[[QWidget, str], UnsavedAnswer]
 """Asks about unsaved changes to ``what``; tests inject a scripted answer."""
 
 
-def ask_unsaved(parent: QWidget, what: str) -> UnsavedAnswer:
-    """Save / Discard / Cancel for unsaved changes to ``what`` (modal)."""
+def ask_save_discard_cancel(parent: QWidget, text: str, detail: str) -> UnsavedAnswer:
+    """A modal Save / Discard / Cancel box (Save is the default)."""
     box = QMessageBox(parent)
     box.setIcon(QMessageBox.Icon.Warning)
     box.setWindowTitle("Unsaved changes")
-    box.setText(f"{what[:1].upper()}{what[1:]} has unsaved changes.")
-    box.setInformativeText("Nothing is stored until you save. Save them now?")
+    box.setText(text)
+    box.setInformativeText(detail)
     box.setStandardButtons(
         QMessageBox.StandardButton.Save
         | QMessageBox.StandardButton.Discard
@@ -31,3 +31,12 @@ def ask_unsaved(parent: QWidget, what: str) -> UnsavedAnswer:
     if answer == QMessageBox.StandardButton.Discard:
         return "discard"
     return "cancel"
+
+
+def ask_unsaved(parent: QWidget, what: str) -> UnsavedAnswer:
+    """Save / Discard / Cancel for unsaved changes to ``what`` (an editor's contents)."""
+    return ask_save_discard_cancel(
+        parent,
+        f"{what[:1].upper()}{what[1:]} has unsaved changes.",
+        "Nothing is stored until you save. Save them now?",
+    )
