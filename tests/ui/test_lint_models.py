@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QTableView
 
 from studio.contract import parse_registry
 from studio.lint import LintReport, Severity, lint_registry
-from studio.ui.models.problems_model import ProblemsFilterModel, ProblemsModel
+from studio.ui.models.problems_model import (
+    COLUMN,
+    REGISTRY_LABEL,
+    ProblemsFilterModel,
+    ProblemsModel,
+)
 from studio.ui.views.similar_tools_view import SimilarPairsModel, apart_text
 from studio.ui.widgets.field_markers import property_path, tab_for_path
 
@@ -43,6 +51,47 @@ def test_problems_filter_model(qapp, qtmodeltester, report: LintReport) -> None:
     proxy.set_severities(set(Severity))
     proxy.set_text("USER_ID")
     assert 0 < proxy.rowCount() < model.rowCount()
+    qtmodeltester.check(proxy)
+
+
+def _column(proxy: ProblemsFilterModel, column: int) -> list[str]:
+    return [proxy.index(r, column).data() for r in range(proxy.rowCount())]
+
+
+def test_problems_sort_in_the_model_stably_and_survive_a_new_report(
+    qapp, qtmodeltester, report: LintReport
+) -> None:
+    model = ProblemsModel()
+    proxy = ProblemsFilterModel()
+    proxy.setSourceModel(model)
+    view = QTableView()
+    view.setModel(proxy)
+    view.setSortingEnabled(True)
+    rule, tool = COLUMN["rule"], COLUMN["tool"]
+    view.sortByColumn(rule, Qt.SortOrder.AscendingOrder)
+    model.set_report(report)
+    # Sorted by the model (one Python sort), not by the proxy's per-comparison callbacks.
+    assert proxy.sortColumn() == -1
+    by_rule = sorted(report.findings, key=lambda f: f.rule_id.casefold())  # stable
+    assert _column(proxy, rule) == [f.rule_id for f in by_rule]
+    assert _column(proxy, tool) == [f.tool or REGISTRY_LABEL for f in by_rule]
+    view.sortByColumn(rule, Qt.SortOrder.DescendingOrder)
+    desc = sorted(report.findings, key=lambda f: f.rule_id.casefold(), reverse=True)
+    assert _column(proxy, tool) == [f.tool or REGISTRY_LABEL for f in desc]
+    # A selected finding stays selected through a re-sort.
+    view.selectRow(3)
+    chosen = proxy.finding(view.currentIndex())
+    view.sortByColumn(tool, Qt.SortOrder.AscendingOrder)
+    assert proxy.finding(view.currentIndex()) == chosen
+    # A new report keeps the chosen order; filtering still works on top of it.
+    fewer = dataclasses.replace(report, findings=report.findings[::2])
+    model.set_report(fewer)
+    keyed = sorted(fewer.findings, key=lambda f: (f.tool or REGISTRY_LABEL).casefold())
+    assert _column(proxy, tool) == [f.tool or REGISTRY_LABEL for f in keyed]
+    proxy.set_severities({Severity.WARNING})
+    assert _column(proxy, tool) == [
+        f.tool or REGISTRY_LABEL for f in keyed if f.severity is Severity.WARNING
+    ]
     qtmodeltester.check(proxy)
 
 
