@@ -18,7 +18,7 @@ from studio.ui.models.problems_model import (
     ProblemsFilterModel,
     ProblemsModel,
 )
-from studio.ui.views.similar_tools_view import SimilarPairsModel, apart_text
+from studio.ui.views.similar_tools_view import SimilarPairsModel, SimilarToolsView, apart_text
 from studio.ui.widgets.field_markers import property_path, tab_for_path
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "resources" / "examples" / "order-service.json"
@@ -102,6 +102,17 @@ def test_similar_pairs_model(qapp, qtmodeltester, report: LintReport) -> None:
     qtmodeltester.check(model)
     assert model.rowCount() == len(report.similar) > 0
     assert "neither" in apart_text(report.similar[0])
+
+
+def test_similar_tools_view_sorts_in_the_model_best_score_first(qtbot, report: LintReport) -> None:
+    view = SimilarToolsView()
+    qtbot.addWidget(view)
+    view.set_pairs(report.similar)
+    assert view.proxy.sortColumn() == -1  # the proxy does not sort (no per-comparison callbacks)
+    shown = [
+        view.proxy.index(r, 0).data(SimilarPairsModel.RowRole) for r in range(view.proxy.rowCount())
+    ]
+    assert shown == sorted(report.similar, key=lambda p: p.score, reverse=True)
 
 
 @pytest.mark.parametrize(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
@@ -10,12 +9,10 @@ from PySide6.QtCore import (
     QModelIndex,
     QObject,
     QPersistentModelIndex,
-    QSortFilterProxyModel,
-    Qt,
 )
 
 from studio.lint import Finding, LintReport, Severity
-from studio.ui.models.table_base import RowTableModel
+from studio.ui.models.table_base import RowTableModel, SourceSortProxy
 from studio.ui.widgets.field_markers import marker_tooltip, severity_icon
 
 Index = QModelIndex | QPersistentModelIndex
@@ -51,52 +48,18 @@ def _text(f: Finding, key: str) -> str:
 class ProblemsModel(RowTableModel[Finding]):
     """Adapts the active findings of a :class:`LintReport` to a read-only table.
 
-    The model sorts its own rows (:meth:`sort`, one Python sort by key) and
-    keeps that order when a new report arrives: a 10,000-tool registry has
-    ~66,000 findings, which Qt's proxy would sort by calling back into Python
-    for every comparison (seconds on the GUI thread).
+    Sorted by the model itself (:meth:`RowTableModel.sort`): a 10,000-tool
+    registry has ~66,000 findings.
     """
 
     columns = tuple((title, partial(_text, key=key)) for key, title in COLUMNS)
 
-    def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._report_findings: tuple[Finding, ...] = ()
-        self._sort: tuple[int, Qt.SortOrder] | None = None
-
     def set_report(self, report: LintReport | None) -> None:
         """Show the findings of ``report`` (None: nothing), in the current sort order."""
         findings = report.findings if report is not None else ()
-        if findings == self._report_findings:
+        if findings == self.given_rows():
             return
-        self._report_findings = findings
-        self.set_rows(self._sorted(findings))
-
-    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
-        """Order the rows by ``column`` (stable: equal keys keep the report's order)."""
-        self._sort = (column, order)
-        if not self._rows:
-            return
-        self.layoutAboutToBeChanged.emit()
-        before = self.persistentIndexList()
-        moved = [self._rows[i.row()] for i in before]
-        self._rows = self._sorted(self._report_findings)
-        position = {id(f): row for row, f in enumerate(self._rows)}
-        after = [
-            self.index(position[id(f)], i.column()) for f, i in zip(moved, before, strict=True)
-        ]
-        self.changePersistentIndexList(before, after)
-        self.layoutChanged.emit()
-
-    def _sorted(self, findings: Sequence[Finding]) -> list[Finding]:
-        if self._sort is None:
-            return list(findings)
-        column, order = self._sort
-        return sorted(
-            findings,
-            key=lambda f: self.sort_key(f, column),
-            reverse=order == Qt.SortOrder.DescendingOrder,
-        )
+        self.set_rows(findings)
 
     def findings(self) -> tuple[Finding, ...]:
         return tuple(self._rows)
@@ -117,7 +80,7 @@ class ProblemsModel(RowTableModel[Finding]):
         return marker_tooltip([row])
 
 
-class ProblemsFilterModel(QSortFilterProxyModel):
+class ProblemsFilterModel(SourceSortProxy):
     """Filters findings by severity and text (any column); sorting is the source's."""
 
     def __init__(self, parent: QObject | None = None) -> None:
@@ -125,14 +88,6 @@ class ProblemsFilterModel(QSortFilterProxyModel):
         self._severities: frozenset[Severity] = frozenset(Severity)
         self._text = ""
         self.setSortRole(SortRole)
-
-    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
-        """Sorting is the source model's (:meth:`ProblemsModel.sort`); the proxy only filters."""
-        model = self.sourceModel()
-        if isinstance(model, ProblemsModel):
-            model.sort(column, order)
-        else:
-            super().sort(column, order)
 
     def set_severities(self, severities: set[Severity] | frozenset[Severity]) -> None:
         """Show only findings of these severities."""

@@ -12,7 +12,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    QSortFilterProxyModel,
+    Qt,
+)
 
 Index = QModelIndex | QPersistentModelIndex
 T = TypeVar("T")
@@ -66,14 +73,53 @@ class RowTableModel(QAbstractTableModel, Generic[T]):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._rows: list[T] = []
+        self._given: tuple[T, ...] = ()
+        self._sort: tuple[int, Qt.SortOrder] | None = None
 
     # ------------------------------------------------------------------ rows
 
     def set_rows(self, rows: Sequence[T]) -> None:
-        """Replace every row (callers refresh whole lists, which are short)."""
+        """Replace every row, shown in the current sort order (see :meth:`sort`)."""
         self.beginResetModel()
-        self._rows = list(rows)
+        self._given = tuple(rows)
+        self._rows = self._sorted(self._given)
         self.endResetModel()
+
+    def given_rows(self) -> tuple[T, ...]:
+        """The rows in the order :meth:`set_rows` received them."""
+        return self._given
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        """Order the rows by :meth:`sort_key` of ``column``, stably (ties keep the given order).
+
+        One Python sort: large tables (tens of thousands of lint findings) must
+        not be sorted by a proxy that calls back into Python for every
+        comparison. Use :class:`SourceSortProxy` to filter such a model. A model
+        without sort keys keeps the given order.
+        """
+        self._sort = (column, order)
+        if not self._rows:
+            return
+        self.layoutAboutToBeChanged.emit()
+        before = self.persistentIndexList()
+        moved = [self._rows[i.row()] for i in before]
+        self._rows = self._sorted(self._given)
+        position = {id(row): n for n, row in enumerate(self._rows)}
+        after = [
+            self.index(position[id(r)], i.column()) for r, i in zip(moved, before, strict=True)
+        ]
+        self.changePersistentIndexList(before, after)
+        self.layoutChanged.emit()
+
+    def _sorted(self, rows: Sequence[T]) -> list[T]:
+        if self._sort is None or type(self).sort_key is RowTableModel.sort_key:
+            return list(rows)
+        column, order = self._sort
+        return sorted(
+            rows,
+            key=lambda row: self.sort_key(row, column),
+            reverse=order == Qt.SortOrder.DescendingOrder,
+        )
 
     def rows(self) -> list[T]:
         """A copy of the rows, in table order."""
@@ -163,3 +209,14 @@ class RowTableModel(QAbstractTableModel, Generic[T]):
         if role == Qt.ItemDataRole.ForegroundRole:
             return self.foreground(row, column)
         return self.role_data(row, column, role)
+
+
+class SourceSortProxy(QSortFilterProxyModel):
+    """Filters in the proxy and leaves sorting to a :class:`RowTableModel` source."""
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        model = self.sourceModel()
+        if isinstance(model, RowTableModel):
+            model.sort(column, order)
+        else:
+            super().sort(column, order)

@@ -7,7 +7,6 @@ from typing import Any
 
 from PySide6.QtCore import (
     QModelIndex,
-    QSortFilterProxyModel,
     Qt,
     Signal,
 )
@@ -21,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from studio.lint import Severity, SimilarPair
-from studio.ui.models.table_base import RowTableModel
+from studio.ui.models.table_base import RowTableModel, SourceSortProxy
 from studio.ui.widgets.field_markers import severity_icon
 
 COLUMNS: tuple[tuple[str, str], ...] = (
@@ -78,11 +77,12 @@ class SimilarPairsModel(RowTableModel[SimilarPair]):
 
     def set_pairs(self, pairs: tuple[SimilarPair, ...] | list[SimilarPair]) -> None:
         pairs = tuple(pairs)
-        if pairs == self.pairs():
+        if pairs == self.given_rows():
             return
         self.set_rows(pairs)
 
     def pairs(self) -> tuple[SimilarPair, ...]:
+        """The pairs in table order."""
         return tuple(self._rows)
 
     # ------------------------------------------------------------------ hooks
@@ -123,7 +123,7 @@ class SimilarToolsView(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.model = SimilarPairsModel(self)
-        self.proxy = QSortFilterProxyModel(self)
+        self.proxy = SourceSortProxy(self)
         self.proxy.setSourceModel(self.model)
         self.proxy.setSortRole(SortRole)
         self.note = QLabel(
