@@ -62,7 +62,7 @@ from studio.ui.lint_actions import LintOperations, LintPrompts
 from studio.ui.models.registry_list_model import RegistryListModel
 from studio.ui.models.tool_list_model import ToolFilterModel, ToolListModel
 from studio.ui.registry_actions import RegistryOperations, RegistryPrompts
-from studio.ui.registry_jobs import Refused, RegistryJobs, load_draft
+from studio.ui.registry_jobs import Refused, RegistryJobs, load_draft, load_version
 from studio.ui.views.tool_editor import ToolEditorWidget
 from studio.ui.views.versions_panel import VersionsPanel
 from studio.ui.widgets.preview import PreviewWidget
@@ -79,25 +79,37 @@ _log = logging.getLogger(__name__)
 APP_TITLE = "Tool Registry Studio"
 ConflictAnswer = Literal["reload", "cancel"]
 
-# Drafts of at least this many tools load on a worker. Loading costs about
-# 85 ms per 1,000 tools on the 2-core reference machine (10,000: ~0.85 s), so
-# smaller drafts open at once, as they always did, without a loading state.
+# Drafts and published versions of at least this many tools load on a worker.
+# Loading costs about 85 ms per 1,000 tools on the 2-core reference machine
+# (10,000: ~0.85 s; a version, hash-checked and parsed, about as much), so
+# smaller ones open at once, as they always did, without a loading state.
 LARGE_REGISTRY_TOOLS = 2000
 
 
 @dataclasses.dataclass
 class PendingOpen:
-    """A draft being loaded on the worker; superseded once it is not the window's ``opening``."""
+    """A draft or published version being loaded on the worker.
+
+    It is superseded once it is not the window's ``opening``.
+    """
 
     name: str
     tool_count: int
+    version: int | None = None  # a published version (read-only); None: the draft
     cancel: threading.Event = dataclasses.field(default_factory=threading.Event)
     select: str | None = None  # the tool to select once shown (a reload keeps the selection)
+    fallback: str | None = None  # the document shown again when a version cannot be opened
+
+    @property
+    def key(self) -> str:
+        """The key of :attr:`MainWindow.documents` the loaded document goes under."""
+        return self.name if self.version is None else f"{self.name}@{self.version}"
 
     @property
     def text(self) -> str:
         n = self.tool_count
-        return f"Opening {self.name} — {n:,} tool{'s' if n != 1 else ''}…"
+        what = self.name if self.version is None else f"version {self.version} of {self.name}"
+        return f"Opening {what} — {n:,} tool{'s' if n != 1 else ''}…"
 
 
 class Prompts(RegistryPrompts, LintPrompts):
@@ -167,10 +179,10 @@ class MainWindow(QMainWindow):
     is kept in :attr:`documents`; the undo group's active stack is the shown
     document's, so Undo/Redo follow the registry on screen.
 
-    Drafts of :attr:`large_registry_tools` tools or more are loaded on a
-    worker (:attr:`open_jobs`); meanwhile :attr:`opening` names them, the
-    window shows a loading banner and no document, and a newer open
-    supersedes them.
+    Drafts and published versions of :attr:`large_registry_tools` tools or
+    more are loaded on a worker (:attr:`open_jobs`); meanwhile :attr:`opening`
+    names them, the window shows a loading banner and no document, and a newer
+    open (of either) supersedes them.
 
     Args:
         store: The open store.
@@ -472,11 +484,17 @@ class MainWindow(QMainWindow):
             self.registry_combo.blockSignals(False)
         self.loading_label.setText(pending.text)
         self.loading_banner.show()
-        store, cancel = self.store, pending.cancel
+        store, name, number, cancel = self.store, pending.name, pending.version, pending.cancel
+
+        def work(_progress: object) -> object:
+            if number is None:
+                return load_draft(store, name, cancel)
+            return load_version(store, name, number, cancel)
+
         self.open_jobs.start(
-            lambda _progress: load_draft(store, pending.name, cancel),
-            done=lambda result: self._on_draft_loaded(pending, result),
-            failed=lambda message: self._on_draft_failed(pending, message),
+            work,
+            done=lambda result: self._on_open_loaded(pending, result),
+            failed=lambda message: self._on_open_failed(pending, message),
         )
         self._update_state()
 
@@ -489,30 +507,56 @@ class MainWindow(QMainWindow):
         self.open_jobs.drop()
         self.loading_banner.hide()
 
-    def _on_draft_loaded(self, pending: PendingOpen, result: object) -> None:
+    def _on_open_loaded(self, pending: PendingOpen, result: object) -> None:
         if pending is not self.opening:
             return  # superseded; RegistryJobs drops these too
         self.opening = None
         self.loading_banner.hide()
         if isinstance(result, DraftWorkspace):
-            name = pending.name
-            if name not in self.documents:
-                self._register(name, RegistryDocument(self.store, result, self))
-            self._activate(name)
+            key = pending.key
+            if key not in self.documents:
+                self._register(key, RegistryDocument(self.store, result, self))
+            self._activate(key)
             if pending.select is not None:
                 self.select_tool_named(pending.select)
             return
         if isinstance(result, Refused):
-            self.prompts.error(self, "Cannot open registry", result.message)
-        self._update_state()
+            if pending.version is None:
+                self.prompts.error(self, "Cannot open registry", result.message)
+            else:
+                error = result.error if result.error is not None else result.message
+                self._report_version_error(pending.name, pending.version, error)
+        self._open_failed(pending)
 
-    def _on_draft_failed(self, pending: PendingOpen, message: str) -> None:
+    def _on_open_failed(self, pending: PendingOpen, message: str) -> None:
         if pending is not self.opening:
             return
         self.opening = None
         self.loading_banner.hide()
-        self.prompts.error(self, "Cannot open registry", f"{pending.name}: {message}")
-        self._update_state()
+        if pending.version is None:
+            self.prompts.error(self, "Cannot open registry", f"{pending.name}: {message}")
+        else:
+            self._report_version_error(pending.name, pending.version, message)
+        self._open_failed(pending)
+
+    def _open_failed(self, pending: PendingOpen) -> None:
+        """Nothing opened: a version shows again the document it was opened from."""
+        if pending.fallback is not None and pending.fallback in self.documents:
+            self._activate(pending.fallback)
+        else:
+            self._update_state()
+
+    def _report_version_error(self, name: str, number: int, error: Exception | str) -> None:
+        if isinstance(error, TamperedVersionError):
+            self.prompts.error(
+                self,
+                "Version failed its integrity check",
+                f"Version {number} of {name} was not opened: {error}.\n\nThe stored "
+                "document no longer matches the hash recorded when it was published, "
+                "so it may have been changed outside the studio.",
+            )
+        else:
+            self.prompts.error(self, "Cannot open version", f"{name} v{number}: {error}")
 
     def _show_no_document(self) -> None:
         self.editor.set_tool(None, None)
@@ -526,31 +570,43 @@ class MainWindow(QMainWindow):
         self._on_tool_selected()
 
     def open_version(self, number: int) -> RegistryDocument | None:
-        """Show version ``number`` of the current registry, read-only."""
+        """Show version ``number`` of the current registry, read-only.
+
+        A version of :attr:`large_registry_tools` tools or more is loaded on
+        the worker like a large draft (see :meth:`open_registry`): this returns
+        None at once and the document is shown when it arrives. While a draft
+        loads, its registry is the current one; the version supersedes it.
+        """
         doc = self.current_document()
-        if doc is None:
+        pending = self.opening
+        name = doc.name if doc is not None else pending.name if pending is not None else None
+        if name is None:
             return None
-        name = doc.name
         key = f"{name}@{number}"
+        self._cancel_open()  # first: a superseded load gives the store back
         if key not in self.documents:
+            count = self._version_tool_count(name, number)
+            if count >= self.large_registry_tools:
+                self._open_in_worker(PendingOpen(name, count, number, fallback=self._current))
+                return None
             try:
                 version = self.store.load_version(name, number)
-            except TamperedVersionError as exc:
-                self.prompts.error(
-                    self,
-                    "Version failed its integrity check",
-                    f"Version {number} of {name} was not opened: {exc}.\n\nThe stored "
-                    "document no longer matches the hash recorded when it was published, "
-                    "so it may have been changed outside the studio.",
-                )
-                return None
             except StoreError as exc:
-                self.prompts.error(self, "Cannot open version", f"{name} v{number}: {exc}")
+                self._report_version_error(name, number, exc)
+                self._update_state()
                 return None
             workspace = DraftWorkspace.from_registry(version.registry, read_only_version=number)
             self._register(key, RegistryDocument(self.store, workspace, self))
         self._activate(key)
         return self.documents[key]
+
+    def _version_tool_count(self, name: str, number: int) -> int:
+        """The tool count recorded at publish (metadata only: nothing is loaded or hashed)."""
+        try:
+            versions = self.store.list_versions(name)
+        except StoreError:
+            return 0  # the synchronous load reports it
+        return next((v.tool_count for v in versions if v.number == number), 0)
 
     def back_to_draft(self) -> None:
         doc = self.current_document()
