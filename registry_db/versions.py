@@ -20,7 +20,7 @@ from registry_db.errors import NotFoundError, TamperedVersionError
 from registry_db.models import Version, VersionInfo
 from registry_db.semver import check_next_semver
 from studio.contract import parse_registry
-from studio.contract.canonical import canonical_json, hash_bytes
+from studio.contract.canonical import hash_bytes, parse_canonical
 
 _INFO_COLUMNS = (
     "number, semver, parent_number, content_hash, notes, author, created_at, tool_count,"
@@ -195,8 +195,8 @@ def load_verified_version(
         raise NotFoundError(f"version {number} of {registry_name} does not exist")
     info = _info(row[1:])
     try:
-        document = json.loads(row[0])
-        computed = hash_bytes(canonical_json(document))
+        document, canonical = parse_canonical(row[0])
+        computed = hash_bytes(canonical)
     except (ValueError, TypeError) as exc:  # not JSON any more, or not canonicalisable
         raise TamperedVersionError(
             registry_name, number, info.content_hash, f"unreadable ({exc})"
