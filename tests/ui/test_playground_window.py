@@ -6,9 +6,10 @@ import pytest
 
 from registry_db.sessions import SessionStore
 from studio.ui.main_window import MainWindow
+from studio.ui.playground.run_controller import RunController
 from studio.ui.playground.sidebar import PlaygroundSidebar
 from tests.providers.scripted_server import ScriptedServer
-from tests.ui.playground_helpers import KEY_ENV, make_store, until
+from tests.ui.playground_helpers import KEY_ENV, add_profile, make_store, until
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 
@@ -61,3 +62,28 @@ def test_add_profile_and_test_the_connection_against_the_scripted_server(loop, q
         loop.run_until_complete(go())
         assert sidebar.connection_label.text().startswith("✗")
         assert "401" in sidebar.connection_label.text() or "auth" in sidebar.connection_label.text()
+
+
+def test_executors_of_a_registry_removed_meanwhile_are_a_message_not_a_traceback(qtbot, store):
+    sidebar = PlaygroundSidebar(store, SessionStore.for_store(store))
+    qtbot.addWidget(sidebar)
+    assert sidebar.registry_combo.currentText() == "travel-reimbursement"
+    store.delete_registry("travel-reimbursement")  # e.g. by the CLI, while the sidebar shows it
+    sidebar.reload_executors()
+    assert "Executors not loaded" in sidebar.connection_label.text()
+
+
+def test_run_again_without_a_session_opens_no_client(loop, qtbot, store):
+    made = []
+    controller = RunController(
+        SessionStore.for_store(store), client_factory=lambda profile: made.append(profile)
+    )
+    sidebar = PlaygroundSidebar(store, SessionStore.for_store(store))
+    qtbot.addWidget(sidebar)
+    with ScriptedServer([]) as server:
+        add_profile(store, server.base_url)
+        sidebar.refresh()
+        config, profile = sidebar.run_config()
+    with pytest.raises(RuntimeError, match="no session to run again from"):
+        controller.start(config, profile, None, from_message=2)
+    assert made == []  # refused before a model client (a connection pool) was made

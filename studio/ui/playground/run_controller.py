@@ -85,16 +85,24 @@ class RunController(QObject):
         """
         if self.busy:
             raise RuntimeError("a run is in progress; stop it first")
+        session_id = self.session_id
+        if from_message is not None and session_id is None:
+            raise RuntimeError("there is no session to run again from")
         client = self.client_factory(profile)
         kwargs: dict[str, Any] = {"approver": self.approver, "on_event": self._on_event}
-        if from_message is not None:
-            if self.session_id is None:
-                raise RuntimeError("there is no session to run again from")
-            run = Run.from_session(
-                client, config, self.sessions, self.session_id, from_message, **kwargs
-            )
-        else:
-            run = Run(client, config, sessions=self.sessions, title=(prompt or "")[:80], **kwargs)
+        try:
+            if from_message is not None and session_id is not None:
+                run = Run.from_session(
+                    client, config, self.sessions, session_id, from_message, **kwargs
+                )
+            else:
+                run = Run(
+                    client, config, sessions=self.sessions, title=(prompt or "")[:80], **kwargs
+                )
+        except Exception:
+            # The run never starts, so _watch never closes its clients: close them here.
+            asyncio.get_running_loop().create_task(_close_clients(client, config))
+            raise
         self.run = run
         self.session_id = run.session_id
         self.system = config.system
@@ -120,17 +128,7 @@ class RunController(QObject):
         except asyncio.CancelledError:
             result = None
         finally:
-            # The model client and the run's HTTP executors (their connection pools).
-            closers = [client.aclose]
-            for executor in {id(e): e for e in config.executors.values()}.values():
-                aclose = getattr(executor, "aclose", None)
-                if aclose is not None:
-                    closers.append(aclose)
-            for close in closers:
-                try:
-                    await close()
-                except Exception:  # closing a broken connection must not hide the run's end
-                    _log.exception("closing a client of the run failed")
+            await _close_clients(client, config)
         if result is not None:
             self.result = result
         self._busy = False
@@ -144,3 +142,17 @@ class RunController(QObject):
             raise RuntimeError("no session to export yet")
         messages = [message_from_dict(m) for m in self.sessions.messages(self.session_id)]
         return export_session(messages, fmt, system=self.system)
+
+
+async def _close_clients(client: ModelClient, config: RunConfig) -> None:
+    """Close the model client and the run's HTTP executors (their connection pools)."""
+    closers = [client.aclose]
+    for executor in {id(e): e for e in config.executors.values()}.values():
+        aclose = getattr(executor, "aclose", None)
+        if aclose is not None:
+            closers.append(aclose)
+    for close in closers:
+        try:
+            await close()
+        except Exception:  # closing a broken connection must not hide the run's end
+            _log.exception("closing a client of the run failed")

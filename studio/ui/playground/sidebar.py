@@ -301,9 +301,13 @@ class PlaygroundSidebar(QScrollArea):
         executors: dict[str, tuple[str, dict[str, Any] | None]] = {}
         self._allowed = ()
         if name and self._registry is not None:
-            settings = self.executor_store.settings(name)
-            executors = {t: (s.executor, s.http) for t, s in settings.tools.items()}
-            self._allowed = settings.allowed_base_urls
+            try:
+                settings = self.executor_store.settings(name)
+            except StoreError as exc:  # deleted or renamed elsewhere meanwhile
+                self.connection_label.setText(f"Executors not loaded: {exc}")
+            else:
+                executors = {t: (s.executor, s.http) for t, s in settings.tools.items()}
+                self._allowed = settings.allowed_base_urls
         selected = self.selected_tool()
         self.executor_model.set_registry(self._registry, executors, self._mock_specs)
         if selected:
@@ -354,9 +358,10 @@ class PlaygroundSidebar(QScrollArea):
             mocks = parse_mocks({"tools": {k: v for k, v in self._mock_specs.items() if k}})
         except ValueError as exc:  # MockSpecError included: edited outside the studio
             raise ValueError(f"The stored mocks do not load: {exc} (Mock responses…)") from exc
+        context = self.context()
         executors: dict[str, Any] = {}
         targets = self.http_targets()
-        if targets:
+        if targets:  # last: nothing below may fail and leave its client open
             http = HttpExecutor(targets, list(self._allowed))
             executors = dict.fromkeys(targets, http)
         config = RunConfig(
@@ -365,7 +370,7 @@ class PlaygroundSidebar(QScrollArea):
             profile=profile.name,
             system=self.system_edit.toPlainText().strip(),
             params=profile.params,
-            context=self.context(),
+            context=context,
             mock=MockExecutor(mocks.tools),
             executors=executors,
             max_tool_calls=20,
