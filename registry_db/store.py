@@ -375,10 +375,18 @@ class RegistryStore:
             return versions.list_version_infos(self._conn, registry_id)
 
     def load_version(self, name: str, number: int) -> Version:
-        """Version ``number`` of ``name``, its hash verified; raises TamperedVersionError."""
+        """Version ``number`` of ``name``, its hash verified; raises TamperedVersionError.
+
+        The lock is held only while the row is read: verifying and parsing a
+        large version takes most of a second and needs no database.
+        """
+        return versions.verify_version(self.read_version(name, number))
+
+    def read_version(self, name: str, number: int) -> versions.StoredVersion:
+        """Version ``number``'s stored row, not yet verified (see ``versions.verify_version``)."""
         with self._lock, read_transaction(self._conn):
             registry_id, _ = self._registry_id(name)
-            return versions.load_verified_version(self._conn, registry_id, name, number)
+            return versions.read_version(self._conn, registry_id, name, number)
 
     def latest_version(self, name: str) -> VersionInfo | None:
         """The newest version of ``name``, or None when nothing was published."""

@@ -11,6 +11,7 @@ import getpass
 import json
 import sqlite3
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from registry_db.channel_log import NO_CHANNEL, PUBLISH, append_event
@@ -110,7 +111,7 @@ def publish_draft(
         tool_texts=canonical_texts,
     )
     # The stored document keeps the authored key order; the hash is over its
-    # canonical form, which is what load_verified_version recomputes.
+    # canonical form, which is what verify_version recomputes.
     document = assemble_registry_document(
         name=name,
         title=title,
@@ -178,14 +179,22 @@ def latest_version_info(conn: sqlite3.Connection, registry_id: int) -> VersionIn
     return None if row is None else _info(row)
 
 
-def load_verified_version(
+@dataclass(frozen=True, slots=True)
+class StoredVersion:
+    """A version's row as stored, not yet verified (see :func:`verify_version`)."""
+
+    registry: str
+    info: VersionInfo
+    document_text: str
+
+
+def read_version(
     conn: sqlite3.Connection, registry_id: int, registry_name: str, number: int
-) -> Version:
-    """Load version ``number`` and check its document against its stored hash.
+) -> StoredVersion:
+    """Read version ``number``'s row (the quick part; verifying it is the slow one).
 
     Raises:
         NotFoundError: there is no such version.
-        TamperedVersionError: the document's hash differs from the one stored at publish.
     """
     row = conn.execute(
         f"SELECT document, {_INFO_COLUMNS} FROM versions WHERE registry_id = ? AND number = ?",
@@ -193,16 +202,25 @@ def load_verified_version(
     ).fetchone()
     if row is None:
         raise NotFoundError(f"version {number} of {registry_name} does not exist")
-    info = _info(row[1:])
+    return StoredVersion(registry_name, _info(row[1:]), row[0])
+
+
+def verify_version(stored: StoredVersion) -> Version:
+    """Check a stored version's document against its hash and parse it; no database access.
+
+    Raises:
+        TamperedVersionError: the document's hash differs from the one stored at publish.
+    """
+    info = stored.info
     try:
-        document, canonical = parse_canonical(row[0])
+        document, canonical = parse_canonical(stored.document_text)
         computed = hash_bytes(canonical)
     except (ValueError, TypeError) as exc:  # not JSON any more, or not canonicalisable
         raise TamperedVersionError(
-            registry_name, number, info.content_hash, f"unreadable ({exc})"
+            stored.registry, info.number, info.content_hash, f"unreadable ({exc})"
         ) from exc
     if computed != info.content_hash:
-        raise TamperedVersionError(registry_name, number, info.content_hash, computed)
+        raise TamperedVersionError(stored.registry, info.number, info.content_hash, computed)
     # Checked before it was stored and proven unchanged by the hash: skip the
     # metaschema pass, which would dominate loading a large registry.
     registry = parse_registry(document, check_schema=False)

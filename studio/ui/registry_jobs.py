@@ -45,6 +45,7 @@ from PySide6.QtWidgets import (
 )
 
 from registry_db import RegistryInfo, RegistryStore, StoreError
+from registry_db.versions import verify_version
 from studio.contract import Registry
 from studio.editing import DraftWorkspace
 from studio.formats import (
@@ -235,12 +236,14 @@ def load_version(
 ) -> DraftWorkspace | Refused | Cancelled:
     """Load version ``number`` of ``name`` read-only, its hash verified (on the worker).
 
-    The version is one stored document: hashing and parsing it (about 0.8 s
-    for 10,000 tools) happen after its row is read, so ``cancel`` is honoured
-    before the read and before the workspace is built, not during the parse.
+    The version is one stored document: its row is read under the store's
+    lock; hashing and parsing it (most of a second for 10,000 tools) happen
+    after the lock is released, so a superseding open on the GUI thread never
+    waits for them. ``cancel`` is honoured before the read, before the check
+    and before the workspace is built.
 
     Args:
-        store: The window's store (shared; its lock is held throughout).
+        store: The window's store (shared; its lock is held for the read only).
         name: The registry.
         number: The published version.
         cancel: Set by the GUI thread when another open supersedes this one.
@@ -250,12 +253,18 @@ def load_version(
         (:class:`~registry_db.TamperedVersionError` for a changed document), or
         :data:`CANCELLED`.
     """
-    loaded = _load_cancellable(store, name, cancel, lambda: store.load_version(name, number))
-    if isinstance(loaded, Refused | Cancelled):
-        return loaded
+    stored = _load_cancellable(store, name, cancel, lambda: store.read_version(name, number))
+    if isinstance(stored, Refused | Cancelled):
+        return stored
     if cancel.is_set():
         return CANCELLED
-    return DraftWorkspace.from_registry(loaded.registry, read_only_version=number)
+    try:  # without the store's lock: the GUI thread may read meanwhile
+        version = verify_version(stored)
+    except StoreError as exc:
+        return Refused(f"{name}: {exc}", error=exc)
+    if cancel.is_set():
+        return CANCELLED
+    return DraftWorkspace.from_registry(version.registry, read_only_version=number)
 
 
 def _load_cancellable(

@@ -2,12 +2,13 @@
 
 Real widgets offscreen and a real SQLite file under tmp_path. The threshold is
 lowered per test (``MainWindow.large_registry_tools``) so a few tools count as
-"large"; a slowed :meth:`RegistryStore.load_version` keeps a load running long
+"large"; a slowed :meth:`RegistryStore.read_version` keeps a load running long
 enough to open something else or watch the GUI timer meanwhile.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import threading
 import time
@@ -17,9 +18,11 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QTimer
 
-from registry_db import RegistryStore, StoreError, TamperedVersionError, Version
+from registry_db import RegistryStore, StoreError
+from registry_db.versions import StoredVersion
 from studio.contract import Registry, ToolContract
 from studio.editing import DraftWorkspace
+from studio.ui import registry_jobs
 from studio.ui.main_window import MainWindow
 from studio.ui.registry_jobs import CANCELLED, Refused, load_version
 from tests.ui.registry_helpers import WAIT_MS, ScriptedPrompts
@@ -60,15 +63,15 @@ def loads(
 ) -> list[tuple[int, threading.Thread]]:
     """Slow every version load on the worker down and record which thread ran it."""
     calls: list[tuple[int, threading.Thread]] = []
-    original = store.load_version
+    original = store.read_version
 
-    def slow_load(name: str, number: int) -> Version:
+    def slow_read(name: str, number: int) -> StoredVersion:
         calls.append((number, threading.current_thread()))
         if threading.current_thread() is not threading.main_thread():
             time.sleep(SLOW_LOAD_S)
         return original(name, number)
 
-    monkeypatch.setattr(store, "load_version", slow_load)
+    monkeypatch.setattr(store, "read_version", slow_read)
     return calls
 
 
@@ -137,10 +140,16 @@ def test_large_version_loads_off_the_gui_thread_and_ends_shown_read_only(
 def test_tampered_large_version_shows_the_integrity_message_and_nothing_opens(
     qtbot, window: MainWindow, store: RegistryStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def tampered(name: str, number: int) -> Version:
-        raise TamperedVersionError(name, number, "aaaa", "bbbb")
+    original = store.read_version
 
-    monkeypatch.setattr(store, "load_version", tampered)
+    def tampered(name: str, number: int) -> StoredVersion:
+        # The stored document changed after publishing (the table refuses UPDATE).
+        stored = original(name, number)
+        text = stored.document_text.replace('"big"', '"bog"', 1)
+        assert text != stored.document_text
+        return dataclasses.replace(stored, document_text=text)
+
+    monkeypatch.setattr(store, "read_version", tampered)
     prompts = window.prompts
     assert isinstance(prompts, ScriptedPrompts)
 
@@ -148,10 +157,7 @@ def test_tampered_large_version_shows_the_integrity_message_and_nothing_opens(
     qtbot.waitUntil(lambda: window.opening is None, timeout=WAIT_MS)
 
     (error,) = prompts.errors
-    expected = str(TamperedVersionError("big", 2, "aaaa", "bbbb"))
-    assert error.startswith(
-        f"Version failed its integrity check: Version 2 of big was not opened: {expected}."
-    )
+    assert error.startswith("Version failed its integrity check: Version 2 of big was not opened:")
     assert "hash recorded when it was published" in error
     assert "big@2" not in window.documents
     assert not window.loading_banner.isVisible()
@@ -161,10 +167,10 @@ def test_tampered_large_version_shows_the_integrity_message_and_nothing_opens(
 def test_a_missing_large_version_keeps_the_cannot_open_message(
     qtbot, window: MainWindow, store: RegistryStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def missing(name: str, number: int) -> Version:
+    def missing(name: str, number: int) -> StoredVersion:
         raise StoreError("gone")
 
-    monkeypatch.setattr(store, "load_version", missing)
+    monkeypatch.setattr(store, "read_version", missing)
     prompts = window.prompts
     assert isinstance(prompts, ScriptedPrompts)
 
@@ -253,3 +259,35 @@ def test_load_version_returns_a_read_only_workspace_or_the_error(store: Registry
     cancel.set()
     assert load_version(store, "big", 2, cancel) is CANCELLED
     assert not store.connection.in_transaction
+
+
+def test_the_store_is_free_while_the_worker_verifies_a_version(
+    store: RegistryStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Hashing and parsing a large version take most of a second; the GUI thread
+    # must be able to read the shared store meanwhile (it used to wait for the lock).
+    verifying, release = threading.Event(), threading.Event()
+    real_verify = registry_jobs.verify_version
+
+    def blocked_verify(stored: StoredVersion):  # type: ignore[no-untyped-def]
+        verifying.set()
+        assert release.wait(WAIT_MS / 1000)
+        return real_verify(stored)
+
+    monkeypatch.setattr(registry_jobs, "verify_version", blocked_verify)
+    results: list[object] = []
+    worker = threading.Thread(
+        target=lambda: results.append(load_version(store, "big", 2, threading.Event()))
+    )
+    worker.start()
+    try:
+        assert verifying.wait(WAIT_MS / 1000)
+        acquired = store.lock.acquire(timeout=1.0)  # free while the worker verifies
+        assert acquired
+        store.lock.release()
+        assert "big" in [info.name for info in store.list_registries()]
+    finally:
+        release.set()
+        worker.join(WAIT_MS / 1000)
+    (workspace,) = results
+    assert isinstance(workspace, DraftWorkspace) and workspace.read_only_version == 2
