@@ -74,6 +74,8 @@ class RowTableModel(QAbstractTableModel, Generic[T]):
         super().__init__(parent)
         self._rows: list[T] = []
         self._given: tuple[T, ...] = ()
+        self._shown: list[int] = []
+        """For each shown row, its position in ``_given``."""
         self._sort: tuple[int, Qt.SortOrder] | None = None
 
     # ------------------------------------------------------------------ rows
@@ -82,7 +84,7 @@ class RowTableModel(QAbstractTableModel, Generic[T]):
         """Replace every row, shown in the current sort order (see :meth:`sort`)."""
         self.beginResetModel()
         self._given = tuple(rows)
-        self._rows = self._sorted(self._given)
+        self._show(self._sorted_positions())
         self.endResetModel()
 
     def given_rows(self) -> tuple[T, ...]:
@@ -95,31 +97,38 @@ class RowTableModel(QAbstractTableModel, Generic[T]):
         One Python sort: large tables (tens of thousands of lint findings) must
         not be sorted by a proxy that calls back into Python for every
         comparison. Use :class:`SourceSortProxy` to filter such a model. A model
-        without sort keys keeps the given order.
+        without sort keys keeps the given order. (Models that change ``_rows``
+        themselves instead of calling :meth:`set_rows` are not sortable.)
         """
         self._sort = (column, order)
         if not self._rows:
             return
         self.layoutAboutToBeChanged.emit()
         before = self.persistentIndexList()
-        moved = [self._rows[i.row()] for i in before]
-        self._rows = self._sorted(self._given)
-        position = {id(row): n for n, row in enumerate(self._rows)}
-        after = [
-            self.index(position[id(r)], i.column()) for r, i in zip(moved, before, strict=True)
-        ]
+        given = [self._shown[i.row()] for i in before]
+        self._show(self._sorted_positions())
+        shown_at = {position: row for row, position in enumerate(self._shown)}
+        after = [self.index(shown_at[g], i.column()) for g, i in zip(given, before, strict=True)]
         self.changePersistentIndexList(before, after)
         self.layoutChanged.emit()
 
-    def _sorted(self, rows: Sequence[T]) -> list[T]:
+    def _show(self, positions: list[int]) -> None:
+        self._shown = positions
+        self._rows = [self._given[n] for n in positions]
+
+    def _sorted_positions(self) -> list[int]:
+        positions = list(range(len(self._given)))
         if self._sort is None or type(self).sort_key is RowTableModel.sort_key:
-            return list(rows)
+            return positions
         column, order = self._sort
-        return sorted(
-            rows,
-            key=lambda row: self.sort_key(row, column),
+        given = self._given
+        # Positions, not rows, are sorted: persistent indexes follow their row even
+        # when two rows are equal or the same object. (list.sort is stable, reversed too.)
+        positions.sort(
+            key=lambda n: self.sort_key(given[n], column),
             reverse=order == Qt.SortOrder.DescendingOrder,
         )
+        return positions
 
     def rows(self) -> list[T]:
         """A copy of the rows, in table order."""
