@@ -22,7 +22,7 @@ from registry_db.errors import NotFoundError, StoreError
 from registry_db.store import RegistryStore
 
 EXECUTORS = ("mock", "http")
-# The same words as studio.runtime.http_targets.is_secret_header, repeated
+# The same words as studio.runtime.executors.SECRET_HEADER_WORDS, repeated
 # because storage must not import the runtime (the runtime imports storage).
 _SECRET_WORDS = ("authorization", "api-key", "apikey", "api_key", "token", "secret", "cookie",
                  "password", "signature")  # fmt: skip

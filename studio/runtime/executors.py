@@ -315,6 +315,18 @@ def build_http_request(
     return method, url, headers, body
 
 
+SECRET_HEADER_WORDS = ("authorization", "api-key", "apikey", "api_key", "token", "secret",
+                       "cookie", "password", "signature")  # fmt: skip
+"""Words of header names whose values are credentials (registry_db.executors repeats them:
+storage cannot import the runtime)."""
+
+
+def is_secret_header(name: str) -> bool:
+    """True for header names whose values are credentials (Authorization, X-Api-Key, …)."""
+    lowered = name.lower()
+    return any(word in lowered for word in SECRET_HEADER_WORDS)
+
+
 class HttpExecutor:
     """Calls real HTTP endpoints; a URL outside ``allowed_base_urls`` is refused.
 
@@ -369,10 +381,7 @@ class HttpExecutor:
             method, url, headers, body = self._build(request, resolve_env=False)
         except ExecutorFailure as exc:
             return {"executor": "http", "error": exc.message}
-        redacted = {
-            k: ("***" if k.lower() in ("authorization", "x-api-key", "cookie") else v)
-            for k, v in headers.items()
-        }
+        redacted = {k: ("***" if is_secret_header(k) else v) for k, v in headers.items()}
         return {"executor": "http", "method": method, "url": url, "headers": redacted,
                 "body": body, "attempt": request.attempt}  # fmt: skip
 

@@ -30,6 +30,7 @@ from studio.runtime.executors import (
     ExecutorFailure,
     HttpTarget,
     build_http_request,
+    is_secret_header,
     template_values,
     url_allowed,
 )
@@ -44,8 +45,6 @@ SAMPLE_IDEMPOTENCY_KEY = "sample-session:3:{tool}:9f2c41d0"
 _TOKEN = re.compile(r"\{([^{}]*)\}")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
-_SECRET_WORDS = ("authorization", "api-key", "apikey", "api_key", "token", "secret", "cookie",
-                 "password", "signature")  # fmt: skip
 
 
 class HttpTargetError(ValueError):
@@ -147,12 +146,6 @@ def configured_targets(
             raise ConfiguredTargetError(name, "invalid", f"HTTP target of {name}: {errors[0]}")
         targets[name] = target
     return targets
-
-
-def is_secret_header(name: str) -> bool:
-    """True for header names whose values are credentials (Authorization, X-Api-Key, …)."""
-    lowered = name.lower()
-    return any(word in lowered for word in _SECRET_WORDS)
 
 
 def placeholder_names(tool: ToolContract | None) -> dict[str, str]:

@@ -183,3 +183,17 @@ def test_numbers_in_a_mock_spec_may_be_written_as_strings() -> None:
     spec = parse_mocks({"tools": {"t": {"default": {"status": "429", "latency_ms": "20"}}}})
     default = spec.tools["t"].default
     assert default is not None and (default.status, default.latency_ms) == (429, 20.0)
+
+
+def test_the_request_snapshot_hides_every_credential_looking_header() -> None:
+    target = HttpTarget(
+        "https://api.example/tickets/{ticket_id}",
+        "GET",
+        {"X-Auth-Token": "{ticket_id}-t0k", "X-Session-Secret": "abc", "Accept": "text/plain"},
+    )
+    executor = HttpExecutor({"query_tickets": target}, ["https://api.example"])
+    request = ExecutionRequest(tool("query_tickets"), {"ticket_id": "R-1"})
+    headers = executor.snapshot(request)["headers"]
+    assert headers["X-Auth-Token"] == headers["X-Session-Secret"] == "***"
+    assert headers["Accept"] == "text/plain"
+    run(executor.aclose())
