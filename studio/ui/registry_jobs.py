@@ -36,7 +36,9 @@ from typing import Any, TypeVar
 from PySide6.QtCore import QObject, Qt, QThreadPool, QTimer, Signal
 from PySide6.QtWidgets import (
     QDialog,
+    QDialogButtonBox,
     QLabel,
+    QLayout,
     QPlainTextEdit,
     QProgressBar,
     QPushButton,
@@ -488,8 +490,8 @@ class JobDialog(QDialog):
     :meth:`fail` or :meth:`cancelled`. While the job runs, Cancel, Esc and the
     close button emit :attr:`cancelRequested` instead of closing.
 
-    Subclasses set :attr:`ok_button` and :attr:`cancel_button`, put
-    :attr:`job_panel` in their layout and implement :meth:`problem`,
+    Subclasses build their inputs, call :meth:`_lay_out` (problem line, job
+    panel, OK and Cancel under them) and implement :meth:`problem`,
     :meth:`request`, :meth:`inputs` and ``_validate`` (enables OK).
 
     Signals:
@@ -506,6 +508,30 @@ class JobDialog(QDialog):
         super().__init__(parent)
         self.job_panel = JobPanel(self)
         self.job_panel.revealed.connect(self._on_revealed)
+        self.problem_label = QLabel()
+        self.problem_label.setWordWrap(True)
+        self.problem_label.setTextFormat(Qt.TextFormat.PlainText)
+
+    def _lay_out(self, action: str, *top: QWidget | QLayout) -> None:
+        """Stack ``top`` (widgets or layouts), the problem line, the job panel, OK and Cancel."""
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        self.ok_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        self.ok_button.setText(action)
+        self.cancel_button = self.buttons.button(QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        for item in top:
+            if isinstance(item, QLayout):
+                layout.addLayout(item)
+            else:
+                layout.addWidget(item)
+        layout.addWidget(self.problem_label)
+        layout.addWidget(self.job_panel)
+        layout.addStretch(1)
+        layout.addWidget(self.buttons)
 
     def problem(self) -> str | None:
         raise NotImplementedError

@@ -12,17 +12,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
-    QDialogButtonBox,
     QFileDialog,
     QFormLayout,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QPushButton,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -123,10 +120,6 @@ class ExportDialog(JobDialog):
         dest_row = QHBoxLayout()
         dest_row.addWidget(self.destination_edit, 1)
         dest_row.addWidget(self.browse_button)
-        self.problem_label = QLabel()
-        self.problem_label.setWordWrap(True)
-        self.problem_label.setTextFormat(Qt.TextFormat.PlainText)
-
         form = QFormLayout()
         form.addRow("&Export:", self.source_combo)
         form.addRow("", self.source_note)
@@ -135,21 +128,7 @@ class ExportDialog(JobDialog):
         dest_label.setBuddy(self.destination_edit)  # a layout cannot be a buddy by itself
         form.addRow(dest_label, dest_row)
 
-        self.buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
-        )
-        self.ok_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
-        self.ok_button.setText("Export")
-        self.cancel_button = self.buttons.button(QDialogButtonBox.StandardButton.Cancel)
-        self.buttons.accepted.connect(self.accept)
-        self.buttons.rejected.connect(self.reject)
-
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addWidget(self.problem_label)
-        layout.addWidget(self.job_panel)
-        layout.addStretch(1)
-        layout.addWidget(self.buttons)
+        self._lay_out("Export", form)
 
         self.source_combo.currentIndexChanged.connect(self._update_source_note)
         self.format_combo.currentIndexChanged.connect(self._on_format_changed)

@@ -11,18 +11,15 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QDialogButtonBox,
     QFileDialog,
     QFormLayout,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QPushButton,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -125,10 +122,7 @@ class ImportDialog(JobDialog):
         self.replace_check.setToolTip(
             "Like --replace-draft: the imported tools become the draft; published versions are kept"
         )
-        self.problem_label = QLabel()
-        self.problem_label.setWordWrap(True)
         self.problem_label.setStyleSheet(ERROR_STYLE)
-        self.problem_label.setTextFormat(Qt.TextFormat.PlainText)
 
         form = QFormLayout()
         source_label = QLabel("&Source:")
@@ -138,22 +132,7 @@ class ImportDialog(JobDialog):
         form.addRow("&Registry name:", self.name_edit)
         form.addRow("", self.replace_check)
 
-        self.buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
-        )
-        self.ok_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
-        self.ok_button.setText("Import")
-        self.cancel_button = self.buttons.button(QDialogButtonBox.StandardButton.Cancel)
-        self.buttons.accepted.connect(self.accept)
-        self.buttons.rejected.connect(self.reject)
-
-        layout = QVBoxLayout(self)
-        layout.addWidget(intro)
-        layout.addLayout(form)
-        layout.addWidget(self.problem_label)
-        layout.addWidget(self.job_panel)
-        layout.addStretch(1)
-        layout.addWidget(self.buttons)
+        self._lay_out("Import", intro, form)
 
         self.file_button.clicked.connect(self._browse_file)
         self.folder_button.clicked.connect(self._browse_folder)
