@@ -8,14 +8,11 @@ from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, QPoint, Qt, Signal
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QComboBox,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QLineEdit,
     QMenu,
-    QTableView,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -24,6 +21,7 @@ from PySide6.QtWidgets import (
 from studio.lint import PROFILES, Finding, LintReport, Severity
 from studio.ui.models.problems_model import COLUMN, ProblemsFilterModel, ProblemsModel
 from studio.ui.widgets.field_markers import severity_icon
+from studio.ui.widgets.read_only_table import read_only_table
 
 _SEVERITY_LABELS = {Severity.ERROR: "Errors", Severity.WARNING: "Warnings", Severity.INFO: "Info"}
 
@@ -99,21 +97,10 @@ class ProblemsPanel(QWidget):
         bar.addWidget(self.state_label)
 
         # ``activated`` covers double-click and Enter/Return.
-        self.view = QTableView(self)
-        self.view.setModel(self.proxy)
-        self.view.setSortingEnabled(True)
-        self.view.sortByColumn(COLUMN["severity"], Qt.SortOrder.DescendingOrder)
-        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.view.setWordWrap(False)
-        self.view.verticalHeader().setVisible(False)
-        self.view.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
-        header = self.view.horizontalHeader()
-        header.setStretchLastSection(True)
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        for key, width in (("severity", 90), ("rule", 200), ("tool", 140), ("path", 200)):
-            self.view.setColumnWidth(COLUMN[key], width)
+        widths = {"severity": 90, "rule": 200, "tool": 140, "path": 200}
+        self.view = read_only_table(
+            self, self.proxy, COLUMN["severity"], {COLUMN[k]: w for k, w in widths.items()}
+        )
         self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.view.customContextMenuRequested.connect(self._context_menu)
         self.view.activated.connect(self._activated)

@@ -11,10 +11,7 @@ from PySide6.QtCore import (
     Signal,
 )
 from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QHeaderView,
     QLabel,
-    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -22,6 +19,7 @@ from PySide6.QtWidgets import (
 from studio.lint import Severity, SimilarPair
 from studio.ui.models.table_base import RowTableModel, SourceSortProxy
 from studio.ui.widgets.field_markers import severity_icon
+from studio.ui.widgets.read_only_table import read_only_table
 
 COLUMNS: tuple[tuple[str, str], ...] = (
     ("a", "Tool"),
@@ -133,21 +131,10 @@ class SimilarToolsView(QWidget):
         )
         self.note.setWordWrap(True)
         self.note.setEnabled(False)
-        self.view = QTableView(self)
-        self.view.setModel(self.proxy)
-        self.view.setSortingEnabled(True)
-        self.view.sortByColumn(COLUMN["score"], Qt.SortOrder.DescendingOrder)
-        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.view.setWordWrap(False)
-        self.view.verticalHeader().setVisible(False)
-        self.view.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
-        header = self.view.horizontalHeader()
-        header.setStretchLastSection(True)
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        for key, width in (("a", 140), ("b", 140), ("score", 80), ("kind", 190), ("shared", 160)):
-            self.view.setColumnWidth(COLUMN[key], width)
+        widths = {"a": 140, "b": 140, "score": 80, "kind": 190, "shared": 160}
+        self.view = read_only_table(
+            self, self.proxy, COLUMN["score"], {COLUMN[k]: w for k, w in widths.items()}
+        )
         self.view.activated.connect(self._activated)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
