@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from registry_db import RegistryStore
 from registry_db.channel_log import PUBLISH
 from studio.cli.common import Subcommands, UsageError
-from studio.release import SERVING_FORMATS
+from studio.release import SERVING_FORMATS, event_change
 
 if TYPE_CHECKING:
     from registry_db.channels import ChannelEvent
@@ -47,26 +47,12 @@ def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     p.set_defaults(handler=_cmd_resolve)
 
 
-def _channel_text(state: dict) -> str:
-    version = state.get("version")
-    return f"v{version} at {state.get('share')} %" if version is not None else "unset"
-
-
-def _version_text(state: dict) -> str:
-    version, semver = state.get("version"), state.get("semver")
-    if version is None:
-        return "none"
-    return f"v{version} ({semver})" if semver else f"v{version}"
-
-
 def _event_line(event: ChannelEvent) -> str:
     """One log line: when, who, what (action and channel), before -> after, why."""
     why = f"\t{event.why}" if event.why else ""
-    if event.action == PUBLISH:  # no channel; before/after are versions, not channel states
-        what, before, after = event.action, _version_text(event.before), _version_text(event.after)
-    else:
-        what = f"{event.action} {event.channel}"
-        before, after = _channel_text(event.before), _channel_text(event.after)
+    # A publish has no channel; its before/after are versions, not channel states.
+    what = event.action if event.action == PUBLISH else f"{event.action} {event.channel}"
+    before, after = event_change(event)
     return f"{event.created_at}\t{event.who}\t{what}\t{before} -> {after}{why}"
 
 

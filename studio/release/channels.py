@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
+from registry_db.channel_log import PUBLISH
 from registry_db.channels import (
     CANARY,
     STABLE,
@@ -158,3 +159,27 @@ def channel_events(
     ``before``/``after`` are versions ``{"version", "semver"}``, not channel states.
     """
     return ChannelRepository(store).events(registry, channel)
+
+
+def event_change(event: ChannelEvent, *, at: str = "at") -> tuple[str, str]:
+    """A log entry's before and after as text, for the CLI and the Release view.
+
+    A channel's state reads ``v3 at 10 %`` (``at`` is the word between) or
+    ``unset``; a publish, which logs the newest version rather than a channel,
+    reads ``v3 (1.2.0)`` or ``none``.
+    """
+    if event.action == PUBLISH:
+        return _version_text(event.before), _version_text(event.after)
+    return _state_text(event.before, at), _state_text(event.after, at)
+
+
+def _state_text(state: dict[str, Any], at: str) -> str:
+    version = state.get("version")
+    return f"v{version} {at} {state.get('share', 0)} %" if version is not None else "unset"
+
+
+def _version_text(state: dict[str, Any]) -> str:
+    version, semver = state.get("version"), state.get("semver")
+    if version is None:
+        return "none"
+    return f"v{version} ({semver})" if semver else f"v{version}"

@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 
 from PySide6.QtCore import Qt
 
-from studio.release import PUBLISH, Assignment, Channel, ChannelEvent, Comparison
+from studio.release import Assignment, Channel, ChannelEvent, Comparison, event_change
 from studio.release.guard import ALL_TOOLS
 from studio.ui.models.table_base import RowTableModel
 
@@ -47,23 +47,9 @@ def _display(value: Any) -> str:
     return str(value)
 
 
-def _state(state: dict[str, Any]) -> str:
-    version = state.get("version")
-    return f"v{version} @ {state.get('share', 0)} %" if version is not None else "unset"
-
-
-def _version(state: dict[str, Any]) -> str:
-    version, semver = state.get("version"), state.get("semver")
-    if version is None:
-        return "none"
-    return f"v{version} ({semver})" if semver else f"v{version}"
-
-
 def _change(event: ChannelEvent) -> str:
-    # A publish logs the newest version before and after, not a channel's state.
-    if event.action == PUBLISH:
-        return f"{_version(event.before)} → {_version(event.after)}"
-    return f"{_state(event.before)} → {_state(event.after)}"
+    before, after = event_change(event, at="@")
+    return f"{before} → {after}"
 
 
 class ChannelTableModel(RowsModel[tuple[Channel, str | None]]):
