@@ -30,8 +30,21 @@ def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     p.add_argument("--prompt", metavar="TEXT", required=True)
     p.add_argument("--system", metavar="TEXT", default="")
     p.add_argument("--context", metavar="KEY=VALUE", action="append", default=[])
-    p.add_argument("--approve", choices=("none", "write", "all"), default="none")
-    p.add_argument("--phrase", metavar="TEXT", default="", help="typed for destructive calls")
+    p.add_argument(
+        "--approve",
+        choices=("none", "write", "all"),
+        default="none",
+        help="none: deny every write and destructive call; write (or all): approve writes. "
+        "A destructive call is approved only with its --phrase",
+    )
+    p.add_argument(
+        "--phrase",
+        metavar="TOOL=PHRASE",
+        action="append",
+        default=[],
+        help="the confirmation phrase typed for the destructive tool TOOL (repeatable); "
+        "without it a destructive call is denied",
+    )
     p.add_argument("--max-tool-calls", metavar="N", type=int, default=20)
     p.add_argument("--events", choices=("jsonl", "text"), default="text")
     p.add_argument(
@@ -93,6 +106,7 @@ def _cmd_run(store: RegistryStore, args: argparse.Namespace) -> int:
     if args.max_tool_calls < 1:
         raise UsageError("--max-tool-calls must be at least 1")
     registry = load_registry(store, args.registry, args.version)
+    phrases = _phrases(args.phrase, registry)
     profile = ProfileRepository(store).get(args.profile)
     sessions = SessionStore.for_store(store)
     specs = sessions.mock_specs(args.registry)
@@ -131,7 +145,7 @@ def _cmd_run(store: RegistryStore, args: argparse.Namespace) -> int:
                 config,
                 sessions=sessions,
                 on_event=show,
-                approver=auto_approver(args.approve, args.phrase),
+                approver=auto_approver(args.approve, phrases),
                 title=args.prompt[:80],
             )
             result = await run.execute(args.prompt)
@@ -147,6 +161,24 @@ def _cmd_run(store: RegistryStore, args: argparse.Namespace) -> int:
 
     status = asyncio.run(go())
     return 0 if status == "completed" else 1
+
+
+def _phrases(given: list[str], registry: Registry) -> dict[str, str]:
+    """``--phrase TOOL=PHRASE`` values by tool; each names a destructive tool of the registry."""
+    from studio.contract import RiskTier
+
+    risks = {t.name: t.risk for t in registry.tools}
+    phrases: dict[str, str] = {}
+    for item in given:
+        tool, sep, phrase = item.partition("=")
+        if not sep or not tool or not phrase:
+            raise UsageError(f"--phrase takes TOOL=PHRASE, not {item!r}")
+        if tool not in risks:
+            raise UsageError(f"--phrase {tool}=…: {registry.name} has no tool named {tool!r}")
+        if risks[tool] is not RiskTier.DESTRUCTIVE:
+            raise UsageError(f"--phrase {tool}=…: {tool} is not destructive and takes no phrase")
+        phrases[tool] = phrase
+    return phrases
 
 
 def _configured_executors(store: RegistryStore, name: str, registry: Registry) -> dict[str, Any]:

@@ -98,22 +98,29 @@ def judge(request: ApprovalRequest, decision: ApprovalDecision) -> ToolError | N
     return None
 
 
-def auto_approver(mode: str, phrase: str = "") -> Approver:
-    """Headless approvals for ``studio run --approve none|write|all [--phrase TEXT]``.
+def auto_approver(mode: str, phrases: Mapping[str, str] | None = None) -> Approver:
+    """Headless approvals for ``studio run --approve none|write|all [--phrase TOOL=PHRASE]``.
 
-    ``none`` denies every risky call; ``write`` approves writes and types
-    ``phrase`` for destructive calls; ``all`` approves everything, typing the
-    required phrase itself.
+    ``none`` denies every risky call. ``write`` and ``all`` approve writes; a
+    destructive call is approved only with the phrase given for that tool in
+    ``phrases`` (tool name → phrase), which the run then checks like a typed
+    one. Nothing here ever types a destructive tool's phrase by itself.
     """
     if mode not in ("none", "write", "all"):
         raise ValueError(f"approve mode must be none, write or all, not {mode!r}")
+    given = dict(phrases or {})
 
     async def approve(request: ApprovalRequest) -> ApprovalDecision:
         if mode == "none":
             return ApprovalDecision(False, reason="headless run with --approve none")
         if request.risk is RiskTier.DESTRUCTIVE:
-            typed = request.phrase if mode == "all" else phrase
-            return ApprovalDecision(True, phrase=typed)
+            if request.tool not in given:
+                return ApprovalDecision(
+                    False,
+                    reason=f"{request.tool} is destructive and no --phrase "
+                    f"{request.tool}=PHRASE was given",
+                )
+            return ApprovalDecision(True, phrase=given[request.tool])
         return ApprovalDecision(True)
 
     return approve

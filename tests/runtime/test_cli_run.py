@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import subprocess
@@ -186,3 +187,100 @@ def test_run_refuses_a_tool_set_to_http_without_a_usable_target(db, capsys):
     assert code == 2
     err = capsys.readouterr().err
     assert "Give an HTTP target for search_policy" in err and "--executors mock" in err
+
+
+def _with_delete_tool(db: Path) -> None:
+    from registry_db import UpsertTool
+    from tests.runtime.helpers import DELETE_TICKET
+
+    with RegistryStore.open(db) as store:
+        store.save_draft("travel-reimbursement", [UpsertTool(DELETE_TICKET)])
+        sessions = SessionStore.for_store(store)
+        specs = dict(sessions.mock_specs("travel-reimbursement"))
+        specs["delete_reimbursement_ticket"] = {"default": {"body": {"deleted": True}}}
+        sessions.set_mock_specs("travel-reimbursement", specs)
+
+
+_PROFILES = itertools.count()
+
+
+def _delete_run(db: Path, capsys, *extra: str) -> tuple[int, dict]:
+    turns = [
+        Turn(tool_calls=[ToolCall("delete_reimbursement_ticket", '{"ticket_id": "R-55821"}')]),
+        Turn(text="done"),
+    ]
+    with ScriptedServer(turns) as server:
+        name = f"scripted{next(_PROFILES)}"
+        assert main(["profiles", "add", name, "--kind", "openai-chat", "--base-url",
+                     server.base_url + "/v1", "--model", "m", "--api-key-env", "SCRIPTED_KEY",
+                     "--db", str(db)]) == 0  # fmt: skip
+        capsys.readouterr()
+        code = main(["run", "travel-reimbursement", "--profile", name, "--prompt",
+                     "delete R-55821", "--events", "jsonl", "--db", str(db), *extra])  # fmt: skip
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    done = next(e["data"] for e in lines if e["type"] == "tool_call.completed")
+    return code, done
+
+
+@pytest.mark.parametrize("approve", ["write", "all"])
+def test_approve_never_types_a_destructive_phrase_itself(db, capsys, approve):
+    _with_delete_tool(db)
+    code, done = _delete_run(db, capsys, "--approve", approve)
+    assert code == 0
+    assert done["result"]["error_code"] == "DENIED_BY_USER", done
+    assert "--phrase" in json.dumps(done, ensure_ascii=False)
+
+
+def test_a_destructive_call_runs_with_its_phrase_given(db, capsys):
+    _with_delete_tool(db)
+    phrase = "delete_reimbursement_ticket=delete_reimbursement_ticket"
+    code, done = _delete_run(db, capsys, "--approve", "all", "--phrase", phrase)
+    assert code == 0
+    assert done["result"]["data"] == {"deleted": True}, done
+    # A wrong phrase is a mismatch, not an approval.
+    code, done = _delete_run(db, capsys, "--approve", "all", "--phrase",
+                             "delete_reimbursement_ticket=yes")  # fmt: skip
+    assert done["result"]["error_code"] == "DENIED_BY_USER"
+    assert "confirmation phrase was not typed" in done["result"]["message"]
+
+
+@pytest.mark.parametrize(
+    ("phrase", "message"),
+    [
+        ("delete_reimbursement_ticket", "takes TOOL=PHRASE"),
+        ("nope=x", "has no tool named 'nope'"),
+        ("search_policy=x", "is not destructive"),
+    ],
+)
+def test_a_bad_phrase_argument_is_a_usage_error(db, capsys, phrase, message):
+    _with_delete_tool(db)
+    with ScriptedServer([]) as server:
+        add_profile(db, server)
+        capsys.readouterr()
+        code = main(["run", "travel-reimbursement", "--profile", "scripted", "--prompt", "x",
+                     "--approve", "all", "--phrase", phrase, "--db", str(db)])  # fmt: skip
+    assert code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_auto_approver_all_approves_writes_and_only_given_phrases():
+    import asyncio
+
+    from studio.contract import RiskTier
+    from studio.runtime import auto_approver
+    from studio.runtime.policy import ApprovalRequest
+
+    def ask(approver, tool, risk):
+        request = ApprovalRequest("c1", tool, risk, {}, phrase=tool if risk.value == "destructive"
+                                  else "")  # fmt: skip
+        return asyncio.run(approver(request))
+
+    everything = auto_approver("all")
+    assert ask(everything, "create_x", RiskTier.WRITE).approved
+    assert not ask(everything, "delete_x", RiskTier.DESTRUCTIVE).approved
+    given = auto_approver("all", {"delete_x": "delete_x"})
+    decision = ask(given, "delete_x", RiskTier.DESTRUCTIVE)
+    assert decision.approved and decision.phrase == "delete_x"
+    assert not ask(given, "delete_y", RiskTier.DESTRUCTIVE).approved
+    assert not ask(auto_approver("none", {"delete_x": "delete_x"}), "delete_x",
+                   RiskTier.DESTRUCTIVE).approved  # fmt: skip
