@@ -17,6 +17,7 @@ from registry_db.defaults import (
 from registry_db.errors import (
     AlreadyExistsError,
     ConflictError,
+    DatabaseOpenError,
     DuplicateNameError,
     InvalidSemverError,
     NotFoundError,
@@ -38,6 +39,7 @@ from registry_db.store import RegistryStore
 __all__ = [
     "AlreadyExistsError",
     "ConflictError",
+    "DatabaseOpenError",
     "DeleteTool",
     "DraftSaveResult",
     "DraftTool",

@@ -9,13 +9,14 @@ instead of both reading, both deciding, and one failing at COMMIT time.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
-from registry_db.errors import StoreError
+from registry_db.errors import DatabaseOpenError
 
 BUSY_TIMEOUT_MS = 5000
 """How long a writer waits for another process's transaction before giving up."""
@@ -31,27 +32,57 @@ def connect(path: Path) -> sqlite3.Connection:
         A connection in WAL mode with foreign keys enforced and a busy timeout.
 
     Raises:
-        StoreError: when the file cannot be switched to WAL mode.
+        DatabaseOpenError: when the file is not an SQLite database, is damaged or
+            truncated, is a directory, cannot be read, or cannot use WAL mode.
     """
-    # check_same_thread=False: the UI hands database work to one serial worker
-    # thread; RegistryStore serialises access itself with a lock.
-    conn = sqlite3.connect(
-        path,
-        isolation_level=None,
-        check_same_thread=False,
-        timeout=BUSY_TIMEOUT_MS / 1000,
-    )
+    try:
+        # check_same_thread=False: the UI hands database work to one serial worker
+        # thread; RegistryStore serialises access itself with a lock.
+        conn = sqlite3.connect(
+            path,
+            isolation_level=None,
+            check_same_thread=False,
+            timeout=BUSY_TIMEOUT_MS / 1000,
+        )
+    except (sqlite3.Error, OSError) as exc:
+        raise open_error(path, exc) from exc
     try:
         # busy_timeout first: switching to WAL needs a lock another process may hold.
         conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
         conn.execute("PRAGMA foreign_keys=ON")
         mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
         if str(mode).lower() != "wal":
-            raise StoreError(f"{path} cannot use WAL journaling (journal_mode is {mode})")
+            raise DatabaseOpenError(path, f"it cannot use WAL journaling (journal_mode is {mode})")
+    except (sqlite3.Error, OSError) as exc:
+        conn.close()
+        raise open_error(path, exc) from exc
     except BaseException:
         conn.close()
         raise
     return conn
+
+
+def open_error(path: Path, exc: BaseException) -> DatabaseOpenError:
+    """``exc`` (from SQLite or the system, raised while opening ``path``) as one line."""
+    if isinstance(exc, DatabaseOpenError):
+        return exc
+    if path.is_dir():
+        return DatabaseOpenError(path, "it is a directory, not a database file")
+    blocking = next((p for p in path.parents if p.exists() and not p.is_dir()), None)
+    if blocking is not None:
+        return DatabaseOpenError(path, f"{blocking} is a file, not a folder")
+    message = str(exc)
+    if isinstance(exc, OSError):
+        message = exc.strerror or message
+    elif isinstance(exc, sqlite3.DatabaseError):
+        lowered = message.lower()
+        if "not a database" in lowered:
+            message = "it is not an SQLite database (file is not a database)"
+        elif "malformed" in lowered or "corrupt" in lowered:
+            message = f"the file is damaged or truncated ({message})"
+        elif path.exists() and not os.access(path, os.R_OK | os.W_OK):
+            message = f"permission denied ({message})"
+    return DatabaseOpenError(path, " ".join(message.split()))
 
 
 @contextmanager

@@ -11,6 +11,20 @@ class StoreError(Exception):
     """Base class of everything the store raises on purpose."""
 
 
+class DatabaseOpenError(StoreError):
+    """The database file cannot be opened: not SQLite, damaged, a directory, unreadable.
+
+    Attributes:
+        path: The file that was to be opened.
+        reason: Why, in a few words (SQLite's or the system's message).
+    """
+
+    def __init__(self, path: object, reason: str) -> None:
+        self.path = path
+        self.reason = reason
+        super().__init__(f"cannot open the database {path}: {reason}")
+
+
 class NotFoundError(StoreError, LookupError):
     """A registry, tool or version does not exist."""
 

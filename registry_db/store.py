@@ -16,7 +16,13 @@ from pathlib import Path
 from typing import Any
 
 from registry_db import drafts, versions
-from registry_db.connection import connect, read_transaction, utc_now, write_transaction
+from registry_db.connection import (
+    connect,
+    open_error,
+    read_transaction,
+    utc_now,
+    write_transaction,
+)
 from registry_db.documents import load_settings, settings_json
 from registry_db.errors import (
     AlreadyExistsError,
@@ -73,10 +79,17 @@ class RegistryStore:
     def open(cls, path: str | os.PathLike[str]) -> RegistryStore:
         """Open (creating file and parent directory if needed) and migrate a database."""
         resolved = Path(path).expanduser()
-        resolved.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            resolved.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise open_error(resolved, exc) from exc
         conn = connect(resolved)
         try:
             apply_migrations(conn)
+        except (sqlite3.DatabaseError, OSError) as exc:
+            # A damaged page or a foreign schema may only show once the tables are read.
+            conn.close()
+            raise open_error(resolved, exc) from exc
         except BaseException:
             conn.close()
             raise

@@ -1,7 +1,8 @@
 """The ``studio`` command: no arguments opens the GUI; subcommands run headless.
 
-Exit codes: 0 on success, 2 on bad input (with a one-line reason on stderr),
-1 when the database itself fails.
+Exit codes: 0 on success, 2 on bad input (with a one-line reason on stderr) and
+when the database cannot be opened (not SQLite, damaged, a directory, unreadable),
+1 when the database fails during a command.
 
 Each module of this package adds the subcommands of one feature and their handlers
 (``add_parsers``); a subcommand's parser carries its handler as the ``handler`` default.
@@ -10,10 +11,12 @@ Each module of this package adds the subcommands of one feature and their handle
 from __future__ import annotations
 
 import argparse
+import sqlite3
 import sys
 from collections.abc import Sequence
 
 from registry_db import (
+    DatabaseOpenError,
     RegistryStore,
     StoreError,
     default_db_path,
@@ -68,15 +71,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler: Handler = args.handler
     try:
         store = _open_store(args)
-    except (StoreError, OSError) as exc:
-        print(f"studio: cannot open the database: {exc}", file=sys.stderr)
-        return 1
+    except DatabaseOpenError as exc:
+        print(f"studio: {exc}", file=sys.stderr)
+        return 2
+    except (StoreError, OSError, sqlite3.Error) as exc:
+        path = resolve_db_path(getattr(args, "db", None))
+        print(f"studio: cannot open the database {path}: {_one_line(exc)}", file=sys.stderr)
+        return 2
     try:
         return handler(store, args)
     except (UsageError, StoreError) as exc:
         print(f"studio: {exc}", file=sys.stderr)
         return 2
+    except sqlite3.DatabaseError as exc:  # e.g. a page damaged after the file opened
+        print(f"studio: database error in {store.path}: {_one_line(exc)}", file=sys.stderr)
+        return 1
     except BrokenPipeError:  # e.g. `studio export … | head`
         return 0
     finally:
         store.close()
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split()) or type(exc).__name__

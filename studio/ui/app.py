@@ -15,7 +15,13 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from registry_db import StoreError, default_db_path, open_default_store, resolve_db_path
+from registry_db import (
+    DatabaseOpenError,
+    StoreError,
+    default_db_path,
+    open_default_store,
+    resolve_db_path,
+)
 from studio.ui.style import StudioStyle
 
 _log = logging.getLogger(__name__)
@@ -187,10 +193,11 @@ def run_gui(db_path: Path | None) -> int:
 
 def _show_open_error(path: Path, exc: BaseException) -> None:
     _log.error("cannot open database %s: %s", path, exc)
+    reason = exc.reason if isinstance(exc, DatabaseOpenError) else str(exc)
     QMessageBox.critical(
         None,
         "Cannot open the database",
-        f"The studio could not open its database:\n{path}\n\n{exc}\n\n"
+        f"The studio could not open its database:\n{path}\n\n{reason}\n\n"
         "Check that the file is a Tool Registry Studio database and that you can write "
         "to its folder, or start with --db PATH to use another file.",
     )
