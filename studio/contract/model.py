@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from studio.contract.problems import join_path
+
 JSONDict = dict[str, Any]
 
 NAME_PATTERN = r"^[a-zA-Z0-9_-]{1,64}$"
@@ -180,13 +182,136 @@ class ToolContract:
         )
 
     def injected_properties(self) -> dict[str, str]:
-        """Top-level property name → session context path for injected fields."""
-        props = self.parameters.get("properties") or {}
+        """Top-level property name → session context path for injected fields.
+
+        Nested injected fields (``claim.employee_id``) are in :meth:`injected_fields`.
+        """
         return {
-            name: schema["x-injected"]
-            for name, schema in props.items()
-            if isinstance(schema, dict) and isinstance(schema.get("x-injected"), str)
+            f.path[0]: f.source for f in self.injected_fields() if len(f.path) == 1 and f.fillable
         }
+
+    def injected_fields(self) -> tuple[InjectedField, ...]:
+        """Every ``x-injected`` property at any depth (see :func:`injected_fields`)."""
+        return injected_fields(self.parameters)
+
+
+INJECTED_ITEMS = "[]"
+"""Segment of an :attr:`InjectedField.path` standing for every element of an array."""
+
+_TRANSPARENT = ("anyOf", "oneOf", "allOf")
+"""Combinators whose branches describe the same value, so injected paths go through them."""
+_OPAQUE_MAPS = ("patternProperties", "$defs", "definitions", "dependentSchemas")
+_OPAQUE_LISTS = ("prefixItems",)
+_OPAQUE_SINGLES = (
+    "additionalProperties",
+    "not",
+    "if",
+    "then",
+    "else",
+    "contains",
+    "propertyNames",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+)
+_MAX_INJECTED_DEPTH = 64
+
+
+@dataclass(frozen=True, slots=True)
+class InjectedField:
+    """A property marked ``x-injected``: the runtime fills it, the model never sees it.
+
+    Attributes:
+        path: Where the value is in the arguments: property names, and
+            :data:`INJECTED_ITEMS` for every element of an array
+            (``("lines", "[]", "employee_id")``).
+        source: The session context path (``session.employee_id``); "" when
+            ``x-injected`` is not a string.
+        json_path: Where the property is in the tool document
+            (``parameters.properties.claim.properties.employee_id``).
+        reachable: The property is reached only through ``properties``,
+            ``items``, ``anyOf``, ``oneOf`` and ``allOf``, so its place in the
+            arguments is known. Inside ``$defs``, ``patternProperties``,
+            ``additionalProperties`` … it is not: exports still hide it, the
+            contract check refuses it and the runtime refuses the call.
+    """
+
+    path: tuple[str, ...]
+    source: str
+    json_path: str
+    reachable: bool = True
+
+    @property
+    def name(self) -> str:
+        """The property's own name."""
+        return self.path[-1]
+
+    @property
+    def fillable(self) -> bool:
+        """The runtime can fill it: reachable, with a context path."""
+        return self.reachable and bool(self.source)
+
+    def display(self) -> str:
+        """The argument path as the runtime reports it: ``$.lines[].employee_id``."""
+        return "$" + "".join("[]" if p == INJECTED_ITEMS else f".{p}" for p in self.path)
+
+
+def injected_fields(parameters: Any, base: str = "parameters") -> tuple[InjectedField, ...]:
+    """Every property marked ``x-injected`` in a parameter schema, at any depth.
+
+    The one definition of "injected" that the exporters (hide them), the lint
+    (what the model sees), the contract check (where they may be) and the
+    runtime (fill them, drop what the model sent) share. Children of an
+    injected property are not listed: the whole property is the session's.
+
+    Args:
+        parameters: A tool's ``parameters`` (anything: malformed input yields nothing).
+        base: JSON path of ``parameters``, used for :attr:`InjectedField.json_path`.
+    """
+    out: list[InjectedField] = []
+    _walk_injected(parameters, (), base, True, 0, out)
+    return tuple(out)
+
+
+def _walk_injected(
+    node: Any,
+    data_path: tuple[str, ...],
+    json_path: str,
+    reachable: bool,
+    depth: int,
+    out: list[InjectedField],
+) -> None:
+    if not isinstance(node, dict) or depth > _MAX_INJECTED_DEPTH:
+        return
+    depth += 1
+    for key, value in node.items():
+        if key == "properties" and isinstance(value, dict):
+            for name, sub in value.items():
+                if not isinstance(sub, dict) or not isinstance(name, str):
+                    continue
+                where = join_path(json_path, "properties", name)
+                if "x-injected" in sub:
+                    source = sub["x-injected"]
+                    source = source if isinstance(source, str) else ""
+                    out.append(InjectedField((*data_path, name), source, where, reachable))
+                    continue
+                _walk_injected(sub, (*data_path, name), where, reachable, depth, out)
+        elif key == "items" and isinstance(value, dict):
+            where = join_path(json_path, "items")
+            _walk_injected(value, (*data_path, INJECTED_ITEMS), where, reachable, depth, out)
+        elif key in _TRANSPARENT and isinstance(value, list):
+            for i, sub in enumerate(value):
+                where = join_path(json_path, key, i)
+                _walk_injected(sub, data_path, where, reachable, depth, out)
+        elif key in _OPAQUE_MAPS and isinstance(value, dict):
+            for name, sub in value.items():
+                if isinstance(name, str):
+                    where = join_path(json_path, key, name)
+                    _walk_injected(sub, data_path, where, False, depth, out)
+        elif key in _OPAQUE_LISTS and isinstance(value, list):
+            for i, sub in enumerate(value):
+                _walk_injected(sub, data_path, join_path(json_path, key, i), False, depth, out)
+        elif key in _OPAQUE_SINGLES and isinstance(value, dict):
+            _walk_injected(value, data_path, join_path(json_path, key), False, depth, out)
 
 
 DEFAULT_DESCRIPTION_TEMPLATE = """{summary}

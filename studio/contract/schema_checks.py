@@ -9,6 +9,7 @@ from typing import Any
 import jsonschema_rs
 from jsonschema import Draft202012Validator
 
+from studio.contract.model import injected_fields
 from studio.contract.problems import Problem, join_path, json_kind
 
 JSON_SCHEMA_TYPES = ("array", "boolean", "integer", "null", "number", "object", "string")
@@ -38,6 +39,16 @@ def check_parameters(schema: Any, path: str) -> list[Problem]:
     if schema.get("type") != "object":
         problems.append(Problem(join_path(path, "type"), "the root of parameters must be 'object'"))
     problems.extend(_walk_objects(schema, path))
+    problems.extend(
+        Problem(
+            join_path(f.json_path, "x-injected"),
+            "an injected property must be reached through properties, items, anyOf, oneOf "
+            "or allOf (not $defs, patternProperties, additionalProperties …): the runtime "
+            "could not fill it",
+        )
+        for f in injected_fields(schema, path)
+        if not f.reachable
+    )
     return problems
 
 

@@ -20,6 +20,7 @@ from studio.contract import (
     join_path,
     render_description,
 )
+from studio.contract.model import injected_fields
 from studio.formats.base import Note
 
 JSONDict = dict[str, Any]
@@ -74,6 +75,8 @@ def clean_schema(
         […], …}`` of every extension key found, by key.
     """
     found: dict[str, list[str]] = {}
+    # The runtime's definition of injected (any depth), so exports hide exactly what it fills.
+    hidden = {f.json_path for f in injected_fields(schema, path)}
 
     def clean(node: Any, where: str, _keyword: str = "") -> Any:
         if not isinstance(node, dict):
@@ -81,7 +84,9 @@ def clean_schema(
         props = node.get("properties")
         if not isinstance(props, dict):
             props = {}
-        injected = {n for n, s in props.items() if isinstance(s, dict) and "x-injected" in s}
+        injected = (
+            {n for n in props if join_path(where, "properties", n) in hidden} if hidden else set()
+        )
         kept = {k: v for k, v in node.items() if not k.startswith("x-")}
         for key in node:
             if key.startswith("x-"):

@@ -22,6 +22,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 
 from studio.contract import Registry, RiskTier, ToolContract, canonical_json, content_hash
+from studio.contract.model import INJECTED_ITEMS
 from studio.runtime.coerce import coerce
 from studio.runtime.context import SessionContext
 from studio.runtime.policy import check_permission
@@ -204,8 +205,19 @@ class ArgumentPipeline:
             t.name: CompiledTool.compile(t) for t in registry.tools
         }
 
-    def prepare(self, call: ToolCallPart, *, message_id: str = "") -> Prepared:
-        """Run steps 1–7 and 9 on ``call``; the first failing step ends it with an error."""
+    def prepare(
+        self, call: ToolCallPart, *, message_id: str = "", session_id: str | None = None
+    ) -> Prepared:
+        """Run steps 1–7 and 9 on ``call``; the first failing step ends it with an error.
+
+        Args:
+            message_id: The key's ``{message_id}``: the id of the *user* message the
+                call serves (the runtime passes its index), so a write re-issued in
+                any model turn of that user turn keeps its key.
+            session_id: The key's ``{session_id}`` when not this pipeline's session
+                (a run branched from a stored session keeps the keys of the user
+                turns it copied).
+        """
         out = Prepared(call)
         # (1) parse
         try:
@@ -319,7 +331,7 @@ class ArgumentPipeline:
         if contract.risk is not RiskTier.READ or idem.required:
             template = idem.key_template or "{session_id}:{message_id}:{tool}:{args_hash}"
             values = _Placeholders(
-                session_id=self.session_id,
+                session_id=self.session_id if session_id is None else session_id,
                 message_id=message_id,
                 tool=contract.name,
                 args_hash=args_hash(args),
@@ -347,37 +359,55 @@ class ArgumentPipeline:
     ) -> ToolError | None:
         changes: list[dict[str, Any]] = []
         props = contract.parameters.get("properties") or {}
-        injected = contract.injected_properties()
-        for name, path in injected.items():
-            if name in args:
+        fields = contract.injected_fields()
+        broken = [f for f in fields if not f.fillable]
+        if broken:
+            # Fail closed: exports hide these from the model, but the runtime cannot
+            # tell where they are in the arguments, so it could not drop a model value.
+            where = ", ".join(f.json_path for f in broken)
+            out.steps.append(StepRecord(5, "defaults_and_injected", False))
+            return ToolError(
+                "INVALID_CONTRACT",
+                f"the contract of {contract.name} marks {where} as x-injected where the "
+                "runtime cannot fill it (it needs a context path, on a property reached "
+                "through properties, items, anyOf, oneOf or allOf)",
+                retryable=False,
+                hint="Tell the user this tool is misconfigured and cannot be called now.",
+                details={"fields": [f.json_path for f in broken]},
+            )
+        for f in fields:
+            for parent, where in _injection_targets(args, f.path[:-1], "$"):
+                path = f"{where}.{f.name}"
+                if f.name in parent:
+                    changes.append(
+                        {
+                            "path": path,
+                            "action": "discarded",
+                            "from": parent.pop(f.name),
+                            "reason": f"injected from {f.source}; the model may not set it",
+                        }
+                    )
+                try:
+                    parent[f.name] = copy.deepcopy(self.context.lookup(f.source))
+                except KeyError:
+                    out.steps.append(StepRecord(5, "defaults_and_injected", False, tuple(changes)))
+                    return ToolError(
+                        "MISSING_CONTEXT_VALUE",
+                        f"{path.removeprefix('$.')} comes from the session context "
+                        f"({f.source}), which has no value",
+                        retryable=False,
+                        hint="Tell the user the session is missing this value; it cannot be "
+                        "supplied in the arguments.",
+                        details={"field": path.removeprefix("$."), "context_path": f.source},
+                    )
                 changes.append(
                     {
-                        "path": f"$.{name}",
-                        "action": "discarded",
-                        "from": args.pop(name),
-                        "reason": f"injected from {path}; the model may not set it",
+                        "path": path,
+                        "action": "injected",
+                        "from_context": f.source,
+                        "reason": "x-injected",
                     }
                 )
-            try:
-                args[name] = self.context.lookup(path)
-            except KeyError:
-                out.steps.append(StepRecord(5, "defaults_and_injected", False, tuple(changes)))
-                return ToolError(
-                    "MISSING_CONTEXT_VALUE",
-                    f"{name} comes from the session context ({path}), which has no value",
-                    retryable=False,
-                    hint="Tell the user the session is missing this value; it cannot be "
-                    "supplied in the arguments.",
-                    details={"field": name, "context_path": path},
-                )
-            changes.append(
-                {
-                    "path": f"$.{name}",
-                    "action": "injected",
-                    "from_context": path,
-                    "reason": "x-injected",
-                }
-            )
         for name, sub in props.items():
             if name not in args and isinstance(sub, dict) and "default" in sub:
                 args[name] = copy.deepcopy(sub["default"])
@@ -391,6 +421,29 @@ class ArgumentPipeline:
                 )
         out.steps.append(StepRecord(5, "defaults_and_injected", True, tuple(changes)))
         return None
+
+
+def _injection_targets(
+    value: Any, path: tuple[str, ...], where: str
+) -> list[tuple[dict[str, Any], str]]:
+    """The objects in ``value`` that hold the property at ``path`` + name, with their paths.
+
+    Objects the model left out are not created: an injected field of an absent
+    ``claim`` has nowhere to go (validation reports a required ``claim``).
+    """
+    if not path:
+        return [(value, where)] if isinstance(value, dict) else []
+    head, rest = path[0], path[1:]
+    if head == INJECTED_ITEMS:
+        if not isinstance(value, list):
+            return []
+        out: list[tuple[dict[str, Any], str]] = []
+        for i, item in enumerate(value):
+            out.extend(_injection_targets(item, rest, f"{where}[{i}]"))
+        return out
+    if isinstance(value, dict) and head in value:
+        return _injection_targets(value[head], rest, f"{where}.{head}")
+    return []
 
 
 class _Placeholders(dict[str, str]):

@@ -12,7 +12,13 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from studio.contract.model import DEFAULT_DESCRIPTION_TEMPLATE, RegistrySettings, ToolContract
+from studio.contract.model import (
+    DEFAULT_DESCRIPTION_TEMPLATE,
+    InjectedField,
+    RegistrySettings,
+    ToolContract,
+    injected_fields,
+)
 from studio.contract.problems import join_path
 from studio.editing.edits import ITEMS
 from studio.lint.cache import memo, memo_slots, render_cached
@@ -370,19 +376,61 @@ def injected_names(tool: ToolContract) -> set[str]:
 
     A new set each call (callers may change it), from one walk per tool object.
     """
+    return {f.path[0] for f in injected_fields_of(tool) if len(f.path) == 1}
+
+
+def injected_fields_of(tool: ToolContract) -> tuple[InjectedField, ...]:
+    """Every injected property at any depth, as the exporters and the runtime see them.
+
+    Memoized per tool object; see :func:`studio.contract.model.injected_fields`.
+    """
     slots = memo_slots(tool)
-    names = slots.get("injected-names")
-    if names is None:
-        names = slots["injected-names"] = frozenset(_injected_names(tool))
-    return set(names)
+    fields = slots.get("injected-fields")
+    if fields is None:
+        fields = slots["injected-fields"] = injected_fields(params_of(tool))
+    return fields
 
 
-def _injected_names(tool: ToolContract) -> set[str]:
-    props = params_of(tool).get("properties")
-    if not isinstance(props, dict):
-        return set()
-    return {
-        name
-        for name, schema in props.items()
-        if isinstance(schema, dict) and isinstance(schema.get("x-injected"), str)
-    }
+def injected_paths(tool: ToolContract) -> frozenset[str]:
+    """JSON paths of injected properties (``parameters.properties.claim.properties.x``)."""
+    slots = memo_slots(tool)
+    paths = slots.get("injected-paths")
+    if paths is None:
+        paths = slots["injected-paths"] = frozenset(f.json_path for f in injected_fields_of(tool))
+    return paths
+
+
+def model_parameters(tool: ToolContract, *, keep_injected: bool = False) -> Any:
+    """The parameters as a model sees them: ``x-`` keys and injected properties (at any
+    depth, and their names in ``required``) removed. A new value each call.
+
+    ``keep_injected`` keeps the injected properties and only drops them from
+    ``required`` (to validate an example that may, but need not, show them).
+    """
+    hidden = injected_paths(tool)
+
+    def strip(value: Any, where: str) -> Any:
+        if isinstance(value, list):
+            return [strip(v, join_path(where, i)) for i, v in enumerate(value)]
+        if not isinstance(value, dict):
+            return value
+        out: dict[Any, Any] = {}
+        gone: set[str] = set()
+        props = value.get("properties")
+        if hidden and isinstance(props, dict):
+            gone = {n for n in props if join_path(where, "properties", str(n)) in hidden}
+        for key, item in value.items():
+            if isinstance(key, str) and key.startswith("x-"):
+                continue
+            inner = join_path(where, str(key))
+            if key == "properties" and gone and not keep_injected and isinstance(item, dict):
+                out[key] = {
+                    n: strip(v, join_path(inner, n)) for n, v in item.items() if n not in gone
+                }
+            elif key == "required" and gone and isinstance(item, list):
+                out[key] = [r for r in item if r not in gone]
+            else:
+                out[key] = strip(item, inner)
+        return out
+
+    return strip(params_of(tool), "parameters")

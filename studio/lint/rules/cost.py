@@ -20,8 +20,9 @@ from studio.contract.token_count import ESTIMATE, Counter, format_count, token_c
 from studio.lint.model import Hit, LintContext, Severity, registry_rule, tool_rule
 from studio.lint.rules._common import (
     description_of,
-    injected_names,
+    injected_paths,
     memo,
+    model_parameters,
     option_int,
     params_of,
     rendered,
@@ -42,28 +43,8 @@ DEFAULT_ROUNDS = 5
 
 
 def model_schema(tool: ToolContract) -> dict[str, Any]:
-    """The parameters as a model sees them: x- keys and injected properties removed."""
-    params = params_of(tool)
-    injected = injected_names(tool)
-
-    def strip(value: Any) -> Any:
-        if isinstance(value, dict):
-            return {
-                k: strip(v)
-                for k, v in value.items()
-                if not (isinstance(k, str) and k.startswith("x-"))
-            }
-        if isinstance(value, list):
-            return [strip(v) for v in value]
-        return value
-
-    out = strip(params)
-    if injected and isinstance(out, dict):
-        props = out.get("properties")
-        if isinstance(props, dict):
-            out["properties"] = {k: v for k, v in props.items() if k not in injected}
-        if isinstance(out.get("required"), list):
-            out["required"] = [r for r in out["required"] if r not in injected]
+    """The parameters as a model sees them: x- keys and injected properties (any depth) removed."""
+    out: dict[str, Any] = model_parameters(tool)
     return out
 
 
@@ -94,7 +75,7 @@ def tool_tokens(
 
 def _model_schema_json(tool: ToolContract) -> str:
     """``model_schema(tool)`` as compact JSON (``str(parameters)`` when it is not JSON)."""
-    if not injected_names(tool):
+    if not injected_paths(tool):
         # Most schemas have nothing to strip: a key starting with "x-" shows in the
         # JSON as '"x-' (so does a string value holding one, which only costs the
         # slow path below).

@@ -22,8 +22,10 @@ from studio.lint.rules._common import (
     cached_hits,
     description_of,
     injected_names,
+    injected_paths,
     iter_schemas,
     memo,
+    model_parameters,
     option_int,
     params_of,
     text,
@@ -61,9 +63,11 @@ def _tool(tool: ToolContract) -> str:
 
 def _visible_nodes(tool: ToolContract) -> Iterator[SchemaNode]:
     """Subschemas the model sees: injected properties are stripped on export."""
-    hidden = [join_path("parameters", "properties", name) for name in injected_names(tool)]
+    hidden = injected_paths(tool)
     for node in iter_schemas(tool):
-        if any(node.json_path == h or node.json_path.startswith(h + ".") for h in hidden):
+        if hidden and any(
+            node.json_path == h or node.json_path.startswith((h + ".", h + "[")) for h in hidden
+        ):
             continue
         yield node
 
@@ -505,12 +509,8 @@ def _default_hits(tool: ToolContract) -> Iterator[Hit]:
     params = params_of(tool)
     if not tool.examples or not params:
         return
-    # Validation never changes the schema, so a shallow copy with its own
-    # ``required`` list is enough (the x- keys are stripped into new dicts anyway).
-    model_schema = dict(params)
-    injected = injected_names(tool)
-    if isinstance(model_schema.get("required"), list):
-        model_schema["required"] = [r for r in model_schema["required"] if r not in injected]
+    # Examples show what the model sends: injected properties (at any depth) are not in them.
+    model_schema = model_parameters(tool, keep_injected=True) if injected_paths(tool) else params
     for i, example in enumerate(tool.examples):
         args = getattr(example, "arguments", None)
         error = _first_error(model_schema, args)
@@ -750,7 +750,8 @@ def check_strict_subset(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
             continue
         required = schema.get("required")
         required = required if isinstance(required, list) else []
-        injected = injected_names(tool) if node.json_path == "parameters" else set()
+        hidden = injected_paths(tool)
+        injected = {p for p in props if join_path(node.json_path, "properties", p) in hidden}
         for prop, sub in props.items():
             if prop in required or prop in injected or not isinstance(sub, dict):
                 continue
