@@ -70,10 +70,11 @@ def _cmd_registries(store: RegistryStore, args: argparse.Namespace) -> int:
 
 def _cmd_import(store: RegistryStore, args: argparse.Namespace) -> int:
     from studio.formats import FormatError, import_path
+    from studio.formats.base import one_line
 
     path = Path(args.file)
-    if not path.exists():
-        raise UsageError(f"{path}: no such file or folder")
+    if not path.exists() and not path.is_symlink():
+        raise UsageError(f"{one_line(str(path))}: no such file or folder")
     try:
         result = import_path(path, args.format, name=args.registry)
     except FormatError as exc:
@@ -87,27 +88,33 @@ def _cmd_import(store: RegistryStore, args: argparse.Namespace) -> int:
         )
     store.import_registry(registry, replace_draft=args.replace_draft)
     for note in result.notes:
-        print(f"note: {note.path}: {note.message}" if note.path else f"note: {note.message}")
+        where = f"{note.path}: " if note.path else ""
+        print(one_line(f"note: {where}{note.message}"))
     verb = "replaced the draft of" if exists else "imported"
     print(f"{verb} {registry.name}: {len(registry.tools)} tools ({result.format})")
     return 0
 
 
 def _cmd_export(store: RegistryStore, args: argparse.Namespace) -> int:
-    from studio.formats import export_registry, write_export
+    from studio.formats import FormatError, export_registry, write_export
+    from studio.formats.base import one_line
 
     registry = load_registry(store, args.registry, args.version)
-    result = export_registry(registry, args.format)
+    try:
+        result = export_registry(registry, args.format)
+        if args.out:
+            write_export(result, Path(args.out))
+    except FormatError as exc:
+        raise UsageError(str(exc)) from exc
     if args.out:
-        write_export(result, Path(args.out))
-        print(f"wrote {args.out}", file=sys.stderr)
+        print(f"wrote {one_line(args.out)}", file=sys.stderr)
     elif result.text is not None:
         sys.stdout.write(result.text if result.text.endswith("\n") else result.text + "\n")
     else:
         raise UsageError(f"format {args.format!r} writes a folder: give --out PATH")
     for note in result.notes:
         where = f"{note.path}: " if note.path else ""
-        print(f"note: {where}{note.message}", file=sys.stderr)
+        print(one_line(f"note: {where}{note.message}"), file=sys.stderr)
     return 0
 
 

@@ -21,6 +21,7 @@ from typing import Any
 from studio.contract import Registry, RegistrySettings, ToolContract
 from studio.formats import (
     anthropic,
+    files,
     folder,
     gemini,
     mcp,
@@ -28,8 +29,16 @@ from studio.formats import (
     openai_responses,
     studio_doc,
 )
-from studio.formats.base import ExportResult, FormatError, ImportResult, Note, load_json
+from studio.formats.base import (
+    ExportResult,
+    FormatError,
+    ImportResult,
+    Note,
+    has_control,
+    load_json,
+)
 from studio.formats.detect import detect_format
+from studio.formats.files import MAX_FILE_BYTES
 from studio.formats.openai import to_openai_strict
 from studio.formats.provider import ToolCollector
 
@@ -108,6 +117,9 @@ def export_tool(
 def write_export(result: ExportResult, out: Path) -> None:
     """Write an export: text to the file ``out``, files into the folder ``out``.
 
+    Files are replaced atomically and never through a symbolic link: a link
+    at ``out`` (a file) or inside ``out`` (a folder) is refused by name.
+
     Raises:
         FormatError: when ``out`` is the wrong kind of path, or a non-empty
             folder that is not a registry folder.
@@ -117,8 +129,7 @@ def write_export(result: ExportResult, out: Path) -> None:
         return
     if out.is_dir():
         raise FormatError(f"{out}: is a folder; this format writes one file")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_bytes((result.text or "").encode("utf-8"))
+    files.write_file(out, (result.text or "").encode("utf-8"))
 
 
 def import_path(path: Path, fmt: str = "auto", *, name: str | None = None) -> ImportResult:
@@ -129,25 +140,28 @@ def import_path(path: Path, fmt: str = "auto", *, name: str | None = None) -> Im
         fmt: A format name, or ``auto`` to detect it (a folder is ``dir``).
         name: Registry name; else the document's name, else the file stem.
 
+    The file must be a regular file (not a FIFO or a device) of at most
+    :data:`MAX_FILE_BYTES`; inside a folder no link is followed. What the
+    studio cannot hold (see :func:`studio.formats.base.load_json`) is refused.
+
     Raises:
         FormatError: naming the file and, where it applies, line and column or
-            the JSON path of each problem.
+            the JSON path of each problem. The message is one line.
     """
     if fmt != "auto":
         _format(fmt)
+    _check_name(name, "the registry name given")
     if path.is_dir():
         if fmt not in ("auto", "dir"):
             raise FormatError(f"{path}: is a folder; only the 'dir' format reads folders")
         registry, notes = folder.import_dir(path, name)
+        _check_name(registry.name, "registry.json: name")
         return ImportResult(registry, notes, "dir")
     if fmt == "dir":
         raise FormatError(f"{path}: the 'dir' format reads a folder, not a file")
-    try:
-        text = path.read_text("utf-8-sig")
-    except FileNotFoundError as exc:
-        raise FormatError(f"{path}: file not found") from exc
-    except (OSError, UnicodeDecodeError) as exc:
-        raise FormatError(f"{path.name}: cannot be read: {exc}") from exc
+    if not path.exists() and not path.is_symlink():
+        raise FormatError(f"{path}: file not found")
+    text = files.read_text(path, path.name)
     return _import_data(load_json(text, path.name), fmt, path.name, name, path.stem)
 
 
@@ -161,6 +175,7 @@ def import_text(text: str, fmt: str = "auto", *, name: str | None = None) -> Imp
         raise FormatError("the 'dir' format reads a folder; use import_path")
     if fmt != "auto":
         _format(fmt)
+    _check_name(name, "the registry name given")
     source = "input"
     return _import_data(load_json(text, source), fmt, source, name, DEFAULT_IMPORT_NAME)
 
@@ -172,16 +187,31 @@ def _import_data(data: Any, fmt: str, source: str, name: str | None, fallback: s
         except FormatError as exc:
             raise FormatError(f"{source}: {exc}") from exc
     if fmt == "studio":
-        return ImportResult(studio_doc.import_registry(data, source, name, fallback), [], fmt)
+        registry = studio_doc.import_registry(data, source, name, fallback)
+        _check_name(registry.name, f"{source}: name")
+        return ImportResult(registry, [], fmt)
     import_tools = _format(fmt).import_tools
     assert import_tools is not None  # only studio and dir lack one, both handled above
     collector = import_tools(data, source)
     return ImportResult(collector.registry(name or fallback, source), collector.notes, fmt)
 
 
+def _check_name(name: str | None, where: str) -> None:
+    """Refuse a registry name with a line break or another control character.
+
+    Such a name would break every one-line listing (CLI output, logs).
+    """
+    if name and has_control(name):
+        raise FormatError(
+            f"{where}: {name!r} holds a line break or another control character; "
+            "a registry name must be one line of printable text"
+        )
+
+
 __all__ = [
     "DEFAULT_IMPORT_NAME",
     "FORMAT_NAMES",
+    "MAX_FILE_BYTES",
     "ExportResult",
     "FormatError",
     "ImportResult",

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from studio.contract import ContractError, Problem, Registry
-from studio.contract.problems import json_kind
+from studio.contract.problems import join_path, json_kind
 
 NoteKind = Literal["lost", "guessed", "info"]
 
@@ -64,14 +65,35 @@ class ImportResult:
 class FormatError(ValueError):
     """Input that cannot be imported or exported; the message names what and where.
 
+    The message is always one line: control characters, line breaks and lone
+    surrogates (from names, keys or file paths of the input) are shown as
+    escapes, so a CLI prints it on one line and any encoder can write it.
+
     Attributes:
         problems: The located problems behind the error (empty for errors such
             as malformed JSON, whose message already says where).
+        line: 1-based line of the problem in the text, when known.
+        column: 1-based column of the problem, when known.
+        path: JSON path of the problem in the document, when known.
+        detail: The message without the source and place prefix.
     """
 
-    def __init__(self, message: str, problems: list[Problem] | None = None) -> None:
-        super().__init__(message)
+    def __init__(
+        self,
+        message: str,
+        problems: list[Problem] | None = None,
+        *,
+        line: int | None = None,
+        column: int | None = None,
+        path: str = "",
+        detail: str = "",
+    ) -> None:
+        super().__init__(one_line(message))
         self.problems: list[Problem] = list(problems or [])
+        self.line = line
+        self.column = column
+        self.path = one_line(path)
+        self.detail = one_line(detail or message)
 
     @classmethod
     def from_problems(cls, problems: list[Problem], source: str = "") -> FormatError:
@@ -98,22 +120,208 @@ def dump_json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, indent=2) + "\n"
 
 
+# How deeply objects and arrays may nest in an imported document. A tool schema
+# nests two levels per property level, so this allows schemas ~45 levels deep,
+# far beyond real ones, while every later recursive walk (copies, the
+# metaschema check, canonical hashing, storage) stays far from Python's limit.
+MAX_DEPTH = 100
+
+# The longest integer literal read (Python refuses to convert longer ones).
+MAX_INT_DIGITS = 4300
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+# Strings (skipped) and brackets, to find where a too-deep document crosses the limit.
+_JSON_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
+
+def has_control(text: str) -> bool:
+    """True when ``text`` holds a line break, another control character or a lone surrogate."""
+    return _CONTROL.search(text) is not None
+
+
+def one_line(text: str) -> str:
+    """``text`` with control characters, line breaks and lone surrogates escaped.
+
+    A line break becomes the two characters backslash and ``n``: the result
+    is one printable line that every encoder can write (a lone surrogate
+    cannot be encoded as UTF-8).
+    """
+    if text.isascii() and text.isprintable():
+        return text
+    return _CONTROL.sub(_escape, text)
+
+
+def _escape(match: re.Match[str]) -> str:
+    char = match.group()
+    special = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+    if char in special:
+        return special[char]
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+class _HugeInt(ValueError):
+    def __init__(self, digits: str) -> None:
+        super().__init__(digits)
+        self.digits = digits
+
+
+def _parse_int(digits: str) -> int:
+    if len(digits.lstrip("-")) > MAX_INT_DIGITS:
+        raise _HugeInt(digits)
+    return int(digits)
+
+
+def _line_col(text: str, index: int) -> tuple[int, int]:
+    line = text.count("\n", 0, index) + 1
+    return line, index - (text.rfind("\n", 0, index) + 1) + 1
+
+
+def _where(source: str, line: int | None, column: int | None, path: str) -> str:
+    parts = [source] if source else []
+    if line is not None:
+        parts.append(f"line {line} column {column}")
+    if path:
+        parts.append(path)
+    return ": ".join(parts)
+
+
+def json_problem(
+    source: str,
+    detail: str,
+    *,
+    text: str | None = None,
+    index: int | None = None,
+    line: int | None = None,
+    column: int | None = None,
+    path: str = "",
+) -> FormatError:
+    """A located :class:`FormatError` (``tools.json: line 3 column 5: detail``).
+
+    Args:
+        source: The file name, or "" to leave it out.
+        detail: What is wrong.
+        text: The document text, with ``index`` the offset of the problem in it
+            (an alternative to giving ``line`` and ``column``).
+        path: JSON path of the problem, when known.
+    """
+    if text is not None and index is not None:
+        line, column = _line_col(text, index)
+    message = (
+        f"{_where(source, line, column, path)}: {detail}" if source or line or path else detail
+    )
+    return FormatError(message, line=line, column=column, path=path, detail=detail)
+
+
 def load_json(text: str, source: str) -> Any:
-    """Decode JSON text, turning a syntax error into a located :class:`FormatError`.
+    """Decode the JSON text of an imported file: the one entry point of every importer.
+
+    Besides malformed JSON it refuses, each with its place, what the rest of
+    the studio cannot hold: integers over :data:`MAX_INT_DIGITS` digits,
+    objects and arrays nested more than :data:`MAX_DEPTH` levels, and strings
+    or keys holding a lone surrogate (``"\\ud800"``, which no UTF-8 encoder,
+    SQLite included, can store).
 
     Args:
         text: The document text.
-        source: Name used in messages, usually the file name.
+        source: Name used in messages, usually the file name ("" for none).
 
     Raises:
-        FormatError: e.g. ``tools.json: line 3 column 5: Expecting ',' delimiter``.
+        FormatError: e.g. ``tools.json: line 3 column 5: Expecting ',' delimiter``;
+            ``line``, ``column``, ``path`` and ``detail`` are set on it.
     """
     try:
-        return json.loads(text)
+        value = json.loads(text, parse_int=_parse_int)
+    except _HugeInt as exc:
+        index = text.find(exc.digits)
+        raise json_problem(
+            source,
+            f"an integer of {len(exc.digits.lstrip('-'))} digits is too long "
+            f"(at most {MAX_INT_DIGITS})",
+            text=text,
+            index=max(index, 0),
+        ) from None
     except json.JSONDecodeError as exc:
-        raise FormatError(f"{source}: line {exc.lineno} column {exc.colno}: {exc.msg}") from exc
-    except RecursionError as exc:
-        raise FormatError(f"{source}: the document is nested too deeply") from exc
+        raise json_problem(source, exc.msg, line=exc.lineno, column=exc.colno) from None
+    except RecursionError:
+        raise _too_deep(text, source, "") from None
+    except ValueError as exc:  # anything else the decoder refuses
+        raise json_problem(source, f"not valid JSON: {exc}") from None
+    check_json_value(value, source, text)
+    return value
+
+
+def _too_deep(text: str, source: str, path: str) -> FormatError:
+    detail = f"objects and arrays are nested more than {MAX_DEPTH} levels deep"
+    depth = 0
+    for match in _JSON_TOKENS.finditer(text):
+        token = match.group()
+        if token in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return json_problem(source, detail, text=text, index=match.start(), path=path)
+        elif token in "]}":
+            depth -= 1
+    return json_problem(source, detail, path=path)
+
+
+def _short_path(parts: list[str | int]) -> str:
+    path = join_path("", *parts[:8])
+    return path + (f"…({len(parts) - 8} more levels)" if len(parts) > 8 else "")
+
+
+def check_json_value(value: Any, source: str = "", text: str | None = None) -> None:
+    """Refuse a decoded value nested too deeply or holding a lone surrogate.
+
+    :func:`load_json` calls it; call it for JSON values decoded elsewhere.
+
+    Raises:
+        FormatError: with the JSON path (``tools[0].description``) and,
+            when ``text`` is given, the line and column.
+    """
+    strings = text is None or _might_hold_surrogates(text)
+    if isinstance(value, str):
+        if strings and _SURROGATE.search(value):
+            raise _surrogate(source, [])
+        return
+    if not isinstance(value, dict | list):
+        return
+    # (container, its depth, its path parts), depth first in document order.
+    stack: list[tuple[Any, int, list[str | int]]] = [(value, 1, [])]
+    while stack:
+        node, depth, parts = stack.pop()
+        if depth > MAX_DEPTH:
+            if text is not None:
+                raise _too_deep(text, source, _short_path(parts))
+            detail = f"objects and arrays are nested more than {MAX_DEPTH} levels deep"
+            raise json_problem(source, detail, path=_short_path(parts))
+        children: list[tuple[Any, int, list[str | int]]] = []
+        items = node.items() if isinstance(node, dict) else enumerate(node)
+        for key, item in items:
+            if strings and isinstance(key, str) and _SURROGATE.search(key):
+                raise _surrogate(source, [*parts, key], key=True)
+            if isinstance(item, dict | list):
+                children.append((item, depth + 1, [*parts, key]))
+            elif strings and isinstance(item, str) and _SURROGATE.search(item):
+                raise _surrogate(source, [*parts, key])
+        stack.extend(reversed(children))
+
+
+def _might_hold_surrogates(text: str) -> bool:
+    if "\\" in text and _SURROGATE_ESCAPE.search(text):
+        return True
+    return not text.isascii() and _SURROGATE.search(text) is not None
+
+
+def _surrogate(source: str, parts: list[str | int], *, key: bool = False) -> FormatError:
+    what = "a key" if key else "a string"
+    return json_problem(
+        source,
+        f"{what} holds a lone surrogate (\\ud800-\\udfff), which is not valid Unicode text",
+        path=_short_path(parts),
+    )
 
 
 kind_of = json_kind

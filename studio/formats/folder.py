@@ -9,6 +9,7 @@ rewrites identical bytes and importing the folder gives the same hash.
 from __future__ import annotations
 
 import dataclasses
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,16 @@ from studio.contract import (
     tool_to_dict,
 )
 from studio.contract.document import REGISTRY_FORMAT
-from studio.formats.base import ExportResult, FormatError, Note, dump_json, kind_of, load_json
+from studio.formats.base import (
+    ExportResult,
+    FormatError,
+    Note,
+    dump_json,
+    has_control,
+    kind_of,
+    load_json,
+)
+from studio.formats.files import Folder, link_refused
 
 NAME = "dir"
 DIR_FORMAT = "tool-registry-studio/registry-dir@1"
@@ -76,54 +86,166 @@ def export_registry(registry: Registry) -> ExportResult:
 def is_registry_dir(path: Path) -> bool:
     """True when ``path`` is a folder this format wrote (its manifest says so)."""
     try:
-        manifest = load_json((path / MANIFEST).read_text("utf-8"), MANIFEST)
-    except (OSError, UnicodeDecodeError, FormatError):
+        with Folder.open(path, "") as folder:
+            return _manifest(folder) is not None
+    except FormatError:
         return False
-    return isinstance(manifest, dict) and manifest.get("format") == DIR_FORMAT
+
+
+def _manifest(folder: Folder) -> dict[str, Any] | None:
+    """The folder's manifest when it is one this format wrote, else None.
+
+    Raises:
+        FormatError: when ``registry.json`` is a link or not a regular file.
+    """
+    info = folder.lstat(MANIFEST)
+    if info is None:
+        return None
+    if stat.S_ISLNK(info.st_mode):
+        raise link_refused(folder.where(MANIFEST))
+    text = folder.read_text(MANIFEST)  # refuses a FIFO, a device, an oversized file
+    try:
+        manifest = load_json(text, MANIFEST)
+    except FormatError:
+        return None
+    if isinstance(manifest, dict) and manifest.get("format") == DIR_FORMAT:
+        return manifest
+    return None
+
+
+def _listed_tools(manifest: dict[str, Any] | None) -> list[str]:
+    """The tool names a manifest lists that are safe file names."""
+    names = manifest.get("tools") if manifest else None
+    if not isinstance(names, list):
+        return []
+    return [n for n in names if isinstance(n, str) and _safe_name(n)]
+
+
+def _safe_name(name: str) -> bool:
+    return (
+        bool(name)
+        and not name.startswith(".")
+        and "/" not in name
+        and "\\" not in name
+        and not has_control(name)
+    )
 
 
 def write_files(files: dict[str, str], out: Path) -> None:
-    """Write a registry folder, removing tool files of tools that no longer exist.
+    """Write a registry folder, removing the files of tools that no longer exist.
+
+    Nothing inside ``out`` is followed: a symbolic link where the export
+    writes or deletes (``tools``, ``tools/x.json``, ``registry.json``) stops
+    the export with a message naming the link, before anything is written.
+    Each file is replaced atomically.
+
+    Only files the previous export wrote are deleted: the tool files its
+    manifest (``registry.json``) lists, and of those only regular files that
+    still hold a tool document of that name. Anything else in the folder (a
+    README, a stray ``tools/notes.json``) is left alone.
 
     Raises:
-        FormatError: when ``out`` is a file, or a non-empty folder that is not a
-            registry folder (writing there could mix our files with someone else's).
+        FormatError: when ``out`` is a file, a non-empty folder that is not a
+            registry folder (writing there could mix our files with someone
+            else's), or holds a link or special file where the export writes.
     """
+    if out.is_symlink() and not out.exists():
+        raise FormatError(f"{out}: is a broken symbolic link")
     if out.exists() and not out.is_dir():
         raise FormatError(f"{out}: is a file; the 'dir' format writes a folder")
-    if out.is_dir() and any(out.iterdir()) and not is_registry_dir(out):
-        raise FormatError(
-            f"{out}: folder is not empty and is not a registry folder (no {MANIFEST})"
-        )
-    for rel, content in files.items():
-        target = out / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        # Bytes, not text mode: LF endings on every platform keep git diffs clean.
-        target.write_bytes(content.encode("utf-8"))
-    tools_dir = out / TOOLS_DIR
-    if tools_dir.is_dir():
-        for stale in tools_dir.glob("*.json"):
-            if f"{TOOLS_DIR}/{stale.name}" not in files:
-                stale.unlink()
-
-
-def _read(path: Path, rel: str) -> Any:
     try:
-        text = (path / rel).read_text("utf-8-sig")
-    except FileNotFoundError as exc:
-        raise FormatError(f"{rel}: file not found in {path}") from exc
-    except (OSError, UnicodeDecodeError) as exc:
-        raise FormatError(f"{rel}: cannot be read: {exc}") from exc
-    return load_json(text, rel)
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise FormatError(f"{out}: cannot be created: {exc.strerror or exc}") from None
+    with Folder.open(out) as folder:
+        old = _manifest(folder)
+        if old is None and folder.names():
+            raise FormatError(
+                f"{out}: folder is not empty and is not a registry folder (no {MANIFEST})"
+            )
+        by_dir: dict[str, dict[str, str]] = {}
+        for rel, content in files.items():
+            head, _, name = rel.rpartition("/")
+            by_dir.setdefault(head, {})[name] = content
+        stale = {
+            name
+            for name in (f"{n}.json" for n in _listed_tools(old))
+            if name not in by_dir.get(TOOLS_DIR, {})
+        }
+        # Check every target first, so a refused link leaves the folder untouched.
+        for name in by_dir.get("", {}):
+            folder.check_writable(name)
+        if TOOLS_DIR in by_dir or stale:
+            with folder.subfolder(TOOLS_DIR, create=TOOLS_DIR in by_dir) as tools:
+                if tools is not None:
+                    for name in [*by_dir.get(TOOLS_DIR, {}), *sorted(stale)]:
+                        tools.check_writable(name)
+                    for name, content in by_dir.get(TOOLS_DIR, {}).items():
+                        # Bytes: LF endings on every platform keep git diffs clean.
+                        tools.write_bytes(name, content.encode("utf-8"))
+                    for name in sorted(stale):
+                        if _wrote(tools, name):
+                            tools.remove(name)
+        unknown = set(by_dir) - {"", TOOLS_DIR}
+        if unknown:
+            raise FormatError(f"cannot write into {', '.join(sorted(unknown))}")
+        # The manifest last: it records what this export wrote.
+        for name, content in by_dir.get("", {}).items():
+            folder.write_bytes(name, content.encode("utf-8"))
+
+
+def _wrote(tools: Folder, name: str) -> bool:
+    """True when ``tools/name`` is a tool document named after its file (what we wrote)."""
+    if tools.lstat(name) is None:
+        return False
+    try:
+        doc = load_json(tools.read_text(name), name)
+    except FormatError:
+        return False
+    return isinstance(doc, dict) and doc.get("name") == name.removesuffix(".json")
+
+
+def _read(folder: Folder, rel: str) -> Any:
+    head, _, name = rel.rpartition("/")
+    if not head:
+        return load_json(folder.read_text(name, rel), rel)
+    with folder.subfolder(head) as sub:
+        if sub is None:
+            raise FormatError(f"{rel}: file not found in {folder.path}")
+        return load_json(sub.read_text(name, rel), rel)
 
 
 def import_dir(path: Path, name: str | None = None) -> tuple[Registry, list[Note]]:
     """Read a registry folder back.
 
     Problems keep registry paths (``tools[2].parameters.type``) on
-    ``FormatError.problems``; the message names the file to fix.
+    ``FormatError.problems``; the message names the file to fix. Links inside
+    the folder are refused, never followed; each file must be a regular file
+    of at most :data:`studio.formats.files.MAX_FILE_BYTES`.
     """
-    manifest = _read(path, MANIFEST)
+    with Folder.open(path) as folder:
+        folder.shown = ""  # messages name files relative to the folder
+        manifest, docs, notes = _read_folder(folder)
+    doc = {
+        "format": REGISTRY_FORMAT,
+        "name": manifest.get("name") or path.resolve().name,
+        "title": manifest.get("title", ""),
+        "description": manifest.get("description", ""),
+        "settings": manifest.get("settings", {}),
+        "tools": docs,
+    }
+    try:
+        # Tools were checked above; the registry-level checks (names, settings) remain.
+        registry = parse_registry(doc, check_schema=False)
+    except ContractError as exc:
+        raise FormatError.from_contract_error(exc, MANIFEST) from exc
+    if name:
+        registry = dataclasses.replace(registry, name=name)
+    return registry, notes
+
+
+def _read_folder(folder: Folder) -> tuple[dict[str, Any], list[Any], list[Note]]:
+    manifest = _read(folder, MANIFEST)
     if not isinstance(manifest, dict) or manifest.get("format") != DIR_FORMAT:
         raise FormatError(f"{MANIFEST}: format: expected {DIR_FORMAT!r}")
     names = manifest.get("tools", [])
@@ -135,10 +257,10 @@ def import_dir(path: Path, name: str | None = None) -> tuple[Registry, list[Note
     lines: list[str] = []
     docs = []
     for i, tool_name in enumerate(names):
-        rel = tool_file(tool_name)
-        if "/" in tool_name or "\\" in tool_name or tool_name.startswith("."):
+        if not _safe_name(tool_name):
             raise FormatError(f"{MANIFEST}: tools[{i}]: {tool_name!r} is not a tool name")
-        data = _read(path, rel)
+        rel = tool_file(tool_name)
+        data = _read(folder, rel)
         base = f"tools[{i}]"
         found: list[Problem] = []
         if isinstance(data, dict) and data.get("name") != tool_name:
@@ -157,24 +279,12 @@ def import_dir(path: Path, name: str | None = None) -> tuple[Registry, list[Note
         docs.append(data)
     if problems:
         raise FormatError("; ".join(lines), problems)
+    listed = set(names)
+    with folder.subfolder(TOOLS_DIR) as tools:
+        present = sorted(tools.names()) if tools is not None else []
     notes = [
-        Note(f"{TOOLS_DIR}/{f.name}", f"not listed in {MANIFEST}; not imported", "lost")
-        for f in sorted((path / TOOLS_DIR).glob("*.json"))
-        if f.stem not in names
+        Note(f"{TOOLS_DIR}/{f}", f"not listed in {MANIFEST}; not imported", "lost")
+        for f in present
+        if f.endswith(".json") and f.removesuffix(".json") not in listed
     ]
-    doc = {
-        "format": REGISTRY_FORMAT,
-        "name": manifest.get("name") or path.resolve().name,
-        "title": manifest.get("title", ""),
-        "description": manifest.get("description", ""),
-        "settings": manifest.get("settings", {}),
-        "tools": docs,
-    }
-    try:
-        # Tools were checked above; the registry-level checks (names, settings) remain.
-        registry = parse_registry(doc, check_schema=False)
-    except ContractError as exc:
-        raise FormatError.from_contract_error(exc, MANIFEST) from exc
-    if name:
-        registry = dataclasses.replace(registry, name=name)
-    return registry, notes
+    return manifest, docs, notes

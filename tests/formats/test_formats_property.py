@@ -22,6 +22,8 @@ from studio.formats.schema import clean_schema
 names = st.from_regex(r"[a-z][a-z0-9_]{0,20}", fullmatch=True)
 prop_names = st.text(min_size=1, max_size=8).filter(lambda s: not s.startswith("x-"))
 texts = st.text(max_size=40)
+# Registry names are one line: control characters and line breaks are refused on import.
+one_line_chars = st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp"))
 
 
 @st.composite
@@ -73,7 +75,7 @@ def tools(draw: st.DrawFn, name: str) -> ToolContract:
 def registries(draw: st.DrawFn) -> Registry:
     tool_names = draw(st.lists(names, min_size=1, max_size=4, unique=True))
     return Registry(
-        name=draw(st.text(min_size=1, max_size=20)),
+        name=draw(st.text(one_line_chars, min_size=1, max_size=20)),
         title=draw(texts),
         description=draw(texts),
         tools=tuple(draw(tools(n)) for n in tool_names),
