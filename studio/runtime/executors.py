@@ -21,10 +21,11 @@ import os
 import random
 import re
 import time
+import unicodedata
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
-from urllib.parse import quote, urlsplit
+from urllib.parse import quote, unquote
 
 import httpx
 
@@ -186,12 +187,58 @@ def _text(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
-def _fill(template: str, values: Mapping[str, Any], *, url: bool = False) -> str:
+def _fill(template: str, values: Mapping[str, Any]) -> str:
+    return _PLACEHOLDER.sub(lambda m: _text(values.get(m.group(1), "")), template)
+
+
+def _dot_segment_inside(text: str) -> bool:
+    """True when ``text``, decoded as a server might, holds a ``.``/``..`` path segment.
+
+    Decoded up to three times (double-encoding), NFKC-normalised (fullwidth
+    and other unicode dots become ``.``), split at ``/`` and ``\\``; a piece of
+    dots only (spaces around them ignored) is a dot-segment.
+    """
+    for _ in range(3):
+        decoded = unquote(text)
+        if decoded == text:
+            break
+        text = decoded
+    text = unicodedata.normalize("NFKC", text)
+    return any(p.strip() and not p.strip().strip(".") for p in re.split(r"[/\\]", text))
+
+
+def _fill_url(template: str, values: Mapping[str, Any]) -> str:
+    """The URL of ``template``: every value percent-encoded, with no separator left.
+
+    In the path (before the first ``?`` or ``#``), ``.`` is encoded too, so a
+    value can never form a dot-segment that would be normalised out of the
+    allowed base (``/docs/{id}`` with ``id=..``), whatever text surrounds it;
+    a value that a server decoding the path would read as one is refused.
+    """
+    query_at = min((i for i in (template.find("?"), template.find("#")) if i >= 0),
+                   default=len(template))  # fmt: skip
+
     def sub(m: re.Match[str]) -> str:
         text = _text(values.get(m.group(1), ""))
-        return quote(text, safe="") if url else text
+        if m.start() >= query_at:
+            return quote(text, safe="")
+        if _dot_segment_inside(text):
+            raise ExecutorFailure(
+                "URL_NOT_ALLOWED",
+                f"the value of {m.group(1)} ({text!r}) would be read as a '.' or '..' path "
+                "segment, stepping out of the URL it belongs to; give the identifier itself",
+            )
+        return quote(text, safe="").replace(".", "%2E")
 
     return _PLACEHOLDER.sub(sub, template)
+
+
+def as_sent(url: str) -> str | None:
+    """``url`` exactly as httpx sends it (dot-segments resolved, characters encoded), or None."""
+    try:
+        return str(httpx.URL(url))
+    except (httpx.InvalidURL, TypeError, ValueError):
+        return None
 
 
 def _fill_header(
@@ -246,13 +293,43 @@ class HttpTarget:
     body: Any = None
 
 
+def _parsed(url: str) -> httpx.URL | None:
+    try:
+        parsed = httpx.URL(url.strip())
+    except (httpx.InvalidURL, TypeError, ValueError):
+        return None
+    return parsed if parsed.scheme in ("http", "https") and parsed.host else None
+
+
+def _origin(url: httpx.URL) -> tuple[str, str, int]:
+    # httpx drops a default port only when the scheme was written in lower case.
+    return url.scheme, url.host, url.port or (443 if url.scheme == "https" else 80)
+
+
+def _path(url: httpx.URL) -> bytes:
+    return url.raw_path.partition(b"?")[0]
+
+
 def url_allowed(url: str, allowed_base_urls: Sequence[str]) -> bool:
-    """True when ``url`` is http(s) and equals or lies under one of the allowed base URLs."""
-    if urlsplit(url).scheme not in ("http", "https"):
+    """True when ``url`` is http(s) and equals or lies under one of the allowed base URLs.
+
+    Both are compared as httpx sends them (dot-segments resolved, default
+    ports dropped, host lower-cased): same scheme, host and port, and the
+    base's path segments begin the URL's path (``/api/docs`` allows
+    ``/api/docs`` and ``/api/docs/x``, not ``/api/docsevil``).
+    """
+    sent = _parsed(url)
+    if sent is None:
         return False
-    bases = [u.rstrip("/") for u in allowed_base_urls]
-    return any(url == base or url.startswith(base + "/") or url.startswith(base + "?")
-               for base in bases if base)  # fmt: skip
+    path = _path(sent)
+    for base_url in allowed_base_urls:
+        base = _parsed(base_url) if base_url.strip() else None
+        if base is None or _origin(sent) != _origin(base):
+            continue
+        prefix = _path(base).rstrip(b"/")
+        if path == prefix or path.startswith(prefix + b"/"):
+            return True
+    return False
 
 
 def template_values(
@@ -287,6 +364,9 @@ def build_http_request(
 ) -> tuple[str, str, dict[str, str], Any]:
     """Render ``target`` with ``values`` into ``(method, url, headers, body)``.
 
+    The URL is the one httpx sends (see :func:`as_sent`); the allow-list is
+    checked on it, so what is checked, sent and recorded is one string.
+
     Args:
         target: The templates.
         values: See :func:`template_values`.
@@ -297,13 +377,16 @@ def build_http_request(
         idempotency_key: Sent as ``Idempotency-Key`` unless a template sets that header.
 
     Raises:
-        ExecutorFailure: ``URL_NOT_ALLOWED``, or ``MISSING_SECRET`` for an unset variable.
+        ExecutorFailure: ``URL_NOT_ALLOWED`` (outside the allow-list, or a path
+            value that reads as a dot-segment), or ``MISSING_SECRET`` for an
+            unset variable.
     """
-    url = _fill(target.url, values, url=True)
-    if not url_allowed(url, allowed_base_urls):
+    rendered = _fill_url(target.url, values)
+    url = as_sent(rendered)
+    if url is None or not url_allowed(url, allowed_base_urls):
         shown = ", ".join(u.rstrip("/") for u in allowed_base_urls) or "none"
         raise ExecutorFailure(
-            "URL_NOT_ALLOWED", f"{url} is outside the allowed base URLs ({shown})"
+            "URL_NOT_ALLOWED", f"{url or rendered} is outside the allowed base URLs ({shown})"
         )
     headers = {k: _fill_header(k, v, values, environ) for k, v in target.headers.items()}
     if idempotency_key:
