@@ -8,7 +8,9 @@ Starlette on uvicorn. Endpoints: ``GET /v1/registries/{name}/resolve``,
 from studio.server.app import create_app
 from studio.server.run import (
     DEFAULT_HOST,
+    DEFAULT_LIMITS,
     DEFAULT_PORT,
+    ServerLimits,
     ServerThread,
     bind_socket,
     read_token_file,
@@ -17,7 +19,9 @@ from studio.server.run import (
 
 __all__ = [
     "DEFAULT_HOST",
+    "DEFAULT_LIMITS",
     "DEFAULT_PORT",
+    "ServerLimits",
     "ServerThread",
     "bind_socket",
     "create_app",

@@ -8,6 +8,7 @@ writes go to a worker thread since they may wait for the write lock.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import json
@@ -16,7 +17,7 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
@@ -36,6 +37,8 @@ from studio.server.openapi import openapi_document
 from studio.server.outcomes import MAX_BODY_BYTES, OutcomeError, parse_outcomes
 
 DEFAULT_FORMAT = "openai"
+DEFAULT_BODY_TIMEOUT = 30.0
+"""Seconds a client has to send an outcome body (408 after)."""
 MAX_SUBJECT_CHARS = 256
 RESOLVE_CACHE_CONTROL = "private, no-cache"
 VERSION_CACHE_CONTROL = "public, max-age=86400, immutable"
@@ -116,9 +119,12 @@ class ChannelStateCache:
 class ServingApp:
     """Request handlers bound to one store and an optional outcome token."""
 
-    def __init__(self, store: RegistryStore, token: str | None) -> None:
+    def __init__(
+        self, store: RegistryStore, token: str | None, body_timeout: float = DEFAULT_BODY_TIMEOUT
+    ) -> None:
         self.store = store
         self.token = token or None
+        self.body_timeout = body_timeout
         self.cache = VersionCache()
         self._tools_json: dict[tuple[str, int, str], str] = {}
         self.channels = ChannelStateCache(store)
@@ -222,22 +228,54 @@ class ServingApp:
         if not hmac.compare_digest(given.strip().encode(), self.token.encode()):
             raise ApiError(401, "the bearer token is wrong", challenge)
 
-    async def outcomes(self, request: Request) -> Response:
-        self._check_token(request)
+    async def _read_body(self, request: Request) -> bytes:
+        """The request body, refused (413) as soon as it is too long, and 408 when too slow.
+
+        A chunked body has no Content-Length to check up front: the chunks are
+        counted as they arrive, so a client streaming hundreds of megabytes
+        costs at most ``MAX_BODY_BYTES`` of memory before it is turned away.
+        """
+        too_large = f"the body must be at most {MAX_BODY_BYTES} bytes"
         length = request.headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
-            raise ApiError(413, f"the body must be at most {MAX_BODY_BYTES} bytes")
-        body = await request.body()
-        if len(body) > MAX_BODY_BYTES:
-            raise ApiError(413, f"the body must be at most {MAX_BODY_BYTES} bytes")
+        if length is not None and (
+            not length.isascii() or not length.isdigit() or int(length) > MAX_BODY_BYTES
+        ):
+            raise ApiError(413, too_large)
+        body = bytearray()
+        try:
+            async with asyncio.timeout(self.body_timeout):
+                async for chunk in request.stream():
+                    body += chunk
+                    if len(body) > MAX_BODY_BYTES:
+                        raise ApiError(413, too_large)
+        except TimeoutError:
+            raise ApiError(408, f"the body did not arrive within {self.body_timeout:g} s") from None
+        return bytes(body)
+
+    async def outcomes(self, request: Request) -> Response:
+        try:
+            self._check_token(request)
+            body = await self._read_body(request)
+        except ApiError as exc:
+            # The rest of the body is not read: close the connection rather
+            # than let uvicorn read and drop it.
+            exc.headers.setdefault("Connection", "close")
+            raise
         try:
             rows = parse_outcomes(body)
         except OutcomeError as exc:
             raise ApiError(400, str(exc)) from exc
-        known = {r.name for r in self.store.list_registries()}
-        unknown = sorted({o.registry for o in rows} - known)
-        if unknown:
-            raise ApiError(422, f"unknown registry {unknown[0]!r}")
+        latest = {r.name: r.latest_version or 0 for r in self.store.list_registries()}
+        for row in rows:
+            if row.registry not in latest:
+                raise ApiError(422, f"unknown registry {row.registry!r}")
+            # Versions are numbered 1, 2, 3… and never deleted: a number up to
+            # the newest one exists.
+            if int(row.version) > latest[row.registry]:
+                raise ApiError(
+                    422, f"{row.registry} has no version {row.version}: outcomes are "
+                    "accepted for published versions only"
+                )  # fmt: skip
         await run_in_threadpool(self.sessions.append_batch, "", (), (), rows)
         return JSONResponse({"accepted": len(rows)}, status_code=201)
 
@@ -267,18 +305,26 @@ async def _store_error(request: Request, exc: Exception) -> Response:
     return error_response(500, f"storage error: {exc}")
 
 
+async def _disconnected(request: Request, exc: Exception) -> Response:
+    # Nobody reads this answer; it keeps a vanished client out of the error log.
+    return error_response(400, "the client disconnected")
+
+
 async def _internal(request: Request, exc: Exception) -> Response:
     return error_response(500, "internal error")
 
 
-def create_app(store: RegistryStore, *, token: str | None = None) -> Starlette:
+def create_app(
+    store: RegistryStore, *, token: str | None = None, body_timeout: float = DEFAULT_BODY_TIMEOUT
+) -> Starlette:
     """The ASGI application serving ``store``.
 
     Args:
         store: Where registries, channels and outcomes live.
         token: Bearer token for ``POST /v1/outcomes``; None refuses every report.
+        body_timeout: Seconds a client has to send an outcome body.
     """
-    api = ServingApp(store, token)
+    api = ServingApp(store, token, body_timeout)
     routes = [
         Route("/healthz", api.healthz, methods=["GET"]),
         Route("/openapi.json", api.openapi, methods=["GET"]),
@@ -292,6 +338,7 @@ def create_app(store: RegistryStore, *, token: str | None = None) -> Starlette:
         HTTPException: _http_error,
         NotFoundError: _not_found,
         FormatError: _format_error,
+        ClientDisconnect: _disconnected,
         StoreError: _store_error,
         Exception: _internal,
     }

@@ -6,7 +6,14 @@ from functools import cache
 from typing import Any
 
 from studio.release.resolve import SERVING_FORMATS
-from studio.server.outcomes import MAX_OUTCOMES, STATUSES
+from studio.server.outcomes import (
+    MAX_BODY_BYTES,
+    MAX_OUTCOMES,
+    MAX_TEXT,
+    MAX_VERSION,
+    MAX_VERSION_DIGITS,
+    STATUSES,
+)
 
 
 def _error(description: str) -> dict[str, Any]:
@@ -31,6 +38,9 @@ _FORMAT = {
     "schema": {"type": "string", "enum": list(SERVING_FORMATS), "default": "openai"},
 }
 _NOT_MODIFIED = {"description": "Not modified (If-None-Match matched the ETag)"}
+_STORAGE = _error("Storage error, e.g. a stored version failed its hash check (nothing is served)")
+_REQUIRED_TEXT = {"type": "string", "minLength": 1, "maxLength": MAX_TEXT}
+_OPTIONAL_TEXT = {"type": ["string", "null"], "maxLength": MAX_TEXT}
 
 
 @cache
@@ -47,6 +57,10 @@ def openapi_document() -> dict[str, Any]:
             "/healthz": {
                 "get": {"summary": "Liveness", "responses": {"200": {"description": "OK"}}}
             },
+            "/openapi.json": {
+                "get": {"summary": "This document",
+                        "responses": {"200": {"description": "The OpenAPI document"}}}
+            },
             "/v1/registries/{name}/resolve": {
                 "get": {
                     "summary": "The version a subject gets (stable, or canary by sticky bucket)",
@@ -62,6 +76,7 @@ def openapi_document() -> dict[str, Any]:
                         "304": _NOT_MODIFIED,
                         "400": _error("Bad format or subject"),
                         "404": _error("No such registry, or nothing published"),
+                        "500": _STORAGE,
                     },
                 }
             },
@@ -74,6 +89,7 @@ def openapi_document() -> dict[str, Any]:
                         "304": _NOT_MODIFIED,
                         "400": _error("Bad format"),
                         "404": _error("No such registry, or nothing published"),
+                        "500": _STORAGE,
                     },
                 }
             },
@@ -83,7 +99,7 @@ def openapi_document() -> dict[str, Any]:
                     "parameters": [
                         _NAME,
                         {"name": "number", "in": "path", "required": True,
-                         "schema": {"type": "integer", "minimum": 1}},
+                         "schema": {"type": "integer", "minimum": 1, "maximum": 999_999_999}},
                         _FORMAT,
                     ],
                     "responses": {
@@ -91,6 +107,7 @@ def openapi_document() -> dict[str, Any]:
                         "304": _NOT_MODIFIED,
                         "400": _error("Bad number or format"),
                         "404": _error("No such registry or version"),
+                        "500": _STORAGE,
                     },
                 }
             },
@@ -100,6 +117,11 @@ def openapi_document() -> dict[str, Any]:
                     "security": [{"bearer": []}],
                     "requestBody": {
                         "required": True,
+                        "description": f"One outcome, or a batch of up to {MAX_OUTCOMES}; "
+                                       f"at most {MAX_BODY_BYTES} bytes (413 beyond, also "
+                                       "for a chunked body), sent within the body timeout "
+                                       "(408 after).",
+                        "x-max-body-bytes": MAX_BODY_BYTES,
                         "content": {"application/json": {"schema": {"oneOf": [
                             {"$ref": "#/components/schemas/Outcome"},
                             {"type": "object", "required": ["outcomes"],
@@ -116,8 +138,10 @@ def openapi_document() -> dict[str, Any]:
                         "400": _error("Malformed body"),
                         "401": _error("Missing or wrong bearer token"),
                         "403": _error("The server has no token: reporting is disabled"),
-                        "413": _error("Body too large"),
-                        "422": _error("Unknown registry"),
+                        "408": _error("The body did not arrive within the body timeout"),
+                        "413": _error(f"Body larger than {MAX_BODY_BYTES} bytes"),
+                        "422": _error("Unknown registry, or a version it never published"),
+                        "500": _error("Storage error"),
                     },
                 }
             },
@@ -127,8 +151,13 @@ def openapi_document() -> dict[str, Any]:
             "schemas": {
                 "Error": {
                     "type": "object",
-                    "properties": {"error": {"type": "object", "properties": {
-                        "status": {"type": "integer"}, "message": {"type": "string"}}}},
+                    "required": ["error"],
+                    "additionalProperties": False,
+                    "properties": {"error": {
+                        "type": "object", "required": ["status", "message"],
+                        "additionalProperties": False,
+                        "properties": {"status": {"type": "integer"},
+                                       "message": {"type": "string", "minLength": 1}}}},
                 },
                 "Resolution": {
                     "type": "object",
@@ -169,13 +198,17 @@ def openapi_document() -> dict[str, Any]:
                     "required": ["registry", "version", "tool", "status"],
                     "additionalProperties": False,
                     "properties": {
-                        "registry": {"type": "string"},
-                        "version": {"type": ["integer", "string"]},
-                        "tool": {"type": "string"},
+                        "registry": _REQUIRED_TEXT,
+                        "version": {"oneOf": [
+                            {"type": "integer", "minimum": 1, "maximum": MAX_VERSION},
+                            {"type": "string", "pattern": "^0*[1-9][0-9]*$",
+                             "maxLength": MAX_VERSION_DIGITS},
+                        ], "description": "A published version of the registry (422 otherwise)"},
+                        "tool": _REQUIRED_TEXT,
                         "status": {"type": "string", "enum": list(STATUSES)},
-                        "error_code": {"type": "string"},
+                        "error_code": _OPTIONAL_TEXT,
                         "latency_ms": {"type": "number", "minimum": 0},
-                        "call_id": {"type": "string"},
+                        "call_id": _OPTIONAL_TEXT,
                     },
                 },
             },

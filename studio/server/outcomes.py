@@ -6,7 +6,11 @@ A body is one outcome object or ``{"outcomes": [...]}``. Each outcome::
      "status": "ok", "error_code": "", "latency_ms": 41.5, "call_id": "call_1"}
 
 ``registry``, ``version``, ``tool`` and ``status`` are required; unknown keys
-are refused so a typo does not silently lose a field.
+are refused so a typo does not silently lose a field. ``error_code`` and
+``call_id`` may be null (taken as absent). ``version`` is a positive integer
+(``3``, or ``3.0`` which JSON Schema counts as one) or its decimal string.
+The OpenAPI document describes exactly this (``studio.server.openapi``, a test
+checks the two agree).
 """
 
 from __future__ import annotations
@@ -19,9 +23,12 @@ from registry_db.sessions import Outcome
 
 MAX_BODY_BYTES = 1_048_576
 MAX_OUTCOMES = 1000
+MAX_VERSION = 2**53 - 1
+"""The largest version number accepted (JSON's largest exact integer)."""
+MAX_VERSION_DIGITS = 16
 STATUSES = ("ok", "error", "unknown", "rejected", "denied", "skipped")
 _KEYS = {"registry", "version", "tool", "status", "error_code", "latency_ms", "call_id"}
-_MAX_TEXT = 200
+MAX_TEXT = 200
 
 
 class OutcomeError(ValueError):
@@ -38,8 +45,12 @@ def _text(entry: dict[str, Any], key: str, where: str, *, required: bool) -> str
         raise OutcomeError(f"{where}.{key} must be a string")
     if required and not value:
         raise OutcomeError(f"{where}.{key} must not be empty")
-    if len(value) > _MAX_TEXT:
-        raise OutcomeError(f"{where}.{key} is longer than {_MAX_TEXT} characters")
+    if len(value) > MAX_TEXT:
+        raise OutcomeError(f"{where}.{key} is longer than {MAX_TEXT} characters")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate ("\ud800"): not storable text
+        raise OutcomeError(f"{where}.{key} is not valid Unicode text") from None
     return value
 
 
@@ -47,9 +58,17 @@ def _version(entry: dict[str, Any], where: str) -> str:
     value = entry.get("version")
     if isinstance(value, bool) or value is None:
         raise OutcomeError(f"{where}.version is required (a version number)")
-    if isinstance(value, int) and value >= 1:
+    if isinstance(value, float) and value.is_integer() and 1 <= value <= MAX_VERSION:
+        value = int(value)  # JSON Schema's "integer" includes 3.0
+    if isinstance(value, int) and 1 <= value <= MAX_VERSION:
         return str(value)
-    if isinstance(value, str) and value.isascii() and value.isdigit() and int(value) >= 1:
+    if (
+        isinstance(value, str)
+        and len(value) <= MAX_VERSION_DIGITS
+        and value.isascii()
+        and value.isdigit()
+        and int(value) >= 1
+    ):
         return str(int(value))
     raise OutcomeError(f"{where}.version must be a positive integer")
 
