@@ -278,6 +278,22 @@ def _tool_executors(db: Database) -> None:
         db.execute(statement)
 
 
+# Write intents in the outcomes (guard metrics: duplicate write attempts per
+# 1,000 writes). risk tells writes from reads; duplicate_of names the earlier
+# call of the same idempotency key that reached the tool ('' when none).
+_OUTCOME_WRITE_INTENTS = (
+    "ALTER TABLE outcomes ADD COLUMN risk TEXT NOT NULL DEFAULT ''",
+    "ALTER TABLE outcomes ADD COLUMN idempotency_key TEXT NOT NULL DEFAULT ''",
+    "ALTER TABLE outcomes ADD COLUMN duplicate_of TEXT NOT NULL DEFAULT ''",
+)
+
+
+@migrations(name="0008_outcome_write_intents")
+def _outcome_write_intents(db: Database) -> None:
+    for statement in _OUTCOME_WRITE_INTENTS:
+        db.execute(statement)
+
+
 def apply_migrations(conn: sqlite3.Connection) -> list[str]:
     """Apply pending migrations; safe when several processes open a new file at once.
 

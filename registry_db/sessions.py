@@ -62,6 +62,25 @@ class Outcome:
     error_code: str
     latency_ms: float
     created_at: str
+    risk: str = ""
+    """The tool's risk tier (``read``, ``write``, ``destructive``); empty when not reported."""
+    idempotency_key: str = ""
+    duplicate_of: str = ""
+    """Set on a duplicate write attempt: the earlier call of the same intent (same
+    idempotency key) that reached the tool. Replayed and refused calls are duplicates
+    the runtime absorbed; other statuses reached the tool again."""
+
+
+_OUTCOME_COLUMNS = (
+    "session_id, call_id, registry, version, tool, status, error_code, latency_ms, created_at,"
+    " risk, idempotency_key, duplicate_of"
+)
+
+
+def _outcome_row(o: Outcome, now: str) -> tuple[Any, ...]:
+    return (o.session_id, o.call_id, o.registry, o.version, o.tool, o.status, o.error_code,
+            o.latency_ms, o.created_at or now, o.risk, o.idempotency_key,
+            o.duplicate_of)  # fmt: skip
 
 
 _SESSION_COLUMNS = (
@@ -264,11 +283,9 @@ class SessionStore:
                  for seq, run_id, type_, data in events],
             )  # fmt: skip
             self._conn.executemany(
-                "INSERT INTO outcomes (session_id, call_id, registry, version, tool, status,"
-                " error_code, latency_ms, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [(o.session_id, o.call_id, o.registry, o.version, o.tool, o.status,
-                  o.error_code, o.latency_ms, o.created_at or now) for o in outcomes],
-            )  # fmt: skip
+                f"INSERT INTO outcomes ({_OUTCOME_COLUMNS}) VALUES ({', '.join('?' * 12)})",
+                [_outcome_row(o, now) for o in outcomes],
+            )
 
     def events(self, session_id: str, *, after_seq: int = 0) -> list[StoredEvent]:
         """The session's events in seq order."""
@@ -285,20 +302,14 @@ class SessionStore:
     def record_outcome(self, outcome: Outcome) -> None:
         with self._lock, write_transaction(self._conn):
             self._conn.execute(
-                "INSERT INTO outcomes (session_id, call_id, registry, version, tool, status,"
-                " error_code, latency_ms, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (outcome.session_id, outcome.call_id, outcome.registry, outcome.version,
-                 outcome.tool, outcome.status, outcome.error_code, outcome.latency_ms,
-                 outcome.created_at or utc_now()),
-            )  # fmt: skip
+                f"INSERT INTO outcomes ({_OUTCOME_COLUMNS}) VALUES ({', '.join('?' * 12)})",
+                _outcome_row(outcome, utc_now()),
+            )
 
     def outcomes(
         self, registry: str, version: str | None = None, tool: str | None = None
     ) -> list[Outcome]:
-        sql = (
-            "SELECT session_id, call_id, registry, version, tool, status, error_code,"
-            " latency_ms, created_at FROM outcomes WHERE registry = ?"
-        )
+        sql = f"SELECT {_OUTCOME_COLUMNS} FROM outcomes WHERE registry = ?"
         params: list[Any] = [registry]
         if version is not None:
             sql += " AND version = ?"

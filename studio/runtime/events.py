@@ -150,12 +150,19 @@ class ToolCallCompleted(RunEvent):
     call_id: str
     tool: str
     status: str
-    """``ok``, ``error``, ``unknown``, ``denied``, ``rejected`` (by the pipeline) or ``skipped``."""
+    """``ok``, ``error``, ``unknown``, ``denied``, ``rejected`` (by the pipeline), ``skipped``,
+    ``replayed`` (a write that already succeeded: its stored result, not sent again) or
+    ``refused`` (a write whose earlier attempt has an unknown outcome not yet looked up)."""
     latency_ms: float
     summary: str
     error_code: str = ""
     attempts: int = 0
     result: JSON = None
+    idempotency_key: str = ""
+    replay_of: str = ""
+    """For ``replayed``: the call whose stored result this is."""
+    duplicate_of: str = ""
+    """The earlier call of the same write intent that reached the tool (a duplicate attempt)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

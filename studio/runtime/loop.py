@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from registry_db.sessions import Outcome, SessionStore
-from studio.contract import Registry, ToolContract
+from studio.contract import Registry, RiskTier, ToolContract
 from studio.formats import export_tool
 from studio.providers.base import (
     ModelClient,
@@ -42,6 +42,7 @@ from studio.providers.base import (
     TurnCompleted,
 )
 from studio.runtime import events as ev
+from studio.runtime import idempotency as idem
 from studio.runtime.context import SessionContext
 from studio.runtime.executors import (
     ExecutionRequest,
@@ -50,7 +51,7 @@ from studio.runtime.executors import (
     execute_with_policy,
 )
 from studio.runtime.loop_guard import DEFAULT_MAX_TOOL_CALLS, LoopGuard, Verdict
-from studio.runtime.pipeline import ArgumentPipeline, Prepared
+from studio.runtime.pipeline import ArgumentPipeline, Prepared, StepRecord
 from studio.runtime.policy import (
     ApprovalDecision,
     ApprovalRequest,
@@ -69,6 +70,7 @@ from studio.sessions.model import (
     Message,
     Role,
     TextPart,
+    ToolCallPart,
     ToolResultPart,
     message_from_dict,
     message_to_dict,
@@ -218,6 +220,14 @@ class Run:
             self._seq = 1
         self.pipeline = ArgumentPipeline(config.registry, config.context, self.session_id)
         self.tools = tool_specs(config.registry)
+        # Idempotency (see studio.runtime.idempotency): what recorded events say
+        # about calls (call id → tool_call.completed status; calls that started
+        # executing), and the sessions this one branched from.
+        self._call_status: dict[str, str] = {}
+        self._executing: set[str] = set()
+        self._lineage: list[tuple[str, int]] = []
+        self._history_loaded = False
+        self.lookup_tools = _lookup_tools(config.registry)
 
     # ------------------------------------------------------------------ public API
 
@@ -302,6 +312,10 @@ class Run:
 
     def _emit(self, event: ev.RunEvent) -> ev.RunEvent:
         event = dataclasses.replace(event, seq=self._seq, run_id=self.run_id)
+        if isinstance(event, ev.ToolCallExecuting):
+            self._executing.add(event.call_id)
+        elif isinstance(event, ev.ToolCallCompleted):
+            self._call_status[event.call_id] = event.status
         self._seq += 1
         if self.sessions is not None:
             self._persist(event)
@@ -500,8 +514,16 @@ class Run:
         for call in message.tool_calls:
             self._emit(ev.ToolCallProposed(call_id=call.id, name=call.name,
                                            arguments=call.arguments, turn=self.turns))  # fmt: skip
+        ledger = self._ledger()
+        plans: dict[str, _Plan] = {}
+        first_in_batch: dict[str, str] = {}
         for call in message.tool_calls:
-            p = self.pipeline.prepare(call, message_id=str(message_index))
+            p = self._prepare(call, message_index)
+            if p.ok and p.idempotency_key and p.risk is not RiskTier.READ:
+                plan = self._plan(p, ledger, first_in_batch)
+                plans[call.id] = plan
+                if plan.kind == "execute":
+                    first_in_batch.setdefault(p.idempotency_key, call.id)
             prepared.append(p)
             self._emit(ev.ToolCallPrepared(
                 call_id=call.id, tool=p.name, ok=p.ok, arguments=p.arguments if p.ok else p.parsed,
@@ -512,6 +534,7 @@ class Run:
         results: dict[str, dict[str, Any]] = {}
         notes: dict[str, str] = {}
         to_run: list[Prepared] = []
+        same_as: list[Prepared] = []
         for p in prepared:
             call_id = p.call.id
             if self._stop is not None:
@@ -534,6 +557,26 @@ class Run:
                 self._after(p.error.code, call_id, notes)
                 continue
             assert p.tool is not None
+            planned = plans.get(call_id)
+            if planned is not None and planned.kind == "replay":
+                assert planned.intent is not None
+                results[call_id] = idem.replay_result(planned.intent)
+                self._complete(p, idem.REPLAYED_STATUS, results[call_id], 0.0, 0,
+                               replay_of=planned.intent.first_call_id,
+                               duplicate_of=planned.duplicate_of)  # fmt: skip
+                self._after("", call_id, notes)
+                continue
+            if planned is not None and planned.kind == "refuse":
+                assert planned.intent is not None
+                refused = idem.refusal(planned.intent, self.lookup_tools)
+                results[call_id] = refused.to_result()
+                self._complete(p, idem.REFUSED_STATUS, results[call_id], 0.0, 0,
+                               duplicate_of=planned.duplicate_of)  # fmt: skip
+                self._after(refused.code, call_id, notes)
+                continue
+            if planned is not None and planned.kind == "same":
+                same_as.append(p)  # answered with the first call's result below
+                continue
             if needs_approval(p.tool.contract):
                 denial = await self._approve(p)
                 if denial is not None:
@@ -542,10 +585,22 @@ class Run:
                     self._after(denial.code, call_id, notes)
                     continue
             to_run.append(p)
-        outcomes = await asyncio.gather(*(self._execute(p) for p in to_run))
+        outcomes = await asyncio.gather(
+            *(self._execute(p, plans[p.call.id].duplicate_of if p.call.id in plans else "")
+              for p in to_run)
+        )  # fmt: skip
         for p, (result, code) in zip(to_run, outcomes, strict=True):
             results[p.call.id] = result
             self._after(code, p.call.id, notes)
+        for p in same_as:
+            first = plans[p.call.id].first_call_id
+            ran = self._call_status.get(first) in ("ok", "error", "unknown")
+            intent = idem.Intent(p.idempotency_key, p.name, first, "",
+                                 content=_dumps(results[first]))  # fmt: skip
+            results[p.call.id] = idem.replay_result(intent)
+            self._complete(p, idem.REPLAYED_STATUS, results[p.call.id], 0.0, 0,
+                           replay_of=first, duplicate_of=first if ran else "")  # fmt: skip
+            self._after(str(results[first].get("error_code", "")), p.call.id, notes)
         parts = []
         for p in prepared:
             result = results[p.call.id]
@@ -556,6 +611,113 @@ class Run:
             parts.append(part)
         self._append(Message(Role.TOOL, tuple(parts)))
         self._results = {}
+
+    # ------------------------------------------------------------------ idempotency
+
+    def _prepare(self, call: ToolCallPart, message_index: int) -> Prepared:
+        """The pipeline on ``call``; the key names the user turn the message serves."""
+        turn = idem.user_turn_index(self.messages, message_index)
+        return self.pipeline.prepare(
+            call, message_id="" if turn is None else str(turn), session_id=self._key_session(turn)
+        )
+
+    def _key_session(self, user_index: int | None) -> str:
+        """The session a user turn belongs to: a branch keeps the keys of the turns it copied."""
+        self._load_history()
+        session_id = self.session_id
+        if user_index is None:
+            return session_id
+        for parent, upto in self._lineage:
+            if user_index > upto:
+                break
+            session_id = parent
+        return session_id
+
+    def _load_history(self) -> None:
+        """Read what the stored events say about earlier calls (this session and its parents)."""
+        if self._history_loaded:
+            return
+        self._history_loaded = True
+        if self.sessions is None:
+            return
+        sessions = self.sessions
+        try:
+            info = sessions.get_session(self.session_id)
+        except LookupError:
+            return
+        chain = [self.session_id]
+        seen = {self.session_id}
+        while info.parent_session_id and info.parent_message_index is not None:
+            parent = info.parent_session_id
+            if parent in seen:
+                break
+            seen.add(parent)
+            self._lineage.append((parent, info.parent_message_index))
+            chain.append(parent)
+            try:
+                info = sessions.get_session(parent)
+            except LookupError:
+                break
+        for session_id in reversed(chain):
+            for stored in sessions.events(session_id):
+                call_id = stored.data.get("call_id")
+                if not isinstance(call_id, str):
+                    continue
+                if stored.type == ev.ToolCallExecuting.TYPE:
+                    self._executing.add(call_id)
+                elif stored.type == ev.ToolCallCompleted.TYPE:
+                    self._call_status.setdefault(call_id, str(stored.data.get("status", "")))
+
+    def _ledger(self) -> idem.WriteLedger:
+        """The intents of this session so far, rebuilt from its messages and events."""
+        self._load_history()
+
+        def key_of(call: ToolCallPart, index: int) -> tuple[str, str] | None:
+            p = self._prepare(call, index)
+            if not p.ok or not p.idempotency_key or p.risk is RiskTier.READ:
+                return None
+            return p.idempotency_key, p.name
+
+        def is_read(name: str) -> bool:
+            tool = self.pipeline.tools.get(name)
+            return tool is not None and tool.contract.risk is RiskTier.READ
+
+        return idem.ledger_from_history(
+            self.messages, key_of, is_read,
+            event_status=self._call_status, executing=self._executing,
+        )  # fmt: skip
+
+    def _plan(
+        self, p: Prepared, ledger: idem.WriteLedger, first_in_batch: Mapping[str, str]
+    ) -> _Plan:
+        """Execute, replay, refuse, or answer like an identical call of this message."""
+        key = p.idempotency_key
+        if key in first_in_batch:
+            first = first_in_batch[key]
+            plan = _Plan("same", first_call_id=first)
+            action = "replay"
+            reason = f"same intent as call {first} of this message: it gets that call's result"
+        else:
+            kind, intent = ledger.decide(key)
+            if intent is None:
+                return _Plan(kind)
+            first = intent.first_call_id
+            plan = _Plan(kind, intent, duplicate_of=first)
+            if kind == "replay":
+                action = "replay"
+                reason = f"already succeeded for this request (call {first}): its stored result"
+            elif kind == "refuse":
+                action = "refused"
+                reason = f"call {first} has an unknown outcome that was not looked up"
+            else:
+                action = "reissued"
+                before = "failed" if intent.state == idem.FAILED else "was looked up"
+                reason = f"call {first} {before}; sent again with the same key"
+        change = {"action": action, "of_call_id": first, "reason": reason}
+        for i, step in enumerate(p.steps):
+            if step.step == 9:
+                p.steps[i] = StepRecord(step.step, step.name, step.ok, (*step.changes, change))
+        return plan
 
     def _on_verdict(self, verdict: Verdict, call_id: str, notes: dict[str, str]) -> bool:
         """Emit loop.detected; True when the run must stop (the call is not executed)."""
@@ -604,7 +766,7 @@ class Run:
         ))  # fmt: skip
         return denial
 
-    async def _execute(self, p: Prepared) -> tuple[dict[str, Any], str]:
+    async def _execute(self, p: Prepared, duplicate_of: str = "") -> tuple[dict[str, Any], str]:
         assert p.tool is not None
         contract = p.tool.contract
         executor = self.config.executor_for(contract)
@@ -622,23 +784,68 @@ class Run:
         else:
             shaped = shape_success(outcome.body, max_chars=self.config.max_result_chars)
             result, code = shaped.result, ""
-        self._complete(p, outcome.status, result, outcome.latency_ms, outcome.attempts)
+        self._complete(p, outcome.status, result, outcome.latency_ms, outcome.attempts,
+                       duplicate_of=duplicate_of)  # fmt: skip
         return result, code
 
     def _complete(
-        self, p: Prepared, status: str, result: dict[str, Any], latency_ms: float, attempts: int
+        self,
+        p: Prepared,
+        status: str,
+        result: dict[str, Any],
+        latency_ms: float,
+        attempts: int,
+        *,
+        replay_of: str = "",
+        duplicate_of: str = "",
     ) -> None:
+        """Emit tool_call.completed and queue the outcome.
+
+        ``replay_of`` names the call whose stored result this one returned;
+        ``duplicate_of`` the earlier call of the same write intent that reached
+        the tool (this call is a duplicate write attempt).
+        """
         code = "" if result.get("ok") else str(result.get("error_code", ""))
         self._emit(ev.ToolCallCompleted(
             call_id=p.call.id, tool=p.name, status=status, latency_ms=round(latency_ms, 3),
             summary=summarize(result), error_code=code, attempts=attempts, result=result,
+            idempotency_key=p.idempotency_key, replay_of=replay_of, duplicate_of=duplicate_of,
         ))  # fmt: skip
         if self.sessions is not None:
             self._outcome_buffer.append(Outcome(
                 self.session_id, p.call.id, self.config.registry.name, self.config.version,
                 p.name, status, code, latency_ms, "",
+                risk=p.risk.value if p.tool else "", idempotency_key=p.idempotency_key,
+                duplicate_of=duplicate_of,
             ))  # fmt: skip
             self._schedule_flush()
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """What the runtime does with a write call (see Run._plan)."""
+
+    kind: str
+    """``execute``, ``replay``, ``refuse`` or ``same`` (as an identical call of the message)."""
+    intent: idem.Intent | None = None
+    first_call_id: str = ""
+    duplicate_of: str = ""
+
+
+def _lookup_tools(registry: Registry) -> tuple[str, ...]:
+    """Read tools that take an idempotency key (to look up a write with an unknown outcome)."""
+    names = []
+    for tool in registry.tools:
+        if tool.risk is not RiskTier.READ:
+            continue
+        props = tool.parameters.get("properties") or {}
+        for name, sub in props.items():
+            aliases = (sub.get("x-aliases") or []) if isinstance(sub, dict) else []
+            spelled = [name, *(a for a in aliases if isinstance(a, str))]
+            if any("idempotency" in n.lower().replace("_", "") for n in spelled):
+                names.append(tool.name)
+                break
+    return tuple(names)
 
 
 def _dumps(value: Any) -> str:

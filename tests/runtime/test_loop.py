@@ -86,7 +86,8 @@ def test_write_waits_for_approval_through_the_run_api(sessions):
     result = asyncio.run(drive())
     assert results_of(result.messages[2])["w1"]["data"]["ticket_id"] == "R-55821"
     key = results_of(result.messages[2])["w1"]["data"]["idempotency_key"]
-    assert key.startswith(result.session_id + ":1:create_reimbursement_ticket:")
+    # {message_id} is the user message the call serves (index 0), not the assistant's.
+    assert key.startswith(result.session_id + ":0:create_reimbursement_ticket:")
 
 
 def test_denied_write_is_reported_to_the_model():

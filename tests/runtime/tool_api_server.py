@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -40,17 +41,25 @@ class _Handler(BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length) if length else b""
         owner = self.server.owner
+        path = urlsplit(self.path).path
         with owner.lock:
             owner.requests.append(
                 ToolApiRequest(self.command, self.path, dict(self.headers.items()), body)
             )
-        answer = owner.routes.get(urlsplit(self.path).path, {"ok": True, "path": self.path})
+            delays = owner.delays.get((self.command, path))
+            delay = delays.pop(0) if delays else 0.0
+        if delay:
+            time.sleep(delay)  # the request took effect; the answer comes late
+        answer = owner.routes.get(path, {"ok": True, "path": self.path})
         data = json.dumps(answer).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
+        try:
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+        except OSError:  # the client gave up waiting (a timed-out write)
+            pass
 
     do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = _answer
 
@@ -64,10 +73,20 @@ class _Server(ThreadingHTTPServer):
 
 
 class ToolApiServer:
-    """Answers ``routes[path]`` (or ``{"ok": true, "path": …}``) to any method."""
+    """Answers ``routes[path]`` (or ``{"ok": true, "path": …}``) to any method.
 
-    def __init__(self, routes: dict[str, Any] | None = None) -> None:
+    ``delays[(method, path)]`` lists seconds to wait before answering the next
+    requests of that method and path (one entry per request, then no delay), so a
+    write can be recorded and still time out at the client.
+    """
+
+    def __init__(
+        self,
+        routes: dict[str, Any] | None = None,
+        delays: dict[tuple[str, str], list[float]] | None = None,
+    ) -> None:
         self.routes = dict(routes or {})
+        self.delays = {k: list(v) for k, v in (delays or {}).items()}
         self.requests: list[ToolApiRequest] = []
         self.lock = threading.Lock()
         self._server: _Server | None = None
