@@ -6,9 +6,17 @@ compared with a one-sided two-proportion z-test on the success rate, plus a
 latency check, and the result is a recommendation with its reason.
 
 Counting rules: ``skipped`` and ``denied`` calls never reached the tool (a
-previous call failed, or a person said no), so they count for neither side.
+previous call failed, or a person said no), nor did ``replayed`` and
+``refused`` ones (a write answered from its stored result, or held back while
+its earlier attempt's outcome is unknown), so they count for neither side.
 Success is status ``ok``. A validation failure is status ``rejected`` or an
 error code from :data:`VALIDATION_CODES`.
+
+Duplicate writes: a write attempt is a call of a ``write`` or ``destructive``
+tool that passed the argument pipeline and was not denied; it is a duplicate
+when an earlier call of the same intent (same idempotency key) reached the tool
+(``duplicate_of`` is set). Metrics give duplicates per 1,000 write attempts, and
+how many of them reached the tool again (the rest were replayed or refused).
 """
 
 from __future__ import annotations
@@ -30,7 +38,11 @@ VALIDATION_CODES = frozenset({
     "UNKNOWN_TOOL",
     "CONFIRMATION_PHRASE_MISMATCH",
 })  # fmt: skip
-NOT_COUNTED = frozenset({"skipped", "denied"})
+NOT_COUNTED = frozenset({"skipped", "denied", "replayed", "refused"})
+WRITE_RISKS = frozenset({"write", "destructive"})
+NOT_WRITE_ATTEMPTS = frozenset({"skipped", "denied", "rejected"})
+"""Statuses of write calls that are not write attempts (never a valid, approved write)."""
+REACHED_TOOL = frozenset({"ok", "error", "unknown"})
 ALL_TOOLS = "*"
 
 Action = Literal["hold", "promote", "rollback"]
@@ -66,6 +78,22 @@ class Metrics:
     error_codes: dict[str, int]
     latency_p50: float
     latency_p95: float
+    writes: int = 0
+    """Write attempts (see the module docstring)."""
+    duplicate_writes: int = 0
+    """Write attempts of an intent that had already reached the tool."""
+    duplicates_sent: int = 0
+    """Duplicate write attempts that reached the tool again (not replayed or refused)."""
+
+    @property
+    def duplicates_per_1000(self) -> float:
+        """Duplicate write attempts per 1,000 write attempts (0.0 without writes)."""
+        return 1000 * self.duplicate_writes / self.writes if self.writes else 0.0
+
+    @property
+    def duplicates_sent_per_1000(self) -> float:
+        """Duplicate writes that reached the tool again, per 1,000 write attempts."""
+        return 1000 * self.duplicates_sent / self.writes if self.writes else 0.0
 
     @property
     def success_rate(self) -> float:
@@ -132,10 +160,18 @@ def is_validation_failure(outcome: Outcome) -> bool:
     return outcome.status == "rejected" or outcome.error_code in VALIDATION_CODES
 
 
+def is_write_attempt(outcome: Outcome) -> bool:
+    """True for a valid, not denied call of a write or destructive tool."""
+    return outcome.risk in WRITE_RISKS and outcome.status not in NOT_WRITE_ATTEMPTS
+
+
 def summarize(version: str, tool: str, outcomes: Iterable[Outcome]) -> Metrics:
     """Metrics of the given outcomes (already filtered to one version and tool)."""
+    outcomes = list(outcomes)
     counted = [o for o in outcomes if o.status not in NOT_COUNTED]
     latencies = [o.latency_ms for o in counted if o.status == "ok" or o.latency_ms > 0]
+    writes = [o for o in outcomes if is_write_attempt(o)]
+    duplicates = [o for o in writes if o.duplicate_of]
     return Metrics(
         version=version,
         tool=tool,
@@ -145,6 +181,9 @@ def summarize(version: str, tool: str, outcomes: Iterable[Outcome]) -> Metrics:
         error_codes=dict(Counter(o.error_code for o in counted if o.error_code)),
         latency_p50=percentile(latencies, 50),
         latency_p95=percentile(latencies, 95),
+        writes=len(writes),
+        duplicate_writes=len(duplicates),
+        duplicates_sent=sum(1 for o in duplicates if o.status in REACHED_TOOL),
     )
 
 

@@ -141,3 +141,71 @@ def test_metrics_over_time() -> None:
         ("2025-05-01T10", "1", 0.5),
         ("2025-05-01T10", "2", 1.0),
     ]
+
+
+def writes(version: str, count: int, *, duplicates: int = 0, replayed: int = 0,
+           refused: int = 0, tool: str = "create_reimbursement_ticket",
+           ) -> list[Outcome]:  # fmt: skip
+    """``count`` write attempts; the first ``duplicates`` re-issue an intent that already ran.
+
+    Of the duplicates, ``replayed`` were answered from the stored result and
+    ``refused`` held back (unknown outcome); the rest reached the tool again.
+    """
+    at = "2025-05-01T09:00:00.000Z"
+    rows = []
+    for i in range(count):
+        status, dup = "ok", ""
+        if i < duplicates:
+            dup = f"first-{i}"
+            if i < replayed:
+                status = "replayed"
+            elif i < replayed + refused:
+                status = "refused"
+        rows.append(Outcome(None, f"c{i}", REGISTRY, version, tool, status, "", 40.0, at,
+                            risk="write", idempotency_key=f"k{i}", duplicate_of=dup))  # fmt: skip
+    return rows
+
+
+def test_duplicate_writes_per_1000_per_version() -> None:
+    # Stable without replay: 170 of 1,000 writes were duplicates and all reached the
+    # backend; canary with it: as many re-issues, 8 reach the backend (after a failure
+    # or a looked-up unknown), the rest are replayed or refused.
+    rows = writes("1", 1000, duplicates=170)
+    rows += writes("2", 1000, duplicates=170, replayed=150, refused=12)
+    rows += outcomes("1", "search_policy", 50, 0) + outcomes("2", "search_policy", 50, 0)
+    rows.append(Outcome(None, "d", REGISTRY, "2", "create_reimbursement_ticket", "denied",
+                        "DENIED_BY_USER", 0.0, "", risk="write", duplicate_of="c1"))  # fmt: skip
+    report = guard_report(rows, "1", "2")
+    stable, canary = report.overall.stable, report.overall.canary
+    assert (stable.writes, stable.duplicate_writes, stable.duplicates_sent) == (1000, 170, 170)
+    assert (canary.writes, canary.duplicate_writes, canary.duplicates_sent) == (1000, 170, 8)
+    assert stable.duplicates_per_1000 == pytest.approx(170.0)
+    assert stable.duplicates_sent_per_1000 == pytest.approx(170.0)
+    assert canary.duplicates_sent_per_1000 == pytest.approx(8.0)  # under 1 %
+    # Reads are not writes; replayed and refused calls never reached the tool.
+    assert canary.calls == 1000 - 162 + 50 and stable.calls == 1050
+    (tool,) = [c for c in report.tools if c.tool == "create_reimbursement_ticket"]
+    assert tool.canary.duplicate_writes == 170 and tool.canary.writes == 1000
+    (reads,) = [c for c in report.tools if c.tool == "search_policy"]
+    assert reads.canary.writes == 0 and reads.canary.duplicates_per_1000 == 0.0
+
+
+def test_duplicate_write_columns_round_trip_through_the_outcomes_table(
+    store: RegistryStore,
+) -> None:
+    set_canary(store, REGISTRY, version=3, share=10)
+    sessions = SessionStore.for_store(store)
+    sessions.append_batch("", outcomes=writes("2", 10, duplicates=3)
+                          + writes("3", 10, duplicates=3, replayed=3))  # fmt: skip
+    sessions.record_outcome(
+        Outcome(None, "x", REGISTRY, "3", "create_reimbursement_ticket", "refused",
+                "WRITE_OUTCOME_UNKNOWN", 0.0, "", "write", "k-x", "c-0")
+    )  # fmt: skip
+    stored = sessions.outcomes(REGISTRY, "3")
+    assert stored[0].risk == "write" and stored[0].duplicate_of == "first-0"
+    assert stored[-1].idempotency_key == "k-x" and stored[-1].status == "refused"
+    report = guard_for_registry(store, REGISTRY)
+    assert report is not None
+    assert report.overall.stable.duplicates_sent == 3
+    assert (report.overall.canary.duplicate_writes, report.overall.canary.duplicates_sent) == (4, 0)
+    assert report.overall.canary.duplicates_per_1000 == pytest.approx(1000 * 4 / 11)

@@ -297,3 +297,27 @@ def test_main_window_release_mode(qtbot, store: RegistryStore) -> None:  # type:
     assert window.modes.currentWidget() is view
     view.guard.wait()
     window.close()
+
+
+def test_guard_table_shows_duplicate_writes_per_1000(qtbot, view: ReleaseView) -> None:
+    set_canary(view.store, REGISTRY, version=2, share=20, who="ana", why="try")
+    view.refresh()
+    at = "2025-05-01T09:10:00.000Z"
+    tool = "create_reimbursement_ticket"
+
+    def writes(version: str, total: int, duplicates: int, replayed: int) -> list[Outcome]:
+        rows = []
+        for i in range(total):
+            status = "replayed" if i < replayed else "ok"
+            duplicate_of = f"first-{i}" if i < duplicates else ""
+            rows.append(Outcome(None, f"c{i}", REGISTRY, version, tool, status, "", 50.0, at,
+                                risk="write", duplicate_of=duplicate_of))  # fmt: skip
+        return rows
+
+    _record(view.store, writes("1", 200, 34, 0) + writes("2", 200, 34, 32))
+    _recompute(qtbot, view)
+    model = view.guard.model
+    headers = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
+    dup, sent = headers.index("Dup. writes/1k S/C"), headers.index("Dup. sent/1k S/C")
+    assert cell(model, 0, dup) == "170.0 / 170.0"
+    assert cell(model, 0, sent) == "170.0 / 10.0"

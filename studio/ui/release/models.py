@@ -121,6 +121,17 @@ class ComparisonModel(RowsModel[Comparison]):
             lambda c: f"{c.stable.validation_failures} / {c.canary.validation_failures}",
         ),
         ("Canary errors", lambda c: _codes(c.canary.error_codes)),
+        # Duplicate write attempts per 1,000 writes, and those that reached the tool again.
+        (
+            "Dup. writes/1k S/C",
+            lambda c: f"{c.stable.duplicates_per_1000:.1f} / {c.canary.duplicates_per_1000:.1f}",
+        ),
+        (
+            "Dup. sent/1k S/C",
+            lambda c: (
+                f"{c.stable.duplicates_sent_per_1000:.1f} / {c.canary.duplicates_sent_per_1000:.1f}"
+            ),
+        ),
         ("p50 S/C ms", lambda c: f"{c.stable.latency_p50:.0f} / {c.canary.latency_p50:.0f}"),
         ("p95 S/C ms", lambda c: f"{c.stable.latency_p95:.0f} / {c.canary.latency_p95:.0f}"),
         ("z", lambda c: round(c.z, 2)),
