@@ -61,6 +61,10 @@ DEFAULT_MAX_ATTEMPTS: dict[TimeoutTier, int] = {
     TimeoutTier.BATCH: 1,
 }
 
+# A write's key names its intent (DESIGN §3): {message_id} is the user message the
+# model's turn serves, so the same write with the same canonical arguments, re-issued
+# anywhere in that user turn, keeps its key (studio.runtime.idempotency). {call_id}
+# would give every attempt a new key, so the backend could not deduplicate.
 DEFAULT_IDEMPOTENCY_KEY_TEMPLATE = "{session_id}:{message_id}:{tool}:{args_hash}"
 
 
