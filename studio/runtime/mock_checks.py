@@ -2,7 +2,9 @@
 
 :func:`parse_tool_spec` refuses what cannot run; :func:`check_tool_spec` also
 warns about what runs but surely is not meant (a matcher on a parameter the
-tool does not have, a response no call can reach, a regex that does not compile).
+tool does not have, a response no call can reach). A regex must run on RE2
+(linear time): one that does not compile, or needs backreferences or lookaround,
+is an error, so a mock that could stall a run is never saved.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from studio.contract import ToolContract
+from studio.contract.patterns import check_linear
 from studio.runtime.http_targets import TemplateProblem
 from studio.runtime.mocks import (
     FAILURES,
@@ -87,10 +90,9 @@ def _check_response(
         if len(ops) != 1:
             out.append(TemplateProblem(mw, "needs exactly one of equals, contains, regex"))
         elif ops[0] == "regex":
-            try:
-                re.compile(str(matcher["regex"]))
-            except re.error as exc:
-                out.append(TemplateProblem(mw, f"the regex does not compile: {exc}"))
+            problem = check_linear(str(matcher["regex"]))
+            if problem:
+                out.append(TemplateProblem(mw, problem))
     status = data.get("status", 200)
     if not _is_int(status) or not 100 <= status <= 599:
         out.append(TemplateProblem(f"{where}.status", "an HTTP status is a whole number "

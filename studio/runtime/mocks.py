@@ -11,7 +11,8 @@ A registry's mocks document (``tool-registry-studio/mocks@1``)::
 
 A response (:class:`MockBehaviour`) has ``when`` (all matchers must hold;
 each names an argument ``path`` like ``invoice_ids[0]`` and one of
-``equals``, ``contains`` or ``regex``), ``body`` (strings ``{arg}`` and
+``equals``, ``contains`` or ``regex``; a regex runs on RE2, in time linear in
+the argument, so it has no backreferences or lookaround), ``body`` (strings ``{arg}`` and
 ``{idempotency_key}`` are filled in), ``status``/``error_code`` for an error
 answer, ``latency_ms``, ``fail`` (``timeout``, ``429``, ``500``, ``malformed``),
 ``retry_after`` (seconds, with 429) and ``times`` (apply to the first n matches).
@@ -25,6 +26,8 @@ import re
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
+
+from studio.contract.patterns import check_linear, search_linear
 
 MOCKS_FORMAT = "tool-registry-studio/mocks@1"
 _PATH_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
@@ -69,7 +72,8 @@ class Matcher:
                 return isinstance(self.value, str) and self.value in actual
             return isinstance(actual, list | dict) and self.value in actual
         text = actual if isinstance(actual, str) else json.dumps(actual, ensure_ascii=False)
-        return re.search(str(self.value), text) is not None
+        # RE2: linear in the text, so a pattern like ^(a+)+$ cannot stall the event loop.
+        return search_linear(str(self.value), text)
 
 
 def _render(template: Any, values: dict[str, Any]) -> Any:
@@ -135,10 +139,9 @@ def parse_behaviour(data: Any, where: str) -> MockBehaviour:
                 f"{where}.when[{i}]: needs a path and one of equals, contains, regex"
             )
         if ops[0] == "regex":
-            try:
-                re.compile(str(m["regex"]))
-            except re.error as exc:
-                raise MockSpecError(f"{where}.when[{i}].regex: {exc}") from None
+            problem = check_linear(str(m["regex"]))
+            if problem:
+                raise MockSpecError(f"{where}.when[{i}].regex: {problem}")
         matchers.append(Matcher(str(m["path"]), ops[0], m[ops[0]]))
     fail = str(data.get("fail") or "")
     if fail and fail not in FAILURES:

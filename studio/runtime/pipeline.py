@@ -23,6 +23,7 @@ from jsonschema import Draft202012Validator
 
 from studio.contract import Registry, RiskTier, ToolContract, canonical_json, content_hash
 from studio.contract.model import INJECTED_ITEMS
+from studio.contract.patterns import BoundedValidator
 from studio.runtime.coerce import coerce
 from studio.runtime.context import SessionContext
 from studio.runtime.policy import check_permission
@@ -56,7 +57,8 @@ def validator_for(schema: dict[str, Any]) -> tuple[str, Draft202012Validator]:
     digest = content_hash(schema)
     validator = _VALIDATORS.get(digest)
     if validator is None:
-        validator = Draft202012Validator(schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
+        # pattern keywords run on RE2 / capped backtracking: a hostile schema cannot hang a call.
+        validator = BoundedValidator(schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
         _VALIDATORS[digest] = validator
     return digest, validator
 

@@ -222,8 +222,7 @@ def test_mock_checks_name_what_is_wrong_and_where():
     }
     problems = check_tool_spec(spec, t)
     assert errors(problems) == [
-        "responses[1].when[0]: the regex does not compile: missing ), unterminated subpattern "
-        "at position 0",
+        "responses[1].when[0]: the regex does not compile: missing ): (taxi",
         "responses[1].status: an HTTP status is a whole number from 100 to 599",
         "default.fail: 'boom' is not one of timeout, 429, 500, malformed",
         "default.retry_after: seconds, 0 or more",

@@ -275,3 +275,23 @@ def test_removing_every_response_deletes_the_tools_mocks_and_undo_by_closing(qtb
     assert dialog.save()
     stored = SessionStore.for_store(store).mock_specs(REGISTRY)
     assert stored["delete_reimbursement_ticket"] == {"default": {"body": {"deleted": True}}}
+
+
+@pytest.mark.parametrize(
+    ("regex", "reason"),
+    [(r"^(\\w+)-\\1$", "uses a backreference"), (r"^(?=.*hotel).*$", "uses lookahead")],
+)
+def test_a_regex_that_could_stall_a_run_is_named_and_not_saved(qtbot, store, regex, reason):
+    dialog = open_editor(qtbot, store)
+    before = stored_rows(store)
+    dialog.tabs.setCurrentIndex(JSON_TAB)
+    commit(dialog.json_edit, '{"responses": [{"when": [{"path": "category", "regex": "'
+           + regex + '"}], "body": {}}]}')  # fmt: skip
+    assert f"response 1 › matcher 1: the regex {reason}" in dialog.problems_label.text()
+    assert not dialog.save_button.isEnabled() and not dialog.save()
+    assert stored_rows(store) == before
+    # A catastrophic-looking pattern is fine on RE2: it runs in linear time.
+    commit(dialog.json_edit, '{"responses": [{"when": [{"path": "category", "regex": '
+           '"^(a+)+$"}], "body": {}}]}')  # fmt: skip
+    assert "matcher 1" not in dialog.problems_label.text()
+    assert dialog.save_button.isEnabled()

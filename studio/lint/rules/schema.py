@@ -10,9 +10,8 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from jsonschema import Draft202012Validator
-
 from studio.contract.model import ToolContract
+from studio.contract.patterns import BoundedValidator
 from studio.contract.problems import join_path
 from studio.editing.edits import MISSING, SetPropertyKey, SetRequired
 from studio.lint.model import Hit, LintContext, QuickFix, Severity, tool_rule
@@ -456,7 +455,8 @@ def _first_error(schema: Any, value: Any) -> str | None:
     if _surely_valid(schema, value):
         return None
     try:
-        validator = Draft202012Validator(_strip_extensions(schema))
+        # Examples are user text too: pattern keywords must not backtrack without bound.
+        validator = BoundedValidator(_strip_extensions(schema))
         error = next(iter(validator.iter_errors(value)), None)
     except Exception:  # a broken schema is another rule's finding, not a crash
         return None
