@@ -12,6 +12,7 @@ from studio.server.outcomes import (
     MAX_TEXT,
     MAX_VERSION,
     MAX_VERSION_DIGITS,
+    RISKS,
     STATUSES,
 )
 
@@ -209,6 +210,11 @@ def openapi_document() -> dict[str, Any]:
                         "error_code": _OPTIONAL_TEXT,
                         "latency_ms": {"type": "number", "minimum": 0},
                         "call_id": _OPTIONAL_TEXT,
+                        "risk": {"type": ["string", "null"], "enum": ["", *RISKS, None]},
+                        "idempotency_key": _OPTIONAL_TEXT,
+                        "duplicate_of": {**_OPTIONAL_TEXT, "description":
+                            "On a duplicate write attempt: the earlier call of the same "
+                            "intent (idempotency key) that reached the tool"},
                     },
                 },
             },

@@ -5,6 +5,10 @@ A body is one outcome object or ``{"outcomes": [...]}``. Each outcome::
     {"registry": "travel-reimbursement", "version": 3, "tool": "query_invoices",
      "status": "ok", "error_code": "", "latency_ms": 41.5, "call_id": "call_1"}
 
+Optional ``risk`` (``read``, ``write``, ``destructive``), ``idempotency_key`` and
+``duplicate_of`` (the earlier call of the same write intent, on a duplicate write
+attempt) feed the guard's duplicate-write metric (``studio.release.guard``).
+
 ``registry``, ``version``, ``tool`` and ``status`` are required; unknown keys
 are refused so a typo does not silently lose a field. ``error_code`` and
 ``call_id`` may be null (taken as absent). ``version`` is a positive integer
@@ -26,8 +30,10 @@ MAX_OUTCOMES = 1000
 MAX_VERSION = 2**53 - 1
 """The largest version number accepted (JSON's largest exact integer)."""
 MAX_VERSION_DIGITS = 16
-STATUSES = ("ok", "error", "unknown", "rejected", "denied", "skipped")
-_KEYS = {"registry", "version", "tool", "status", "error_code", "latency_ms", "call_id"}
+STATUSES = ("ok", "error", "unknown", "rejected", "denied", "skipped", "replayed", "refused")
+RISKS = ("read", "write", "destructive")
+_KEYS = {"registry", "version", "tool", "status", "error_code", "latency_ms", "call_id",
+         "risk", "idempotency_key", "duplicate_of"}  # fmt: skip
 MAX_TEXT = 200
 
 
@@ -92,6 +98,9 @@ def parse_outcome(entry: Any, where: str) -> Outcome:
     status = _text(entry, "status", where, required=True)
     if status not in STATUSES:
         raise OutcomeError(f"{where}.status must be one of {', '.join(STATUSES)}")
+    risk = _text(entry, "risk", where, required=False)
+    if risk and risk not in RISKS:
+        raise OutcomeError(f"{where}.risk must be one of {', '.join(RISKS)}")
     return Outcome(
         session_id=None,
         call_id=_text(entry, "call_id", where, required=False),
@@ -102,6 +111,9 @@ def parse_outcome(entry: Any, where: str) -> Outcome:
         error_code=_text(entry, "error_code", where, required=False),
         latency_ms=_latency(entry, where),
         created_at="",
+        risk=risk,
+        idempotency_key=_text(entry, "idempotency_key", where, required=False),
+        duplicate_of=_text(entry, "duplicate_of", where, required=False),
     )
 
 

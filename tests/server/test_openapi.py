@@ -220,7 +220,10 @@ _values = st.one_of(
     st.dictionaries(st.text(max_size=2), st.none(), max_size=1),
 )  # fmt: skip
 _keys = st.sampled_from(
-    ["registry", "version", "tool", "status", "error_code", "latency_ms", "call_id", "colour"]
+    [
+        *("registry", "version", "tool", "status", "error_code", "latency_ms", "call_id"),
+        *("risk", "idempotency_key", "duplicate_of", "colour"),
+    ]
 )
 
 
@@ -242,6 +245,9 @@ _complete = st.fixed_dictionaries(
         "error_code": _mostly(st.one_of(st.none(), st.text(max_size=200))),
         "latency_ms": _mostly(st.floats(min_value=0, allow_infinity=False)),
         "call_id": _mostly(st.one_of(st.none(), st.text(max_size=200))),
+        "risk": _mostly(st.sampled_from([None, "", "read", "write", "destructive"])),
+        "idempotency_key": _mostly(st.one_of(st.none(), st.text(max_size=200))),
+        "duplicate_of": _mostly(st.one_of(st.none(), st.text(max_size=200))),
     },
 )
 _outcome = st.one_of(_complete, st.dictionaries(_keys, _values, max_size=8))
