@@ -227,6 +227,7 @@ class Run:
         self._executing: set[str] = set()
         self._lineage: list[tuple[str, int]] = []
         self._history_loaded = False
+        self._keys: dict[tuple[str, int], tuple[str, str] | None] = {}
         self.lookup_tools = _lookup_tools(config.registry)
 
     # ------------------------------------------------------------------ public API
@@ -673,10 +674,12 @@ class Run:
         self._load_history()
 
         def key_of(call: ToolCallPart, index: int) -> tuple[str, str] | None:
-            p = self._prepare(call, index)
-            if not p.ok or not p.idempotency_key or p.risk is RiskTier.READ:
-                return None
-            return p.idempotency_key, p.name
+            # A recorded call's key does not change: prepare it once per run.
+            if (call.id, index) not in self._keys:
+                p = self._prepare(call, index)
+                ok = p.ok and p.idempotency_key and p.risk is not RiskTier.READ
+                self._keys[(call.id, index)] = (p.idempotency_key, p.name) if ok else None
+            return self._keys[(call.id, index)]
 
         def is_read(name: str) -> bool:
             tool = self.pipeline.tools.get(name)
