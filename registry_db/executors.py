@@ -4,7 +4,8 @@ Stored beside the draft (tables ``tool_executors`` and ``executor_settings``),
 never inside a published version. Targets are JSON (see
 :mod:`studio.runtime.http_targets` for the form); this module checks only
 what storage must guarantee: the executor is ``mock`` or ``http``, and no
-credential header holds a literal value — a credential is written as an
+header holds a literal credential (:func:`studio.sessions.redact.literal_credential`,
+the predicate the editor and the runtime use) — a credential is written as an
 environment variable reference, ``Bearer {env:TICKETS_API_TOKEN}``.
 """
 
@@ -20,12 +21,9 @@ from typing import Any
 from registry_db.connection import read_transaction, utc_now, write_transaction
 from registry_db.errors import NotFoundError, StoreError
 from registry_db.store import RegistryStore
+from studio.sessions.redact import literal_credential
 
 EXECUTORS = ("mock", "http")
-# The same words as studio.runtime.executors.SECRET_HEADER_WORDS, repeated
-# because storage must not import the runtime (the runtime imports storage).
-_SECRET_WORDS = ("authorization", "api-key", "apikey", "api_key", "token", "secret", "cookie",
-                 "password", "signature")  # fmt: skip
 _KEEP: Any = object()  # "leave the stored target as it is"
 
 
@@ -67,9 +65,7 @@ def _check(tool: str, executor: str, http: Mapping[str, Any] | None) -> None:
     if not isinstance(headers, Mapping):
         raise StoreError(f"the HTTP target of {tool}: headers must be an object")
     for name, value in headers.items():
-        lowered = str(name).lower()
-        secret = any(word in lowered for word in _SECRET_WORDS)
-        if secret and str(value).strip() and "{env:" not in str(value):
+        if literal_credential(str(name), str(value)):
             raise SecretInTargetError(tool, str(name))
 
 

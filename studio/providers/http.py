@@ -24,6 +24,7 @@ import httpx
 
 from studio.providers.base import ModelRequest, ProviderError
 from studio.providers.retry import RETRYABLE_STATUSES, backoff_delay, retry_after_seconds
+from studio.sessions.redact import Secrets, is_secret_header
 
 log = logging.getLogger(__name__)
 
@@ -35,8 +36,22 @@ ErrorParser = Callable[[int, bytes], ProviderError]
 
 
 def redact_headers(headers: Mapping[str, str]) -> dict[str, str]:
-    """A copy of ``headers`` with secret values (Authorization, x-api-key, api-key) as ``***``."""
-    return {k: ("***" if k.lower() in SECRET_HEADERS else v) for k, v in headers.items()}
+    """A copy of ``headers`` with credential values (Authorization, x-api-key, …) as ``***``."""
+    return {
+        k: ("***" if k.lower() in SECRET_HEADERS or is_secret_header(k, v) else v)
+        for k, v in headers.items()
+    }
+
+
+def redact_error(error: ProviderError, secrets: Secrets) -> ProviderError:
+    """``error`` with ``secrets`` replaced in its message and body (itself when none occurs)."""
+    message, body = secrets.text(error.message), secrets.text(error.body)
+    if (message, body) == (error.message, error.body):
+        return error
+    return ProviderError(
+        message, status=error.status, type=error.type, body=body,
+        retryable=error.retryable, code=error.code,
+    )  # fmt: skip
 
 
 def make_timeout(
@@ -166,8 +181,37 @@ class ProviderHTTP:
         an abandoned stream frees its connection and the server sees it close.
 
         Raises:
-            ProviderError: the last error when retries are exhausted or not allowed.
+            ProviderError: the last error when retries are exhausted or not allowed,
+                and any raised inside the block; the credentials of ``headers`` (the
+                API key) are redacted from them, since a server or proxy may echo them.
         """
+        secrets = Secrets.from_headers(headers)
+        try:
+            opened = self._open(
+                method, url, headers=headers, json=json, parse_error=parse_error, secrets=secrets
+            )
+            async with opened as response:
+                yield response
+            return
+        except ProviderError as exc:
+            redacted = redact_error(exc, secrets)
+            if redacted is exc:
+                raise
+            cause = exc.__cause__
+        # Raised outside the handler so the original (with the secret) is not its context.
+        raise redacted from cause
+
+    @asynccontextmanager
+    async def _open(
+        self,
+        method: str,
+        url: str,
+        *,
+        headers: Mapping[str, str],
+        json: Any,
+        parse_error: ErrorParser,
+        secrets: Secrets,
+    ) -> AsyncIterator[httpx.Response]:
         attempt = 0
         while True:
             request = self.client.build_request(method, url, headers=dict(headers), json=json)
@@ -175,7 +219,7 @@ class ProviderHTTP:
             try:
                 response = await self.client.send(request, stream=True)
             except httpx.TransportError as exc:
-                error = transport_error(exc)
+                error = redact_error(transport_error(exc), secrets)
                 delay = self._delay(attempt, error, None)
                 if delay is None:
                     raise error from exc
@@ -192,7 +236,7 @@ class ProviderHTTP:
                     body = b""
                 finally:
                     await response.aclose()
-                error = parse_error(response.status_code, body)
+                error = redact_error(parse_error(response.status_code, body), secrets)
                 header = response.headers.get("retry-after")
                 ms = response.headers.get("retry-after-ms")
                 if header is None and ms is not None:
@@ -274,6 +318,11 @@ class HTTPModelClient:
     def __repr__(self) -> str:
         # Never show the key, not even in a debugger or a log line.
         return f"{type(self).__name__}({self.base_url!r}, {self.model!r})"
+
+    @property
+    def secrets(self) -> Secrets:
+        """The run's secrets this client knows: the API key and every credential header."""
+        return Secrets([self._api_key]) | Secrets.from_headers(self.headers())
 
     @property
     def url(self) -> str:

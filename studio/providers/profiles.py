@@ -21,8 +21,9 @@ from studio.providers.anthropic import (
     parse_anthropic_error,
 )
 from studio.providers.base import ModelClient, ModelParams, ProviderKind
-from studio.providers.http import SECRET_HEADERS, make_timeout
+from studio.providers.http import SECRET_HEADERS, make_timeout, redact_error
 from studio.providers.openai_chat import OpenAIChatClient, parse_openai_error
+from studio.sessions.redact import Secrets
 
 KEYRING_SERVICE = "tool-registry-studio"
 
@@ -206,7 +207,9 @@ async def test_connection(
             return ConnectionResult(False, f"cannot reach {url}: {type(exc).__name__}: {exc}")
     latency = (time.perf_counter() - started) * 1000
     if not response.is_success:
-        error = parse(response.status_code, response.content)
+        # A server may echo the key it refused: it is never shown.
+        error = redact_error(parse(response.status_code, response.content),
+                             Secrets.from_headers(headers))  # fmt: skip
         return ConnectionResult(False, f"{error}{key_note}", latency)
     try:
         data = response.json()

@@ -3,7 +3,9 @@
 Two executors: :class:`MockExecutor` (canned responses chosen by argument
 matchers, with injectable latency and failures) and :class:`HttpExecutor`
 (URL/method/header/body templates against allow-listed base URLs; header
-values may read ``{env:NAME}`` so credentials are never stored). Both raise
+values may read ``{env:NAME}`` so credentials are never stored; every value
+read that way is a secret of the call, redacted from whatever the call
+returns or raises). Both raise
 :class:`ExecutorFailure` for failures the policy may retry; the policy turns
 everything into an :class:`ExecutionOutcome` (DESIGN §5 step 10).
 
@@ -16,6 +18,7 @@ Writes are never retried: a timed-out write has an unknown outcome
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import os
 import random
@@ -33,6 +36,9 @@ from studio.contract import RiskTier, ToolContract
 from studio.providers.retry import backoff_delay, retry_after_seconds
 from studio.runtime.mocks import MockBehaviour, MockToolSpec
 from studio.runtime.results import ToolError
+
+# is_secret_header: the one credential-header predicate (editor, checks, storage, snapshot).
+from studio.sessions.redact import Secrets, is_secret_header
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,9 +248,16 @@ def as_sent(url: str) -> str | None:
 
 
 def _fill_header(
-    name: str, template: str, values: Mapping[str, Any], environ: Mapping[str, str] | None
+    name: str,
+    template: str,
+    values: Mapping[str, Any],
+    environ: Mapping[str, str] | None,
+    secrets: Secrets | None = None,
 ) -> str:
-    """A header value; ``environ`` None keeps ``{env:NAME}`` as written (for snapshots)."""
+    """A header value; ``environ`` None keeps ``{env:NAME}`` as written (for snapshots).
+
+    Every environment value read is added to ``secrets``.
+    """
 
     def sub(m: re.Match[str]) -> str:
         env_name, arg = m.group(1), m.group(2)
@@ -259,6 +272,8 @@ def _fill_header(
                 "MISSING_SECRET",
                 f"header {name} needs the environment variable ${env_name}, which is not set",
             )
+        if secrets is not None:
+            secrets.add(value)
         return value
 
     return _HEADER_PLACEHOLDER.sub(sub, template)
@@ -361,6 +376,7 @@ def build_http_request(
     environ: Mapping[str, str] | None = None,
     default_body: Any = None,
     idempotency_key: str = "",
+    secrets: Secrets | None = None,
 ) -> tuple[str, str, dict[str, str], Any]:
     """Render ``target`` with ``values`` into ``(method, url, headers, body)``.
 
@@ -375,6 +391,7 @@ def build_http_request(
             unresolved (what snapshots and previews show).
         default_body: The body of a POST/PUT/PATCH whose target has none (the arguments).
         idempotency_key: Sent as ``Idempotency-Key`` unless a template sets that header.
+        secrets: Collects the environment values read (the call's secrets).
 
     Raises:
         ExecutorFailure: ``URL_NOT_ALLOWED`` (outside the allow-list, or a path
@@ -388,7 +405,7 @@ def build_http_request(
         raise ExecutorFailure(
             "URL_NOT_ALLOWED", f"{url or rendered} is outside the allowed base URLs ({shown})"
         )
-    headers = {k: _fill_header(k, v, values, environ) for k, v in target.headers.items()}
+    headers = {k: _fill_header(k, v, values, environ, secrets) for k, v in target.headers.items()}
     if idempotency_key:
         headers.setdefault("Idempotency-Key", idempotency_key)
     method = target.method.upper()
@@ -396,18 +413,6 @@ def build_http_request(
     if body is None and method in ("POST", "PUT", "PATCH"):
         body = default_body
     return method, url, headers, body
-
-
-SECRET_HEADER_WORDS = ("authorization", "api-key", "apikey", "api_key", "token", "secret",
-                       "cookie", "password", "signature")  # fmt: skip
-"""Words of header names whose values are credentials (registry_db.executors repeats them:
-storage cannot import the runtime)."""
-
-
-def is_secret_header(name: str) -> bool:
-    """True for header names whose values are credentials (Authorization, X-Api-Key, …)."""
-    lowered = name.lower()
-    return any(word in lowered for word in SECRET_HEADER_WORDS)
 
 
 class HttpExecutor:
@@ -442,7 +447,7 @@ class HttpExecutor:
         )  # fmt: skip
 
     def _build(
-        self, request: ExecutionRequest, *, resolve_env: bool = True
+        self, request: ExecutionRequest, *, resolve_env: bool = True, secrets: Secrets | None = None
     ) -> tuple[str, str, dict[str, str], Any]:
         target = self.targets.get(request.tool.name)
         if target is None:
@@ -453,6 +458,7 @@ class HttpExecutor:
         return build_http_request(
             target, self._values(request), self.allowed, environ=environ,
             default_body=request.arguments, idempotency_key=request.idempotency_key,
+            secrets=secrets,
         )  # fmt: skip
 
     def _allowed(self, url: str) -> bool:
@@ -464,12 +470,28 @@ class HttpExecutor:
             method, url, headers, body = self._build(request, resolve_env=False)
         except ExecutorFailure as exc:
             return {"executor": "http", "error": exc.message}
-        redacted = {k: ("***" if is_secret_header(k) else v) for k, v in headers.items()}
+        redacted = {k: ("***" if is_secret_header(k, v) else v) for k, v in headers.items()}
         return {"executor": "http", "method": method, "url": url, "headers": redacted,
                 "body": body, "attempt": request.attempt}  # fmt: skip
 
     async def execute(self, request: ExecutionRequest) -> Any:
-        method, url, headers, body = self._build(request)
+        """The response body; every ``{env:…}`` value read for the call is redacted from
+        what is returned or raised (an upstream may echo the request's headers)."""
+        secrets = Secrets()
+        try:
+            return secrets.value(await self._send(request, secrets))
+        except ExecutorFailure as exc:
+            if not secrets:
+                raise
+            failure = ExecutorFailure(
+                exc.code, secrets.text(exc.message), retryable=exc.retryable,
+                retry_after=exc.retry_after, status=exc.status, body=secrets.text(exc.body),
+            )  # fmt: skip
+        # Raised outside the handler so the original (with the secret) is not its context.
+        raise failure
+
+    async def _send(self, request: ExecutionRequest, secrets: Secrets) -> Any:
+        method, url, headers, body = self._build(request, secrets=secrets)
         try:
             response = await self._client.request(
                 method, url, headers=headers, json=body, timeout=None
@@ -477,7 +499,8 @@ class HttpExecutor:
         except httpx.TransportError as exc:
             raise ExecutorFailure("TRANSPORT_ERROR", str(exc) or type(exc).__name__,
                                   retryable=True) from exc  # fmt: skip
-        text = response.text
+        # Redacted before it is cut: a cut could leave part of a secret unmatched.
+        text = secrets.text(response.text)
         if response.status_code == 429:
             raise ExecutorFailure(
                 "RATE_LIMITED", f"429 {text[:200]}", retryable=True, status=429,
@@ -523,8 +546,14 @@ async def execute_with_policy(
     *,
     rng: random.Random | None = None,
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    secrets: Secrets | None = None,
 ) -> ExecutionOutcome:
-    """Run ``request`` with the tool's timeout; retry reads per policy, never writes."""
+    """Run ``request`` with the tool's timeout; retry reads per policy, never writes.
+
+    ``secrets`` are the run's (the model API key, ``client.secrets``): redacted
+    from the outcome like the call's own ``{env:…}`` values, which the
+    executor redacts itself.
+    """
     tool = request.tool
     is_write = tool.risk is not RiskTier.READ
     policy = tool.execution.retry
@@ -563,6 +592,14 @@ async def execute_with_policy(
         outcome.waits.append(wait)
         await sleep(wait)
     outcome.latency_ms = (time.perf_counter() - started) * 1000
+    if secrets:
+        outcome.body = secrets.value(outcome.body)
+        if outcome.error is not None:
+            error = outcome.error
+            outcome.error = dataclasses.replace(
+                error, message=secrets.text(error.message), hint=secrets.text(error.hint),
+                details=secrets.value(error.details),
+            )  # fmt: skip
     return outcome
 
 

@@ -34,6 +34,7 @@ from studio.runtime.executors import (
     template_values,
     url_allowed,
 )
+from studio.sessions.redact import literal_credential
 
 METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
 BUILTIN_PLACEHOLDERS = {
@@ -271,10 +272,11 @@ def check_target(
         if "\n" in value or "\r" in value:
             problems.append(TemplateProblem(where, "a header value is one line"))
         problems += _check_placeholders(where, value, known, name, env=True)
-        if is_secret_header(header) and value.strip() and "{env:" not in value:
+        if literal_credential(header, value):
+            shape = "" if is_secret_header(header) else " (the value looks like a token)"
             problems.append(TemplateProblem(
-                where, "would store a credential in the database; reference an environment "
-                f"variable instead, e.g. Bearer {{env:{_env_suggestion(name)}}}",
+                where, f"would store a credential in the database{shape}; reference an "
+                f"environment variable instead, e.g. Bearer {{env:{_env_suggestion(name)}}}",
             ))  # fmt: skip
     if target.body is not None:
         for path, text in _body_strings(target.body, "body"):
