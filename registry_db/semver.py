@@ -24,7 +24,7 @@ def semver_key(text: str) -> SemverKey:
     Raises:
         InvalidSemverError: when ``text`` is not ``X.Y.Z`` or ``X.Y.Z-pre``.
     """
-    match = _SEMVER.match(text)
+    match = _SEMVER.fullmatch(text)
     if match is None:
         raise InvalidSemverError(
             f"{text!r} is not a semantic version (expected X.Y.Z or X.Y.Z-pre, e.g. 1.4.0)"

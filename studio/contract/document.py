@@ -290,7 +290,7 @@ def _read_tool(r: _Reader, check_schema: bool = True) -> ToolContract | None:
     name = r.text("name")
     if not name:
         r.fail("name", "a tool needs a name")
-    elif not _NAME_RE.match(name):
+    elif not _NAME_RE.fullmatch(name):
         r.fail("name", f"{name!r} must match {NAME_PATTERN} (letters, digits, _ and -, ≤ 64)")
     params = r.data.get("parameters", {"type": "object", "properties": {}})
     if check_schema:

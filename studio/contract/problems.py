@@ -45,7 +45,7 @@ def join_path(base: str, *parts: str | int) -> str:
     for part in parts:
         if isinstance(part, int):
             path += f"[{part}]"
-        elif _IDENT.match(part):
+        elif _IDENT.fullmatch(part):
             path = f"{path}.{part}" if path else part
         else:
             quoted = '"' + part.replace("\\", "\\\\").replace('"', '\\"') + '"'

@@ -161,7 +161,7 @@ def _check_extensions(
                     )
     injected = prop.get("x-injected")
     if injected is not None and (
-        not isinstance(injected, str) or not INJECTED_PATTERN.match(injected)
+        not isinstance(injected, str) or not INJECTED_PATTERN.fullmatch(injected)
     ):
         yield Problem(
             join_path(path, "x-injected"),

@@ -55,7 +55,7 @@ def next_semver(previous: str | None, level: str) -> str:
         raise ValueError(f"unknown bump {level!r}; expected one of {', '.join(LEVELS)}")
     if previous is None:
         return "1.0.0"
-    match = _VERSION.match(previous)
+    match = _VERSION.fullmatch(previous)
     if match is None:
         raise ValueError(f"{previous!r} is not a semantic version (X.Y.Z)")
     major, minor, patch = (int(g) for g in match.groups())

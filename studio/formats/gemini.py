@@ -130,7 +130,7 @@ def export_tool(
                 "info",
             )
         )
-    if not _GEMINI_NAME.match(tool.name):
+    if not _GEMINI_NAME.fullmatch(tool.name):
         notes.append(Note(path, "Gemini names must start with a letter or underscore", "info"))
     return {"name": tool.name, "description": description, "parameters": converted}, notes
 
@@ -141,7 +141,7 @@ def _bad_param_names(schema: Any) -> set[str]:
     bad: set[str] = set()
     props = schema.get("properties")
     if isinstance(props, dict):
-        bad.update(n for n in props if not _GEMINI_PARAM.match(n))
+        bad.update(n for n in props if not _GEMINI_PARAM.fullmatch(n))
         for sub in props.values():
             bad |= _bad_param_names(sub)
     bad |= _bad_param_names(schema.get("items"))

@@ -106,7 +106,7 @@ class ToolCollector:
         if not isinstance(name, str) or not name:
             self.problem(name_path, f"a tool needs a name, not {kind_of(name)}")
             return
-        if not _NAME_RE.match(name):
+        if not _NAME_RE.fullmatch(name):
             fixed = sanitise_name(name)
             if fixed is None:
                 self.problem(name_path, f"{name!r} cannot be made a tool name ({NAME_PATTERN})")

@@ -244,3 +244,11 @@ def test_removed_tool_clears_and_switching_disconnects(editor, qtbot):
     other.undo_stack.undo()
     widget.set_tool(other, other_key)
     assert widget.overview_tab.name_edit.text() == "query_invoices"
+
+
+def test_a_name_with_a_trailing_newline_shows_the_hint(editor):
+    widget, _document, _key = editor
+    widget.overview_tab._show_name_hint("query_invoices\n")
+    assert widget.overview_tab.name_hint.isVisibleTo(widget)
+    widget.overview_tab._show_name_hint("query_invoices")
+    assert not widget.overview_tab.name_hint.isVisibleTo(widget)

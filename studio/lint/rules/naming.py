@@ -42,7 +42,7 @@ def safe_name(name: str, profile: str = "openai") -> str:
     if profile == "gemini" and not re.match(r"[a-zA-Z_]", out):
         out = "_" + out
     out = out[:limit]
-    return out if pattern.match(out) else "tool"
+    return out if pattern.fullmatch(out) else "tool"
 
 
 @tool_rule(
@@ -60,7 +60,7 @@ def safe_name(name: str, profile: str = "openai") -> str:
 def check_name_charset(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
     name = text(tool.name)
     pattern, desc = NAME_RULES.get(ctx.profile, _DEFAULT_NAME_RULE)
-    if pattern.match(name):
+    if pattern.fullmatch(name):
         return
     fixed = safe_name(name, ctx.profile)
     fix = None
@@ -98,6 +98,56 @@ def check_name_unique(registry: Registry, ctx: LintContext) -> Iterator[Hit]:
             )
         else:
             first[key] = name
+
+
+# Device names Windows reserves in every folder, whatever the case and the extension
+# ("nul.json", "Com1.v2.json"): learn.microsoft.com/windows/win32/fileio/naming-a-file.
+WINDOWS_RESERVED = frozenset(
+    {"CON", "PRN", "AUX", "NUL"} | {f"COM{i}" for i in range(10)} | {f"LPT{i}" for i in range(10)}
+)
+
+
+def windows_reserved_stem(name: str) -> str | None:
+    """The reserved device name ``name``'s file would start with (``CON``, ``LPT1``…), or None.
+
+    Windows looks at the part before the first dot, case-insensitively, and ignores
+    spaces at its end: ``con``, ``Nul.v2`` and ``aux .x`` all name a device.
+    """
+    stem = name.split(".", 1)[0].rstrip(" ").upper()
+    return stem if stem in WINDOWS_RESERVED else None
+
+
+@tool_rule(
+    "name-windows-reserved",
+    category=CATEGORY,
+    severity=Severity.WARNING,
+    rationale="""The registry-as-code folder (export format dir) stores each tool as
+    tools/<name>.json. Windows reserves the device names CON, PRN, AUX, NUL, COM0–COM9
+    and LPT0–LPT9 in every folder, in any case and with any extension, so a tool named
+    con or nul.v2 cannot be written or checked out there: the export fails or git skips
+    the file, and the registry comes back without that tool. Give the tool a name that
+    says what it does (which the verb_noun convention does anyway).""",
+    has_fix=True,
+)
+def check_name_windows_reserved(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
+    name = text(tool.name)
+    stem = windows_reserved_stem(name)
+    if stem is None:
+        return
+    head, dot, rest = name.partition(".")
+    fixed = f"{head.rstrip(' ')}_tool{dot}{rest}"
+    taken = {t.name for t in ctx.registry.tools}
+    pattern, _ = NAME_RULES.get(ctx.profile, _DEFAULT_NAME_RULE)
+    fix = None
+    if fixed not in taken and pattern.fullmatch(fixed):
+        fix = QuickFix(f"Rename to {fixed}", (SetField("name", fixed),))
+    yield Hit(
+        name,
+        "name",
+        f"Tool name {name!r} is the Windows device name {stem}: exported as a folder "
+        f"(format dir), its file tools/{name}.json cannot exist on Windows; rename it.",
+        fix=fix,
+    )
 
 
 GENERIC_WORDS = words_of(

@@ -185,7 +185,7 @@ class OverviewTabWidget(QScrollArea):
         self._push("name", text)
 
     def _show_name_hint(self, text: str) -> None:
-        valid = bool(_NAME_RE.match(text))
+        valid = bool(_NAME_RE.fullmatch(text))
         self.name_hint.setText(
             ""
             if valid
