@@ -137,3 +137,28 @@ def test_a_foreign_sqlite_database_that_fails_migration_is_an_open_error(tmp_pat
         assert str(exc).startswith(f"cannot open the database {path}: ")
     else:  # the migrations coped with it: nothing to report
         store.close()
+
+
+def test_a_file_sqlite_may_not_open_is_a_permission_error_even_as_root(
+    tmp_path: Path, monkeypatch, capsys
+) -> None:
+    # chmod does not stop root (CI containers), so the refusal is simulated where SQLite opens.
+    import registry_db.connection as connection
+
+    path = tmp_path / "locked.sqlite3"
+    _valid(path)
+
+    def refuse(*_args, **_kwargs):
+        raise sqlite3.OperationalError("unable to open database file")
+
+    monkeypatch.setattr(connection.sqlite3, "connect", refuse)
+    monkeypatch.setattr(connection.os, "access", lambda *_a: False)
+    with pytest.raises(DatabaseOpenError) as caught:
+        RegistryStore.open(path)
+    assert str(caught.value) == (
+        f"cannot open the database {path}: permission denied (unable to open database file)"
+    )
+    assert main(["registries", "--db", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err == f"studio: cannot open the database {path}: permission denied " \
+                  "(unable to open database file)\n"  # fmt: skip
