@@ -162,3 +162,18 @@ def test_a_file_sqlite_may_not_open_is_a_permission_error_even_as_root(
     err = capsys.readouterr().err
     assert err == f"studio: cannot open the database {path}: permission denied " \
                   "(unable to open database file)\n"  # fmt: skip
+
+
+def test_damage_found_during_a_command_is_one_line_too(tmp_path: Path, monkeypatch, capsys):
+    import studio.cli.registry as registry_cli
+
+    path = tmp_path / "ok.sqlite3"
+    _valid(path)
+
+    def damaged(_store, _args):
+        raise sqlite3.DatabaseError("database disk image is malformed")
+
+    monkeypatch.setattr(registry_cli, "_cmd_registries", damaged)
+    assert main(["registries", "--db", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert err == f"studio: database error in {path}: database disk image is malformed\n"
