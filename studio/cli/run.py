@@ -107,6 +107,8 @@ def _cmd_run(store: RegistryStore, args: argparse.Namespace) -> int:
         raise UsageError("--max-tool-calls must be at least 1")
     registry = load_registry(store, args.registry, args.version)
     phrases = _phrases(args.phrase, registry)
+    if phrases and args.approve == "none":
+        raise UsageError("--phrase needs --approve write or all (none denies every risky call)")
     profile = ProfileRepository(store).get(args.profile)
     sessions = SessionStore.for_store(store)
     specs = sessions.mock_specs(args.registry)

@@ -263,6 +263,18 @@ def test_a_bad_phrase_argument_is_a_usage_error(db, capsys, phrase, message):
     assert message in capsys.readouterr().err
 
 
+def test_a_phrase_with_approve_none_is_a_usage_error(db, capsys):
+    _with_delete_tool(db)
+    with ScriptedServer([]) as server:
+        add_profile(db, server)
+        capsys.readouterr()
+        code = main(["run", "travel-reimbursement", "--profile", "scripted", "--prompt", "x",
+                     "--phrase", "delete_reimbursement_ticket=delete_reimbursement_ticket",
+                     "--db", str(db)])  # fmt: skip
+    assert code == 2
+    assert "--phrase needs --approve write or all" in capsys.readouterr().err
+
+
 def test_auto_approver_all_approves_writes_and_only_given_phrases():
     import asyncio
 
