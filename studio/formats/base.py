@@ -94,6 +94,8 @@ class FormatError(ValueError):
         self.column = column
         self.path = one_line(path)
         self.detail = one_line(detail or message)
+        self.malformed = False
+        """True when the text is not JSON at all (a syntax error), rather than refused."""
 
     @classmethod
     def from_problems(cls, problems: list[Problem], source: str = "") -> FormatError:
@@ -244,7 +246,9 @@ def load_json(text: str, source: str) -> Any:
             index=max(index, 0),
         ) from None
     except json.JSONDecodeError as exc:
-        raise json_problem(source, exc.msg, line=exc.lineno, column=exc.colno) from None
+        error = json_problem(source, exc.msg, line=exc.lineno, column=exc.colno)
+        error.malformed = True
+        raise error from None
     except RecursionError:
         raise _too_deep(text, source, "") from None
     except ValueError as exc:  # anything else the decoder refuses
@@ -281,30 +285,68 @@ def check_json_value(value: Any, source: str = "", text: str | None = None) -> N
         FormatError: with the JSON path (``tools[0].description``) and,
             when ``text`` is given, the line and column.
     """
-    strings = text is None or _might_hold_surrogates(text)
     if isinstance(value, str):
-        if strings and _SURROGATE.search(value):
+        if _SURROGATE.search(value):
             raise _surrogate(source, [])
         return
     if not isinstance(value, dict | list):
         return
-    # (container, its depth, its path parts), depth first in document order.
-    stack: list[tuple[Any, int, list[str | int]]] = [(value, 1, [])]
+    if _too_deep_value(value):
+        # Walk again, slowly, for the path of the first container past the limit.
+        parts = _first_too_deep(value)
+        if text is not None:
+            raise _too_deep(text, source, _short_path(parts))
+        detail = f"objects and arrays are nested more than {MAX_DEPTH} levels deep"
+        raise json_problem(source, detail, path=_short_path(parts))
+    if text is None or _might_hold_surrogates(text):
+        _check_strings(value, source)
+
+
+def _containers(level: list[Any]) -> list[Any]:
+    return [
+        child
+        for node in level
+        for child in (node.values() if type(node) is dict else node)
+        if type(child) is dict or type(child) is list
+    ]
+
+
+def _too_deep_value(value: Any) -> bool:
+    """True when containers nest deeper than :data:`MAX_DEPTH` (level by level: fast)."""
+    level = [value]
+    for _ in range(MAX_DEPTH):
+        level = _containers(level)
+        if not level:
+            return False
+    return True
+
+
+def _first_too_deep(value: Any) -> list[str | int]:
+    stack: list[tuple[Any, list[str | int]]] = [(value, [])]
     while stack:
-        node, depth, parts = stack.pop()
-        if depth > MAX_DEPTH:
-            if text is not None:
-                raise _too_deep(text, source, _short_path(parts))
-            detail = f"objects and arrays are nested more than {MAX_DEPTH} levels deep"
-            raise json_problem(source, detail, path=_short_path(parts))
-        children: list[tuple[Any, int, list[str | int]]] = []
+        node, parts = stack.pop()
+        if len(parts) >= MAX_DEPTH:
+            return parts
+        items = list(node.items() if isinstance(node, dict) else enumerate(node))
+        for key, item in reversed(items):
+            if isinstance(item, dict | list):
+                stack.append((item, [*parts, key]))
+    return []
+
+
+def _check_strings(value: Any, source: str) -> None:
+    """Refuse the first string or key (in document order) holding a lone surrogate."""
+    stack: list[tuple[Any, list[str | int]]] = [(value, [])]
+    while stack:
+        node, parts = stack.pop()
+        children: list[tuple[Any, list[str | int]]] = []
         items = node.items() if isinstance(node, dict) else enumerate(node)
         for key, item in items:
-            if strings and isinstance(key, str) and _SURROGATE.search(key):
+            if isinstance(key, str) and _SURROGATE.search(key):
                 raise _surrogate(source, [*parts, key], key=True)
             if isinstance(item, dict | list):
-                children.append((item, depth + 1, [*parts, key]))
-            elif strings and isinstance(item, str) and _SURROGATE.search(item):
+                children.append((item, [*parts, key]))
+            elif isinstance(item, str) and _SURROGATE.search(item):
                 raise _surrogate(source, [*parts, key])
         stack.extend(reversed(children))
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from studio.contract.document import REGISTRY_FORMAT
-from studio.formats.base import FormatError
+from studio.formats.base import FormatError, kind_of
 
 # Keys only a studio tool document has; a provider entry never carries them.
 _STUDIO_ONLY = frozenset(
@@ -93,6 +93,8 @@ def detect_format(data: Any) -> str:
     if isinstance(result, dict) and isinstance(result.get("tools"), list):
         return "mcp"
     tools = data.get("tools")
+    if "tools" in data and not isinstance(tools, list):
+        raise FormatError(f"tools: must be an array of tools, not {kind_of(tools)}")
     if isinstance(tools, list):
         if not tools and "name" in data:
             return "studio"  # only a registry document names itself

@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from studio.contract import Registry, RegistrySettings, ToolContract, join_path
-from studio.formats.base import ExportResult, FormatError, Note, dump_json
+from studio.formats.base import ExportResult, FormatError, Note, dump_json, kind_of
 from studio.formats.provider import ToolCollector, export_entries, text_field, unknown_keys
 from studio.formats.schema import contract_notes, model_view
 
@@ -196,6 +196,12 @@ def _declarations(data: Any, source: str, collector: ToolCollector) -> list[tupl
     tools = data.get("tools") if isinstance(data, dict) else data
     base = "tools"
     if not isinstance(tools, list):
+        if isinstance(data, dict):
+            for key in ("functionDeclarations", "function_declarations", "tools"):
+                if key in data:
+                    raise FormatError(
+                        f"{source}: {key}: must be an array, not {kind_of(data[key])}"
+                    )
         raise FormatError(f"{source}: expected functionDeclarations, a list of them, or tools")
     out: list[tuple[str, Any]] = []
     for i, item in enumerate(tools):

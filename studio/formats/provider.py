@@ -23,7 +23,7 @@ from studio.contract import (
     parse_tool,
 )
 from studio.contract.model import NAME_PATTERN
-from studio.formats.base import FormatError, Note, kind_of
+from studio.formats.base import FormatError, Note, has_control, kind_of
 from studio.formats.schema import blocks_summary
 
 ExportTool = Callable[[ToolContract, RegistrySettings, str], tuple[Any, list[Note]]]
@@ -55,6 +55,8 @@ def tool_list(data: Any, source: str, key: str = "tools") -> list[tuple[str, Any
         items = data[key]
     elif isinstance(data, list):
         items = data
+    elif isinstance(data, dict) and key in data:
+        raise FormatError(f"{source}: {key}: must be an array of tools, not {kind_of(data[key])}")
     else:
         raise FormatError(f"{source}: expected a list of tools or an object with {key!r}")
     return [(f"{key}[{i}]", item) for i, item in enumerate(items)]
@@ -105,6 +107,10 @@ class ToolCollector:
         name_path = self._where(path, "name")
         if not isinstance(name, str) or not name:
             self.problem(name_path, f"a tool needs a name, not {kind_of(name)}")
+            return
+        if has_control(name):
+            # Not sanitised: a line break in a name means the document is damaged.
+            self.problem(name_path, f"{name!r} holds a line break or another control character")
             return
         if not _NAME_RE.fullmatch(name):
             fixed = sanitise_name(name)
