@@ -170,6 +170,45 @@ class SessionStore:
                 (_dumps(meta), utc_now(), session_id),
             )
 
+    def import_session(
+        self,
+        content_hash: str,
+        messages: Sequence[dict[str, Any]],
+        *,
+        title: str = "",
+        profile: str = "",
+        system: str = "",
+        registry: str = "",
+        version: str = "",
+        tools: Sequence[Any] = (),
+        meta: dict[str, Any] | None = None,
+    ) -> tuple[SessionInfo, bool]:
+        """Store an imported session with all its messages in ONE transaction.
+
+        The session id is the first 32 hex digits of ``content_hash`` (kept in
+        full in its meta), so a conversation imported before is found by its
+        key: it is not stored again, that session is returned with False. Any
+        failure (text no encoder can write, a full disk) stores nothing.
+        """
+        sid = content_hash.rpartition(":")[2][:32]
+        now = utc_now()
+        meta = {**(meta or {}), "content_hash": content_hash}
+        with self._lock, write_transaction(self._conn):
+            row = self._conn.execute("SELECT id FROM sessions WHERE id = ?", (sid,)).fetchone()
+            if row is not None:
+                return self._get(row[0]), False
+            self._conn.execute(
+                f"INSERT INTO sessions ({_SESSION_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                (sid, registry, version, profile, title, system, _dumps({}), None, None,
+                 "imported", now, now, "import", _dumps(list(tools)), _dumps(meta)),
+            )  # fmt: skip
+            self._conn.executemany(
+                "INSERT INTO messages (session_id, idx, run_id, message_json, created_at)"
+                " VALUES (?, ?, ?, ?, ?)",
+                [(sid, idx, "", _dumps(m), now) for idx, m in enumerate(messages)],
+            )
+            return self._get(sid), True
+
     def _get(self, session_id: str) -> SessionInfo:
         row = self._conn.execute(
             f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE id = ?", (session_id,)

@@ -2,6 +2,11 @@
 
 Exit codes follow :mod:`studio.cli`: 0 fine; 1 when ``check`` finds problems
 (or ``import`` had to leave parts of the file out); 2 on unreadable input.
+
+``sessions import`` of a JSONL file stores every conversation it can read,
+each in one transaction with all its messages, and reports each one it could
+not (file, line, path). A conversation imported before (same content) is not
+stored again: it is reported as ``already imported SESSION_ID``.
 """
 
 from __future__ import annotations
@@ -14,7 +19,8 @@ from typing import Any
 from registry_db import NotFoundError, RegistryStore
 from registry_db.sessions import SessionStore
 from studio.cli.common import Subcommands, UsageError, load_registry
-from studio.sessions.importers import FORMATS, ImportOutcome, import_sessions
+from studio.formats.base import one_line
+from studio.sessions.importers import FORMATS, ImportIssue, ImportOutcome, import_sessions
 
 SESSION_FORMATS = ("auto", *FORMATS)
 
@@ -55,41 +61,58 @@ def _cmd_sessions(store: RegistryStore, args: argparse.Namespace) -> int:
 
 
 def _read(path: Path, fmt: str) -> ImportOutcome:
-    if not path.is_file():
-        raise UsageError(f"{path}: no such file")
+    from studio.formats import FormatError
+
+    shown = one_line(str(path))
+    if not path.exists():
+        raise UsageError(f"{shown}: no such file")
     try:
         outcome = import_sessions(path, fmt)
+    except FormatError as exc:  # not a regular file, too large: the message says which
+        raise UsageError(str(exc)) from exc
     except (OSError, ValueError) as exc:
-        raise UsageError(f"{path}: cannot be read: {exc}") from exc
+        raise UsageError(one_line(f"{shown}: cannot be read: {exc}")) from exc
     if not outcome.sessions:
         detail = "; ".join(str(e) for e in outcome.errors[:3]) or "no sessions found"
-        raise UsageError(f"{path}: nothing could be imported: {detail}")
+        raise UsageError(one_line(f"{shown}: nothing could be imported: {detail}"))
     return outcome
 
 
 def _import(store: RegistryStore, args: argparse.Namespace) -> int:
     from studio.formats import FormatError
-    from studio.sessions.library import import_tools_as_draft, save_imported
+    from studio.sessions.library import import_tools_as_draft, store_imported
 
     path = Path(args.file)
     outcome = _read(path, args.format)
     sessions = SessionStore.for_store(store)
+    name = one_line(path.name)
     for imported in outcome.sessions:
-        info = save_imported(sessions, imported, file=path.name, registry=args.registry or "")
+        # One transaction per session: a failure stores nothing of it, and the
+        # sessions before it stay imported.
+        try:
+            info, created = store_imported(
+                sessions, imported, file=path.name, registry=args.registry or ""
+            )
+        except FormatError as exc:
+            outcome.errors.append(ImportIssue(path.name, imported.line, "", str(exc)))
+            continue
+        if not created:
+            print(f"already imported {info.id}\t{name}:{imported.line}\t{one_line(info.title)}")
+            continue
         for warning in imported.warnings:
             print(f"warning: {warning}")
         print(f"imported {info.id}\t{imported.source_format}\t{len(imported.messages)} messages"
-              f"\t{info.meta['problems']} problems\t{info.title}")  # fmt: skip
+              f"\t{info.meta['problems']} problems\t{one_line(info.title)}")  # fmt: skip
     for error in outcome.errors:
         print(f"error: {error}")
     tools = [t for s in outcome.sessions for t in s.tools]
     if args.registry and not tools:
-        print(f"note: {path.name} came with no tool definitions; no draft was created")
+        print(f"note: {name} came with no tool definitions; no draft was created")
     elif args.registry:
         try:
             registry, replaced = import_tools_as_draft(store, _unique(tools), args.registry)
         except FormatError as exc:
-            raise UsageError(f"tools of {path.name}: {exc}") from exc
+            raise UsageError(f"tools of {name}: {exc}") from exc
         verb = "replaced the draft of" if replaced else "created"
         print(f"{verb} registry {registry.name}: {len(registry.tools)} tools from the log")
     return 1 if outcome.errors else 0
@@ -114,7 +137,7 @@ def _list(store: RegistryStore, args: argparse.Namespace) -> int:
     for r in rows:
         where = f"{r.registry} {r.version}".strip() or "-"
         print(f"{r.id}\t{r.source}\t{where}\t{r.model or '-'}\t{r.problems} problems"
-              f"\t{r.messages} messages\t{r.created_at}\t{r.title}")  # fmt: skip
+              f"\t{r.messages} messages\t{r.created_at}\t{one_line(r.title)}")  # fmt: skip
     return 0
 
 
@@ -138,7 +161,7 @@ def _check(store: RegistryStore, args: argparse.Namespace) -> int:
         try:
             info = sessions.get_session(args.target)
         except NotFoundError:
-            raise UsageError(f"{args.target}: no such file or session") from None
+            raise UsageError(f"{one_line(args.target)}: no such file or session") from None
         prepared = recorded_prepared_arguments(sessions.events(info.id))
         extra: dict[str, Any] = {
             "context": SessionContext.from_dict(info.context),

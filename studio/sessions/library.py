@@ -3,10 +3,15 @@
 Imported sessions live beside playground runs (``sessions``/``messages``
 tables) with ``source = "import"``; the tools that came with the log are kept
 with the session (``SessionInfo.tools``) and can become a registry draft.
+
+Each imported session is stored with all its messages in one transaction, with
+a content hash of the conversation in its meta: importing the same
+conversation again stores nothing and names the session it already is.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -47,15 +52,41 @@ def problem_count(messages: Sequence[Message]) -> int:
     return len(analyse_pairing(messages).problems) + len(find_suspicious(messages))
 
 
-def save_imported(
+def content_hash(imported: ImportedSession) -> str:
+    """SHA-256 of what an imported conversation holds (messages, tools, format, log fields).
+
+    The same conversation imported again (the same file twice, or copied into
+    another file) has the same hash, so it is recognised and not stored twice.
+    """
+    document = {
+        "format": imported.source_format,
+        "messages": [message_to_dict(m) for m in imported.messages],
+        "tools": imported.tools,
+        "meta": imported.meta,
+        "title": imported.title,
+    }
+    text = json.dumps(document, sort_keys=True, ensure_ascii=True, separators=(",", ":"))
+    return "sha256:" + hashlib.sha256(text.encode("ascii")).hexdigest()
+
+
+def store_imported(
     sessions: SessionStore,
     imported: ImportedSession,
     *,
     file: str = "",
     registry: str = "",
     version: str = "",
-) -> SessionInfo:
-    """Store one imported session (``source = "import"``) with its messages, in one batch."""
+) -> tuple[SessionInfo, bool]:
+    """Store one imported session (``source = "import"``) with its messages, in one transaction.
+
+    Return:
+        The session and True, or — when the same conversation was imported
+        before (same :func:`content_hash`) — that earlier session and False.
+
+    Raises:
+        FormatError: when the session holds text no encoder can write (a lone
+            surrogate); nothing is stored.
+    """
     messages = imported.messages
     system = "\n\n".join(m.text for m in messages if m.role is Role.SYSTEM and m.text)
     meta = {
@@ -68,14 +99,29 @@ def save_imported(
         "problems": problem_count(messages),
         "problems_at": len(messages),
     }
-    info = sessions.create_session(
-        registry=registry, version=version, profile=imported.model, title=imported.title,
-        system=system, source=SOURCE_IMPORT, tools=imported.tools, meta=meta, status="imported",
-    )  # fmt: skip
-    sessions.append_batch(
-        info.id, messages=[(i, "", message_to_dict(m)) for i, m in enumerate(messages)]
-    )
-    return info
+    docs = [message_to_dict(m) for m in messages]
+    try:
+        return sessions.import_session(
+            content_hash(imported), docs, title=imported.title, profile=imported.model,
+            system=system, registry=registry, version=version, tools=imported.tools, meta=meta,
+        )  # fmt: skip
+    except UnicodeEncodeError as exc:
+        # The importers refuse lone surrogates; this guards sessions built elsewhere.
+        raise FormatError(
+            f"{file or 'session'}:{imported.line}: text holds a lone surrogate; not stored"
+        ) from exc
+
+
+def save_imported(
+    sessions: SessionStore,
+    imported: ImportedSession,
+    *,
+    file: str = "",
+    registry: str = "",
+    version: str = "",
+) -> SessionInfo:
+    """Store one imported session (see :func:`store_imported`); a repeat returns the earlier one."""
+    return store_imported(sessions, imported, file=file, registry=registry, version=version)[0]
 
 
 def load_messages(sessions: SessionStore, session_id: str) -> list[Message]:

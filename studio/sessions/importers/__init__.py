@@ -18,12 +18,13 @@ is imported.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from studio.formats.base import FormatError, one_line
+from studio.formats.files import open_regular
 from studio.sessions.importers import anthropic, gemini, openai_chat, openai_responses, studio_jsonl
 from studio.sessions.importers.base import (
     CancelFlag,
@@ -36,6 +37,8 @@ from studio.sessions.importers.base import (
     Reader,
     Rejected,
     first_user_text,
+    issue_path,
+    parse_json,
 )
 from studio.sessions.importers.detect import FORMATS, detect_session_format
 from studio.sessions.importers.studio_jsonl import dump_session, session_document
@@ -47,6 +50,9 @@ _READERS: dict[str, Callable[[Any, Reader], Conversation]] = {
     "gemini": gemini.read,
     "studio": studio_jsonl.read,
 }
+# The largest log an import reads (JSONL of many sessions is larger than a registry).
+MAX_LOG_BYTES = 512 * 1024 * 1024
+
 # A JSONL line that is one message / item / content rather than a conversation.
 _CONVERSATION_KEYS = frozenset({"messages", "contents", "input", "output", "format"})
 
@@ -73,24 +79,37 @@ def import_sessions(
     Return:
         The sessions and the issues that kept parts of the input out.
 
+    Every line or document is decoded by the importers' one JSON loader
+    (:func:`studio.sessions.importers.base.parse_json`): what the studio could
+    not store (integers over 4,300 digits, nesting past
+    :data:`studio.formats.base.MAX_DEPTH`, a lone surrogate such as
+    ``"\\ud800"``) is an error with its line and place, and that conversation
+    is left out whole; the other conversations of a JSONL file are imported.
+
     Raises:
         ValueError: for an unknown ``fmt``.
-        OSError: when the file cannot be opened.
+        FormatError: when the file is missing, not a regular file (a FIFO, a
+            device), larger than :data:`MAX_LOG_BYTES`, or unreadable.
     """
     if fmt != "auto" and fmt not in _READERS:
         raise ValueError(f"unknown session format {fmt!r}; use auto or one of {', '.join(FORMATS)}")
     if isinstance(source, str) and source.lstrip()[:1] in ("[", "{"):
         name = file_name or "input"
         lines: Iterator[tuple[int, str]] = enumerate(source.splitlines(keepends=True), 1)
-        total = len(source.encode("utf-8"))
+        total = len(source.encode("utf-8", errors="surrogatepass"))
         return _Importer(name, fmt, progress, cancel, total).run(lines, lambda: source)
     path = Path(source)
     name = file_name or path.name
-    total = path.stat().st_size
-    with path.open("r", encoding="utf-8-sig", errors="replace") as handle:
-        return _Importer(name, fmt, progress, cancel, total).run(
-            enumerate(handle, 1), lambda: path.read_text("utf-8-sig", errors="replace")
-        )
+    # A regular file only: a FIFO would block forever, /dev/zero would fill memory.
+    fd = open_regular(path, one_line(name), limit=MAX_LOG_BYTES)
+    with os.fdopen(fd, "r", encoding="utf-8-sig", errors="replace") as handle:
+        total = os.fstat(fd).st_size
+
+        def whole() -> str:
+            handle.seek(0)
+            return handle.read(MAX_LOG_BYTES + 1)
+
+        return _Importer(name, fmt, progress, cancel, total).run(enumerate(handle, 1), whole)
 
 
 class _Importer:
@@ -127,21 +146,24 @@ class _Importer:
             self._error(1, "", "the input is empty")
             return
         try:
-            value = json.loads(first[1])
-        except ValueError:
+            value = parse_json(first[1])
+        except FormatError:
             self._document(whole())  # a pretty-printed document, or JSONL with a broken first line
             return
         self._jsonl(first, value, lines)
 
     def _document(self, text: str) -> None:
+        if len(text) > MAX_LOG_BYTES:
+            self._error(1, "", f"larger than {MAX_LOG_BYTES // (1024 * 1024)} MiB; not read")
+            return
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
+            data = parse_json(text)
+        except FormatError as exc:
             rest = [ln for ln in text.splitlines() if ln.strip()]
             if len(rest) > 1 and any(_parses(ln) for ln in rest):
                 self._jsonl_all(text)
                 return
-            self._error(exc.lineno, "", f"not JSON: {exc.msg} (column {exc.colno})")
+            self._refused(1, exc)
             return
         count = _message_count(data)
         done = 0
@@ -158,9 +180,9 @@ class _Importer:
         for number, line in lines:
             if line.strip():
                 try:
-                    value = json.loads(line)
-                except ValueError as exc:
-                    self._error(number, "", f"not JSON: {exc}")
+                    value = parse_json(line)
+                except FormatError as exc:
+                    self._refused(number, exc)
                     continue
                 self._jsonl((number, line), value, lines)
                 return
@@ -194,9 +216,9 @@ class _Importer:
             if not line.strip():
                 continue
             try:
-                value = json.loads(line)
-            except json.JSONDecodeError as exc:
-                self._error(number, "", f"not JSON: {exc.msg} (column {exc.colno})")
+                value = parse_json(line)
+            except FormatError as exc:
+                self._refused(number, exc)
                 continue
             take(number, value)
         flush()
@@ -237,11 +259,19 @@ class _Importer:
     def _error(self, line: int, path: str, message: str) -> None:
         self.outcome.errors.append(ImportIssue(self.name, line, path, message))
 
+    def _refused(self, first_line: int, exc: FormatError) -> None:
+        """A document or line the loader refused: where (line, column, path) and why."""
+        line = first_line + (exc.line - 1 if exc.line else 0)
+        column = f" (column {exc.column})" if exc.column else ""
+        what = "not JSON" if exc.malformed else "refused"
+        path = issue_path(exc.path) if exc.path else ""
+        self._error(line, path, f"{what}: {exc.detail}{column}")
+
 
 def _parses(line: str) -> bool:
     try:
-        json.loads(line)
-    except ValueError:
+        parse_json(line)
+    except FormatError:
         return False
     return True
 

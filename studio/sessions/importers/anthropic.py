@@ -20,6 +20,7 @@ from studio.sessions.importers.base import (
     decode_arguments,
     kind_of,
     renumber_ids,
+    tool_definitions,
     vendor_fields,
 )
 from studio.sessions.model import Message, Part, Role, TextPart, ToolCallPart, ToolResultPart
@@ -32,7 +33,7 @@ def read(data: Any, reader: Reader) -> Conversation:
         items, base, tools, meta, system = data, "$", [], {}, None
     elif isinstance(data, dict) and isinstance(data.get("messages"), list):
         items, base = data["messages"], "$.messages"
-        tools = list(data.get("tools") or [])
+        tools = tool_definitions(data, reader)
         meta = vendor_fields(data, _TOP_KEYS)
         system = data.get("system")
     else:

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from studio.formats.base import FormatError, load_json, one_line
 from studio.sessions.model import Message, Part, Role, TextPart, ToolCallPart, ToolResultPart
 
 
@@ -35,7 +36,8 @@ class ImportIssue:
 
     def __str__(self) -> str:
         where = f"{self.file}:{self.line}"
-        return f"{where}: {self.path}: {self.message}" if self.path else f"{where}: {self.message}"
+        text = f"{where}: {self.path}: {self.message}" if self.path else f"{where}: {self.message}"
+        return one_line(text)  # names and keys from the log may hold line breaks
 
 
 @dataclass(slots=True)
@@ -211,15 +213,20 @@ def decode_arguments(raw: Any, path: str, reader: Reader, *, want: str) -> str |
         raise Rejected(path, f"arguments must be a JSON string or object, not {_kind(raw)}")
     text = raw
     try:
-        value = json.loads(text)
-    except ValueError:
-        return text  # invalid JSON: pairing analysis reports it
+        value = parse_json(text)
+    except FormatError as exc:
+        if exc.malformed:
+            return text  # invalid JSON: pairing analysis reports it
+        # Valid JSON the studio cannot hold (a huge integer, deep nesting, a lone surrogate).
+        raise Rejected(path, f"arguments: {exc}") from None
     depth = 0
     while isinstance(value, str):
         try:
-            inner = json.loads(value)
-        except ValueError:
-            break
+            inner = parse_json(value)
+        except FormatError as exc:
+            if exc.malformed:
+                break
+            raise Rejected(path, f"arguments: {exc}") from None
         depth += 1
         text, value = value, inner
     if depth:
@@ -233,6 +240,26 @@ def decode_arguments(raw: Any, path: str, reader: Reader, *, want: str) -> str |
     return text
 
 
+def parse_json(text: str) -> Any:
+    """Decode JSON from a log with the one loader of every importer.
+
+    See :func:`studio.formats.base.load_json`.
+
+    Raises:
+        FormatError: located by line and column or JSON path, without a file
+            name (the caller knows it); ``malformed`` tells a syntax error from
+            a refused value (huge integer, deep nesting, lone surrogate).
+    """
+    return load_json(text, "")
+
+
+def issue_path(path: str) -> str:
+    """A loader's JSON path (``messages[2]``) in the importers' form (``$.messages[2]``)."""
+    if not path:
+        return "$"
+    return "$" + path if path.startswith("[") else "$." + path
+
+
 def _kind(value: Any) -> str:
     names = {dict: "an object", list: "a list", str: "a string", bool: "a boolean",
              int: "an integer", float: "a number"}  # fmt: skip
@@ -241,6 +268,25 @@ def _kind(value: Any) -> str:
 
 def kind_of(value: Any) -> str:
     return _kind(value)
+
+
+def tool_definitions(data: dict[str, Any], reader: Reader, *keys: str) -> list[Any]:
+    """The tool definitions a log entry carries (the first of ``keys`` holding some).
+
+    A value that is not a list is an error at its path; the conversation is
+    still read, without tools.
+    """
+    for key in keys or ("tools",):
+        value = data.get(key)
+        if value is None:
+            continue
+        if not isinstance(value, list):
+            reader.reject(Rejected(f"$.{key}", f"must be a list of tool definitions, not "
+                                              f"{_kind(value)}; no tools kept"))  # fmt: skip
+            return []
+        if value:
+            return list(value)
+    return []
 
 
 def vendor_fields(entry: dict[str, Any], known: frozenset[str]) -> dict[str, Any]:

@@ -21,6 +21,7 @@ from studio.sessions.importers.base import (
     decode_arguments,
     kind_of,
     renumber_ids,
+    tool_definitions,
     vendor_fields,
 )
 from studio.sessions.model import Message, Part, Role, TextPart, ToolCallPart, ToolResultPart
@@ -34,7 +35,7 @@ def read(data: Any, reader: Reader) -> Conversation:
         items, base = data, "$"
     elif isinstance(data, dict) and isinstance(data.get("contents"), list):
         items, base = data["contents"], "$.contents"
-        tools = list(data.get("tools") or [])
+        tools = tool_definitions(data, reader)
         meta = vendor_fields(data, frozenset({"contents", "tools", "systemInstruction",
                                               "system_instruction"}))  # fmt: skip
         system = data.get("systemInstruction") or data.get("system_instruction")

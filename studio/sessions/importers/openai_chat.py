@@ -21,6 +21,7 @@ from studio.sessions.importers.base import (
     kind_of,
     renumber_ids,
     text_parts,
+    tool_definitions,
     vendor_fields,
 )
 from studio.sessions.model import Message, Part, Role, ToolCallPart, ToolResultPart
@@ -39,7 +40,7 @@ def read(data: Any, reader: Reader) -> Conversation:
         items, base, tools, meta = data, "$", [], {}
     elif isinstance(data, dict) and isinstance(data.get("messages"), list):
         items, base = data["messages"], "$.messages"
-        tools = list(data.get("tools") or data.get("functions") or [])
+        tools = tool_definitions(data, reader, "tools", "functions")
         meta = vendor_fields(data, frozenset({"messages", "tools", "functions"}))
     else:
         raise Rejected("$", "expected a list of messages or an object with 'messages'")

@@ -21,6 +21,7 @@ from studio.sessions.importers.base import (
     decode_arguments,
     kind_of,
     renumber_ids,
+    tool_definitions,
     vendor_fields,
 )
 from studio.sessions.model import Message, Part, Role, TextPart, ToolCallPart, ToolResultPart
@@ -39,7 +40,7 @@ def read(data: Any, reader: Reader) -> Conversation:
     elif isinstance(data, dict) and (
         isinstance(data.get("input"), list | str) or isinstance(data.get("output"), list)
     ):
-        tools = list(data.get("tools") or [])
+        tools = tool_definitions(data, reader)
         meta = vendor_fields(data, frozenset({"input", "output", "tools", "instructions"}))
         if isinstance(data.get("input"), str):
             lists.append(("$.input", [{"role": "user", "content": data["input"]}]))

@@ -11,7 +11,14 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from studio.sessions.importers.base import Conversation, Reader, Rejected, kind_of, renumber_ids
+from studio.sessions.importers.base import (
+    Conversation,
+    Reader,
+    Rejected,
+    kind_of,
+    renumber_ids,
+    tool_definitions,
+)
 from studio.sessions.model import Message, message_from_dict, message_to_dict
 
 FORMAT = "studio-session"
@@ -69,8 +76,11 @@ def read(data: Any, reader: Reader) -> Conversation:
             reader.warn(
                 "$.version", f"written by a newer studio (version {version}); read as {VERSION}"
             )
-        tools = list(data.get("tools") or [])
-        meta = dict(data.get("meta") or {})
+        tools = tool_definitions(data, reader)
+        meta_value = data.get("meta")
+        meta = dict(meta_value) if isinstance(meta_value, dict) else {}
+        if meta_value is not None and not isinstance(meta_value, dict):
+            reader.warn("$.meta", f"must be an object, not {kind_of(meta_value)}; left out")
         if data.get("title"):
             meta.setdefault("title", data["title"])
     elif isinstance(data, list):
