@@ -294,6 +294,36 @@ def _outcome_write_intents(db: Database) -> None:
         db.execute(statement)
 
 
+# Versions get a second hash covering everything they show: the document's
+# stored bytes (authored key order, the property order a model reads) and the
+# metadata (registry name, number, semver, notes, author, created_at, tool count,
+# parent, content hash, review); see registry_db.versions.record_hash. New
+# versions get it at publish.
+# Versions published before this migration get it computed here from their
+# rows as they are now: they are trusted at migration time (their documents are
+# still checked against content_hash on every load; a row unreadable now keeps
+# NULL and is refused when loaded). The immutability trigger is dropped for the
+# one UPDATE and recreated as it was, in the migration's transaction.
+_VERSIONS_NO_UPDATE = next(s for s in _INITIAL if "TRIGGER versions_no_update" in s)
+
+
+@migrations(name="0009_version_record_hash")
+def _version_record_hash(db: Database) -> None:
+    from registry_db.versions import stored_record_hash
+
+    conn = db.conn
+    conn.execute("ALTER TABLE versions ADD COLUMN record_hash TEXT")
+    rows = conn.execute(
+        "SELECT v.id, r.name, v.number FROM versions v JOIN registries r ON r.id = v.registry_id"
+    ).fetchall()
+    conn.execute("DROP TRIGGER versions_no_update")
+    for version_id, registry, number in rows:  # one document in memory at a time
+        computed = stored_record_hash(conn, version_id, registry, number)
+        if computed is not None:
+            conn.execute("UPDATE versions SET record_hash = ? WHERE id = ?", (computed, version_id))
+    conn.execute(_VERSIONS_NO_UPDATE)
+
+
 def apply_migrations(conn: sqlite3.Connection) -> list[str]:
     """Apply pending migrations; safe when several processes open a new file at once.
 

@@ -177,8 +177,10 @@ def test_tampered_document_is_detected(store: RegistryStore, db_path: Path, regi
         store.load_version(registry.name, 1)
     message = str(caught.value)
     assert message.startswith(f"version 1 of {registry.name} failed its hash check: ")
-    assert f"stored {info.content_hash}, computed sha256:" in message
-    assert caught.value.computed != info.content_hash
+    # The record hash (document bytes and metadata) is checked first, before parsing.
+    (record,) = store.connection.execute("SELECT record_hash FROM versions").fetchone()
+    assert f"stored {record}, computed sha256:" in message
+    assert caught.value.computed not in (record, info.content_hash)
 
 
 def test_authored_property_order_survives_save_publish_and_load(store: RegistryStore) -> None:

@@ -145,9 +145,9 @@ def test_tampered_large_version_shows_the_integrity_message_and_nothing_opens(
     def tampered(name: str, number: int) -> StoredVersion:
         # The stored document changed after publishing (the table refuses UPDATE).
         stored = original(name, number)
-        text = stored.document_text.replace('"big"', '"bog"', 1)
-        assert text != stored.document_text
-        return dataclasses.replace(stored, document_text=text)
+        document = stored.document.replace(b'"big"', b'"bog"', 1)
+        assert document != stored.document
+        return dataclasses.replace(stored, document=document)
 
     monkeypatch.setattr(store, "read_version", tampered)
     prompts = window.prompts
