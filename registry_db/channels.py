@@ -22,7 +22,7 @@ from registry_db.channel_log import NO_CHANNEL, PUBLISH, append_event
 from registry_db.connection import read_transaction, utc_now, write_transaction
 from registry_db.errors import NotFoundError, StoreError
 from registry_db.store import RegistryStore
-from registry_db.versions import default_author
+from registry_db.versions import check_version, default_author, read_version
 
 STABLE = "stable"
 CANARY = "canary"
@@ -98,6 +98,7 @@ class ChannelRepository:
     """Channels of every registry in a store's database (shares its connection and lock)."""
 
     def __init__(self, store: RegistryStore) -> None:
+        self._store = store
         self._conn: sqlite3.Connection = store.connection
         self._lock: threading.RLock = store.lock
 
@@ -165,6 +166,24 @@ class ChannelRepository:
         ]
 
     # ------------------------------------------------------------------ writes
+
+    def _check_version(self, registry: str, number: int) -> None:
+        """Refuse (TamperedVersionError) a version that fails its hash check.
+
+        Read under the lock, checked without it, before the action's write
+        transaction: a channel never points at a version every resolve would
+        then refuse. A missing registry or version is left to the action,
+        which reports it in its own words.
+        """
+        try:
+            stored = self._store.read_version(registry, number)
+        except NotFoundError:
+            return
+        check_version(stored)
+
+    def _check_stored(self, registry_id: int, registry: str, number: int) -> None:
+        """:meth:`_check_version` inside a transaction (the lock held while hashing)."""
+        check_version(read_version(self._conn, registry_id, registry, number))
 
     def _version_exists(self, registry_id: int, number: int) -> bool:
         return (
@@ -250,6 +269,7 @@ class ChannelRepository:
 
         Raises:
             NotFoundError: no such registry or version.
+            TamperedVersionError: the version fails its hash check (nothing is written).
             ChannelError: a bad name or share.
         """
         if not name or len(name) > 64 or not name.replace("-", "").replace("_", "").isalnum():
@@ -259,6 +279,7 @@ class ChannelRepository:
         if name == STABLE and share != 100:
             raise ChannelError("the stable channel always takes 100 %; set a canary's share")
         who = who or default_author()
+        self._check_version(registry, version)
         with self._lock, write_transaction(self._conn):
             registry_id = self._registry_id(registry)
             if not self._version_exists(registry_id, version):
@@ -285,6 +306,7 @@ class ChannelRepository:
 
         Raises:
             ChannelError: the channel has no version, or it is stable itself.
+            TamperedVersionError: its version fails its hash check (nothing is written).
         """
         if channel == STABLE:
             raise ChannelError("stable cannot be promoted; promote a canary channel")
@@ -295,6 +317,7 @@ class ChannelRepository:
             source = current.get(channel)
             if source is None or source.version is None:
                 raise ChannelError(f"{registry}: channel {channel!r} has no version to promote")
+            self._check_stored(registry_id, registry, source.version)
             now = utc_now()
             self._write(registry, registry_id, current.get(STABLE), STABLE, source.version, 100,
                         action="promote", who=who, why=why, now=now)  # fmt: skip
@@ -310,6 +333,7 @@ class ChannelRepository:
         Raises:
             ChannelError: nothing to roll back (no previous stable version, or
                 the channel already at 0 %).
+            TamperedVersionError: stable's previous version fails its hash check.
         """
         who = who or default_author()
         with self._lock, write_transaction(self._conn):
@@ -324,6 +348,7 @@ class ChannelRepository:
                         f"{registry}: stable has no previous version to roll back to"
                     )
                 target = history[-2]
+                self._check_stored(registry_id, registry, target)
                 self._write(registry, registry_id, before, STABLE, target, 100,
                             action="rollback", who=who, why=why, now=now)  # fmt: skip
             else:
