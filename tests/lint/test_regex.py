@@ -60,7 +60,7 @@ WRAPPED = _wrapped_patterns()
 def test_the_rules_use_it() -> None:
     names = {label for label, _ in WRAPPED}
     assert "studio.lint.rules.description._LIMIT_CUES" in names
-    assert "studio.lint.rules.security._HIDDEN" in names
+    assert "studio.lint.rules.security._LEGIT_SIBLING" in names
     assert len(WRAPPED) >= 20
 
 

@@ -1,0 +1,352 @@
+"""The phrase families of the security rules and the text normalisation they match on.
+
+Phrases are data (``resources/lint/security_phrases.json``, loaded once at
+import): regular-expression fragments grouped in families, each family naming
+the rule that reports it, a severity and a label. ``{NAME}`` in a phrase stands
+for a shared alternation of the file's ``vocab``. An English phrase matches
+case-insensitively, a single space in it meaning any run of whitespace, and is
+wrapped in word boundaries; a Chinese phrase is used as written (a space means
+optional whitespace).
+
+Speed: Python's regex engine tries every alternative of a long alternation at
+every position, so running ~130 phrases over every text would cost more than
+the rest of the linter. Each phrase gets *needles* instead — literal strings
+one of which every match of it contains, read off the parsed pattern — and
+all needles go into one RE2 set, a DFA that tells in one linear pass over a
+tool's text which phrases can match there. Only those run, on only the texts
+that hold their needles. A clean tool costs one DFA pass.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from importlib.resources import files
+from typing import Any
+
+import re2  # type: ignore[import-untyped]
+
+from studio.lint.model import Severity
+from studio.lint.regex import compile_cues
+
+_parser: Any = importlib.import_module("re._parser")
+_c: Any = importlib.import_module("re._constants")
+
+
+@dataclass(frozen=True, slots=True)
+class Phrase:
+    """One phrase of a family, compiled on its own."""
+
+    family: Family
+    pattern: re.Pattern[str]
+    needles: tuple[tuple[str, ...], ...]
+    """Sets of lower-case literals: every match holds one of each (see :func:`needles_of`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Family:
+    """A family of phrases reported by one rule."""
+
+    name: str
+    rule: str
+    severity: Severity
+    label: str
+    negatable: bool
+    """A match right after "not", "never", "without"… does not count ("is never shared")."""
+
+
+_NEGATABLE = frozenset(("gather", "secret_file", "exfil"))
+
+
+# A gap inside a sentence: no sentence end, but a dot inside a word (".env", "e.g.", a
+# domain) does not end one.
+_GAPS = {r"[^.;!?\n]": r"(?:[^.;!?\n]|\.(?=\S))", r"[^.!?\n]": r"(?:[^.!?\n]|\.(?=\S))"}
+
+
+def _gaps(phrase: str) -> str:
+    for gap, wide in _GAPS.items():
+        phrase = phrase.replace(gap, wide)
+    return phrase
+
+
+def _english(phrase: str) -> str:
+    body = _gaps(phrase).replace(" ", r"\s+")
+    guard = r"(?!\w)" if phrase[-1:].isalnum() or phrase[-1:] in ")?*+}" else ""
+    return rf"(?<!\w)(?:{body}){guard}"
+
+
+def _chinese(phrase: str) -> str:
+    return _gaps(phrase).replace(" ", r"\s*")
+
+
+# --------------------------------------------------------------------------- needles
+
+
+# Words too common in tool descriptions to tell anything: a needle set holding one
+# passes nearly every text, so another set of the phrase is preferred.
+_COMMON = frozenset(
+    (  # noqa: SIM905 - a word list reads better as prose
+        "you your the to at via with for from all each every any also other only tool "
+        "tools when will must should always over before after mode access user users "
+        "key full then use used set add put data file files send list get and or of in "
+        "on as is are be it 用户 工具 参数 调用 使用"
+    ).split()
+)
+_CHAR_ODDS = {".": 0.8, " ": 0.9, "-": 0.6, "_": 0.5, "'": 0.5}
+
+
+def _odds(needle: str) -> float:
+    """A rough chance that a benign description contains ``needle``."""
+    if needle in _COMMON:
+        return 1.0
+    odds = 1.0
+    for i, c in enumerate(needle):
+        if c.isascii() and c.isalpha():
+            odds *= 0.6 if i else 1.0
+        elif c.isdigit():
+            odds *= 0.5
+        elif not c.isascii():
+            odds *= 0.3
+        else:
+            odds *= _CHAR_ODDS.get(c, 0.05)
+    return odds
+
+
+def _best(candidates: Iterable[frozenset[str]]) -> frozenset[str] | None:
+    """The most selective candidate: the least summed chance of occurring in benign text."""
+    ranked = sorted(candidates, key=lambda s: (sum(map(_odds, s)), len(s)))
+    return ranked[0] if ranked else None
+
+
+def _required(seq: Sequence[Any]) -> frozenset[str] | None:
+    """Literals one of which every match of the parsed sequence contains, or None."""
+    candidates: list[frozenset[str]] = []
+    run: list[str] = []
+
+    def close_run() -> None:
+        if run:
+            candidates.append(frozenset(("".join(run),)))
+            run.clear()
+
+    for op, av in seq:
+        if op is _c.LITERAL:
+            run.append(chr(av).lower())
+            continue
+        if op in (_c.AT, _c.ASSERT, _c.ASSERT_NOT):
+            continue  # zero-width: the literals around it stay adjacent
+        close_run()
+        found: frozenset[str] | None = None
+        if op is _c.SUBPATTERN:
+            found = _required(av[3])
+        elif op is _c.BRANCH:
+            alternatives = [_required(a) for a in av[1]]
+            if all(a is not None for a in alternatives):
+                found = frozenset().union(*alternatives)  # type: ignore[arg-type]
+        elif op in (_c.MAX_REPEAT, _c.MIN_REPEAT, _c.POSSESSIVE_REPEAT) and av[0] >= 1:
+            found = _required(av[2])
+        if found:
+            candidates.append(found)
+    close_run()
+    return _best(candidates)
+
+
+def _factors(seq: Sequence[Any]) -> list[frozenset[str]]:
+    """The needle sets of the top-level parts of a parsed pattern (each required)."""
+    while True:
+        parts = [(op, av) for op, av in seq if op not in (_c.AT, _c.ASSERT, _c.ASSERT_NOT)]
+        if len(parts) == 1 and parts[0][0] is _c.SUBPATTERN:
+            seq = parts[0][1][3]  # the wrapper (?<!\w)(?:…)(?!\w) around the phrase
+            continue
+        break
+    out: list[frozenset[str]] = []
+    run: list[str] = []
+    for op, av in seq:
+        if op is _c.LITERAL:
+            run.append(chr(av).lower())
+            continue
+        if op in (_c.AT, _c.ASSERT, _c.ASSERT_NOT):
+            continue
+        if run:
+            out.append(frozenset(("".join(run),)))
+            run.clear()
+        found = _required([(op, av)])
+        if found and all(found):
+            out.append(found)
+    if run:
+        out.append(frozenset(("".join(run),)))
+    return out
+
+
+def _pruned(found: frozenset[str]) -> tuple[str, ...]:
+    # A needle that contains another is redundant: where it occurs, so does the other.
+    out: list[str] = []
+    for n in sorted(found, key=len):
+        if not any(k in n for k in out):
+            out.append(n)
+    return tuple(out)
+
+
+def needles_of(pattern: str) -> tuple[tuple[str, ...], ...]:
+    """Up to two needle sets of ``pattern``: every match holds a needle of each.
+
+    Needles are lower-case literals (the pattern is matched case-insensitively).
+    The two sets are the most selective parts of the phrase (:func:`_odds`), so a
+    text passes only where both parts of, say, "verb … secret" occur. Empty when
+    no literal is required (the phrase then runs on every text).
+    """
+    try:
+        factors = _factors(_parser.parse(pattern, re.IGNORECASE))
+    except (re.error, TypeError, ValueError):  # pragma: no cover - a phrase that fails to parse
+        return ()
+    ranked = sorted(factors, key=lambda s: (sum(map(_odds, s)), len(s)))
+    return tuple(_pruned(f) for f in ranked[:2])
+
+
+# --------------------------------------------------------------------------- loading
+
+
+@dataclass(frozen=True, slots=True)
+class PhraseBook:
+    """Every phrase, and the RE2 set that tells which can match a text."""
+
+    phrases: tuple[Phrase, ...]
+    always: tuple[int, ...]
+    """Phrases without needles: they run on every text."""
+    needle_set: Any
+    """One RE2 entry per needle set of each phrase."""
+    entry_phrase: tuple[int, ...]
+    """The phrase of each entry of :attr:`needle_set`."""
+    privilege: dict[str, Any]
+
+    def candidates(self, value: str) -> list[int]:
+        """Indices of the phrases that may match ``value`` (normalised text), in order."""
+        found = self.needle_set.Match(value) if value else None
+        if not found:
+            return list(self.always)
+        hits: dict[int, int] = {}
+        for entry in found:
+            phrase = self.entry_phrase[entry]
+            hits[phrase] = hits.get(phrase, 0) + 1
+        phrases = self.phrases
+        out = [i for i, n in hits.items() if n == len(phrases[i].needles)]
+        out.extend(self.always)
+        out.sort()
+        return out
+
+
+def _load() -> PhraseBook:
+    raw = (files("resources") / "lint" / "security_phrases.json").read_text(encoding="utf-8")
+    data = json.loads(raw)
+    vocab: dict[str, str] = data["vocab"]
+
+    def expand(phrase: str) -> str:
+        return re.sub(r"\{([A-Z_]+)\}", lambda m: vocab[m.group(1)], phrase)
+
+    options = re2.Options()
+    options.case_sensitive = False
+    needle_set = re2.Set.SearchSet(options)
+    phrases: list[Phrase] = []
+    always: list[int] = []
+    entry_phrase: list[int] = []
+    for name, spec in data["families"].items():
+        family = Family(
+            name, spec["rule"], Severity(spec["severity"]), spec["label"], name in _NEGATABLE
+        )
+        bodies = [_english(expand(p)) for p in spec["en"]]
+        bodies += [_chinese(expand(p)) for p in spec["zh"]]
+        for body in bodies:
+            needles = needles_of(body)
+            index = len(phrases)
+            phrases.append(Phrase(family, compile_cues(body, re.IGNORECASE), needles))
+            if not needles:
+                always.append(index)
+            for needle_set_of_phrase in needles:
+                needle_set.Add("|".join(re2.escape(n) for n in needle_set_of_phrase))
+                entry_phrase.append(index)
+    needle_set.Compile()
+    return PhraseBook(
+        tuple(phrases), tuple(always), needle_set, tuple(entry_phrase), data["privilege_names"]
+    )
+
+
+BOOK = _load()
+
+# --------------------------------------------------------------------------- normalisation
+
+# Zero-width and formatting characters, bidirectional controls, invisible fillers,
+# Unicode tag characters and the variation selectors of the supplement.
+_INVISIBLE_CLASS = (
+    "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180e\u200b-\u200f\u202a-\u202e"
+    "\u2060-\u2064\u2066-\u206f\u3164\ufeff\uffa0\U000e0000-\U000e007f\U000e0100-\U000e01ef"
+)
+INVISIBLE = re.compile(f"[{_INVISIBLE_CLASS}]")
+
+# Letters of other scripts that look like Latin ones (Cyrillic, Greek).
+_CONFUSABLES = str.maketrans(
+    "аеорсухіѕјԁӏАЕОРСХНКМТВІЅЈοαεινκρτΑΒΕΖΗΙΚΜΝΟΡΤΥΧ",
+    "aeopcyxisjdlAEOPCXHKMTBISJoaeivkptABEZHIKMNOPTYX",
+)
+_LEET_TABLE = str.maketrans("013457@$", "oieastas")
+_LEET_DIGITS = frozenset("013457@$")
+_LEET_WORD = re.compile(
+    r"(?<![\w@$])(?=[\w@$]*[A-Za-z])(?=[\w@$]*[0-9@$])[A-Za-z0-9@$]{3,}(?![\w@$])"
+)
+# Five or more single letters with one separator between each: "I G N O R E".
+_SPACED = re.compile(r"(?<![A-Za-z])[A-Za-z](?:[ ._*·-][A-Za-z]){4,}(?![A-Za-z])")
+_SPACER = re.compile(r"[ ._*·-]")
+# Text that may hold either (ASCII text without a match is returned as it is).
+_OBFUSCATED_ASCII = re.compile(
+    r"[A-Za-z][013457@$]+[A-Za-z]|(?<![\w.])[013457@$][A-Za-z]{2}|[A-Za-z][013457@$]{2}(?!\w)"
+    r"|\\n|(?<![A-Za-z])[A-Za-z][ ._*-][A-Za-z][ ._*-][A-Za-z][ ._*-][A-Za-z]"
+)
+
+
+def _unleet(match: re.Match[str]) -> str:
+    word = match.group()
+    if "@" in word and match.string[match.end() : match.end() + 1] in (".", "-"):
+        return word  # an e-mail address
+    digits = {c for c in word if not c.isalpha()}
+    if sum(c.isalpha() for c in word) < 2 and not digits <= _LEET_DIGITS:
+        return word
+    return word.replace("11", "ll").translate(_LEET_TABLE)
+
+
+def normalise(value: str) -> str:
+    """``value`` as the phrases read it: obfuscation of width, script and spacing undone.
+
+    NFKC (full-width and styled letters to plain ones), invisible characters
+    removed, Cyrillic and Greek look-alikes mapped to Latin, leetspeak words
+    (``1gn0re``) and letter-spaced words (``I G N O R E``) folded, and escaped
+    line breaks (a literal backslash-n) turned into line breaks. Line breaks are
+    kept, so the normalised lines of joined texts are the texts normalised.
+    """
+    if value.isascii():
+        if not _OBFUSCATED_ASCII.search(value):
+            return value
+    else:
+        value = INVISIBLE.sub("", unicodedata.normalize("NFKC", value)).translate(_CONFUSABLES)
+    if "\\n" in value:
+        value = value.replace("\\n", "\n")
+    value = _LEET_WORD.sub(_unleet, value)
+    return _SPACED.sub(lambda m: _SPACER.sub("", m.group()), value)
+
+
+_WRAPPED = re.compile(r"(?<=\S)[ \t]*\n(?=[ \t]*[^\s#*>=`|<\[-])")
+
+
+def unwrap(value: str) -> str:
+    """``value`` with single line breaks inside paragraphs turned into spaces (for phrases).
+
+    Docstrings wrap sentences across lines; a phrase reads the sentence. Lines that
+    start like a header, a list item or a marker stay lines.
+    """
+    return _WRAPPED.sub(" ", value) if "\n" in value else value
+
+
+def strip_invisible(value: str) -> str:
+    """``value`` without zero-width, bidirectional-control and tag characters."""
+    return INVISIBLE.sub("", value)
