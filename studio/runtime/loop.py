@@ -779,8 +779,9 @@ class Run:
                                         executor=executor.name,
                                         request=redact(executor.snapshot(request))))  # fmt: skip
         outcome = await execute_with_policy(
-            executor, request, rng=self.config.rng, sleep=self.config.sleep
-        )
+            executor, request, rng=self.config.rng, sleep=self.config.sleep,
+            secrets=getattr(self.client, "secrets", None),  # the model API key
+        )  # fmt: skip
         if outcome.error is not None:
             result = outcome.error.to_result()
             code = outcome.error.code

@@ -22,16 +22,24 @@ import pytest
 
 from registry_db import RegistryStore, load_examples
 from registry_db.executors import ExecutorStore, SecretInTargetError
+from registry_db.sessions import SessionStore
 from studio.cli import main
 from studio.providers import OpenAIChatClient, ProviderError
 from studio.providers.base import ModelRequest
 from studio.providers.profiles import ModelProfile, test_connection
-from studio.runtime import ExecutionRequest, HttpExecutor, HttpTarget, execute_with_policy
+from studio.runtime import (
+    ExecutionRequest,
+    HttpExecutor,
+    HttpTarget,
+    Run,
+    RunConfig,
+    execute_with_policy,
+)
 from studio.runtime.http_targets import check_target
 from studio.sessions.model import Message, Role, TextPart
 from studio.sessions.redact import REDACTED, Secrets, is_secret_header, literal_credential
 from tests.providers.scripted_server import ScriptedServer, ToolCall, Turn
-from tests.runtime.helpers import travel_registry
+from tests.runtime.helpers import CONTEXT, travel_mocks, travel_registry
 
 SECRET = "tok_9fQ2xLr7Vb3Kp8Wz1Hs6Jd4"
 OTHER = "trace-5e1f7a9c2b"
@@ -48,6 +56,8 @@ class EchoServer:
 
     def __init__(self) -> None:
         self.received: list[dict[str, str]] = []
+        self.extra: dict[str, Any] = {}
+        """Added to every JSON answer (what the upstream says on its own)."""
         self._server: ThreadingHTTPServer | None = None
 
     def __enter__(self) -> EchoServer:
@@ -66,8 +76,8 @@ class EchoServer:
                     body = ("x" * pad + "\n" + "\n".join(lines)).encode()
                     kind = "text/plain"
                 else:
-                    body = json.dumps({"error": "denied", "you_sent": headers,
-                                       "as_text": repr(headers)}).encode()  # fmt: skip
+                    answer = {"error": "denied", "you_sent": headers, "as_text": repr(headers)}
+                    body = json.dumps({**answer, **owner.extra}).encode()
                     kind = "application/json"
                 self.send_response(status)
                 self.send_header("Content-Type", kind)
@@ -370,3 +380,36 @@ def test_the_runs_secrets_are_redacted_from_the_outcome_too(echo: EchoServer) ->
     assert echo.received[0]["X-Model-Key"] == API_KEY
     assert outcome.error is not None and REDACTED in outcome.error.message
     assert leaks(json.dumps(outcome.error.to_result()), API_KEY) == []
+
+
+def test_an_upstream_that_says_the_model_api_key_does_not_get_it_stored(
+    tmp_path: Path, echo: EchoServer
+) -> None:
+    echo.extra = {"gateway": {"upstream_key": API_KEY}}
+    t = travel_registry().tool("search_policy")
+    http = HttpExecutor({t.name: HttpTarget(echo.base_url + "/p?q={query}", "GET")},
+                        [echo.base_url], environ={})  # fmt: skip
+    turns = [Turn(tool_calls=[ToolCall("search_policy", '{"query": "taxi"}')]),
+             Turn(text="Done.")]  # fmt: skip
+    db = tmp_path / "studio.sqlite3"
+
+    async def go():
+        with ScriptedServer(turns) as server:
+            model = OpenAIChatClient(server.base_url + "/v1", "m", API_KEY)
+            cfg = RunConfig(travel_registry(), context=CONTEXT, mock=travel_mocks(),
+                            executors={t.name: http})  # fmt: skip
+            with RegistryStore.open(db) as store:
+                try:
+                    result = await Run(model, cfg, sessions=SessionStore.for_store(store)).execute(
+                        "taxi limit?"
+                    )
+                finally:
+                    await model.aclose()
+                    await http.aclose()
+            return result, [json.dumps(r.body) for r in server.model_requests]
+
+    result, to_model = asyncio.run(go())
+    assert result.status == "completed", result.reason
+    assert REDACTED in to_model[-1]
+    assert leaks("".join(to_model), API_KEY) == []
+    assert leaks(stored_bytes(db).decode("latin-1"), API_KEY) == []
