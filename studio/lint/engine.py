@@ -138,8 +138,12 @@ class LintReport:
     tool_order: tuple[str, ...] = field(default=())
 
     def for_tool(self, name: str) -> list[Finding]:
-        """Active findings of one tool."""
-        return [f for f in self.findings if f.tool == name]
+        """Active findings of one tool, pair findings naming it as the other tool included."""
+        return [
+            f
+            for f in self.findings
+            if f.tool == name or (f.rule_id in PAIR_RULE_IDS and name in f.related)
+        ]
 
     def worst(self) -> Severity | None:
         """The highest severity among the active findings (None when clean)."""
@@ -152,6 +156,18 @@ class LintReport:
         """True when some active finding is at least as severe as ``level``."""
         worst = self.worst()
         return worst is not None and worst.rank >= level.rank
+
+
+def finding_tools(f: Finding) -> tuple[str, ...]:
+    """Every tool a finding is about: its tool, and for a pair finding the other one too.
+
+    A confusable pair is one finding (counted once) shown on both tools.
+    """
+    if f.tool is None:
+        return ()
+    if f.rule_id in PAIR_RULE_IDS:
+        return (f.tool, *(t for t in f.related if t != f.tool))
+    return (f.tool,)
 
 
 def similar_pairs(source: LintReport | Linter) -> list[SimilarPair]:
@@ -391,6 +407,14 @@ class Linter:
                 log.exception("cost.tool_tokens failed on %s", tool.name)
         return _fallback_tool_tokens(tool, self._settings, self.profile)
 
+    def _suppression(self, f: Finding) -> Suppression | None:
+        """The suppression covering ``f``; a pair finding by either of its tools."""
+        for tool in finding_tools(f) or ("",):
+            for s in self._supp.get((f.rule_id, tool), ()):
+                if s.matches(dataclasses.replace(f, tool=tool or None)):
+                    return s
+        return None
+
     def _assemble(self, ctx: LintContext) -> LintReport:
         found: list[Finding] = []
         for problem in self._config_problems:
@@ -401,16 +425,16 @@ class Linter:
         pos = {name: i for i, name in enumerate(self._order)}
         if self._ambiguity is not None:
             pairs = self._ambiguity.similar_pairs(pos)
-            for rule in self._pair_rules:
-                found.extend(self._finding(rule, h, h.tool) for h in pair_hits(pairs, rule.id))
+            rules = {r.id: r for r in self._pair_rules}
+            for rule_id, h in pair_hits(pairs, rules, self._ambiguity):
+                found.append(self._finding(rules[rule_id], h, h.tool))
         for name in self._order:
             found.extend(self._tool_findings[name])
         active: list[Finding] = []
         suppressed: list[Finding] = []
         supp = self._supp
         for f in found:
-            candidates = supp.get((f.rule_id, f.tool or "")) if supp else None
-            match = next((s for s in candidates if s.matches(f)), None) if candidates else None
+            match = self._suppression(f) if supp else None
             if match is None:
                 active.append(f)
             else:

@@ -26,6 +26,7 @@ frequencies moved a little); it never visits all pairs. Small indexes
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable, KeysView
 from dataclasses import dataclass
@@ -34,6 +35,7 @@ from operator import mul
 from studio.contract.model import ToolContract
 from studio.contract.render import render_description
 from studio.lint.text import split_identifier, tokenize
+from studio.lint.wordlists import stopwords
 
 MIN_MAX_DF = 10
 """Tokens in at most this many tools always count for candidates (small registries)."""
@@ -58,13 +60,24 @@ class SimilarPair:
         a: The tool that comes first in the registry.
         b: The other tool.
         score: TF-IDF cosine of their descriptions (0–1).
-        shared_terms: Tokens both descriptions use, rarest first.
+        shared_terms: The few distinctive content words both descriptions use,
+            rarest first (no stopwords, generic words, numbers or ids).
         a_mentions_b: ``a``'s description tells the two apart (names ``b``
             or says what to use "instead").
         b_mentions_a: The same for ``b``.
-        near_duplicate: The descriptions reach the similarity threshold.
+        near_duplicate: The descriptions reach the similarity threshold, or
+            their summaries say the same thing (short and Chinese texts too).
         confusable_names: The names say the same thing (same verb class and
             nouns) or differ by one character.
+        summary_score: Dice similarity of what the two summaries say (verb
+            classes and content words, 0–1).
+        cloned_blocks: Description blocks (``summary``, ``usage``,
+            ``description``) whose text is the same in both tools.
+        duplicate: The tools are the same to a model: same description and
+            same parameters (one function imported twice).
+        severity: How confusable the pair is, as a lint severity value
+            (``error``, ``warning``, ``info``), or ``""`` when both
+            descriptions tell the tools apart.
     """
 
     a: str
@@ -75,9 +88,15 @@ class SimilarPair:
     b_mentions_a: bool
     near_duplicate: bool = False
     confusable_names: bool = False
+    summary_score: float = 0.0
+    cloned_blocks: tuple[str, ...] = ()
+    duplicate: bool = False
+    severity: str = ""
 
 
 def _fold_plural(token: str) -> str:
+    if _NOT_A_TERM.search(token) or token in _EXTRA_STOPWORDS:
+        return ""  # numbers, ids and function words carry no meaning to compare
     out = token
     if token.isascii() and len(token) > 3 and token.isalpha():
         if token.endswith("ies") and len(token) > 4:
@@ -85,6 +104,10 @@ def _fold_plural(token: str) -> str:
         elif token.endswith("s") and not token.endswith(("ss", "us", "is")):
             out = token[:-1]
     return out
+
+
+_NOT_A_TERM = re.compile(r"[0-9]")
+_EXTRA_STOPWORDS = stopwords()
 
 
 class _NormCache(dict[str, str]):
@@ -102,13 +125,18 @@ _normalised = _norm_cache.__getitem__
 
 
 def normalise_token(token: str) -> str:
-    """Fold simple English plurals (``orders`` → ``order``); CJK is kept."""
+    """Fold simple English plurals (``orders`` → ``order``); CJK is kept.
+
+    Numbers, tokens with digits and stopwords fold to ``""`` (not a term).
+    """
     return _normalised(token)
 
 
 def normalised_terms(tokens: Iterable[str]) -> Counter[str]:
-    """``Counter(normalise_token(t) for t in tokens)``, without a Python call per known token."""
-    return Counter(map(_normalised, tokens))
+    """``Counter(normalise_token(t) for t in tokens)`` without the non-terms (``""``)."""
+    out = Counter(map(_normalised, tokens))
+    out.pop("", None)
+    return out
 
 
 def tool_text(tool: ToolContract, template: str, rendered: str | None = None) -> str:
@@ -422,9 +450,176 @@ class SimilarityIndex:
         """The current cosine of two indexed tools."""
         return self._dot(self._vector(a), self._vector(b))
 
+    def shared_words(self, a: str, b: str) -> set[str]:
+        """Tokens both tools use (any order)."""
+        return self._tf[a].keys() & self._tf[b].keys()
+
     def shared_terms(self, a: str, b: str, limit: int = 5) -> tuple[str, ...]:
         """Tokens both tools use, rarest first (ties alphabetically)."""
         ta, tb = self._tf[a], self._tf[b]
         shared = [t for t in ta if t in tb]
         shared.sort(key=lambda t: (self.df(t), t))
         return tuple(shared[:limit])
+
+
+SHORT_TEXT_CAP = 20
+"""Units held by more than this many tools never generate short-text candidates."""
+
+
+class ShortTextIndex:
+    """Near-duplicate short texts (summaries) by Dice similarity of their content units.
+
+    Each tool has a set of units (:func:`studio.lint.wordlists.content_units`:
+    verb classes and content words). Two tools are a pair when
+    ``2·|A∩B| / (|A|+|B|) ≥ threshold`` and they share a unit held by at most
+    :data:`SHORT_TEXT_CAP` tools (verb classes never count: every tool has
+    one). Dice needs no document frequencies, so an edit re-scores only the
+    edited tool against the tools sharing one of its units, plus the tools
+    holding a unit whose frequency crossed the cap (rare); the pairs always
+    equal what a fresh build finds.
+    """
+
+    def __init__(self, threshold: float = 0.75, cap: int = SHORT_TEXT_CAP) -> None:
+        self.threshold = threshold
+        self.cap = cap
+        # The length filter: Dice ≥ t needs min(|A|, |B|) ≥ t / (2 − t) · max(|A|, |B|).
+        self._ratio = threshold / (2.0 - threshold)
+        self._sets: dict[str, frozenset[str]] = {}
+        self._postings: dict[str, set[str]] = {}
+        self._pairs: dict[tuple[str, str], float] = {}
+        self._by_tool: dict[str, set[tuple[str, str]]] = {}
+
+    def __len__(self) -> int:
+        return len(self._sets)
+
+    @staticmethod
+    def _indexed(units: frozenset[str]) -> list[str]:
+        return [u for u in units if not u.startswith("@")]
+
+    def score(self, a: str, b: str) -> float:
+        """Dice similarity of two indexed tools' units (0 when either has none)."""
+        sa, sb = self._sets.get(a), self._sets.get(b)
+        if not sa or not sb:
+            return 0.0
+        return 2.0 * len(sa & sb) / (len(sa) + len(sb))
+
+    def _set_pair(self, key: tuple[str, str], score: float) -> None:
+        self._pairs[key] = score
+        self._by_tool.setdefault(key[0], set()).add(key)
+        self._by_tool.setdefault(key[1], set()).add(key)
+
+    def _drop_pairs_of(self, name: str) -> None:
+        for key in self._by_tool.pop(name, set()):
+            self._pairs.pop(key, None)
+            other = key[1] if key[0] == name else key[0]
+            keys = self._by_tool.get(other)
+            if keys is not None:
+                keys.discard(key)
+                if not keys:
+                    del self._by_tool[other]
+
+    def _refresh(self, name: str) -> None:
+        """Re-score ``name`` against every candidate sharing a unit under the cap."""
+        self._drop_pairs_of(name)
+        mine = self._sets.get(name)
+        if not mine:
+            return
+        cap, ratio, limit = self.cap, self._ratio, self.threshold - 1e-12
+        size = len(mine)
+        seen = {name}
+        sets = self._sets
+        for unit in self._indexed(mine):
+            posting = self._postings.get(unit)
+            if posting is None or len(posting) > cap:
+                continue
+            for other in posting:
+                if other in seen:
+                    continue
+                seen.add(other)
+                theirs = sets[other]
+                small, big = (size, len(theirs)) if size <= len(theirs) else (len(theirs), size)
+                if small < ratio * big:
+                    continue
+                score = 2.0 * len(mine & theirs) / (size + len(theirs))
+                if score >= limit:
+                    self._set_pair(_key(name, other), score)
+
+    def _insert(self, name: str, units: frozenset[str]) -> list[str]:
+        self._sets[name] = units
+        crossed = []
+        for unit in self._indexed(units):
+            posting = self._postings.setdefault(unit, set())
+            posting.add(name)
+            if len(posting) == self.cap + 1:
+                crossed.append(unit)
+        return crossed
+
+    def _remove(self, name: str) -> list[str]:
+        units = self._sets.pop(name, None)
+        self._drop_pairs_of(name)
+        crossed = []
+        for unit in self._indexed(units or frozenset()):
+            posting = self._postings.get(unit)
+            if posting is None:
+                continue
+            posting.discard(name)
+            if len(posting) == self.cap:
+                crossed.append(unit)
+            if not posting:
+                del self._postings[unit]
+        return crossed
+
+    def build(self, items: Iterable[tuple[str, frozenset[str]]]) -> None:
+        """Replace the contents and compute every pair."""
+        self._sets.clear()
+        self._postings.clear()
+        self._pairs.clear()
+        self._by_tool.clear()
+        for name, units in items:
+            self._insert(name, units)
+        for name in self._sets:
+            self._refresh_forward(name)
+
+    def _refresh_forward(self, name: str) -> None:
+        """:meth:`_refresh` for a build: only pairs with tools after ``name`` are new."""
+        mine = self._sets[name]
+        if not mine:
+            return
+        cap, ratio, limit = self.cap, self._ratio, self.threshold - 1e-12
+        size = len(mine)
+        seen = {name}
+        sets = self._sets
+        for unit in self._indexed(mine):
+            posting = self._postings[unit]
+            if len(posting) > cap:
+                continue
+            for other in posting:
+                if other in seen or other < name:
+                    continue
+                seen.add(other)
+                theirs = sets[other]
+                small, big = (size, len(theirs)) if size <= len(theirs) else (len(theirs), size)
+                if small < ratio * big:
+                    continue
+                score = 2.0 * len(mine & theirs) / (size + len(theirs))
+                if score >= limit:
+                    self._set_pair((name, other), score)
+
+    def update(self, old_name: str | None, name: str | None, units: frozenset[str] | None) -> None:
+        """Insert, replace or remove one tool (as :meth:`SimilarityIndex.update`)."""
+        crossed: list[str] = []
+        if old_name is not None:
+            crossed += self._remove(old_name)
+        if name is not None and units is not None:
+            crossed += self._insert(name, units)
+        # A unit whose posting crossed the cap makes or breaks the eligibility of
+        # pairs among its holders: re-score those (at most cap + 1 tools).
+        for unit in crossed:
+            for holder in list(self._postings.get(unit, ())):
+                self._refresh(holder)
+        if name is not None and units is not None:
+            self._refresh(name)
+
+    def pairs(self) -> dict[tuple[str, str], float]:
+        """Every pair at or above the threshold (keys ordered by name)."""
+        return self._pairs

@@ -35,18 +35,39 @@ def test_name_key_normalises_verbs_and_decorations() -> None:
     assert name_key("create_order") != name_key("get_order")
 
 
-def test_confusable_names_neither_tells_apart_is_error() -> None:
+def pair_of(finding) -> set[str]:
+    """The tools a pair finding is about (shown on both in the GUI)."""
+    return {finding.tool, *finding.related}
+
+
+# Issue #11 changed these expectations deliberately: a pair is ONE finding (on the
+# tool that does not tell the two apart, the other in ``related``), and its
+# severity says how confusable the pair really is — same verb + same object +
+# similar text is an error; names alone, or summaries that each state a
+# difference, are less.
+
+
+def test_confusable_names_neither_tells_apart_is_one_warning() -> None:
     reg = registry(
         tool("get_order", "Fetch one order by its number."),
         tool("queryOrderList", "Page through orders filtered by status."),
     )
-    found = hits(reg, CONFUSABLE_NAMES)
-    assert {f.tool for f in found} == {"get_order", "queryOrderList"}
-    assert all(f.severity is Severity.ERROR for f in found)
-    assert found[0].related in {("queryOrderList",), ("get_order",)}
+    [found] = hits(reg, CONFUSABLE_NAMES)
+    assert pair_of(found) == {"get_order", "queryOrderList"}
+    assert found.tool == "get_order" and found.related == ("queryOrderList",)
+    # The summaries each state what the tool acts on, so the names alone: a warning.
+    assert found.severity is Severity.WARNING
+    assert "nothing in either description says what distinguishes them" in found.message
 
 
-def test_confusable_names_one_tells_apart_is_warning_on_the_other() -> None:
+def test_confusable_names_with_the_same_summary_is_an_error() -> None:
+    reg = registry(tool("get_order", "Gets order."), tool("queryOrderList", "Query orders."))
+    [found] = hits(reg, CONFUSABLE_NAMES)
+    assert found.severity is Severity.ERROR
+    assert '"Gets order." / "Query orders."' in found.message
+
+
+def test_confusable_names_one_tells_apart_is_on_the_other() -> None:
     reg = registry(
         tool("get_order", "Fetch one order by its number.", "for one known order number."),
         tool(
@@ -56,7 +77,11 @@ def test_confusable_names_one_tells_apart_is_warning_on_the_other() -> None:
         ),
     )
     found = hits(reg, CONFUSABLE_NAMES)
-    assert [(f.tool, f.severity) for f in found] == [("get_order", Severity.WARNING)]
+    # One level below the warning of the pair that neither tells apart.
+    assert [(f.tool, f.severity, f.related) for f in found] == [
+        ("get_order", Severity.INFO, ("queryOrderList",))
+    ]
+    assert "only queryOrderList's description tells them apart" in found[0].message
 
 
 def test_confusable_names_both_tell_apart_no_finding() -> None:
@@ -71,7 +96,10 @@ def test_confusable_names_both_tell_apart_no_finding() -> None:
 
 def test_one_character_apart_names_are_confusable() -> None:
     reg = registry(tool("get_report", "Read a report."), tool("set_report", "Store a report."))
-    assert {f.tool for f in hits(reg, CONFUSABLE_NAMES)} == {"get_report", "set_report"}
+    [found] = hits(reg, CONFUSABLE_NAMES)
+    assert pair_of(found) == {"get_report", "set_report"}
+    # get reads, set updates: verbs of different classes tell them apart.
+    assert found.severity is Severity.INFO
 
 
 def test_near_miss_names_are_not_confusable() -> None:
@@ -89,9 +117,9 @@ def test_near_duplicate_descriptions_english() -> None:
         tool("fetch_reservations", "List the employee's hotel bookings in a date range."),
         tool("send_invoice", "Email an invoice PDF to the finance mailbox."),
     )
-    found = hits(reg, NEAR_DUPLICATE)
-    assert {f.tool for f in found} == {"list_bookings", "fetch_reservations"}
-    assert all(f.severity is Severity.ERROR for f in found)
+    [found] = hits(reg, NEAR_DUPLICATE)
+    assert pair_of(found) == {"list_bookings", "fetch_reservations"}
+    assert found.severity is Severity.ERROR
 
 
 def test_near_duplicate_descriptions_chinese() -> None:
@@ -100,8 +128,10 @@ def test_near_duplicate_descriptions_chinese() -> None:
         tool("query_order_list", "查询订单列表"),
         tool("create_refund", "创建退款申请并通知客户"),
     )
-    found = hits(reg, NEAR_DUPLICATE)
-    assert {f.tool for f in found} == {"query_order", "query_order_list"}
+    # The names say the same too, so the one finding is the confusable-names one.
+    [found] = hits(reg, NEAR_DUPLICATE) + hits(reg, CONFUSABLE_NAMES)
+    assert pair_of(found) == {"query_order", "query_order_list"}
+    assert found.severity is Severity.ERROR and "say the same thing" in found.message
 
 
 def test_chinese_instead_line_tells_apart() -> None:
@@ -153,5 +183,14 @@ def test_travel_example_siblings_are_told_apart() -> None:
 
 def test_order_example_confusables() -> None:
     found = hits(example("order-service"), CONFUSABLE_NAMES)
-    assert {f.tool for f in found} == {"get_order", "queryOrderList", "getOrderDetail"}
+    assert {frozenset(pair_of(f)) for f in found} == {
+        frozenset(p)
+        for p in (
+            ("get_order", "queryOrderList"),
+            ("get_order", "getOrderDetail"),
+            ("queryOrderList", "getOrderDetail"),
+        )
+    }
     assert all(f.severity is Severity.ERROR for f in found)
+    # One finding per pair: the near-duplicate rule does not report them again.
+    assert hits(example("order-service"), NEAR_DUPLICATE) == []

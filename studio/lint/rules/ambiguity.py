@@ -16,16 +16,21 @@ apart when it names the sibling, or when its usage says what to use
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from functools import lru_cache
+from typing import Any
 
 from studio.contract.model import DEFAULT_DESCRIPTION_TEMPLATE, Registry, ToolContract
 from studio.lint.cache import memo, render_cached
 from studio.lint.model import Hit, LintContext, Severity, registry_rule
 from studio.lint.regex import compile_cues
+from studio.lint.rules._common import first_sentence
 from studio.lint.similarity import (
+    ShortTextIndex,
     SimilarityIndex,
     SimilarPair,
     normalise_token,
@@ -33,27 +38,28 @@ from studio.lint.similarity import (
     tool_text,
 )
 from studio.lint.text import split_identifier, tokenize
+from studio.lint.wordlists import Units, content_units, is_content_word, verb_classes
 
 CATEGORY = "ambiguity"
 NEAR_DUPLICATE = "ambiguity-near-duplicate"
 CONFUSABLE_NAMES = "ambiguity-confusable-names"
 NOUN_OVERLOAD = "ambiguity-noun-overload"
 TOOLSET_SIZE = "ambiguity-toolset-size"
-PAIR_RULE_IDS: frozenset[str] = frozenset({NEAR_DUPLICATE, CONFUSABLE_NAMES})
+CLONED_BLOCK = "ambiguity-cloned-block"
+DUPLICATE_TOOL = "duplicate-tool"
+PAIR_RULE_IDS: frozenset[str] = frozenset(
+    {NEAR_DUPLICATE, CONFUSABLE_NAMES, CLONED_BLOCK, DUPLICATE_TOOL}
+)
 """Rules the engine evaluates incrementally through :class:`AmbiguityState`."""
 
 OPENAI_PROFILES = frozenset({"openai", "openai-strict"})
 
-# Verbs that only read map to one class, so get_order / queryOrderList collide.
-_READ_VERB_TEXT = "get list query search find fetch retrieve lookup look read show view load check describe browse"  # noqa: E501
-READ_VERBS = frozenset(_READ_VERB_TEXT.split())
-VERB_CLASSES = {
-    **{v: "read" for v in READ_VERBS},
-    **{v: "create" for v in ("create", "add", "new", "insert", "make", "register")},
-    **{v: "update" for v in ("update", "modify", "edit", "set", "change", "patch", "put")},
-    **{v: "delete" for v in ("delete", "remove", "drop", "destroy", "purge", "del")},
-    **{v: "send" for v in ("send", "notify", "push", "post", "publish")},
+# Verb → family (get, list, query → read; book, buy → buy), from data/verbs.txt:
+# get_order and queryOrderList collide, search_flights and book_flight do not.
+VERB_CLASSES: dict[str, str] = {
+    v: c.split(".")[0] for v, c in verb_classes().items() if v.isascii()
 }
+READ_VERBS = frozenset(v for v, c in VERB_CLASSES.items() if c == "read")
 # Words that decorate a name without naming a different thing.
 _GENERIC_TEXT = "list detail details info information all by id ids data page paged v1 v2 my the of for item items record records"  # noqa: E501
 GENERIC_NAME_WORDS = frozenset(_GENERIC_TEXT.split())
@@ -77,7 +83,7 @@ def name_key(name: str, verbs: Iterable[str] = ()) -> tuple[str, tuple[str, ...]
     if verb_class is None and first in verbs:
         verb_class = first
     rest = words[1:] if verb_class is not None else words
-    nouns = sorted({normalise_token(w) for w in rest if w not in GENERIC_NAME_WORDS})
+    nouns = sorted({normalise_token(w) for w in rest if w not in GENERIC_NAME_WORDS} - {""})
     return verb_class or "", tuple(nouns)
 
 
@@ -127,16 +133,85 @@ def _ident_words(text: str) -> frozenset[str] | None:
 _PLAIN_NAME = re.compile(r"[A-Za-z0-9_]+")
 
 
+_BLOCK_EDGE = " \t\n.,;:!?。，；：！？、…'\"`()[]{}-"
+
+
+def block_fingerprint(value: str) -> str:
+    """A block's text as compared for clones: case, spacing and edge punctuation folded."""
+    return " ".join(value.casefold().split()).strip(_BLOCK_EDGE)
+
+
+def _blocks(tool: ToolContract) -> dict[str, tuple[str, str]]:
+    """Blocks compared for clones (summary and usage, or the free-text description):
+    block → (fingerprint, text)."""
+    fields = ("summary", "usage") if tool.has_blocks() else ("description",)
+    out = {}
+    for field in fields:
+        value = getattr(tool, field, "")
+        if isinstance(value, str) and value.strip():
+            out[field] = (block_fingerprint(value), value.strip())
+    return out
+
+
+def _summary(tool: ToolContract) -> str:
+    """The summary block, or the first sentence of a free-text description."""
+    summary = tool.summary if isinstance(tool.summary, str) else ""
+    if summary.strip() or tool.has_blocks():
+        return summary.strip()
+    description = tool.description if isinstance(tool.description, str) else ""
+    return first_sentence(description)
+
+
+def _parameters_of(tool: ToolContract) -> str:
+    """:func:`_parameters_json`, once per tool object."""
+    return memo(tool, "parameters-json", lambda: _parameters_json(tool))
+
+
+def _parameters_json(tool: ToolContract) -> str:
+    """The parameters as canonical-ish JSON (sorted keys), to compare two tools."""
+    try:
+        return json.dumps(tool.parameters, sort_keys=True, ensure_ascii=False, default=str)
+    except (TypeError, ValueError):  # an odd import: compare it as text
+        return repr(tool.parameters)
+
+
 class _ToolInfo:
-    __slots__ = ("_words", "key", "says_instead", "squashed", "text")
+    __slots__ = (
+        "_words",
+        "blocks",
+        "content",
+        "dup_key",
+        "key",
+        "name_verb",
+        "says_instead",
+        "squashed",
+        "summary",
+        "summary_units",
+        "text",
+    )
 
     def __init__(
-        self, text: str, says_instead: bool, key: tuple[str, tuple[str, ...]], squashed: str
+        self,
+        text: str,
+        says_instead: bool,
+        key: tuple[str, tuple[str, ...]],
+        squashed: str,
+        summary: str = "",
+        blocks: Mapping[str, tuple[str, str]] | None = None,
+        dup_key: str = "",
+        name_verb: str = "",
     ) -> None:
+        self.name_verb = name_verb
         self.text = text
         self.says_instead = says_instead
         self.key = key
         self.squashed = squashed
+        self.summary = summary
+        self.summary_units = content_units(summary) if summary else Units((), (), ())
+        # The summary's content words (no verbs, generic words or stopwords).
+        self.content = frozenset(self.summary_units.content)
+        self.blocks = dict(blocks or {})
+        self.dup_key = dup_key
         self._words: frozenset[str] | bool | None = False  # False: not computed yet
 
     def mentions(self, other: str) -> bool:
@@ -150,9 +225,87 @@ class _ToolInfo:
                 return other.lower() in words  # type: ignore[operator]
         return _mention_pattern(other).search(self.text) is not None
 
+    @property
+    def summary_verb(self) -> str:
+        """The verb class (with its kind) the summary starts with, "" when none."""
+        verbs = self.summary_units.verbs
+        return verbs[0] if verbs else ""
+
+
+def _verbs_differ(ia: _ToolInfo, ib: _ToolInfo) -> bool:
+    """True when the verbs say the tools do different things (search vs book, get vs list).
+
+    Names decide, unless both summaries use one verb class: list_bookings and
+    fetch_reservations that both "List the employee's hotel bookings" do the same.
+    """
+    sa, sb = ia.summary_verb, ib.summary_verb
+    if ia.name_verb and ib.name_verb and ia.name_verb != ib.name_verb:
+        return not (sa and sb and sa == sb)
+    if ia.name_verb and ib.name_verb:
+        return False
+    return bool(sa and sb and sa != sb)
+
+
+def _name_verb(name: str, key: tuple[str, tuple[str, ...]]) -> str:
+    """The verb class (with its kind) of a name's first word, "" when it has none."""
+    if not key[0]:
+        return ""
+    words = split_identifier(name)
+    return verb_classes().get(words[0], key[0]) if words else key[0]
+
+
+class _Groups:
+    """Tools grouped by a key (equal summaries, equal blocks…), the shared keys at hand.
+
+    Most keys hold one tool, kept as the bare name (no set per key: a
+    10,000-tool registry has 200,000 name variants); :meth:`shared` gives the
+    groups of two or more without visiting the others.
+    """
+
+    __slots__ = ("_by_key", "_shared")
+
+    def __init__(self) -> None:
+        self._by_key: dict[Any, str | set[str]] = {}
+        self._shared: set[Any] = set()
+
+    def add(self, key: Any, name: str) -> None:
+        by_key = self._by_key
+        group = by_key.get(key)
+        if group is None:
+            by_key[key] = name
+        elif isinstance(group, str):
+            if group != name:
+                by_key[key] = {group, name}
+                self._shared.add(key)
+        else:
+            group.add(name)
+
+    def discard(self, key: Any, name: str) -> None:
+        by_key = self._by_key
+        group = by_key.get(key)
+        if group is None:
+            return
+        if isinstance(group, str):
+            if group == name:
+                del by_key[key]
+            return
+        group.discard(name)
+        if len(group) == 1:
+            by_key[key] = next(iter(group))
+            self._shared.discard(key)
+
+    def clear(self) -> None:
+        self._by_key.clear()
+        self._shared.clear()
+
+    def shared(self) -> Iterator[tuple[Any, set[str]]]:
+        """(key, tools) of every group of two or more tools."""
+        by_key = self._by_key
+        return ((key, by_key[key]) for key in self._shared)  # type: ignore[misc]
+
 
 class AmbiguityState:
-    """Similarity and name indexes of a registry, updated one tool at a time."""
+    """Similarity, name, block and duplicate indexes of a registry, updated one tool at a time."""
 
     def __init__(
         self,
@@ -167,11 +320,20 @@ class AmbiguityState:
             float(options.get("similarity.threshold", 0.6)),  # type: ignore[arg-type]
             max_df_share=float(options.get("similarity.max_df_share", 0.2)),  # type: ignore[arg-type]
         )
+        self.summaries = ShortTextIndex(
+            float(options.get("similarity.summary_threshold", 0.75))  # type: ignore[arg-type]
+        )
         self._info: dict[str, _ToolInfo] = {}
-        self._groups: dict[tuple[str, tuple[str, ...]], set[str]] = {}
-        self._variants: dict[str, set[str]] = {}
+        self._groups = _Groups()
+        self._variants = _Groups()
+        self._same_summary = _Groups()
+        self._clones = _Groups()
+        self._dups = _Groups()  # by rendered description; see _same_contract
+        self._tools: dict[str, ToolContract] = {}
         # SimilarPair objects by pair key, reused while neither tool changes.
         self._pairs: dict[tuple[str, str], SimilarPair] = {}
+        # The hits of a pair object for a set of enabled rules (see pair_hits).
+        self._hits: dict[tuple[str, str], tuple[SimilarPair, frozenset[str], list]] = {}
 
     @classmethod
     def for_registry(
@@ -187,7 +349,16 @@ class AmbiguityState:
         rendered = render_cached(tool, self.template)
         usage = tool.usage if tool.has_blocks() else rendered
         key = name_key(tool.name, self.verbs)
-        return _ToolInfo(rendered, bool(_INSTEAD.search(usage)), key, _squash(tool.name))
+        return _ToolInfo(
+            rendered,
+            bool(_INSTEAD.search(usage if isinstance(usage, str) else "")),
+            key,
+            _squash(tool.name),
+            _summary(tool),
+            _blocks(tool),
+            rendered,
+            _name_verb(tool.name, key),
+        )
 
     @staticmethod
     def _deletions(word: str) -> set[str]:
@@ -198,24 +369,29 @@ class AmbiguityState:
     def _add_names(self, name: str, info: _ToolInfo) -> None:
         self._info[name] = info
         if info.key[1]:
-            self._groups.setdefault(info.key, set()).add(name)
+            self._groups.add(info.key, name)
         for v in self._deletions(info.squashed):
-            self._variants.setdefault(v, set()).add(name)
+            self._variants.add(v, name)
+        if info.content:
+            self._same_summary.add(info.summary_units.key(), name)
+        for block, (fingerprint, _text) in info.blocks.items():
+            self._clones.add((block, fingerprint), name)
+        self._dups.add(info.dup_key, name)
 
     def _remove_names(self, name: str) -> None:
         info = self._info.pop(name, None)
         if info is None:
             return
-        group = self._groups.get(info.key)
-        if group is not None:
-            group.discard(name)
-            if not group:
-                del self._groups[info.key]
+        if info.key[1]:
+            self._groups.discard(info.key, name)
         for v in self._deletions(info.squashed):
-            bucket = self._variants[v]
-            bucket.discard(name)
-            if not bucket:
-                del self._variants[v]
+            self._variants.discard(v, name)
+        if info.content:
+            self._same_summary.discard(info.summary_units.key(), name)
+        for block, (fingerprint, _text) in info.blocks.items():
+            self._clones.discard((block, fingerprint), name)
+        self._dups.discard(info.dup_key, name)
+        self._tools.pop(name, None)
 
     def _terms(self, tool: ToolContract) -> Counter[str]:
         """:func:`tool_terms`, once per tool object and template (the index only reads it)."""
@@ -227,38 +403,87 @@ class AmbiguityState:
             ),
         )
 
+    @staticmethod
+    def _summary_key(info: _ToolInfo) -> frozenset[str]:
+        # A summary with no content word is vague (desc-vague-summary); it is
+        # compared through its clones, not as a near-duplicate of every other.
+        return info.summary_units.key() if info.content else frozenset()
+
     def build(self, tools: Iterable[ToolContract]) -> None:
         """Index every tool from scratch."""
         self._info.clear()
-        self._groups.clear()
-        self._variants.clear()
+        for groups in (
+            self._groups,
+            self._variants,
+            self._same_summary,
+            self._clones,
+            self._dups,
+        ):
+            groups.clear()
+        self._hits.clear()
         items = []
+        summaries = []
+        self._tools.clear()
         for tool in tools:
-            self._add_names(tool.name, self._describe(tool))
+            info = self._describe(tool)
+            self._add_names(tool.name, info)
+            self._tools[tool.name] = tool
             items.append((tool.name, self._terms(tool)))
+            summaries.append((tool.name, self._summary_key(info)))
         self.index.build(items)
+        self.summaries.build(summaries)
         self._pairs.clear()
 
     def update(self, old_name: str | None, tool: ToolContract | None) -> None:
         """Insert (old_name None), replace, or remove (tool None) one tool."""
         if old_name is not None:
             self._remove_names(old_name)
+        info = None
         if tool is not None:
-            self._add_names(tool.name, self._describe(tool))
+            info = self._describe(tool)
+            self._add_names(tool.name, info)
+            self._tools[tool.name] = tool
         terms = self._terms(tool) if tool is not None else None
-        dirty = self.index.update(old_name, tool.name if tool else None, terms)
+        name = tool.name if tool is not None else None
+        dirty = self.index.update(old_name, name, terms)
+        self.summaries.update(old_name, name, self._summary_key(info) if info is not None else None)
         if dirty is None:
             self._pairs.clear()
         else:
+            dirty.update(n for n in (old_name, name) if n is not None)
             stale = [k for k in self._pairs if k[0] in dirty or k[1] in dirty]
             for key in stale:
                 del self._pairs[key]
 
     # ------------------------------------------------------------ queries
 
+    def summary_of(self, name: str) -> str:
+        """The summary (or first sentence) of an indexed tool, "" when unknown."""
+        info = self._info.get(name)
+        return info.summary if info is not None else ""
+
+    def summary_relation(self, a: str, b: str) -> str:
+        """How two summaries' content words relate: same, a_in_b, b_in_a, differ ("": vague)."""
+        ia, ib = self._info.get(a), self._info.get(b)
+        if ia is None or ib is None or not ia.content or not ib.content:
+            return ""
+        if ia.content == ib.content:
+            return "same"
+        if ia.content <= ib.content:
+            return "a_in_b"
+        if ib.content <= ia.content:
+            return "b_in_a"
+        return "differ"
+
+    def block_text(self, name: str, block: str) -> str:
+        """The text of a block of an indexed tool ("" when unknown)."""
+        info = self._info.get(name)
+        found = info.blocks.get(block) if info is not None else None
+        return found[1] if found else ""
+
     def _name_pairs(self) -> set[tuple[str, str]]:
         pairs: set[tuple[str, str]] = set()
-        for group in self._groups.values():
+        for _key, group in self._groups.shared():
             if len(group) > 1:
                 members = sorted(group)
                 # A crowded group is the noun-overload rule's business; pair
@@ -267,7 +492,7 @@ class AmbiguityState:
                 for i, a in enumerate(members):
                     for b in members[i + 1 : i + step]:
                         pairs.add((a, b))
-        for bucket in self._variants.values():
+        for _key, bucket in self._variants.shared():
             if 1 < len(bucket) <= 8:
                 members = sorted(bucket)
                 for i, a in enumerate(members):
@@ -276,14 +501,63 @@ class AmbiguityState:
                             pairs.add((a, b))
         return pairs
 
+    @staticmethod
+    def _star_pairs(
+        groups: Iterable[set[str]], pos: Mapping[str, int]
+    ) -> Iterator[tuple[str, str]]:
+        """Each member of a group of equals paired with the group's first tool (linear)."""
+        for group in groups:
+            if len(group) < 2:
+                continue
+            members = sorted(group, key=lambda n: (pos.get(n, 1 << 30), n))
+            first = members[0]
+            for other in members[1:]:
+                yield _key(first, other)
+
+    def _same_contract(self) -> Iterator[set[str]]:
+        """Groups of tools with the same rendered description and the same parameters."""
+        for _text, group in self._dups.shared():
+            by_params: dict[str, set[str]] = {}
+            for name in group:
+                params = _parameters_of(self._tools[name])
+                by_params.setdefault(params, set()).add(name)
+            yield from by_params.values()
+
+    def _shared_terms(self, a: str, b: str, limit: int = 3) -> tuple[str, ...]:
+        """The few distinctive content words both tools use, rarest first.
+
+        Words of both summaries come first, then the other words both tools'
+        texts use; stopwords, generic words, verbs, numbers and ids never
+        count, nor words most tools of the registry use (template labels, the
+        service's name).
+        """
+        ia, ib = self._info[a], self._info[b]
+        n = len(self._info)
+        df = self.index.df
+        common = max(3, n // 2)
+        out: list[str] = []
+        for shared in (ia.content & ib.content, self.index.shared_words(a, b)):
+            ranked = sorted((df(t), t) for t in shared if t not in out and is_content_word(t))
+            out.extend(t for d, t in ranked if d < common or n < 4)
+            if len(out) >= limit:
+                break
+        return tuple(out[:limit])
+
     def similar_pairs(self, order: Mapping[str, int] | None = None) -> list[SimilarPair]:
-        """Confusable or near-duplicate pairs, ordered by the registry's tool order."""
+        """Confusable, near-duplicate, cloned or duplicate pairs, in the registry's tool order."""
+        pos = order if order is not None else {n: i for i, n in enumerate(sorted(self._info))}
         scores = {(a, b) if a < b else (b, a): s for a, b, s in self.index.similar()}
         names = self._name_pairs()
-        pos = order if order is not None else {n: i for i, n in enumerate(sorted(self._info))}
+        summary_pairs = set(self.summaries.pairs())
+        summary_pairs.update(self._star_pairs((g for _k, g in self._same_summary.shared()), pos))
+        clone_pairs: dict[tuple[str, str], list[str]] = {}
+        for (block, _fp), group in self._clones.shared():
+            for key in self._star_pairs((group,), pos):
+                clone_pairs.setdefault(key, []).append(block)
+        dup_pairs = set(self._star_pairs(self._same_contract(), pos))
         out = []
         cache = self._pairs
-        for key in scores.keys() | names:
+        for key in scores.keys() | names | summary_pairs | clone_pairs.keys() | dup_pairs:
             cached = cache.get(key)
             if cached is not None:
                 out.append(cached)
@@ -293,77 +567,238 @@ class AmbiguityState:
             if score is None:
                 score = self.index.score(a, b)
             ia, ib = self._info[a], self._info[b]
-            out.append(
-                cache.setdefault(
-                    key,
-                    SimilarPair(
-                        a,
-                        b,
-                        round(score, 4),
-                        self.index.shared_terms(a, b),
-                        ia.mentions(b),
-                        ib.mentions(a),
-                        near_duplicate=key in scores,
-                        confusable_names=key in names,
-                    ),
-                )
+            summary_score = self.summaries.score(a, b)
+            if key in summary_pairs and summary_score < self.summaries.threshold:
+                summary_score = 1.0  # the same content, found through its group
+            pair = SimilarPair(
+                a,
+                b,
+                round(score, 4),
+                self._shared_terms(a, b),
+                ia.mentions(b),
+                ib.mentions(a),
+                near_duplicate=key in scores or key in summary_pairs,
+                confusable_names=key in names,
+                summary_score=round(summary_score, 4),
+                cloned_blocks=tuple(sorted(set(clone_pairs.get(key, ())), key=_BLOCK_ORDER.index)),
+                duplicate=key in dup_pairs,
             )
+            pair = dataclasses.replace(pair, severity=_pair_severity(pair, ia, ib))
+            out.append(cache.setdefault(key, pair))
         out.sort(key=lambda p: (pos.get(p.a, 1 << 30), pos.get(p.b, 1 << 30), p.a, p.b))
         return out
+
+
+_BLOCK_ORDER = ["summary", "usage", "description"]
+
+
+def _key(a: str, b: str) -> tuple[str, str]:
+    return (a, b) if a < b else (b, a)
+
+
+# ---------------------------------------------------------------- severity
+
+
+_LOWER = {Severity.ERROR: Severity.WARNING, Severity.WARNING: Severity.INFO}
+
+
+def _base_severity(pair: SimilarPair, ia: _ToolInfo, ib: _ToolInfo) -> Severity:
+    """How confusable a pair is before asking whether the descriptions tell it apart.
+
+    Same verb + same object + similar text is an error; verbs of different
+    classes (search vs book) are info; in between — one summary says what the
+    other does plus something, or the names say the same while the summaries
+    differ — a warning; summaries that each state a difference, info.
+    """
+    if pair.duplicate or pair.cloned_blocks:
+        return Severity.ERROR
+    if _verbs_differ(ia, ib):
+        return Severity.INFO
+    ca, cb = ia.content, ib.content
+    same_name = ia.key == ib.key and bool(ia.key[1])
+    if ca and cb:
+        if ca == cb:
+            return Severity.ERROR
+        if ca <= cb or cb <= ca:
+            return Severity.WARNING
+        return Severity.WARNING if same_name else Severity.INFO
+    # A vague summary (no content word) tells nothing apart; the vague-summary
+    # rule says so, here the names decide.
+    return Severity.ERROR if same_name and pair.near_duplicate else Severity.WARNING
+
+
+def _pair_severity(pair: SimilarPair, ia: _ToolInfo, ib: _ToolInfo) -> str:
+    severity: Severity | None = _base_severity(pair, ia, ib)
+    if not (pair.duplicate or pair.cloned_blocks):
+        if pair.a_mentions_b and pair.b_mentions_a:
+            severity = None
+        elif pair.a_mentions_b or pair.b_mentions_a:
+            severity = _LOWER.get(severity, Severity.INFO)  # type: ignore[arg-type]
+    return severity.value if severity is not None else ""
 
 
 # ---------------------------------------------------------------- pair hits
 
 
-def pair_hits(pairs: Iterable[SimilarPair], rule_id: str) -> Iterator[Hit]:
-    """Hits of one pairwise rule for the given pairs."""
+def _quote(value: str, limit: int = 60) -> str:
+    """A text quoted as a JSON string, shortened."""
+    value = " ".join(value.split())
+    if len(value) > limit:
+        value = value[: limit - 1] + "…"
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _rule_for(pair: SimilarPair, enabled: Collection[str]) -> str | None:
+    """The one rule that reports a pair, or None (told apart, or its rules are off)."""
+    if pair.duplicate and DUPLICATE_TOOL in enabled:
+        return DUPLICATE_TOOL
+    if (pair.duplicate or pair.cloned_blocks) and CLONED_BLOCK in enabled:
+        return CLONED_BLOCK
+    if not pair.severity:
+        return None  # both descriptions tell the tools apart
+    if pair.confusable_names and CONFUSABLE_NAMES in enabled:
+        return CONFUSABLE_NAMES
+    if pair.near_duplicate and NEAR_DUPLICATE in enabled:
+        return NEAR_DUPLICATE
+    return None
+
+
+def pair_hits(
+    pairs: Iterable[SimilarPair],
+    rule_ids: Collection[str] | str,
+    state: AmbiguityState | None = None,
+) -> Iterator[tuple[str, Hit]]:
+    """One finding per confusable pair (per copied block), as (rule id, hit).
+
+    Args:
+        pairs: The pairs of :meth:`AmbiguityState.similar_pairs`.
+        rule_ids: The pair rules that are enabled (one id: only that rule).
+        state: The state the pairs came from (to quote the summaries).
+
+    A pair is reported once, on the tool whose description does not tell the
+    two apart (the first in the registry when neither does), with the other in
+    ``related``: the GUI shows it on both and counts it once. A duplicate tool
+    is ``duplicate-tool``; each copied block one ``ambiguity-cloned-block``;
+    otherwise confusable names, else near-duplicate descriptions.
+    """
+    enabled = frozenset({rule_ids} if isinstance(rule_ids, str) else rule_ids)
+    cache = state._hits if state is not None else None
+    if cache is not None and len(cache) > 4 * len(state._pairs) + 1024:  # type: ignore[union-attr]
+        cache.clear()  # pairs that are gone
     for p in pairs:
-        if rule_id == NEAR_DUPLICATE and not p.near_duplicate:
-            continue
-        if rule_id == CONFUSABLE_NAMES and not p.confusable_names:
-            continue
-        if p.a_mentions_b and p.b_mentions_a:
-            continue
-        neither = not (p.a_mentions_b or p.b_mentions_a)
-        severity = Severity.ERROR if neither else Severity.WARNING
-        what = (
-            "have near-duplicate descriptions"
-            if rule_id == NEAR_DUPLICATE
-            else "have confusable names"
-        )
-        shared = f" (shared terms: {', '.join(p.shared_terms[:3])})" if p.shared_terms else ""
-        for tool, other, mentions in ((p.a, p.b, p.a_mentions_b), (p.b, p.a, p.b_mentions_a)):
-            if mentions:
+        if cache is not None:
+            cached = cache.get((p.a, p.b))
+            if cached is not None and cached[0] is p and cached[1] == enabled:
+                yield from cached[2]
                 continue
-            tail = (
-                "neither description says when to use which"
-                if neither
-                else f"{other}'s description tells them apart, this one does not"
+        produced = list(_hits_of(p, enabled, state))
+        if cache is not None:
+            cache[(p.a, p.b)] = (p, enabled, produced)
+        yield from produced
+
+
+def _hits_of(
+    p: SimilarPair, enabled: frozenset[str], state: AmbiguityState | None
+) -> Iterator[tuple[str, Hit]]:
+    rule_id = _rule_for(p, enabled)
+    if rule_id is None:
+        return
+    if rule_id == DUPLICATE_TOOL:
+        yield (
+            rule_id,
+            Hit(
+                p.b,
+                "",
+                f"{p.b} is a duplicate of {p.a}: the same description and parameters under "
+                f"two names, so a model picks either at random. Remove {p.b} (or {p.a}); "
+                "if both must stay, say in each what the other does not do.",
+                related=(p.a,),
+                severity=Severity.ERROR,
+            ),
+        )
+    elif rule_id == CLONED_BLOCK:
+        for block in p.cloned_blocks:
+            when = " and when to use it" if block == "usage" else ""
+            quoted = state.block_text(p.a, block) if state else ""
+            yield (
+                rule_id,
+                Hit(
+                    p.a,
+                    block,
+                    f"{p.a} and {p.b} have the same {block}"
+                    f"{f' ({_quote(quoted)})' if quoted else ''}, so a model reads the two "
+                    f"tools as one; rewrite the {block} of the tool it was copied into to say "
+                    f"what that tool does{when}, and when to use the other instead.",
+                    related=(p.b,),
+                    severity=Severity.ERROR,
+                ),
             )
-            yield Hit(
-                tool,
-                "usage",
-                f"{tool} and {other} {what}{shared}; {tail}: add to usage when to use "
-                f"{other} instead",
-                related=(other,),
-                severity=severity,
-            )
+    else:
+        yield rule_id, _similar_hit(rule_id, p, state)
+
+
+def _similar_hit(rule_id: str, p: SimilarPair, state: AmbiguityState | None) -> Hit:
+    neither = not (p.a_mentions_b or p.b_mentions_a)
+    tool, other = (p.b, p.a) if p.a_mentions_b and not p.b_mentions_a else (p.a, p.b)
+    qa, qb = (state.summary_of(p.a), state.summary_of(p.b)) if state else ("", "")
+    relation = state.summary_relation(p.a, p.b) if state else ""
+    quoted = f" ({_quote(qa)} / {_quote(qb)})" if qa and qb else ""
+    if relation == "same":
+        texts = f"summaries say the same thing{quoted}"
+    elif relation in ("a_in_b", "b_in_a") and p.summary_score >= 0.5:
+        less = p.a if relation == "a_in_b" else p.b
+        texts = f"summaries differ only in detail{quoted}: {less}'s names nothing the other lacks"
+    elif p.near_duplicate:
+        texts = "descriptions are near-duplicates"
+    else:
+        texts = ""
+    if rule_id == CONFUSABLE_NAMES:
+        what = "have confusable names" + (f" and their {texts}" if texts else "")
+    else:
+        what = f"look interchangeable: their {texts}"
+    about = f" (both about {', '.join(p.shared_terms)})" if p.shared_terms else ""
+    if neither:
+        gap = "nothing in either description says what distinguishes them"
+        todo = (
+            "say in each summary what the tool does that the other does not (which "
+            "records, by what key, what comes back), and in each usage when to use the "
+            "other instead"
+        )
+    else:
+        gap = f"only {other}'s description tells them apart"
+        todo = (
+            f"say in {tool}'s summary what it does that {other} does not, and in its "
+            f"usage when to use {other} instead"
+        )
+    return Hit(
+        tool,
+        "usage",  # where "use X instead" goes; kept so stored suppressions still match
+        f"{p.a} and {p.b} {what}{about}; {gap}: {todo}.",
+        related=(other,),
+        severity=Severity(p.severity),
+    )
 
 
 def _standalone(registry: Registry, ctx: LintContext, rule_id: str) -> Iterator[Hit]:
     state = AmbiguityState.for_registry(registry, ctx.options)
     order = {t.name: i for i, t in enumerate(registry.tools)}
-    yield from pair_hits(state.similar_pairs(order), rule_id)
+    for found, hit in pair_hits(state.similar_pairs(order), PAIR_RULE_IDS, state):
+        if found == rule_id:
+            yield hit
 
 
 @registry_rule(
     NEAR_DUPLICATE,
     category=CATEGORY,
     severity=Severity.WARNING,
-    rationale="""Two tools whose descriptions say nearly the same thing give the model no
-    basis to choose between them, so it picks one at random or the first listed. Each
-    description must say what makes it different and name the sibling to use instead. It is
-    an error when neither description does, a warning when only one does.""",
+    rationale="""Two tools whose descriptions say nearly the same thing — long texts with
+    the same words, or short ones that name the same action on the same object ("查询报销信息"
+    / "查询报销相关信息", "Gets order." / "Query orders.") — give the model no basis to choose,
+    so it picks one at random or the first listed. Each summary must say what makes the tool
+    different, and each usage which sibling to use instead. One finding per pair: an error
+    when the verb and object are the same and neither description tells them apart, a
+    warning when one summary only adds to the other's or one description tells them apart,
+    info when the verbs differ (search vs book) or each summary states its own difference.""",
 )
 def near_duplicate_descriptions(registry: Registry, ctx: LintContext) -> Iterator[Hit]:
     yield from _standalone(registry, ctx, NEAR_DUPLICATE)
@@ -375,11 +810,38 @@ def near_duplicate_descriptions(registry: Registry, ctx: LintContext) -> Iterato
     severity=Severity.WARNING,
     rationale="""Names that mean the same thing (get_order, queryOrderList, getOrderDetail) or
     differ by one character are the top cause of wrong tool choice. Rename them so the
-    difference shows in the name, or say in each usage when to use the other one. It is an
-    error when neither description tells the pair apart, a warning when only one does.""",
+    difference shows in the name, or say in each usage when to use the other one. One finding
+    per pair, reported as near-duplicate descriptions when the texts also say the same thing;
+    a warning when neither description tells the pair apart, info when one does or when the
+    verbs differ.""",
 )
 def confusable_names(registry: Registry, ctx: LintContext) -> Iterator[Hit]:
     yield from _standalone(registry, ctx, CONFUSABLE_NAMES)
+
+
+@registry_rule(
+    CLONED_BLOCK,
+    category=CATEGORY,
+    severity=Severity.ERROR,
+    rationale="""A summary or usage block copied from a sibling (the same text after case and
+    spacing) makes the two tools read as one to a model, and a copied usage block tells the
+    model to use the wrong tool. Each copied block is one finding naming both tools and the
+    block; rewrite the copy to say what this tool does and when to use the other.""",
+)
+def cloned_blocks(registry: Registry, ctx: LintContext) -> Iterator[Hit]:
+    yield from _standalone(registry, ctx, CLONED_BLOCK)
+
+
+@registry_rule(
+    DUPLICATE_TOOL,
+    category=CATEGORY,
+    severity=Severity.ERROR,
+    rationale="""Two tools with the same description and the same parameters under different
+    names (one function imported twice: search and search_2) are one tool to a model, which
+    then picks either at random and doubles the tokens spent on it. Remove one of them.""",
+)
+def duplicate_tools(registry: Registry, ctx: LintContext) -> Iterator[Hit]:
+    yield from _standalone(registry, ctx, DUPLICATE_TOOL)
 
 
 @registry_rule(

@@ -6,6 +6,7 @@ component scores can reuse them.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 
@@ -32,6 +33,7 @@ from studio.lint.text import (
     text_length,
     tokenize,
 )
+from studio.lint.wordlists import content_units, fold
 
 CATEGORY = "description"
 
@@ -134,6 +136,57 @@ def check_purpose(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
             "The description does not state the tool's purpose; start with one sentence "
             "saying what it does and to what.",
         )
+
+
+def vague_summary(tool: ToolContract) -> tuple[str, ...] | None:
+    """The generic words of a summary that names nothing the tool acts on, else None.
+
+    "Gets data.", "Handles requests", "查询信息", "处理请求": verbs and generic
+    words only (the lists in ``studio/lint/data``). A summary too short to
+    state a purpose at all is :func:`states_purpose`'s business, not this.
+    """
+    summary, _ = summary_text(tool)
+    if not summary or not states_purpose(tool):
+        return None
+    units = content_units(summary)
+    if units.content:
+        return None
+    return units.generic or tuple(w for w in re.findall(r"\w+", summary.lower()))[:3]
+
+
+def _name_nouns(name: str) -> list[str]:
+    """Words of a tool name that are neither verbs nor generic (what it may act on)."""
+    words = list(split_identifier(name))
+    content = set(content_units(" ".join(words)).content)
+    return list(dict.fromkeys(w for w in words if fold(w) in content))
+
+
+@tool_rule(
+    "desc-vague-summary",
+    category=CATEGORY,
+    severity=Severity.WARNING,
+    rationale="""A summary made of a verb and generic words ("Gets data.", "Handles
+    requests", "查询信息", "处理请求") names nothing the tool acts on, so a model cannot tell
+    it from any sibling and picks by name alone. Say which records or objects it acts on,
+    by what key, and what comes back. The generic words and verbs are data files
+    (studio/lint/data/generic_words.txt, verbs.txt) you can extend.""",
+)
+def check_vague_summary(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
+    generic = vague_summary(tool)
+    if generic is None:
+        return
+    summary, path = summary_text(tool)
+    name = text(tool.name)
+    nouns = _name_nouns(name)
+    hint = f" (the name suggests {', '.join(nouns)})" if nouns else ""
+    words = ", ".join(generic)
+    yield Hit(
+        name,
+        path,
+        f"The summary {json.dumps(summary, ensure_ascii=False)} names nothing the tool acts "
+        f"on, only generic words ({words}); say which records or objects it acts on{hint}, "
+        "by what key, and what comes back.",
+    )
 
 
 @tool_rule(
@@ -462,11 +515,12 @@ def restates_name(name: str, summary: str) -> bool:
 def check_restates_name(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
     name = text(tool.name)
     summary, path = summary_text(tool)
-    if restates_name(name, summary):
+    if restates_name(name, summary) and vague_summary(tool) is None:
         yield Hit(
             name,
             path,
-            f"The summary {summary!r} only restates the name {name!r}; say what the tool "
+            f"The summary {json.dumps(summary, ensure_ascii=False)} only restates the name "
+            f"{name}; say what the tool "
             "does beyond its name (which records, by what key, what comes back).",
         )
 
@@ -545,4 +599,5 @@ __all__ = [
     "restates_name",
     "states_purpose",
     "states_returns",
+    "vague_summary",
 ]
