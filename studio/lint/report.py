@@ -10,6 +10,7 @@ itself is absent, else line 1); registry-level findings into
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Any
 
@@ -17,7 +18,7 @@ from studio import __version__
 from studio.contract.model import Registry
 from studio.contract.problems import join_path
 from studio.contract.token_count import ESTIMATE, format_count
-from studio.lint.engine import LintReport, rule_info
+from studio.lint.engine import LintReport, finding_tools, rule_info
 from studio.lint.model import Finding, Severity
 
 SARIF_SCHEMA = (
@@ -117,6 +118,10 @@ def to_json(report: LintReport) -> dict[str, Any]:
                 "b_mentions_a": p.b_mentions_a,
                 "near_duplicate": p.near_duplicate,
                 "confusable_names": p.confusable_names,
+                "summary_score": p.summary_score,
+                "cloned_blocks": list(p.cloned_blocks),
+                "duplicate": p.duplicate,
+                "severity": p.severity or None,
             }
             for p in report.similar
         ],
@@ -224,6 +229,19 @@ def to_sarif(report: LintReport, registry: Registry) -> dict[str, Any]:
             "locations": [location(f)],
             "properties": {"tool": f.tool, "path": f.path, "related": list(f.related)},
         }
+        others = finding_tools(f)[1:]
+        if others:
+            # A confusable pair is one result; the other tool is a related location.
+            result["relatedLocations"] = [
+                {
+                    "id": i,
+                    "physicalLocation": location(dataclasses.replace(f, tool=other))[
+                        "physicalLocation"
+                    ],
+                    "message": {"text": other},
+                }
+                for i, other in enumerate(others, 1)
+            ]
         if f.suppressed_reason is not None:
             result["suppressions"] = [{"kind": "external", "justification": f.suppressed_reason}]
         results.append(result)

@@ -2,19 +2,35 @@
 
 from __future__ import annotations
 
-from studio.lint import Severity, lint_registry, similar_pairs
+import dataclasses
+import json
+
+import pytest
+
+from studio.lint import Linter, Severity, Suppression, lint_registry, similar_pairs
 from studio.lint.config import LintConfig
+from studio.lint.engine import finding_tools
 from studio.lint.model import RULES
 from studio.lint.rules.ambiguity import (
+    CLONED_BLOCK,
     CONFUSABLE_NAMES,
+    DUPLICATE_TOOL,
     NEAR_DUPLICATE,
     NOUN_OVERLOAD,
+    PAIR_RULE_IDS,
     TOOLSET_SIZE,
     name_key,
 )
 from tests.lint._fixtures import example, registry, tool
 
-AMBIGUITY = (CONFUSABLE_NAMES, NEAR_DUPLICATE, NOUN_OVERLOAD, TOOLSET_SIZE)
+AMBIGUITY = (
+    CONFUSABLE_NAMES,
+    NEAR_DUPLICATE,
+    NOUN_OVERLOAD,
+    TOOLSET_SIZE,
+    CLONED_BLOCK,
+    DUPLICATE_TOOL,
+)
 
 
 def only_ambiguity() -> LintConfig:
@@ -194,3 +210,185 @@ def test_order_example_confusables() -> None:
     assert all(f.severity is Severity.ERROR for f in found)
     # One finding per pair: the near-duplicate rule does not report them again.
     assert hits(example("order-service"), NEAR_DUPLICATE) == []
+
+
+# ---------------------------------------------------------------- issue #11: short, vague, Chinese
+
+
+def travel_with(*changes: tuple[str, dict], extra: tuple = ()) -> object:
+    """The travel example with some tools' fields replaced and tools added."""
+    reg = example("travel-reimbursement")
+    edits = dict(changes)
+    tools = tuple(
+        dataclasses.replace(t, **edits[t.name]) if t.name in edits else t for t in reg.tools
+    )
+    return dataclasses.replace(reg, tools=(*tools, *extra))
+
+
+def pair_findings(report) -> list:
+    return [f for f in report.findings if f.rule_id in PAIR_RULE_IDS]
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("查询报销信息", "查询报销相关信息"),
+        ("Get reimbursement info.", "Get reimbursement-related information."),
+    ],
+)
+def test_short_pair_that_says_the_same_is_one_error(first: str, second: str) -> None:
+    # Different names (the names alone would not pair them), 6- and 2-word summaries.
+    reg = travel_with(extra=(tool("lookup_claims", first), tool("fetch_expenses", second)))
+    report = lint_registry(reg)
+    [found] = [f for f in pair_findings(report) if "lookup_claims" in pair_of(f)]
+    assert found.rule_id == NEAR_DUPLICATE and found.severity is Severity.ERROR
+    assert pair_of(found) == {"lookup_claims", "fetch_expenses"}
+    assert f"{json.dumps(first, ensure_ascii=False)} / " in found.message
+    assert "nothing in either description says what distinguishes them" in found.message
+    # One finding, counted once, shown on both tools.
+    assert found in report.for_tool("lookup_claims") and found in report.for_tool("fetch_expenses")
+    assert report.counts[Severity.ERROR] == 1
+    assert finding_tools(found) == ("lookup_claims", "fetch_expenses")
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("查询报销单信息", "查询报销信息"),
+        ("List open invoices of a trip.", "List invoices of a trip."),
+    ],
+)
+def test_one_summary_adding_a_detail_is_a_warning(first: str, second: str) -> None:
+    reg = registry(tool("get_claims", first), tool("find_expenses", second))
+    [found] = pair_findings(lint_registry(reg, config=only_ambiguity()))
+    assert found.severity is Severity.WARNING and "differ only in detail" in found.message
+
+
+def test_summaries_that_each_state_a_difference_are_not_an_error() -> None:
+    reg = registry(
+        tool("update_issue_title", "Update the title of an existing issue."),
+        tool("update_issue_body", "Update the body of an existing issue."),
+    )
+    assert all(f.severity is Severity.INFO for f in pair_findings(lint_registry(reg)))
+
+
+@pytest.mark.parametrize(
+    ("search", "buy"),
+    [
+        (("search_flights", "Search flights by route and date."),
+         ("book_flight", "Book a flight by route and date.")),
+        (("search_hotels", "搜索酒店房间"), ("book_hotel", "预订酒店房间")),
+    ],
+)  # fmt: skip
+def test_different_verbs_of_one_service_are_info(search: tuple, buy: tuple) -> None:
+    reg = registry(tool(*search), tool(*buy))
+    found = pair_findings(lint_registry(reg, config=only_ambiguity()))
+    assert found and all(f.severity is Severity.INFO for f in found)
+
+
+@pytest.mark.parametrize(
+    "source",
+    ["query_tickets", "search_policy"],
+)
+def test_cloned_blocks_are_one_finding_each_naming_both_tools(source: str) -> None:
+    reg = example("travel-reimbursement")
+    src = next(t for t in reg.tools if t.name == source)
+    cloned = travel_with(("query_invoices", {"summary": src.summary, "usage": src.usage}))
+    report = lint_registry(cloned)
+    found = [f for f in pair_findings(report) if pair_of(f) == {"query_invoices", source}]
+    assert sorted(f.path for f in found) == ["summary", "usage"]
+    assert all(f.rule_id == CLONED_BLOCK and f.severity is Severity.ERROR for f in found)
+    for f in found:
+        assert "query_invoices" in f.message and source in f.message and f.path in f.message
+
+
+def test_cloned_chinese_usage_block() -> None:
+    usage = "用户问报销单进度时使用；查询发票请改用 query_invoices。"
+    reg = registry(
+        tool("query_claim_status", "查询报销单的审批进度", usage),
+        tool("query_claim_history", "查询报销单的修改历史", "  " + usage + " "),
+    )
+    [found] = pair_findings(lint_registry(reg, config=only_ambiguity()))
+    assert (found.rule_id, found.path, found.severity) == (CLONED_BLOCK, "usage", Severity.ERROR)
+
+
+def test_the_same_function_imported_twice_is_a_duplicate_tool() -> None:
+    reg = example("travel-reimbursement")
+    original = next(t for t in reg.tools if t.name == "query_tickets")
+    twice = dataclasses.replace(
+        reg, tools=(*reg.tools, dataclasses.replace(original, name="query_tickets_2"))
+    )
+    found = [f for f in pair_findings(lint_registry(twice)) if "query_tickets_2" in pair_of(f)]
+    assert [(f.rule_id, f.tool, f.related, f.severity) for f in found] == [
+        (DUPLICATE_TOOL, "query_tickets_2", ("query_tickets",), Severity.ERROR)
+    ]
+
+
+def test_one_finding_per_pair_across_rules() -> None:
+    report = lint_registry(example("order-service"))
+    pairs = [frozenset(pair_of(f)) for f in pair_findings(report)]
+    assert len(pairs) == len(set(pairs)) >= 3
+
+
+def test_a_suppression_on_either_tool_covers_the_pair_finding() -> None:
+    reg = registry(
+        tool("lookup_claims", "查询报销信息"), tool("fetch_expenses", "查询报销相关信息")
+    )
+    config = only_ambiguity().with_suppression(
+        Suppression(NEAR_DUPLICATE, "fetch_expenses", "both stay for old clients")
+    )
+    report = lint_registry(reg, config=config)
+    assert pair_findings(report) == []
+    assert [f.suppressed_reason for f in report.suppressed] == ["both stay for old clients"]
+
+
+def test_shared_terms_are_distinctive_content_words() -> None:
+    noise = "Call it after all other tools; the argument 1008292230 is an example id INV-102."
+    reg = registry(
+        tool("list_bookings", f"List the employee's hotel bookings in a date range. {noise}"),
+        tool("fetch_reservations", f"List the employee's hotel bookings for a date range. {noise}"),
+        tool("send_invoice", "Email an invoice PDF to the finance mailbox."),
+    )
+    [pair] = [p for p in similar_pairs(lint_registry(reg)) if p.b == "fetch_reservations"]
+    assert pair.shared_terms and set(pair.shared_terms) <= {
+        "hotel",
+        "booking",
+        "employee",
+        "date",
+        "range",
+    }
+    for word in ("after", "all", "argument", "1008292230", "102", "inv", "call", "id"):
+        assert word not in pair.shared_terms
+
+
+def test_as_you_type_each_case_is_flagged_incrementally() -> None:
+    """What the editor does: Linter.update_tool for one edited tool at a time."""
+    reg = example("travel-reimbursement")
+    linter = Linter(reg)
+    assert linter.report.counts[Severity.ERROR] == 0
+    tools = {t.name: t for t in reg.tools}
+    vague = dataclasses.replace(tools["query_invoices"], summary="Gets data.")
+    report = linter.update_tool("query_invoices", vague)
+    assert [f.rule_id for f in report.for_tool("query_invoices") if f.path == "summary"] == [
+        "desc-vague-summary"
+    ]
+    copy = dataclasses.replace(
+        vague, summary=tools["query_tickets"].summary, usage=tools["query_tickets"].usage
+    )
+    report = linter.update_tool("query_invoices", copy)
+    for name in ("query_invoices", "query_tickets"):
+        assert {f.path for f in report.for_tool(name) if f.rule_id == CLONED_BLOCK} == {
+            "summary",
+            "usage",
+        }
+    report = linter.update_tool("query_invoices", tools["query_invoices"])
+    assert not [f for f in report.findings if f.rule_id == CLONED_BLOCK]
+    report = linter.update_tool(None, tool("lookup_claims", "查询报销信息"))
+    report = linter.update_tool(None, tool("fetch_expenses", "查询报销相关信息"))
+    [found] = [f for f in report.for_tool("fetch_expenses") if f.rule_id in PAIR_RULE_IDS]
+    assert found.severity is Severity.ERROR
+    assert _comparable(report) == _comparable(lint_registry(linter.registry))
+
+
+def _comparable(report) -> list:
+    return sorted((f.rule_id, f.tool or "", f.path, f.message, f.related) for f in report.findings)

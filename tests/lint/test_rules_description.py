@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from studio.contract import ErrorSpec
@@ -350,3 +352,50 @@ def test_order_service_triggers_many_rules() -> None:
         "risk-destructive-not-marked",
     }  # fmt: skip
     assert expected <= fired
+
+
+# --- desc-vague-summary ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "summary", "words"),
+    [
+        ("query_invoices", "Gets data.", "data"),
+        ("query_invoices", "Handles requests.", "handles, requests"),
+        ("query_invoices", "查询信息", "信息"),
+        ("query_invoices", "处理请求", "请求"),
+        ("query_invoices", "This tool returns the relevant information.", "tool, returns"),
+        ("query_invoices", "获取相关数据。", "相关, 数据"),
+    ],
+)
+def test_vague_summary_in_english_and_chinese(name: str, summary: str, words: str) -> None:
+    [hit] = hits("desc-vague-summary", tool(name, summary=summary))
+    assert hit.path == "summary" and hit.severity is None
+    assert json.dumps(summary, ensure_ascii=False) in hit.message
+    assert f"only generic words ({words}" in hit.message
+    assert "(the name suggests invoices)" in hit.message
+
+
+def test_vague_first_sentence_of_a_free_description() -> None:
+    [hit] = hits("desc-vague-summary", free("Gets data. Returns it as JSON."))
+    assert hit.path == "description"
+
+
+@pytest.mark.parametrize(
+    "summary",
+    [
+        "查询报销信息",
+        "Gets order.",
+        "Look up reimbursement tickets by ticket id or status.",
+        "按客户名称查询订单列表。",
+        "Search.",  # no purpose at all: desc-no-purpose says so, not this rule
+    ],
+)
+def test_summaries_naming_an_object_are_not_vague(summary: str) -> None:
+    assert hits("desc-vague-summary", tool(summary=summary)) == []
+
+
+def test_a_vague_summary_is_one_finding_not_also_restating_the_name() -> None:
+    t = tool("get_data", summary="Gets data.")
+    assert len(hits("desc-vague-summary", t)) == 1
+    assert hits("desc-restates-name", t) == []

@@ -5,8 +5,17 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from studio.lint.similarity import SimilarityIndex, normalise_token, tool_terms
+import pytest
+
+from studio.lint.similarity import (
+    ShortTextIndex,
+    SimilarityIndex,
+    normalise_token,
+    normalised_terms,
+    tool_terms,
+)
 from studio.lint.text import tokenize
+from studio.lint.wordlists import content_units, generic_words, verb_class, verb_classes
 from tests.lint._fixtures import tool
 
 WORDS = [
@@ -49,7 +58,7 @@ WORDS = [
 
 
 def terms(text: str) -> Counter[str]:
-    return Counter(normalise_token(t) for t in tokenize(text))
+    return normalised_terms(tokenize(text))
 
 
 def test_plural_folding() -> None:
@@ -150,3 +159,89 @@ def test_incremental_updates_match_a_rebuild() -> None:
     got = {frozenset((a, b)): round(s, 6) for a, b, s in live.similar()}
     want = {frozenset((a, b)): round(s, 6) for a, b, s in fresh.similar()}
     assert got == want
+
+
+# ---------------------------------------------------------------- short texts (issue #11)
+
+
+def test_numbers_ids_and_stopwords_are_not_terms() -> None:
+    got = normalised_terms(tokenize("After all, the argument 1008292230 is INV-102 for orders"))
+    assert set(got) == {"argument", "inv", "order"}
+
+
+@pytest.mark.parametrize(
+    ("text", "verbs", "content"),
+    [
+        ("Gets data.", ("read",), ()),
+        ("查询信息", ("read",), ()),
+        ("Handles requests", (), ()),
+        ("处理请求", ("run",), ()),
+        ("查询报销信息", ("read",), ("报销",)),
+        ("查询报销相关信息", ("read",), ("报销",)),
+        ("List the employee's hotel bookings.", ("read.list",), ("employee", "hotel", "booking")),
+        ("Use this to book a room for INV-102.", ("buy",), ("room",)),
+        ("This tool fetches orders", ("read",), ("order",)),
+    ],
+)
+def test_content_units_of_short_english_and_chinese(
+    text: str, verbs: tuple, content: tuple
+) -> None:
+    units = content_units(text)
+    assert units.verbs == verbs and units.content == content
+
+
+def test_verbs_are_recognised_in_any_inflection() -> None:
+    for word in ("find", "fetching", "checks", "booked", "queries", "预订"):
+        assert verb_class(word) is not None, word
+    assert verb_class("order") is None  # a noun first: not in the verb list
+
+
+def test_word_lists_are_data_files() -> None:
+    assert {"data", "信息", "相关"} <= generic_words()
+    assert verb_classes()["book"] == "buy" and verb_classes()["查询"] == "read"
+
+
+def _unit_docs(rng: random.Random, n: int) -> dict[str, frozenset[str]]:
+    return {f"t{i}": frozenset([*rng.sample(WORDS, rng.randint(1, 3)), "@read"]) for i in range(n)}
+
+
+def _short_pairs(index: ShortTextIndex) -> dict[tuple[str, str], float]:
+    return {k: round(v, 6) for k, v in index.pairs().items()}
+
+
+def test_short_text_index_finds_near_duplicates() -> None:
+    index = ShortTextIndex(0.75)
+    index.build(
+        [
+            ("a", content_units("查询报销单信息").key()),
+            ("b", content_units("查询报销信息").key()),
+            ("c", content_units("创建报销单").key()),
+        ]
+    )
+    assert set(index.pairs()) == {("a", "b")}
+
+
+def test_short_text_index_incremental_matches_a_rebuild() -> None:
+    rng = random.Random(3)
+    docs = _unit_docs(rng, 80)
+    live = ShortTextIndex(0.75, cap=6)  # a small cap: units cross it often
+    live.build(docs.items())
+    seen_pairs = 0
+    for step in range(60):
+        name = rng.choice(sorted(docs))
+        roll = rng.random()
+        if roll < 0.2:
+            live.update(name, None, None)
+            del docs[name]
+        elif roll < 0.4:
+            new = f"n{step}"
+            docs[new] = next(iter(_unit_docs(rng, 1).values()))
+            live.update(None, new, docs[new])
+        else:
+            docs[name] = next(iter(_unit_docs(rng, 1).values()))
+            live.update(name, name, docs[name])
+        fresh = ShortTextIndex(0.75, cap=6)
+        fresh.build(docs.items())
+        assert _short_pairs(live) == _short_pairs(fresh), step
+        seen_pairs += len(fresh.pairs())
+    assert seen_pairs > 0

@@ -527,20 +527,20 @@ class AmbiguityState:
         """The few distinctive content words both tools use, rarest first.
 
         Words of both summaries come first, then the other words both tools'
-        texts use; stopwords, generic words, verbs, numbers and ids never
-        count, nor words most tools of the registry use (template labels, the
-        service's name).
+        texts use, unless most tools of the registry use them (template labels,
+        the service's name); stopwords, generic words, verbs, numbers and ids
+        never count.
         """
         ia, ib = self._info[a], self._info[b]
         n = len(self._info)
         df = self.index.df
         common = max(3, n // 2)
-        out: list[str] = []
-        for shared in (ia.content & ib.content, self.index.shared_words(a, b)):
+        # Words both summaries name are what the pair is about, however common.
+        out = [t for _d, t in sorted((df(t), t) for t in ia.content & ib.content)]
+        if len(out) < limit:
+            shared = self.index.shared_words(a, b)
             ranked = sorted((df(t), t) for t in shared if t not in out and is_content_word(t))
             out.extend(t for d, t in ranked if d < common or n < 4)
-            if len(out) >= limit:
-                break
         return tuple(out[:limit])
 
     def similar_pairs(self, order: Mapping[str, int] | None = None) -> list[SimilarPair]:

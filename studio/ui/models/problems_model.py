@@ -12,6 +12,7 @@ from PySide6.QtCore import (
 )
 
 from studio.lint import Finding, LintReport, Severity
+from studio.lint.engine import finding_tools
 from studio.ui.models.table_base import RowTableModel, SourceSortProxy
 from studio.ui.widgets.field_markers import marker_tooltip, severity_icon
 
@@ -113,7 +114,10 @@ class ProblemsFilterModel(SourceSortProxy):
             return False
         if not self._text:
             return True
-        return any(self._text in _text(f, key).casefold() for key, _ in COLUMNS)
+        if any(self._text in _text(f, key).casefold() for key, _ in COLUMNS):
+            return True
+        # A pair finding (two confusable tools) is one row shown for either tool.
+        return any(self._text in tool.casefold() for tool in finding_tools(f)[1:])
 
     def finding(self, index: Index) -> Finding | None:
         """The finding at a proxy index."""
