@@ -582,10 +582,14 @@ def test_phrase_needles_never_hide_a_match(text: str) -> None:
 
 
 def test_needles_of_a_phrase() -> None:
-    assert needles_of(r"(?:ignore|disregard)\s+previous") == (
-        ("previous",),
-        ("ignore", "disregard"),
+    # A needle after whitespace or (?<!\w) starts a word ("\\b"), so "pin" in
+    # "shipping" does not wake a phrase about PINs.
+    assert needles_of(r"(?<!\w)(?:ignore|disregard)\s+previous") == (
+        ("\\bprevious",),
+        ("\\bignore", "\\bdisregard"),
     )
+    # The parser factors "n(?:ot|ever)" out of "not|never"; the needles join it again.
+    assert needles_of(r"(?:not|never) be") == ((" be",), ("not", "never"))
     assert needles_of(r"\w+") == ()
 
 

@@ -23,6 +23,7 @@ import importlib
 import json
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from importlib.resources import files
@@ -63,8 +64,8 @@ _NEGATABLE = frozenset(("gather", "secret_file", "exfil"))
 
 
 # A gap inside a sentence: no sentence end, but a dot inside a word (".env", "e.g.", a
-# domain) does not end one.
-_GAPS = {r"[^.;!?\n]": r"(?:[^.;!?\n]|\.(?=\S))", r"[^.!?\n]": r"(?:[^.!?\n]|\.(?=\S))"}
+# domain) does not end one, nor does a line break (docstrings wrap sentences).
+_GAPS = {r"[^.;!?\n]": r"(?:[^.;!?]|\.(?=\S))", r"[^.!?\n]": r"(?:[^.!?]|\.(?=\S))"}
 
 
 def _gaps(phrase: str) -> str:
@@ -93,17 +94,26 @@ _COMMON = frozenset(
         "you your the to at via with for from all each every any also other only tool "
         "tools when will must should always over before after mode access user users "
         "key full then use used set add put data file files send list get and or of in "
-        "on as is are be it 用户 工具 参数 调用 使用"
+        "on as is are be it most 用户 工具 参数 调用 使用"
     ).split()
 )
-_CHAR_ODDS = {".": 0.8, " ": 0.9, "-": 0.6, "_": 0.5, "'": 0.5}
+_CHAR_ODDS = {".": 1.0, ",": 1.0, " ": 0.9, "-": 0.8, "_": 0.6, "'": 0.6}
+_PUNCTUATION = frozenset(".,;:-_ '\"()/")
+_BOUND = "\\b"
+"""Prefix of a needle that starts a word (the character before it is not a word character)."""
+_REPEATS = (_c.MAX_REPEAT, _c.MIN_REPEAT, _c.POSSESSIVE_REPEAT)
 
 
 def _odds(needle: str) -> float:
     """A rough chance that a benign description contains ``needle``."""
+    bounded = needle.startswith(_BOUND)
+    if bounded:
+        needle = needle[len(_BOUND) :]
     if needle in _COMMON:
         return 1.0
-    odds = 1.0
+    if len(needle) == 1 and (needle.isalpha() or needle in _PUNCTUATION):
+        return 5.0  # a letter or a full stop: in every text
+    odds = 0.5 if bounded else 1.0
     for i, c in enumerate(needle):
         if c.isascii() and c.isalpha():
             odds *= 0.6 if i else 1.0
@@ -122,80 +132,146 @@ def _best(candidates: Iterable[frozenset[str]]) -> frozenset[str] | None:
     return ranked[0] if ranked else None
 
 
-def _required(seq: Sequence[Any]) -> frozenset[str] | None:
-    """Literals one of which every match of the parsed sequence contains, or None."""
-    candidates: list[frozenset[str]] = []
+def _is_space(item: Any) -> bool:
+    """True for a parsed ``\\s`` (what a space in an English phrase becomes)."""
+    return list(item) == [(_c.IN, [(_c.CATEGORY, _c.CATEGORY_SPACE)])]
+
+
+def _word_lookbehind(av: Any) -> bool:
+    """True for ``(?<!\\w)``: the next character starts a word."""
+    direction, sub = av
+    return direction == -1 and list(sub) == [(_c.IN, [(_c.CATEGORY, _c.CATEGORY_WORD)])]
+
+
+def _candidates(seq: Sequence[Any], bounded: bool) -> list[frozenset[str]]:
+    """Needle sets of the parts of a parsed sequence; every match holds one of each set.
+
+    ``bounded``: the sequence starts where a word starts (after whitespace, ``\\b``
+    or ``(?<!\\w)``), so a literal run at its start gets the word-start prefix.
+    """
+    out: list[frozenset[str]] = []
     run: list[str] = []
+    run_bounded = False
 
     def close_run() -> None:
         if run:
-            candidates.append(frozenset(("".join(run),)))
+            text = "".join(run)
+            word_start = run_bounded and (text[0].isalnum() or text[0] == "_")
+            out.append(frozenset((_BOUND + text if word_start else text,)))
             run.clear()
 
     for op, av in seq:
         if op is _c.LITERAL:
+            if not run:
+                run_bounded = bounded
             run.append(chr(av).lower())
+            bounded = False
             continue
-        if op in (_c.AT, _c.ASSERT, _c.ASSERT_NOT):
-            continue  # zero-width: the literals around it stay adjacent
+        if op is _c.AT:
+            if av in (_c.AT_BOUNDARY, _c.AT_BEGINNING, _c.AT_BEGINNING_STRING):
+                bounded = True
+            continue
+        if op is _c.ASSERT_NOT:
+            bounded = bounded or _word_lookbehind(av)
+            continue
+        if op is _c.ASSERT:
+            continue
+        merged = False
+        if run and (lead := _leading(op, av)):
+            # "n(?:ot|ever)": the parser factors out common prefixes; join them again
+            # (the joined needles replace both parts: they cover the same text).
+            text = "".join(run)
+            word_start = run_bounded and (text[0].isalnum() or text[0] == "_")
+            out.append(frozenset((_BOUND if word_start else "") + text + x for x in lead))
+            merged = True
+            run.clear()
         close_run()
+        if op in _REPEATS and _is_space(av[2]):
+            bounded = av[0] >= 1
+            continue
         found: frozenset[str] | None = None
-        if op is _c.SUBPATTERN:
-            found = _required(av[3])
+        if op is _c.IN and 0 < len(av) <= 6 and all(kind is _c.LITERAL for kind, _ in av):
+            found = frozenset(chr(code).lower() for _, code in av)  # ['"`]
+        elif op is _c.SUBPATTERN:
+            found = _best(_candidates(av[3], bounded))
         elif op is _c.BRANCH:
-            alternatives = [_required(a) for a in av[1]]
+            alternatives = [_best(_candidates(a, bounded)) for a in av[1]]
             if all(a is not None for a in alternatives):
                 found = frozenset().union(*alternatives)  # type: ignore[arg-type]
-        elif op in (_c.MAX_REPEAT, _c.MIN_REPEAT, _c.POSSESSIVE_REPEAT) and av[0] >= 1:
-            found = _required(av[2])
-        if found:
-            candidates.append(found)
+        elif op in _REPEATS and av[0] >= 1:
+            found = _best(_candidates(av[2], bounded))
+        bounded = False
+        if found and all(found) and not merged:
+            out.append(found)
     close_run()
-    return _best(candidates)
+    return out
+
+
+def _leading(op: Any, av: Any) -> frozenset[str] | None:
+    """The literal runs every alternative of a group starts with, or None."""
+    if op is _c.SUBPATTERN:
+        inner = list(av[3])
+        if len(inner) == 1:
+            return _leading(*inner[0])
+        return None
+    if op is not _c.BRANCH:
+        return None
+    out = set()
+    for alternative in av[1]:
+        text = ""
+        for sub_op, sub_av in alternative:
+            if sub_op is not _c.LITERAL:
+                break
+            text += chr(sub_av).lower()
+        if not text:
+            return None
+        out.add(text)
+    return frozenset(out)
 
 
 def _factors(seq: Sequence[Any]) -> list[frozenset[str]]:
     """The needle sets of the top-level parts of a parsed pattern (each required)."""
+    bounded = False
     while True:
         parts = [(op, av) for op, av in seq if op not in (_c.AT, _c.ASSERT, _c.ASSERT_NOT)]
         if len(parts) == 1 and parts[0][0] is _c.SUBPATTERN:
-            seq = parts[0][1][3]  # the wrapper (?<!\w)(?:…)(?!\w) around the phrase
+            # The wrapper (?<!\w)(?:…)(?!\w) around an English phrase.
+            bounded = bounded or any(op is _c.ASSERT_NOT and _word_lookbehind(av) for op, av in seq)
+            seq = parts[0][1][3]
             continue
         break
-    out: list[frozenset[str]] = []
-    run: list[str] = []
-    for op, av in seq:
-        if op is _c.LITERAL:
-            run.append(chr(av).lower())
-            continue
-        if op in (_c.AT, _c.ASSERT, _c.ASSERT_NOT):
-            continue
-        if run:
-            out.append(frozenset(("".join(run),)))
-            run.clear()
-        found = _required([(op, av)])
-        if found and all(found):
-            out.append(found)
-    if run:
-        out.append(frozenset(("".join(run),)))
-    return out
+    return _candidates(seq, bounded)
+
+
+def _implies(found: str, other: str) -> bool:
+    """True when every text holding needle ``other`` holds needle ``found``."""
+    if found.startswith(_BOUND):
+        return other.startswith(found)
+    return found in other.removeprefix(_BOUND)
 
 
 def _pruned(found: frozenset[str]) -> tuple[str, ...]:
-    # A needle that contains another is redundant: where it occurs, so does the other.
+    # A needle implied by a shorter one is redundant: where it occurs, so does the other.
     out: list[str] = []
     for n in sorted(found, key=len):
-        if not any(k in n for k in out):
+        if not any(_implies(k, n) for k in out):
             out.append(n)
     return tuple(out)
 
 
-def needles_of(pattern: str) -> tuple[tuple[str, ...], ...]:
-    """Up to two needle sets of ``pattern``: every match holds a needle of each.
+def _re2_needle(needle: str) -> str:
+    if needle.startswith(_BOUND):
+        return r"\b" + re2.escape(needle[len(_BOUND) :])
+    return str(re2.escape(needle))
 
-    Needles are lower-case literals (the pattern is matched case-insensitively).
-    The two sets are the most selective parts of the phrase (:func:`_odds`), so a
-    text passes only where both parts of, say, "verb … secret" occur. Empty when
+
+def needles_of(pattern: str) -> tuple[tuple[str, ...], ...]:
+    """Up to three needle sets of ``pattern``: every match holds a needle of each.
+
+    Needles are lower-case literals (the pattern is matched case-insensitively);
+    one that starts with ``\\b`` must start a word.
+    The sets are the most selective parts of the phrase (:func:`_odds`), so a
+    text passes only where all parts of, say, "verb … secret … parameter" occur. Empty when
     no literal is required (the phrase then runs on every text).
     """
     try:
@@ -203,7 +279,7 @@ def needles_of(pattern: str) -> tuple[tuple[str, ...], ...]:
     except (re.error, TypeError, ValueError):  # pragma: no cover - a phrase that fails to parse
         return ()
     ranked = sorted(factors, key=lambda s: (sum(map(_odds, s)), len(s)))
-    return tuple(_pruned(f) for f in ranked[:2])
+    return tuple(_pruned(f) for f in ranked[:3])
 
 
 # --------------------------------------------------------------------------- loading
@@ -220,6 +296,8 @@ class PhraseBook:
     """One RE2 entry per needle set of each phrase."""
     entry_phrase: tuple[int, ...]
     """The phrase of each entry of :attr:`needle_set`."""
+    sizes: tuple[int, ...]
+    """The number of needle sets of each phrase."""
     privilege: dict[str, Any]
 
     def candidates(self, value: str) -> list[int]:
@@ -227,12 +305,9 @@ class PhraseBook:
         found = self.needle_set.Match(value) if value else None
         if not found:
             return list(self.always)
-        hits: dict[int, int] = {}
-        for entry in found:
-            phrase = self.entry_phrase[entry]
-            hits[phrase] = hits.get(phrase, 0) + 1
-        phrases = self.phrases
-        out = [i for i, n in hits.items() if n == len(phrases[i].needles)]
+        sizes = self.sizes
+        counts = Counter(map(self.entry_phrase.__getitem__, found))
+        out = [i for i, n in counts.items() if n == sizes[i]]
         out.extend(self.always)
         out.sort()
         return out
@@ -248,6 +323,7 @@ def _load() -> PhraseBook:
 
     options = re2.Options()
     options.case_sensitive = False
+    options.max_mem = 64 << 20  # room for the lazy DFA of ~400 needle sets (no state resets)
     needle_set = re2.Set.SearchSet(options)
     phrases: list[Phrase] = []
     always: list[int] = []
@@ -265,11 +341,16 @@ def _load() -> PhraseBook:
             if not needles:
                 always.append(index)
             for needle_set_of_phrase in needles:
-                needle_set.Add("|".join(re2.escape(n) for n in needle_set_of_phrase))
+                needle_set.Add("|".join(map(_re2_needle, needle_set_of_phrase)))
                 entry_phrase.append(index)
     needle_set.Compile()
     return PhraseBook(
-        tuple(phrases), tuple(always), needle_set, tuple(entry_phrase), data["privilege_names"]
+        tuple(phrases),
+        tuple(always),
+        needle_set,
+        tuple(entry_phrase),
+        tuple(len(p.needles) for p in phrases),
+        data["privilege_names"],
     )
 
 
@@ -284,12 +365,15 @@ _INVISIBLE_CLASS = (
     "\u2060-\u2064\u2066-\u206f\u3164\ufeff\uffa0\U000e0000-\U000e007f\U000e0100-\U000e01ef"
 )
 INVISIBLE = re.compile(f"[{_INVISIBLE_CLASS}]")
+_INVISIBLE_SEEN = re2.compile(f"[{_INVISIBLE_CLASS}]")
+"""The same class on RE2, to tell quickly whether a text holds one."""
 
 # Letters of other scripts that look like Latin ones (Cyrillic, Greek).
 _CONFUSABLES = str.maketrans(
     "аеорсухіѕјԁӏАЕОРСХНКМТВІЅЈοαεινκρτΑΒΕΖΗΙΚΜΝΟΡΤΥΧ",
     "aeopcyxisjdlAEOPCXHKMTBISJoaeivkptABEZHIKMNOPTYX",
 )
+_CONFUSABLE = re.compile("[\u0370-\u03ff\u0400-\u04ff\u0500-\u052f]")
 _LEET_TABLE = str.maketrans("013457@$", "oieastas")
 _LEET_DIGITS = frozenset("013457@$")
 _LEET_WORD = re.compile(
@@ -298,10 +382,11 @@ _LEET_WORD = re.compile(
 # Five or more single letters with one separator between each: "I G N O R E".
 _SPACED = re.compile(r"(?<![A-Za-z])[A-Za-z](?:[ ._*·-][A-Za-z]){4,}(?![A-Za-z])")
 _SPACER = re.compile(r"[ ._*·-]")
-# Text that may hold either (ASCII text without a match is returned as it is).
-_OBFUSCATED_ASCII = re.compile(
-    r"[A-Za-z][013457@$]+[A-Za-z]|(?<![\w.])[013457@$][A-Za-z]{2}|[A-Za-z][013457@$]{2}(?!\w)"
-    r"|\\n|(?<![A-Za-z])[A-Za-z][ ._*-][A-Za-z][ ._*-][A-Za-z][ ._*-][A-Za-z]"
+# Text that may hold either, or an escaped line break: a text without a match is
+# returned as it is. (RE2: one DFA pass; a superset of what the folds change.)
+_OBFUSCATED = re2.compile(
+    r"[A-Za-z][013457@$]|[013457@$][A-Za-z]|\\n"
+    r"|\b[A-Za-z][ ._*·-][A-Za-z][ ._*·-][A-Za-z][ ._*·-][A-Za-z]"
 )
 
 
@@ -325,26 +410,21 @@ def normalise(value: str) -> str:
     kept, so the normalised lines of joined texts are the texts normalised.
     """
     if value.isascii():
-        if not _OBFUSCATED_ASCII.search(value):
+        if not _OBFUSCATED.search(value):
             return value
     else:
-        value = INVISIBLE.sub("", unicodedata.normalize("NFKC", value)).translate(_CONFUSABLES)
+        if not unicodedata.is_normalized("NFKC", value):
+            value = unicodedata.normalize("NFKC", value)
+        if _INVISIBLE_SEEN.search(value):
+            value = INVISIBLE.sub("", value)
+        if _CONFUSABLE.search(value):
+            value = value.translate(_CONFUSABLES)
+        if not _OBFUSCATED.search(value):
+            return value
     if "\\n" in value:
         value = value.replace("\\n", "\n")
     value = _LEET_WORD.sub(_unleet, value)
     return _SPACED.sub(lambda m: _SPACER.sub("", m.group()), value)
-
-
-_WRAPPED = re.compile(r"(?<=\S)[ \t]*\n(?=[ \t]*[^\s#*>=`|<\[-])")
-
-
-def unwrap(value: str) -> str:
-    """``value`` with single line breaks inside paragraphs turned into spaces (for phrases).
-
-    Docstrings wrap sentences across lines; a phrase reads the sentence. Lines that
-    start like a header, a list item or a marker stay lines.
-    """
-    return _WRAPPED.sub(" ", value) if "\n" in value else value
 
 
 def strip_invisible(value: str) -> str:

@@ -42,7 +42,6 @@ from studio.lint.rules._security_phrases import (
     Phrase,
     normalise,
     strip_invisible,
-    unwrap,
 )
 from studio.lint.text import split_identifier
 
@@ -50,7 +49,7 @@ __all__ = ["normalise", "strip_invisible"]
 
 CATEGORY = "security"
 
-_LONG_RUN = re.compile(r"\S{24}")
+_LONG_RUN = re2.compile(r"\S{24}")
 """An encoded blob has no whitespace, so it lies inside such a run."""
 
 # --------------------------------------------------------------------------- markers
@@ -71,10 +70,10 @@ _MARKER = re.compile(
     r"(?P<rule>[^\n#*>=`]{2,60}?)[ \t]*(?:#{2,}|\*{3,}|<{3,}|-{3,}|={3,}|:|\n|$)"
     r"|(?:^|\n|[.!?]\s+)[ \t]*(?P<caps>[A-Z][A-Z_]+(?:[ \t]+[A-Z][A-Z_]+){0,6})[ \t]*:",
 )
-_MARKER_START = re.compile(
-    r"<|\[|\{\{|[【〔〖「]|\|\|\||\([A-Z]{4}|#|\*\*\*|>>>|---|===|```|[A-Z]{2}[A-Z_ \t]*:"
+_MARKER_START = re2.compile(
+    r"<|\[|\{\{|[【〔〖「]|\|\|\||\(\s*[A-Z]{4}|#|\*\*\*|>>>|---|===|```|[A-Z]{2}[A-Z_ \t]*:"
 )
-"""Every match of :data:`_MARKER` contains one of these (a cheap first look)."""
+"""Every match of :data:`_MARKER` contains one of these (one DFA pass: a cheap first look)."""
 _STRONG_LABEL = frozenset(
     (  # noqa: SIM905 - a word list reads better as prose
         "important system sys inst instruction instructions directive directives "
@@ -210,6 +209,15 @@ def _looks_encoded(blob: str) -> bool:
     return kinds >= 3 or (kinds >= 2 and any(c in "+/=" for c in blob))
 
 
+_BLOB_SEEN = re2.compile(r"[A-Za-z0-9+/=_-]{24,}|(?:\\x[0-9a-fA-F]{2}){8,}")
+"""Runs that may hold a :data:`_BLOB` (RE2: a first look without look-behinds)."""
+
+
+def _has_blob(value: str) -> bool:
+    """True when ``value`` may hold a blob that is not an identifier (a first look)."""
+    return any(not _identifier_like(m.group()) for m in _BLOB_SEEN.finditer(value))
+
+
 def _encoded(value: str) -> tuple[Severity, str] | None:
     worst: tuple[Severity, str] | None = None
     for match in _BLOB.finditer(value):
@@ -318,11 +326,19 @@ def _schema_words(tool: ToolContract) -> str:
     return memo(
         tool,
         "security-schema-words",
-        lambda: "\n".join(v for p, v in tool_texts(tool) if _SCHEMA_WORD.search(p)),
+        lambda: "\n".join(v for p, v in tool_texts(tool) if _is_schema_word(p)),
     )
 
 
-_SCHEMA_WORD = re.compile(r'\.properties(?:\.[^.\[\]"]+|\[".*"\])$|\.default$|\.enum\[')
+def _is_schema_word(path: str) -> bool:
+    """A property name, default, const or enum value (string tests: one per text)."""
+    if path.endswith((".default", ".const")) or ".enum[" in path:
+        return True
+    return (
+        ".properties" in path
+        and not path.endswith((".description", ".title"))
+        and ".examples[" not in path
+    )
 
 
 def _raw_joined(tool: ToolContract) -> str:
@@ -348,19 +364,19 @@ def _scan_texts(tool: ToolContract) -> Iterator[_Found]:
     joined = _joined(tool)
     # The joined text holds every text as a line, so a phrase that matches no text
     # of the tool does not match it either (in one DFA pass, then the few phrases).
-    flat = unwrap(joined)
-    phrases = [i for i in BOOK.candidates(flat) if BOOK.phrases[i].pattern.search(flat)]
+    phrases = [i for i in BOOK.candidates(joined) if BOOK.phrases[i].pattern.search(joined)]
     markers = _MARKER_START.search(joined) is not None and _marker(joined) is not None
-    long_run = _LONG_RUN.search(raw_joined) is not None
-    params = _PRIV_HINT.search(_schema_words(tool)) is not None
-    recipient = "@" in _schema_words(tool)
-    if not (phrases or markers or long_run or params or recipient):
+    blobs = _LONG_RUN.search(raw_joined) is not None and _has_blob(raw_joined)
+    schema_words = _schema_words(tool)
+    params = _PRIV_HINT.search(schema_words) is not None
+    recipient = "@" in schema_words
+    if not (phrases or markers or blobs or params or recipient):
         return
+    texts = phrases or markers or blobs
     for path, raw in tool_texts(tool):
-        if path == "name":
+        if path == "name" or not (texts or _is_schema_word(path)):
             continue
         value = normalise(raw) if (phrases or markers) else raw
-        flat_value = unwrap(value) if phrases else value
         found: dict[str, _Found] = {}
         if markers and (marker := _marker(value)):
             found["sec-hidden-instructions"] = _Found(
@@ -375,7 +391,7 @@ def _scan_texts(tool: ToolContract) -> Iterator[_Found]:
             family = phrase.family
             if family.rule in found:
                 continue
-            match = _phrase_match(phrase, flat_value)
+            match = _phrase_match(phrase, value)
             if match:
                 found[family.rule] = _Found(
                     family.rule,
@@ -384,7 +400,7 @@ def _scan_texts(tool: ToolContract) -> Iterator[_Found]:
                     f"The text contains {family.label} ({_quote(match.group())}); "
                     f"{_ADVICE[family.rule]}.",
                 )
-        if long_run and (encoded := _encoded(raw)):
+        if blobs and (encoded := _encoded(raw)):
             severity, what = encoded
             found["sec-base64-blob"] = _Found(
                 "sec-base64-blob",
