@@ -86,6 +86,7 @@ _WEAK_LABEL = frozenset(
         "critical urgent priority confidential developer"
     ).split()
 )
+_ADDRESSEE = frozenset(("assistant", "ai", "model", "agent", "agents", "llm", "gpt", "claude"))
 _LABEL_NOUN = frozenset(
     (  # noqa: SIM905 - a word list reads better as prose
         "note notice message instruction instructions directive command commands mode "
@@ -124,6 +125,8 @@ def _label_is_directive(kind: str, label: str) -> bool:
         return True  # <hidden>…, <secret>…: a tag pair only (checked by the caller)
     if kind in ("square", "curly") and words & _STRONG_LABEL and len(words) <= 5:
         return True
+    if kind in ("square", "curly", "pipes") and words & _ADDRESSEE and len(words) <= 4:
+        return True  # [ASSISTANT ONLY], {{AI}}: text for the model's eyes only
     return bool(words & _WEAK_LABEL and words & _LABEL_NOUN)
 
 
