@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import random
 
 import pytest
 
@@ -392,3 +393,60 @@ def test_as_you_type_each_case_is_flagged_incrementally() -> None:
 
 def _comparable(report) -> list:
     return sorted((f.rule_id, f.tool or "", f.path, f.message, f.related) for f in report.findings)
+
+
+def test_incremental_pairs_match_a_full_lint_after_random_edits() -> None:
+    rng = random.Random(11)
+    verbs = ("get", "list", "query", "book", "cancel", "查询")
+    summaries = (
+        "查询报销信息",
+        "查询报销相关信息",
+        "查询报销单信息",
+        "Gets data.",
+        "Get invoice info.",
+        "Get invoice details.",
+        "List open invoices of a trip.",
+        "Book a hotel room for a trip.",
+        "Search hotel rooms for a trip.",
+    )
+    usages = ("", "Use it for one trip; use list_trips instead for many.", "查询单据时使用。")
+
+    def make(i: int) -> object:
+        return tool(
+            f"{rng.choice(verbs)}_{rng.choice(('claim', 'invoice', 'room'))}_{i % 7}x{i}",
+            rng.choice(summaries),
+            rng.choice(usages),
+        )
+
+    config = only_ambiguity()
+    linter = Linter(registry(*(make(i) for i in range(80))), config=config)
+    for step in range(40):
+        names = list(linter.report.tool_order)
+        roll = rng.random()
+        if roll < 0.15:
+            linter.update_tool(rng.choice(names), None)
+        elif roll < 0.3:
+            linter.update_tool(None, make(1000 + step))
+        elif roll < 0.45:
+            # One function imported twice, or a block copied from a sibling.
+            source = next(t for t in linter.registry.tools if t.name == rng.choice(names))
+            linter.update_tool(None, dataclasses.replace(source, name=f"{source.name}_{step}"))
+        else:
+            target = rng.choice(names)
+            linter.update_tool(target, dataclasses.replace(make(2000 + step), name=target))
+        full = lint_registry(linter.registry, config=config)
+        assert _comparable(linter.report) == _comparable(full), step
+
+
+def test_three_copies_are_two_findings_against_the_first() -> None:
+    usage = "Use when the user asks about a claim; for invoices use query_invoices instead."
+    reg = registry(
+        tool("query_claim_status", "Show the approval status of one claim.", usage),
+        tool("query_claim_history", "Show the edit history of one claim.", usage),
+        tool("query_claim_comments", "Show the reviewer's comments on one claim.", usage),
+    )
+    found = pair_findings(lint_registry(reg, config=only_ambiguity()))
+    assert sorted((f.rule_id, f.tool, f.path, f.related) for f in found) == [
+        (CLONED_BLOCK, "query_claim_status", "usage", ("query_claim_comments",)),
+        (CLONED_BLOCK, "query_claim_status", "usage", ("query_claim_history",)),
+    ]

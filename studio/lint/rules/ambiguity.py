@@ -332,6 +332,7 @@ class AmbiguityState:
         self._tools: dict[str, ToolContract] = {}
         # SimilarPair objects by pair key, reused while neither tool changes.
         self._pairs: dict[tuple[str, str], SimilarPair] = {}
+        self._pair_flags: dict[tuple[str, str], tuple] = {}
         # The hits of a pair object for a set of enabled rules (see pair_hits).
         self._hits: dict[tuple[str, str], tuple[SimilarPair, frozenset[str], list]] = {}
 
@@ -433,6 +434,7 @@ class AmbiguityState:
         self.index.build(items)
         self.summaries.build(summaries)
         self._pairs.clear()
+        self._pair_flags.clear()
 
     def update(self, old_name: str | None, tool: ToolContract | None) -> None:
         """Insert (old_name None), replace, or remove (tool None) one tool."""
@@ -449,11 +451,13 @@ class AmbiguityState:
         self.summaries.update(old_name, name, self._summary_key(info) if info is not None else None)
         if dirty is None:
             self._pairs.clear()
+            self._pair_flags.clear()
         else:
             dirty.update(n for n in (old_name, name) if n is not None)
             stale = [k for k in self._pairs if k[0] in dirty or k[1] in dirty]
             for key in stale:
                 del self._pairs[key]
+                self._pair_flags.pop(key, None)
 
     # ------------------------------------------------------------ queries
 
@@ -558,17 +562,32 @@ class AmbiguityState:
         out = []
         cache = self._pairs
         for key in scores.keys() | names | summary_pairs | clone_pairs.keys() | dup_pairs:
+            in_summaries = key in summary_pairs
+            cloned = clone_pairs.get(key)
+            # Which sources found the pair; a group's first tool can change without
+            # either tool of the pair changing, so a cached pair must agree on them.
+            flags = (
+                key in scores,
+                in_summaries,
+                key in names,
+                tuple(sorted(set(cloned), key=_BLOCK_ORDER.index)) if cloned else (),
+                key in dup_pairs,
+            )
             cached = cache.get(key)
-            if cached is not None:
+            if cached is not None and self._pair_flags.get(key) == flags:
                 out.append(cached)
                 continue
             a, b = sorted(key, key=lambda n: (pos.get(n, 1 << 30), n))
+            ia, ib = self._info[a], self._info[b]
+            if not (flags[3] or flags[4]) and _copies(ia, ib):
+                # Two copies of one block: each is reported against the group's
+                # first tool, not again against each other.
+                continue
             score = scores.get(key)
             if score is None:
                 score = self.index.score(a, b)
-            ia, ib = self._info[a], self._info[b]
             summary_score = self.summaries.score(a, b)
-            if key in summary_pairs and summary_score < self.summaries.threshold:
+            if in_summaries and summary_score < self.summaries.threshold:
                 summary_score = 1.0  # the same content, found through its group
             pair = SimilarPair(
                 a,
@@ -577,19 +596,29 @@ class AmbiguityState:
                 self._shared_terms(a, b),
                 ia.mentions(b),
                 ib.mentions(a),
-                near_duplicate=key in scores or key in summary_pairs,
-                confusable_names=key in names,
+                near_duplicate=flags[0] or in_summaries,
+                confusable_names=flags[2],
                 summary_score=round(summary_score, 4),
-                cloned_blocks=tuple(sorted(set(clone_pairs.get(key, ())), key=_BLOCK_ORDER.index)),
-                duplicate=key in dup_pairs,
+                cloned_blocks=flags[3],
+                duplicate=flags[4],
             )
             pair = dataclasses.replace(pair, severity=_pair_severity(pair, ia, ib))
-            out.append(cache.setdefault(key, pair))
+            cache[key] = pair
+            self._pair_flags[key] = flags
+            out.append(pair)
         out.sort(key=lambda p: (pos.get(p.a, 1 << 30), pos.get(p.b, 1 << 30), p.a, p.b))
         return out
 
 
 _BLOCK_ORDER = ["summary", "usage", "description"]
+
+
+def _copies(ia: _ToolInfo, ib: _ToolInfo) -> bool:
+    """True when two tools share a block's text or their whole description."""
+    if ia.dup_key == ib.dup_key:
+        return True
+    theirs = ib.blocks
+    return any(block in theirs and theirs[block][0] == fp for block, (fp, _t) in ia.blocks.items())
 
 
 def _key(a: str, b: str) -> tuple[str, str]:
