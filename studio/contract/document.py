@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 from studio.contract.canonical import content_hash
 from studio.contract.model import (
     DEFAULT_TIMEOUT_SECONDS,
+    FALLBACK_MODES,
     NAME_PATTERN,
     Deprecation,
     ErrorSpec,
@@ -98,6 +99,13 @@ def tool_to_dict(tool: ToolContract) -> JSONDict:
                 "required": ex.idempotency.required,
                 "key_template": ex.idempotency.key_template,
             },
+            # Only when set, so the documents (and content hashes) of other tools stay as they were.
+            **({"fallback": ex.fallback} if ex.fallback else {}),
+            **(
+                {"fallback_max_age_seconds": ex.fallback_max_age_seconds}
+                if ex.fallback_max_age_seconds is not None
+                else {}
+            ),
         },
         "permissions": [{"role": p.role, "scenario": p.scenario} for p in tool.permissions],
         "tags": list(tool.tags),
@@ -266,6 +274,19 @@ def _parse_execution(r: _Reader) -> Execution:
     defaults = Execution.for_tier(tier)
     retry = r.child("retry")
     idem = r.child("idempotency")
+    fallback = r.text("fallback")
+    if fallback and fallback not in FALLBACK_MODES:
+        shown = ", ".join(repr(m) for m in FALLBACK_MODES)
+        r.fail("fallback", f"{fallback!r} is not one of {shown} (or empty for none)")
+        fallback = ""
+    max_age: float | None = None
+    if r.data.get("fallback_max_age_seconds") is not None:
+        max_age = r.number("fallback_max_age_seconds", 1.0)  # 1.0: reported already
+        if max_age <= 0:
+            r.fail("fallback_max_age_seconds", "must be more than 0 seconds")
+            max_age = None
+        elif not fallback:
+            r.fail("fallback_max_age_seconds", "applies only with a fallback ('last_success')")
     return Execution(
         timeout_tier=tier,
         timeout_seconds=r.number("timeout_seconds", DEFAULT_TIMEOUT_SECONDS[tier]),
@@ -282,6 +303,8 @@ def _parse_execution(r: _Reader) -> Execution:
             required=idem.boolean("required", defaults.idempotency.required),
             key_template=idem.text("key_template", defaults.idempotency.key_template),
         ),
+        fallback=fallback,
+        fallback_max_age_seconds=max_age,
     )
 
 
@@ -298,6 +321,14 @@ def _read_tool(r: _Reader, check_schema: bool = True) -> ToolContract | None:
     risk = r.choice("risk", RiskTier, RiskTier.READ)
     if "execution" in r.data:
         execution = _parse_execution(r.child("execution"))
+        if execution.fallback and risk is not RiskTier.READ:
+            r.problems.append(
+                Problem(
+                    join_path(r.where("execution"), "fallback"),
+                    f"a {risk.value} tool cannot have a soft fallback: a cached earlier result "
+                    "would report a change that may not have happened; only read tools may",
+                )
+            )
     else:
         execution = Execution.for_tier(
             TimeoutTier.READ if risk is RiskTier.READ else TimeoutTier.WRITE

@@ -67,6 +67,11 @@ DEFAULT_MAX_ATTEMPTS: dict[TimeoutTier, int] = {
 # would give every attempt a new key, so the backend could not deduplicate.
 DEFAULT_IDEMPOTENCY_KEY_TEMPLATE = "{session_id}:{message_id}:{tool}:{args_hash}"
 
+FALLBACK_LAST_SUCCESS = "last_success"
+"""Soft fallback of a read tool: when a call fails with a system error (timeout, 429,
+5xx …), the last successful result for the same arguments is returned, marked stale."""
+FALLBACK_MODES: tuple[str, ...] = (FALLBACK_LAST_SUCCESS,)
+
 
 @dataclass(frozen=True, slots=True)
 class ErrorSpec:
@@ -114,6 +119,10 @@ class Execution:
     timeout_seconds: float = DEFAULT_TIMEOUT_SECONDS[TimeoutTier.READ]
     retry: RetryPolicy = field(default_factory=lambda: RetryPolicy(max_attempts=2))
     idempotency: Idempotency = field(default_factory=Idempotency)
+    fallback: str = ""
+    """"" (none) or :data:`FALLBACK_LAST_SUCCESS`; read tools only."""
+    fallback_max_age_seconds: float | None = None
+    """Oldest cached result the fallback may return; None: any the cache still holds."""
 
     @classmethod
     def for_tier(cls, tier: TimeoutTier) -> Execution:

@@ -211,6 +211,18 @@ def _execution(a: ToolContract, b: ToolContract, tool: str) -> list[Change]:
                 ),
             )
         )  # fmt: skip
+    fa = (xa.fallback, xa.fallback_max_age_seconds)
+    fb = (xb.fallback, xb.fallback_max_age_seconds)
+    if fa != fb:
+        shown = {"fallback": fb[0], "fallback_max_age_seconds": fb[1]}
+        out.append(
+            Change(
+                "exec.fallback-changed", H, tool, "execution.fallback",
+                {"fallback": fa[0], "fallback_max_age_seconds": fa[1]}, shown,
+                f"soft fallback {fa[0] or 'none'} → {fb[0] or 'none'}"
+                + (f" (max age {fb[1]:g} s)" if fb[0] and fb[1] is not None else ""),
+            )
+        )  # fmt: skip
     return out
 
 

@@ -187,6 +187,8 @@ def contract_notes(
         lost.append(f"{ex.retry.max_attempts} attempt(s)")
         if ex.idempotency.required:
             lost.append("idempotency key required")
+        if ex.fallback:
+            lost.append(f"soft fallback ({ex.fallback})")
     if tool.permissions:
         lost.append(f"{len(tool.permissions)} permission(s)")
     if tool.title and not keeps_title:

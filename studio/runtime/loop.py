@@ -50,6 +50,7 @@ from studio.runtime.executors import (
     MockExecutor,
     execute_with_policy,
 )
+from studio.runtime.fallback import FallbackCache
 from studio.runtime.loop_guard import DEFAULT_MAX_TOOL_CALLS, LoopGuard, Verdict
 from studio.runtime.pipeline import ArgumentPipeline, Prepared, StepRecord
 from studio.runtime.policy import (
@@ -63,6 +64,8 @@ from studio.runtime.policy import (
 from studio.runtime.results import (
     DEFAULT_MAX_RESULT_CHARS,
     ToolError,
+    error_content,
+    result_content,
     shape_success,
     summarize,
 )
@@ -129,6 +132,8 @@ class RunConfig:
     max_result_chars: int = DEFAULT_MAX_RESULT_CHARS
     rng: random.Random | None = None
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
+    fallback_cache: FallbackCache = field(default_factory=FallbackCache)
+    """Last successful results of read tools with a soft fallback (see runtime.fallback)."""
 
     def executor_for(self, tool: ToolContract) -> Executor:
         if tool.name in self.executors:
@@ -461,7 +466,7 @@ class Run:
                 pending.append(call.id)
                 error = ToolError(code, message, retryable=False,
                                   hint="Ask the user how to continue.")  # fmt: skip
-                part = ToolResultPart(call.id, _dumps(error.to_result()), True, call.name)
+                part = ToolResultPart(call.id, error_content(error), True, call.name)
             parts.append(part)
         self._append(Message(Role.TOOL, tuple(parts)))
         return pending
@@ -607,7 +612,9 @@ class Run:
             result = results[p.call.id]
             if p.call.id in notes:
                 result["runtime_note"] = notes[p.call.id]
-            part = ToolResultPart(p.call.id, _dumps(result), not result.get("ok"), p.call.name)
+            part = ToolResultPart(
+                p.call.id, result_content(result), not result.get("ok"), p.call.name
+            )
             self._results[p.call.id] = part
             parts.append(part)
         self._append(Message(Role.TOOL, tuple(parts)))
@@ -782,12 +789,15 @@ class Run:
             executor, request, rng=self.config.rng, sleep=self.config.sleep,
             secrets=getattr(self.client, "secrets", None),  # the model API key
         )  # fmt: skip
+        cache, cap = self.config.fallback_cache, self.config.max_result_chars
         if outcome.error is not None:
-            result = outcome.error.to_result()
+            stale = cache.recall(contract, p.arguments, outcome.error, max_chars=cap)
+            result = stale if stale is not None else outcome.error.to_result()
             code = outcome.error.code
         else:
-            shaped = shape_success(outcome.body, max_chars=self.config.max_result_chars)
+            shaped = shape_success(outcome.body, max_chars=cap)
             result, code = shaped.result, ""
+            cache.remember(contract, p.arguments, outcome.body)
         self._complete(p, outcome.status, result, outcome.latency_ms, outcome.attempts,
                        duplicate_of=duplicate_of)  # fmt: skip
         return result, code

@@ -22,6 +22,7 @@ from typing import Any
 
 from studio.contract import Registry, RiskTier, canonical_json
 from studio.runtime.repair import ArgumentsParseError, parse_arguments
+from studio.runtime.results import parse_result_content
 from studio.sessions.model import Message, ToolCallPart, ToolResultPart
 from studio.sessions.pairing import Position
 
@@ -70,7 +71,7 @@ def is_write_tool(name: str, registry: Registry | None = None) -> bool:
 def is_timeout_result(result: ToolResultPart) -> bool:
     """A result saying the call timed out or its outcome is UNKNOWN."""
     try:
-        body = json.loads(result.content)
+        body = parse_result_content(result.content)
     except ValueError:
         body = None
     if isinstance(body, dict):

@@ -116,6 +116,11 @@ def test_risk_and_execution_changes() -> None:
     }
 
 
+def test_soft_fallback_change_is_shown() -> None:
+    after = replace(BASE, execution=replace(BASE.execution, fallback="last_success"))
+    assert rules(BASE, after) == {"exec.fallback-changed": H}
+
+
 def test_permissions() -> None:
     narrower = replace(BASE, permissions=(Permission("manager"),))
     assert rules(BASE, narrower) == {

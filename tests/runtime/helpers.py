@@ -19,6 +19,7 @@ from studio.providers.base import (
     Usage,
 )
 from studio.runtime import MockExecutor, SessionContext, example_mocks, parse_mocks
+from studio.runtime.results import SYSTEM_FAULT_MARKER, parse_result_content
 from studio.sessions.model import Message, Role, TextPart, ToolCallPart
 
 CONTEXT = SessionContext("employee", "reimbursement", {"employee_id": "E-1001"})
@@ -108,4 +109,7 @@ def answer(text: str) -> Message:
 
 
 def results_of(message: Message) -> dict[str, dict[str, Any]]:
-    return {r.id: json.loads(r.content) for r in message.tool_results}
+    """Tool results by call id, parsed; a failure's content must start with the marker."""
+    for r in message.tool_results:
+        assert r.content.startswith(SYSTEM_FAULT_MARKER) == r.is_error, r.content
+    return {r.id: parse_result_content(r.content) for r in message.tool_results}

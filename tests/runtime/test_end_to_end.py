@@ -20,6 +20,7 @@ from studio.runtime import (
     auto_approver,
     parse_mocks,
 )
+from studio.runtime.results import parse_result_content
 from tests.providers.scripted_server import ScriptedServer, ToolCall, Turn
 from tests.runtime.helpers import CONTEXT, travel_mocks, travel_registry
 
@@ -51,13 +52,13 @@ def tool_results(server: ScriptedServer, kind: str) -> list[dict]:
     out = []
     for message in body["messages"]:
         if kind == "openai" and message["role"] == "tool":
-            out.append(json.loads(message["content"]))
+            out.append(parse_result_content(message["content"]))
         if kind == "anthropic" and isinstance(message.get("content"), list):
             for block in message["content"]:
                 if block.get("type") == "tool_result":
                     content = block["content"]
                     text = content if isinstance(content, str) else content[0]["text"]
-                    out.append(json.loads(text))
+                    out.append(parse_result_content(text))
     return out
 
 

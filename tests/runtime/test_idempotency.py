@@ -28,6 +28,7 @@ from studio.runtime import (
 from studio.runtime.events import ApprovalRequired, ToolCallCompleted, ToolCallExecuting
 from studio.runtime.idempotency import user_turn_index
 from studio.runtime.pipeline import args_hash
+from studio.runtime.results import parse_result_content
 from studio.sessions.model import Message, Role, TextPart, ToolResultPart
 from tests.runtime.helpers import (
     CONTEXT,
@@ -74,7 +75,7 @@ def lookup_reported_key(call_id: str):
         key = ""
         for message in request.messages:
             for part in message.tool_results:
-                data = json.loads(part.content)
+                data = parse_result_content(part.content)
                 key = data.get("idempotency_key", key)
         assert key, "no idempotency key was reported"
         return assistant(call(call_id, "query_tickets", {"idempotency_key": key}))

@@ -12,6 +12,7 @@ import json
 from html import escape as _html_escape
 from typing import Any
 
+from studio.runtime.results import SYSTEM_FAULT_MARKER, is_system_fault, parse_result_content
 from studio.ui.playground.conversation_model import CallAudit, ConversationItem
 
 PROVIDER_NAMES = {"openai": "OpenAI", "anthropic": "Anthropic", "gemini": "Gemini"}
@@ -145,7 +146,9 @@ def result_html(item: ConversationItem, dark: bool) -> str:
     colours = _colours(dark)
     content = item.text
     with contextlib.suppress(ValueError):  # not JSON: shown as sent
-        content = json.dumps(json.loads(content), ensure_ascii=False, indent=1)
+        marker = SYSTEM_FAULT_MARKER + "\n" if is_system_fault(content) else ""
+        data = parse_result_content(content)
+        content = marker + json.dumps(data, ensure_ascii=False, indent=1)
     if len(content) > MAX_BODY_CHARS:
         content = content[:MAX_BODY_CHARS] + "\n… (full text in the inspector)"
     return f"<pre>{escape(content)}</pre>" + _flags(item, colours)
