@@ -5,8 +5,8 @@ import): regular-expression fragments grouped in families, each family naming
 the rule that reports it, a severity and a label. ``{NAME}`` in a phrase stands
 for a shared alternation of the file's ``vocab``. An English phrase matches
 case-insensitively, a single space in it meaning any run of whitespace, and is
-wrapped in word boundaries; a Chinese phrase is used as written (a space means
-optional whitespace).
+wrapped in word boundaries (" ?" means optional whitespace); a Chinese phrase is
+used as written (a space means optional whitespace).
 
 Speed: Python's regex engine tries every alternative of a long alternation at
 every position, so running ~130 phrases over every text would cost more than
@@ -75,7 +75,7 @@ def _gaps(phrase: str) -> str:
 
 
 def _english(phrase: str) -> str:
-    body = _gaps(phrase).replace(" ", r"\s+")
+    body = _gaps(phrase).replace(" ?", r"\s*").replace(" ", r"\s+")
     guard = r"(?!\w)" if phrase[-1:].isalnum() or phrase[-1:] in ")?*+}" else ""
     return rf"(?<!\w)(?:{body}){guard}"
 

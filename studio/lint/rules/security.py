@@ -57,8 +57,11 @@ _LONG_RUN = re2.compile(r"\S{24}")
 # A directive label inside brackets of any style, or a header framed by rules.
 _MARKER = re.compile(
     r"<!--(?P<comment>[^\n]{0,80}?)(?:-->|\n|$)"
-    r"|(?P<token><\|[a-z_]{2,30}\|>|\[/?INST\]|<</?SYS>>)"
-    r"|<\|?\s*/?\s*(?P<angle>[A-Za-z][\w\- ]{1,40}|[\u4e00-\u9fff]{1,8})\s*\|?>"
+    r"|(?P<token><\|[a-z_]{2,30}\|>|\[/?INST\]|<</?SYS>>"
+    r"|[\"']role[\"']\s*:\s*[\"'](?:system|developer|assistant)[\"']"
+    r"|\n\s*\n\s*(?:Human|Assistant|System|H|A)\s*:)"
+    r"|<\|?\s*/?\s*(?P<angle>[A-Za-z][\w\- ]{1,40}?|[\u4e00-\u9fff]{1,8})\s*"
+    r"(?:\s[\w-]+\s*=\s*[\"'][^\"'<>]{0,40}[\"']\s*){0,3}\|?>"
     r"|\[\[?\s*/?\s*(?P<square>[^\[\]\n]{2,48}?)\s*\]\]?"
     r"|\{\{\s*/?\s*(?P<curly>[^{}\n]{2,48}?)\s*(?:\}\}|:)"
     r"|[【〔〖「]\s*/?\s*(?P<cjk>[^】〕〗」\n]{1,24}?)\s*[】〕〗」：:]"
@@ -72,6 +75,7 @@ _MARKER = re.compile(
 )
 _MARKER_START = re2.compile(
     r"<|\[|\{\{|[【〔〖「]|\|\|\||\(\s*[A-Z]{4}|#|\*\*\*|>>>|---|===|```|[A-Z]{2}[A-Z_ \t]*:"
+    r"|role|\n\s*\n\s*[HAS]"
 )
 """Every match of :data:`_MARKER` contains one of these (one DFA pass: a cheap first look)."""
 _STRONG_LABEL = frozenset(
