@@ -450,9 +450,14 @@ class SimilarityIndex:
         """The current cosine of two indexed tools."""
         return self._dot(self._vector(a), self._vector(b))
 
-    def shared_words(self, a: str, b: str) -> set[str]:
-        """Tokens both tools use (any order)."""
-        return self._tf[a].keys() & self._tf[b].keys()
+    def shared_words(self, a: str, b: str, below: int | None = None) -> list[tuple[int, str]]:
+        """(document frequency, token) of the tokens both tools use, any order.
+
+        ``below``: only tokens held by fewer tools than this.
+        """
+        postings = self._postings
+        out = [(len(postings[t]), t) for t in self._tf[a].keys() & self._tf[b].keys()]
+        return out if below is None else [x for x in out if x[0] < below]
 
     def shared_terms(self, a: str, b: str, limit: int = 5) -> tuple[str, ...]:
         """Tokens both tools use, rarest first (ties alphabetically)."""

@@ -16,7 +16,7 @@ apart when it names the sibling, or when its usage says what to use
 
 from __future__ import annotations
 
-import dataclasses
+import heapq
 import json
 import re
 from collections import Counter
@@ -542,9 +542,14 @@ class AmbiguityState:
         # Words both summaries name are what the pair is about, however common.
         out = [t for _d, t in sorted((df(t), t) for t in ia.content & ib.content)]
         if len(out) < limit:
-            shared = self.index.shared_words(a, b)
-            ranked = sorted((df(t), t) for t in shared if t not in out and is_content_word(t))
-            out.extend(t for d, t in ranked if d < common or n < 4)
+            if n < 4:
+                common = n + 1
+            ranked = [
+                x
+                for x in self.index.shared_words(a, b, common)
+                if x[1] not in out and is_content_word(x[1])
+            ]
+            out.extend(t for _d, t in heapq.nsmallest(limit, ranked))
         return tuple(out[:limit])
 
     def similar_pairs(self, order: Mapping[str, int] | None = None) -> list[SimilarPair]:
@@ -589,20 +594,23 @@ class AmbiguityState:
             summary_score = self.summaries.score(a, b)
             if in_summaries and summary_score < self.summaries.threshold:
                 summary_score = 1.0  # the same content, found through its group
+            a_mentions_b, b_mentions_a = ia.mentions(b), ib.mentions(a)
             pair = SimilarPair(
                 a,
                 b,
                 round(score, 4),
                 self._shared_terms(a, b),
-                ia.mentions(b),
-                ib.mentions(a),
+                a_mentions_b,
+                b_mentions_a,
                 near_duplicate=flags[0] or in_summaries,
                 confusable_names=flags[2],
                 summary_score=round(summary_score, 4),
                 cloned_blocks=flags[3],
                 duplicate=flags[4],
+                severity=_pair_severity(
+                    ia, ib, a_mentions_b, b_mentions_a, bool(flags[3] or flags[4])
+                ),
             )
-            pair = dataclasses.replace(pair, severity=_pair_severity(pair, ia, ib))
             cache[key] = pair
             self._pair_flags[key] = flags
             out.append(pair)
@@ -631,16 +639,14 @@ def _key(a: str, b: str) -> tuple[str, str]:
 _LOWER = {Severity.ERROR: Severity.WARNING, Severity.WARNING: Severity.INFO}
 
 
-def _base_severity(pair: SimilarPair, ia: _ToolInfo, ib: _ToolInfo) -> Severity:
-    """How confusable a pair is before asking whether the descriptions tell it apart.
+def _base_severity(ia: _ToolInfo, ib: _ToolInfo) -> Severity:
+    """How confusable a similar pair is before asking whether the descriptions tell it apart.
 
     Same verb + same object + similar text is an error; verbs of different
     classes (search vs book) are info; in between — one summary says what the
     other does plus something, or the names say the same while the summaries
     differ — a warning; summaries that each state a difference, info.
     """
-    if pair.duplicate or pair.cloned_blocks:
-        return Severity.ERROR
     if _verbs_differ(ia, ib):
         return Severity.INFO
     ca, cb = ia.content, ib.content
@@ -653,17 +659,27 @@ def _base_severity(pair: SimilarPair, ia: _ToolInfo, ib: _ToolInfo) -> Severity:
         return Severity.WARNING if same_name else Severity.INFO
     # A vague summary (no content word) tells nothing apart; the vague-summary
     # rule says so, here the names decide.
-    return Severity.ERROR if same_name and pair.near_duplicate else Severity.WARNING
+    return Severity.ERROR if same_name and not (ca or cb) else Severity.WARNING
 
 
-def _pair_severity(pair: SimilarPair, ia: _ToolInfo, ib: _ToolInfo) -> str:
-    severity: Severity | None = _base_severity(pair, ia, ib)
-    if not (pair.duplicate or pair.cloned_blocks):
-        if pair.a_mentions_b and pair.b_mentions_a:
-            severity = None
-        elif pair.a_mentions_b or pair.b_mentions_a:
-            severity = _LOWER.get(severity, Severity.INFO)  # type: ignore[arg-type]
-    return severity.value if severity is not None else ""
+def _pair_severity(
+    ia: _ToolInfo, ib: _ToolInfo, a_mentions_b: bool, b_mentions_a: bool, copied: bool
+) -> str:
+    """The pair's severity value; "" when both descriptions tell the tools apart.
+
+    Copied blocks and duplicate tools are errors whatever the descriptions say.
+    """
+    if copied:
+        return Severity.ERROR.value
+    if a_mentions_b and b_mentions_a:
+        return ""
+    severity = _base_severity(ia, ib)
+    if a_mentions_b or b_mentions_a:
+        severity = _LOWER.get(severity, Severity.INFO)
+    return severity.value
+
+
+_SEVERITY = {s.value: s for s in Severity}
 
 
 # ---------------------------------------------------------------- pair hits
@@ -804,7 +820,7 @@ def _similar_hit(rule_id: str, p: SimilarPair, state: AmbiguityState | None) -> 
         "usage",  # where "use X instead" goes; kept so stored suppressions still match
         f"{p.a} and {p.b} {what}{about}; {gap}: {todo}.",
         related=(other,),
-        severity=Severity(p.severity),
+        severity=_SEVERITY[p.severity],
     )
 
 
