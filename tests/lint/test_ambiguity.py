@@ -450,3 +450,30 @@ def test_three_copies_are_two_findings_against_the_first() -> None:
         (CLONED_BLOCK, "query_claim_status", "usage", ("query_claim_comments",)),
         (CLONED_BLOCK, "query_claim_status", "usage", ("query_claim_history",)),
     ]
+
+
+@pytest.mark.parametrize(
+    ("edit", "rule_id", "needle"),
+    [
+        ({"summary": "Gets data."}, "desc-vague-summary", 'The summary "Gets data."'),
+        ({"summary": "查询信息"}, "desc-vague-summary", "only generic words (信息)"),
+        ({"usage": "@tickets"}, CLONED_BLOCK, "have the same usage"),
+        ({"summary": "查询报销信息"}, NEAR_DUPLICATE, "nothing in either description says"),
+    ],
+)
+def test_the_cli_reports_each_case(capsys, tmp_path, edit: dict, rule_id: str, needle: str) -> None:
+    from studio.cli import main
+    from studio.contract import registry_to_dict
+
+    reg = example("travel-reimbursement")
+    tickets = next(t for t in reg.tools if t.name == "query_tickets")
+    if edit.get("usage") == "@tickets":
+        edit = {"usage": tickets.usage}
+    extra = (tool("lookup_claims", "查询报销相关信息"),) if rule_id == NEAR_DUPLICATE else ()
+    changed = travel_with(("query_invoices", edit), extra=extra)
+    path = tmp_path / "travel.json"
+    path.write_text(json.dumps(registry_to_dict(changed), ensure_ascii=False), "utf-8")
+    code = main(["lint", str(path), "--fail-on", "warning"])
+    out = capsys.readouterr().out
+    [line] = [x for x in out.splitlines() if f" {rule_id} " in x]
+    assert code == 1 and needle in line and "query_invoices" in line
