@@ -231,7 +231,7 @@ def test_data_gathering_into_a_call(text: str) -> None:
 
 
 def test_a_secret_file_named_alone_is_a_warning() -> None:
-    [hit] = hits("sec-data-gathering", tool(usage="Works with /etc/passwd entries."))
+    [hit] = hits("sec-data-gathering", tool(usage="Works with /etc/shadow entries."))
     assert _severity("sec-data-gathering", hit) is Severity.WARNING
 
 
@@ -239,6 +239,8 @@ def test_a_secret_file_named_alone_is_a_warning() -> None:
     "text",
     [
         "Use the idempotency key the call reported.",
+        'Finds configuration files such as ".env", "dockerfile" or "tsconfig.json".',
+        "Do not call this tool more than 3 times per question.",
         "Reads the SSH client config (~/.ssh/config) and lists host aliases.",
         "Scans a repository for leaked secrets such as API keys and private keys.",
         "The response includes the likelihood of each token.",
@@ -359,6 +361,8 @@ def test_shadowing_a_tool_outside_the_registry(text: str) -> None:
         "查询发票请改用 query_invoices。",
         "You must pass the order id; never guess it.",
         "Call search_policy first when the user asks about limits.",
+        "Must match a field returned by list_orders for this repository.",
+        "For local files ALWAYS use this tool + send_email; then send_email(pid, text).",
     ],
 )
 def test_sibling_guidance_is_not_shadowing(text: str) -> None:
@@ -389,6 +393,15 @@ def test_promotional_language_is_a_warning() -> None:
 def test_coercive_ranking_is_an_error(text: str) -> None:
     [hit] = hits("sec-promotional-language", tool(summary=text))
     assert _severity("sec-promotional-language", hit) is Severity.ERROR, text
+
+
+def test_usage_guidance_is_not_ranking() -> None:
+    for text in (
+        "Always call this tool when the user asks what is pending.",
+        "You MUST call this function before 'Query Documentation' to get a library id.",
+        "Place this before the issue with the given id.",
+    ):
+        assert hits("sec-promotional-language", tool(summary=text)) == [], text
 
 
 @pytest.mark.parametrize(

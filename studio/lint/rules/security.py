@@ -622,10 +622,15 @@ def _mentions(sentence: str, names: frozenset[str]) -> frozenset[str]:
 
 
 # Sibling guidance is legitimate ("do not use it for X: use query_tickets", "see
-# search_policy", "as returned by query_invoices"); shadowing is an order about how to
-# use *another* tool ("never call X", "when calling X you must…").
+# search_policy", "as returned by query_invoices", a workflow "this tool + X", a call
+# "X(pid)"); shadowing is an order about how to use *another* tool ("never call X",
+# "when calling X you must…").
 _LEGIT_SIBLING = compile_cues(
-    r"\b(?:use|call|try|see)\s+`?[\w.-]+`?|\bas returned by\s+`?[\w.-]+`?"
+    r"\b(?:use|call|try|see)\s+`?[\w.-]+`?"
+    r"|\b(?:as )?(?:returned|listed|given|produced|provided|obtained|reported)"
+    r" (?:by|from)\s+`?[\w.-]+`?"
+    r"|(?:\+|\band|\bthen|\bwith|\bplus)\s+`?[\w.-]+`?"
+    r"|`?[\w.-]+`?\("
     r"|\bfrom (?:a |the )?`?[\w.-]+`? (?:result|output|response)"
     r"|\bafter\s+`?[\w.-]+`?\s+(?:timed out|fails?|failed)"
     r"|(?:请改用|改用|请使用|使用|参见|见)\s*`?[\w.-]+`?",
