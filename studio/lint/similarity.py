@@ -471,14 +471,40 @@ SHORT_TEXT_CAP = 20
 """Units held by more than this many tools never generate short-text candidates."""
 
 
+OVERLAP_RATIO = 0.5
+"""The overlap criterion needs the smaller set to be at least this share of the larger."""
+
+
+def _short_score(a: frozenset[str], b: frozenset[str], limit: float) -> float:
+    """Dice similarity of two unit sets, or their overlap when that reaches ``limit``.
+
+    Dice (``2·|A∩B| / (|A|+|B|)``) for texts of similar length; when one text
+    says nearly everything the other does plus a detail ("查询订单物流信息" /
+    "查询订单的物流轨迹"), the overlap coefficient ``|A∩B| / min(|A|, |B|)``
+    counts, if the smaller set has 3 units or more and is at least
+    :data:`OVERLAP_RATIO` of the larger.
+    """
+    la, lb = len(a), len(b)
+    inter = len(a & b) if la <= lb else len(b & a)
+    dice = 2.0 * inter / (la + lb)
+    if dice >= limit:
+        return dice
+    small, big = (la, lb) if la <= lb else (lb, la)
+    if small >= 3 and small >= OVERLAP_RATIO * big:
+        overlap = inter / small
+        if overlap >= limit:
+            return overlap
+    return dice
+
+
 class ShortTextIndex:
-    """Near-duplicate short texts (summaries) by Dice similarity of their content units.
+    """Near-duplicate short texts (summaries) by the similarity of their content units.
 
     Each tool has a set of units (:func:`studio.lint.wordlists.content_units`:
     verb classes and content words). Two tools are a pair when
-    ``2·|A∩B| / (|A|+|B|) ≥ threshold`` and they share a unit held by at most
+    :func:`_short_score` reaches the threshold and they share a unit held by at most
     :data:`SHORT_TEXT_CAP` tools (verb classes never count: every tool has
-    one). Dice needs no document frequencies, so an edit re-scores only the
+    one). The score needs no document frequencies, so an edit re-scores only the
     edited tool against the tools sharing one of its units, plus the tools
     holding a unit whose frequency crossed the cap (rare); the pairs always
     equal what a fresh build finds.
@@ -488,7 +514,7 @@ class ShortTextIndex:
         self.threshold = threshold
         self.cap = cap
         # The length filter: Dice ≥ t needs min(|A|, |B|) ≥ t / (2 − t) · max(|A|, |B|).
-        self._ratio = threshold / (2.0 - threshold)
+        self._ratio = min(threshold / (2.0 - threshold), OVERLAP_RATIO)
         self._sets: dict[str, frozenset[str]] = {}
         self._postings: dict[str, set[str]] = {}
         self._pairs: dict[tuple[str, str], float] = {}
@@ -502,11 +528,11 @@ class ShortTextIndex:
         return [u for u in units if not u.startswith("@")]
 
     def score(self, a: str, b: str) -> float:
-        """Dice similarity of two indexed tools' units (0 when either has none)."""
+        """Similarity of two indexed tools' units (:func:`_short_score`; 0 when either has none)."""
         sa, sb = self._sets.get(a), self._sets.get(b)
         if not sa or not sb:
             return 0.0
-        return 2.0 * len(sa & sb) / (len(sa) + len(sb))
+        return _short_score(sa, sb, self.threshold - 1e-12)
 
     def _set_pair(self, key: tuple[str, str], score: float) -> None:
         self._pairs[key] = score
@@ -545,7 +571,7 @@ class ShortTextIndex:
                 small, big = (size, len(theirs)) if size <= len(theirs) else (len(theirs), size)
                 if small < ratio * big:
                     continue
-                score = 2.0 * len(mine & theirs) / (size + len(theirs))
+                score = _short_score(mine, theirs, limit)
                 if score >= limit:
                     self._set_pair(_key(name, other), score)
 
@@ -606,7 +632,7 @@ class ShortTextIndex:
                 small, big = (size, len(theirs)) if size <= len(theirs) else (len(theirs), size)
                 if small < ratio * big:
                     continue
-                score = 2.0 * len(mine & theirs) / (size + len(theirs))
+                score = _short_score(mine, theirs, limit)
                 if score >= limit:
                     self._set_pair((name, other), score)
 

@@ -119,12 +119,17 @@ def fold(word: str) -> str:
     return w
 
 
+_SPLITTING_CHARS = frozenset("的了和与或及并而")
+
+
 @lru_cache(maxsize=1)
 def _cjk_lexicon() -> tuple[dict[str, str], int]:
     """CJK words of the lists → ``@class`` (verbs), ``~word`` (generic) or ``""`` (stopwords)."""
     lex: dict[str, str] = {}
     for word in stopwords():
-        if _IS_CJK.match(word):
+        # A one-character stopword splits a run only where it cannot start a word:
+        # 用 in 用户 (user) or 是 in 是否 must stay.
+        if _IS_CJK.match(word) and (len(word) > 1 or word in _SPLITTING_CHARS):
             lex[word] = ""
     for word in generic_words():
         if _IS_CJK.match(word):

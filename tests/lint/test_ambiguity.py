@@ -74,7 +74,7 @@ def test_confusable_names_neither_tells_apart_is_one_warning() -> None:
     assert found.tool == "get_order" and found.related == ("queryOrderList",)
     # The summaries each state what the tool acts on, so the names alone: a warning.
     assert found.severity is Severity.WARNING
-    assert "nothing in either description says what distinguishes them" in found.message
+    assert "neither description says when to use the other" in found.message
 
 
 def test_confusable_names_with_the_same_summary_is_an_error() -> None:

@@ -245,3 +245,21 @@ def test_short_text_index_incremental_matches_a_rebuild() -> None:
         assert _short_pairs(live) == _short_pairs(fresh), step
         seen_pairs += len(fresh.pairs())
     assert seen_pairs > 0
+
+
+def test_one_short_text_saying_nearly_all_of_another_is_near() -> None:
+    # Bigrams of "订单物流" straddle two words (单物): Dice alone misses the pair.
+    index = ShortTextIndex(0.75)
+    index.build(
+        [
+            ("shipping", content_units("查询订单物流信息").key()),
+            ("logistics", content_units("查询订单的物流轨迹").key()),
+            ("refund", content_units("查询退款申请的进度").key()),
+        ]
+    )
+    assert set(index.pairs()) == {("logistics", "shipping")}
+
+
+def test_one_character_stopwords_do_not_split_words() -> None:
+    assert content_units("获取用户信息").content == ("用户",)  # 用 starts 用户 (user)
+    assert content_units("查询订单的状态").content == ("订单", "状态")

@@ -547,7 +547,9 @@ class AmbiguityState:
             ranked = [
                 x
                 for x in self.index.shared_words(a, b, common)
-                if x[1] not in out and is_content_word(x[1])
+                # CJK tokens of the index are bigrams that may straddle two words;
+                # the summaries' CJK words (above) are whole.
+                if x[1].isascii() and x[1] not in out and is_content_word(x[1])
             ]
             out.extend(t for _d, t in heapq.nsmallest(limit, ranked))
         return tuple(out[:limit])
@@ -803,7 +805,11 @@ def _similar_hit(rule_id: str, p: SimilarPair, state: AmbiguityState | None) -> 
         what = f"look interchangeable: their {texts}"
     about = f" (both about {', '.join(p.shared_terms)})" if p.shared_terms else ""
     if neither:
-        gap = "nothing in either description says what distinguishes them"
+        gap = (
+            "nothing in either description says what distinguishes them"
+            if relation in ("same", "") or p.severity == Severity.ERROR.value
+            else "neither description says when to use the other"
+        )
         todo = (
             "say in each summary what the tool does that the other does not (which "
             "records, by what key, what comes back), and in each usage when to use the "
