@@ -379,8 +379,11 @@ _LEET_DIGITS = frozenset("013457@$")
 _LEET_WORD = re.compile(
     r"(?<![\w@$])(?=[\w@$]*[A-Za-z])(?=[\w@$]*[0-9@$])[A-Za-z0-9@$]{3,}(?![\w@$])"
 )
-# Five or more single letters with one separator between each: "I G N O R E".
-_SPACED = re.compile(r"(?<![A-Za-z])[A-Za-z](?:[ ._*·-][A-Za-z]){4,}(?![A-Za-z])")
+# Five or more single letters with the same separator between each: "I G N O R E",
+# "i.g.n.o.r.e" (a different separator ends the word: "i.g.n.o.r.e p.r.e.v…").
+_SPACED = re.compile(
+    r"(?<![A-Za-z])[A-Za-z](?P<sep>[ ._*·-])[A-Za-z](?:(?P=sep)[A-Za-z]){3,}(?![A-Za-z])"
+)
 _SPACER = re.compile(r"[ ._*·-]")
 # Text that may hold either, or an escaped line break: a text without a match is
 # returned as it is. (RE2: one DFA pass; a superset of what the folds change.)

@@ -67,6 +67,9 @@ _MARKER = re.compile(
     r"|[【〔〖「]\s*/?\s*(?P<cjk>[^】〕〗」\n]{1,24}?)\s*[】〕〗」：:]"
     r"|\|\|\|\s*(?P<pipes>[^|\n]{2,40}?)\s*\|\|\|"
     r"|\(\s*(?P<paren>[A-Z][A-Z _]{3,40})\s*:"
+    r"|\(\s*(?P<word>(?i:hidden|secret|for the (?:ai|assistant|model)|(?:ai|assistant|model) only"
+    r"|note to (?:the )?(?:ai|assistant|model))"
+    r"|系统(?:消息|提示|指令)?|管理员(?:指令|备注)?|隐藏指令)\s*[):：]"
     r"|(?:\*{3,}|#{3,}|>{3,}|={3,})[ \t]*(?P<framed>[^\n#*>=<]{2,50}?)[ \t]*"
     r"(?:\*{3,}|#{3,}|<{3,}|={3,})"
     r"|(?:^|\n)[ \t]*(?:#{1,6}|\*{3,}|>{3,}|-{3,}|={3,}|`{3}[^\n]*\n)[ \t]*"
@@ -75,7 +78,7 @@ _MARKER = re.compile(
 )
 _MARKER_START = re2.compile(
     r"<|\[|\{\{|[【〔〖「]|\|\|\||\(\s*[A-Z]{4}|#|\*\*\*|>>>|---|===|```|[A-Z]{2}[A-Z_ \t]*:"
-    r"|role|\n\s*\n\s*[HAS]"
+    r"|role|\n\s*\n\s*[HAS]|\(\s*(?i:hidden|secret|for|ai|assistant|model|note)|\(\s*(?:系统|管理员|隐藏)"
 )
 """Every match of :data:`_MARKER` contains one of these (one DFA pass: a cheap first look)."""
 _STRONG_LABEL = frozenset(
@@ -87,7 +90,7 @@ _STRONG_LABEL = frozenset(
 _WEAK_LABEL = frozenset(
     (  # noqa: SIM905 - a word list reads better as prose
         "assistant ai model agent agents llm admin administrator hidden secret internal "
-        "critical urgent priority confidential developer"
+        "critical urgent priority confidential developer privileged elevated"
     ).split()
 )
 _ADDRESSEE = frozenset(("assistant", "ai", "model", "agent", "agents", "llm", "gpt", "claude"))
@@ -104,8 +107,8 @@ _LABEL_WORDS = re.compile(r"[a-z]+")
 
 
 def _label_is_directive(kind: str, label: str) -> bool:
-    if kind == "token":
-        return True  # a chat-template token: <|im_start|>, [INST], <<SYS>>
+    if kind in ("token", "word"):
+        return True  # a chat-template token (<|im_start|>, [INST]) or "(hidden)", "(系统消息："
     if kind == "cjk" or (not label.isascii() and kind not in ("angle", "comment")):
         return _CJK_LABEL.search(label) is not None
     if kind == "angle" and not label.isascii():
