@@ -385,11 +385,17 @@ _SPACED = re.compile(
     r"(?<![A-Za-z])[A-Za-z](?P<sep>[ ._*·-])[A-Za-z](?:(?P=sep)[A-Za-z]){3,}(?![A-Za-z])"
 )
 _SPACER = re.compile(r"[ ._*·-]")
+# Three words chopped by hyphens close together ("Ig-nore al-l prev-ious"): a word
+# split to dodge matching, not "read-only" or "e-mail" alone.
+_CHOP = r"[A-Za-z]{1,5}-[A-Za-z]"
+_CHOPPED_RUN = rf"\b{_CHOP}+(?:\W+\w+){{0,2}}?\W+{_CHOP}+(?:\W+\w+){{0,2}}?\W+{_CHOP}"
+_CHOPPED = re2.compile(_CHOPPED_RUN)
+_INNER_HYPHEN = re.compile(r"(?<=[A-Za-z])-(?=[A-Za-z])")
 # Text that may hold either, or an escaped line break: a text without a match is
 # returned as it is. (RE2: one DFA pass; a superset of what the folds change.)
 _OBFUSCATED = re2.compile(
     r"[A-Za-z][013457@$]|[013457@$][A-Za-z]|\\n"
-    r"|\b[A-Za-z][ ._*·-][A-Za-z][ ._*·-][A-Za-z][ ._*·-][A-Za-z]"
+    r"|\b[A-Za-z][ ._*·-][A-Za-z][ ._*·-][A-Za-z][ ._*·-][A-Za-z]|" + _CHOPPED_RUN
 )
 
 
@@ -426,6 +432,8 @@ def normalise(value: str) -> str:
             return value
     if "\\n" in value:
         value = value.replace("\\n", "\n")
+    if _CHOPPED.search(value):
+        value = _INNER_HYPHEN.sub("", value)
     value = _LEET_WORD.sub(_unleet, value)
     return _SPACED.sub(lambda m: _SPACER.sub("", m.group()), value)
 
