@@ -475,19 +475,19 @@ OVERLAP_RATIO = 0.5
 """The overlap criterion needs the smaller set to be at least this share of the larger."""
 
 
-def _short_score(a: frozenset[str], b: frozenset[str], limit: float) -> float:
+def _short_score(a: frozenset[str], b: frozenset[str], limit: float, overlap: bool = True) -> float:
     """Dice similarity of two unit sets, or their overlap when that reaches ``limit``.
 
     Dice (``2·|A∩B| / (|A|+|B|)``) for texts of similar length; when one text
     says nearly everything the other does plus a detail ("查询订单物流信息" /
     "查询订单的物流轨迹"), the overlap coefficient ``|A∩B| / min(|A|, |B|)``
-    counts, if the smaller set has 3 units or more and is at least
-    :data:`OVERLAP_RATIO` of the larger.
+    counts (unless ``overlap`` is false), if the smaller set has 3 units or
+    more and is at least :data:`OVERLAP_RATIO` of the larger.
     """
     la, lb = len(a), len(b)
     inter = len(a & b) if la <= lb else len(b & a)
     dice = 2.0 * inter / (la + lb)
-    if dice >= limit:
+    if dice >= limit or not overlap:
         return dice
     small, big = (la, lb) if la <= lb else (lb, la)
     if small >= 3 and small >= OVERLAP_RATIO * big:
@@ -510,11 +510,15 @@ class ShortTextIndex:
     equal what a fresh build finds.
     """
 
-    def __init__(self, threshold: float = 0.75, cap: int = SHORT_TEXT_CAP) -> None:
+    def __init__(
+        self, threshold: float = 0.75, cap: int = SHORT_TEXT_CAP, *, overlap: bool = True
+    ) -> None:
         self.threshold = threshold
         self.cap = cap
+        self.overlap = overlap
         # The length filter: Dice ≥ t needs min(|A|, |B|) ≥ t / (2 − t) · max(|A|, |B|).
-        self._ratio = min(threshold / (2.0 - threshold), OVERLAP_RATIO)
+        dice_ratio = threshold / (2.0 - threshold)
+        self._ratio = min(dice_ratio, OVERLAP_RATIO) if overlap else dice_ratio
         self._sets: dict[str, frozenset[str]] = {}
         self._postings: dict[str, set[str]] = {}
         self._pairs: dict[tuple[str, str], float] = {}
@@ -532,7 +536,7 @@ class ShortTextIndex:
         sa, sb = self._sets.get(a), self._sets.get(b)
         if not sa or not sb:
             return 0.0
-        return _short_score(sa, sb, self.threshold - 1e-12)
+        return _short_score(sa, sb, self.threshold - 1e-12, self.overlap)
 
     def _set_pair(self, key: tuple[str, str], score: float) -> None:
         self._pairs[key] = score
@@ -556,6 +560,7 @@ class ShortTextIndex:
         if not mine:
             return
         cap, ratio, limit = self.cap, self._ratio, self.threshold - 1e-12
+        overlap = self.overlap
         size = len(mine)
         seen = {name}
         sets = self._sets
@@ -571,7 +576,7 @@ class ShortTextIndex:
                 small, big = (size, len(theirs)) if size <= len(theirs) else (len(theirs), size)
                 if small < ratio * big:
                     continue
-                score = _short_score(mine, theirs, limit)
+                score = _short_score(mine, theirs, limit, overlap)
                 if score >= limit:
                     self._set_pair(_key(name, other), score)
 
@@ -617,6 +622,7 @@ class ShortTextIndex:
         if not mine:
             return
         cap, ratio, limit = self.cap, self._ratio, self.threshold - 1e-12
+        overlap = self.overlap
         size = len(mine)
         seen = {name}
         sets = self._sets
@@ -632,7 +638,7 @@ class ShortTextIndex:
                 small, big = (size, len(theirs)) if size <= len(theirs) else (len(theirs), size)
                 if small < ratio * big:
                     continue
-                score = _short_score(mine, theirs, limit)
+                score = _short_score(mine, theirs, limit, overlap)
                 if score >= limit:
                     self._set_pair((name, other), score)
 

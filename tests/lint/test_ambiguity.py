@@ -477,3 +477,32 @@ def test_the_cli_reports_each_case(capsys, tmp_path, edit: dict, rule_id: str, n
     out = capsys.readouterr().out
     [line] = [x for x in out.splitlines() if f" {rule_id} " in x]
     assert code == 1 and needle in line and "query_invoices" in line
+
+
+@pytest.mark.parametrize(
+    ("usage", "tweaked"),
+    [
+        (
+            "the user asks whether a claim has been filed, where it is, or why it was "
+            "rejected; filter by status or give the ticket id. Do not use it to list "
+            "invoices: use query_invoices.",
+            "the user asks whether a claim has been filed, where it is, or why it was "
+            "rejected; filter by status or give the ticket id. Do not use it to list "
+            "tickets: use query_tickets.",
+        ),
+        (
+            "用户问报销单是否已提交、审批到哪一步、为什么被驳回时使用；可按状态筛选或给出单号。"
+            "不要用它查询发票，请改用 query_invoices。",
+            "用户问报销单是否已提交、审批到哪一步、为什么被驳回时使用；可按状态筛选或给出单号。"
+            "不要用它查询报销单，请改用 query_tickets。",
+        ),
+    ],
+)
+def test_a_usage_copied_then_edited_is_a_near_clone(usage: str, tweaked: str) -> None:
+    reg = registry(
+        tool("query_tickets", "Look up reimbursement tickets by id or status.", usage),
+        tool("query_invoices", "List the employee's invoices in a date range.", tweaked),
+    )
+    [found] = pair_findings(lint_registry(reg, config=only_ambiguity()))
+    assert (found.rule_id, found.path, found.severity) == (CLONED_BLOCK, "usage", Severity.ERROR)
+    assert "have nearly the same usage" in found.message

@@ -133,6 +133,9 @@ def _ident_words(text: str) -> frozenset[str] | None:
 _PLAIN_NAME = re.compile(r"[A-Za-z0-9_]+")
 
 
+MIN_CLONE_UNITS = 6
+"""A usage block needs this many distinct words to be compared for near-clones."""
+
 _BLOCK_EDGE = " \t\n.,;:!?。，；：！？、…'\"`()[]{}-"
 
 
@@ -188,6 +191,7 @@ class _ToolInfo:
         "summary",
         "summary_units",
         "text",
+        "usage_units",
     )
 
     def __init__(
@@ -200,8 +204,15 @@ class _ToolInfo:
         blocks: Mapping[str, tuple[str, str]] | None = None,
         dup_key: str = "",
         name_verb: str = "",
+        usage: str = "",
     ) -> None:
         self.name_verb = name_verb
+        # The similarity tokens (words, CJK bigrams; no stopwords or numbers):
+        # cheaper than content units, and a copy is a copy word for word.
+        units = frozenset(normalised_terms(tokenize(usage))) if usage else frozenset()
+        # Only a usage of some length is compared for near-clones; short ones
+        # are compared as they are (block fingerprints).
+        self.usage_units = units if len(units) >= MIN_CLONE_UNITS else frozenset()
         self.text = text
         self.says_instead = says_instead
         self.key = key
@@ -323,6 +334,12 @@ class AmbiguityState:
         self.summaries = ShortTextIndex(
             float(options.get("similarity.summary_threshold", 0.75))  # type: ignore[arg-type]
         )
+        # Usage blocks copied and then edited a little (another sibling named, a
+        # word changed): near-clones, by their words (tool names are not words).
+        self.usages = ShortTextIndex(
+            float(options.get("similarity.clone_threshold", 0.9)),  # type: ignore[arg-type]
+            overlap=False,
+        )
         self._info: dict[str, _ToolInfo] = {}
         self._groups = _Groups()
         self._variants = _Groups()
@@ -359,6 +376,7 @@ class AmbiguityState:
             _blocks(tool),
             rendered,
             _name_verb(tool.name, key),
+            usage if tool.has_blocks() and isinstance(usage, str) else "",
         )
 
     @staticmethod
@@ -424,6 +442,7 @@ class AmbiguityState:
         self._hits.clear()
         items = []
         summaries = []
+        usages = []
         self._tools.clear()
         for tool in tools:
             info = self._describe(tool)
@@ -431,8 +450,10 @@ class AmbiguityState:
             self._tools[tool.name] = tool
             items.append((tool.name, self._terms(tool)))
             summaries.append((tool.name, self._summary_key(info)))
+            usages.append((tool.name, info.usage_units))
         self.index.build(items)
         self.summaries.build(summaries)
+        self.usages.build(usages)
         self._pairs.clear()
         self._pair_flags.clear()
 
@@ -449,6 +470,7 @@ class AmbiguityState:
         name = tool.name if tool is not None else None
         dirty = self.index.update(old_name, name, terms)
         self.summaries.update(old_name, name, self._summary_key(info) if info is not None else None)
+        self.usages.update(old_name, name, info.usage_units if info is not None else None)
         if dirty is None:
             self._pairs.clear()
             self._pair_flags.clear()
@@ -478,6 +500,13 @@ class AmbiguityState:
         if ib.content <= ia.content:
             return "b_in_a"
         return "differ"
+
+    def same_block(self, a: str, b: str, block: str) -> bool:
+        """True when two indexed tools' blocks have the same text (case and spacing aside)."""
+        ia, ib = self._info.get(a), self._info.get(b)
+        fa = ia.blocks.get(block) if ia is not None else None
+        fb = ib.blocks.get(block) if ib is not None else None
+        return fa is not None and fb is not None and fa[0] == fb[0]
 
     def block_text(self, name: str, block: str) -> str:
         """The text of a block of an indexed tool ("" when unknown)."""
@@ -565,6 +594,10 @@ class AmbiguityState:
         for (block, _fp), group in self._clones.shared():
             for key in self._star_pairs((group,), pos):
                 clone_pairs.setdefault(key, []).append(block)
+        for key in self.usages.pairs():
+            blocks = clone_pairs.setdefault(key, [])
+            if "usage" not in blocks:
+                blocks.append("usage")
         dup_pairs = set(self._star_pairs(self._same_contract(), pos))
         out = []
         cache = self._pairs
@@ -767,12 +800,14 @@ def _hits_of(
         for block in p.cloned_blocks:
             when = " and when to use it" if block == "usage" else ""
             quoted = state.block_text(p.a, block) if state else ""
+            exact = state is None or state.same_block(p.a, p.b, block)
+            same = "the same" if exact else "nearly the same"
             yield (
                 rule_id,
                 Hit(
                     p.a,
                     block,
-                    f"{p.a} and {p.b} have the same {block}"
+                    f"{p.a} and {p.b} have {same} {block}"
                     f"{f' ({_quote(quoted)})' if quoted else ''}, so a model reads the two "
                     f"tools as one; rewrite the {block} of the tool it was copied into to say "
                     f"what that tool does{when}, and when to use the other instead.",
