@@ -491,9 +491,9 @@ def _short_score(a: frozenset[str], b: frozenset[str], limit: float, overlap: bo
         return dice
     small, big = (la, lb) if la <= lb else (lb, la)
     if small >= 3 and small >= OVERLAP_RATIO * big:
-        overlap = inter / small
-        if overlap >= limit:
-            return overlap
+        coefficient = inter / small
+        if coefficient >= limit:
+            return coefficient
     return dice
 
 
