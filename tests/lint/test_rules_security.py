@@ -493,7 +493,7 @@ def test_encoded_text_in_defaults_and_enums() -> None:
 
 
 def test_an_opaque_blob_is_a_warning() -> None:
-    blob = "Zx9QmT4kLr2VbN8wYc6HsJ1dFg5PaE3uKo7tMi0WqRy"
+    blob = "Zx9QmT4kLr2VbN8wYc6HsJ1dFg5PaE3uKo7tMi0WqRy" * 3
     [hit] = hits("sec-base64-blob", tool(returns=f"Token format like {blob}."))
     assert _severity("sec-base64-blob", hit) is Severity.WARNING
 
@@ -505,6 +505,8 @@ def test_an_opaque_blob_is_a_warning() -> None:
         "see create_reimbursement_ticket_for_all_employees_now",
         "SHA-256 e.g. 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08.",
         "A UUID such as 123e4567-e89b-12d3-a456-426614174000.",
+        "Employer id, e.g. L2cvMTFoMTV4eHhydDpJbmZpbml0eSBDb25zdWx0aW5n.",
+        "A cursor like Zx9QmT4kLr2VbN8wYc6HsJ1dFg5PaE3uKo7tMi0WqRy.",
         "订单" * 30,
     ],
 )

@@ -170,7 +170,7 @@ def _identifier_like(blob: str) -> bool:
     return len(parts) >= 3 and all(_IDENT_PART.fullmatch(p) for p in parts if p)
 
 
-def _readable(raw: bytes) -> str | None:
+def _readable(raw: bytes, min_words: int = 4) -> str | None:
     """``raw`` as text when it reads as prose (letters and spaces, or CJK), else None."""
     try:
         decoded = raw.decode("utf-8")
@@ -182,14 +182,18 @@ def _readable(raw: bytes) -> str | None:
     letters = sum(c.isalpha() for c in decoded)
     if printable < 0.95 * len(decoded) or letters < 0.5 * len(decoded.replace(" ", "")):
         return None
-    if " " not in decoded and not any("\u4e00" <= c <= "\u9fff" for c in decoded):
+    # Prose: four words or more, or a run of Chinese (an encoded "/g/x:Acme Inc" id is not).
+    words = [w for w in decoded.split() if sum(c.isalpha() for c in w) >= 2]
+    if len(words) < min_words and sum("\u4e00" <= c <= "\u9fff" for c in decoded) < 4:
         return None
     return decoded
 
 
 def _decode(blob: str) -> str | None:
     if blob.startswith("\\x"):
-        return _readable(bytes(int(h, 16) for h in re.findall(r"\\x([0-9a-fA-F]{2})", blob)))
+        # Escaped bytes in a description are obfuscation by themselves: any word counts.
+        raw = bytes(int(h, 16) for h in re.findall(r"\\x([0-9a-fA-F]{2})", blob))
+        return _readable(raw, min_words=1)
     candidates = []
     core = blob[2:] if blob[:2] in ("0x", "0X") else blob
     if len(core) % 2 == 0 and all(c in "0123456789abcdefABCDEF" for c in core):
@@ -229,6 +233,11 @@ def _has_blob(value: str) -> bool:
     return any(not _identifier_like(m.group()) for m in _BLOB_SEEN.finditer(value))
 
 
+_OPAQUE_BLOB = 100
+"""Length from which a blob that decodes to nothing readable is still worth a warning
+(shorter ones are ids, cursors and sample tokens, which real APIs document)."""
+
+
 def _encoded(value: str) -> tuple[Severity, str] | None:
     worst: tuple[Severity, str] | None = None
     for match in _BLOB.finditer(value):
@@ -239,7 +248,7 @@ def _encoded(value: str) -> tuple[Severity, str] | None:
         if decoded is not None:
             short = " ".join(decoded.split())[:60]
             return Severity.ERROR, f"an encoded text ({len(blob)} characters, reads {short!r})"
-        if worst is None and len(blob) >= 40 and _looks_encoded(blob):
+        if worst is None and len(blob) >= _OPAQUE_BLOB and _looks_encoded(blob):
             worst = Severity.WARNING, f"a {len(blob)}-character base64-like blob"
     return worst
 
