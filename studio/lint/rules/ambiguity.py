@@ -28,7 +28,7 @@ from studio.contract.model import DEFAULT_DESCRIPTION_TEMPLATE, Registry, ToolCo
 from studio.lint.cache import memo, render_cached
 from studio.lint.model import Hit, LintContext, Severity, registry_rule
 from studio.lint.regex import compile_cues
-from studio.lint.rules._common import first_sentence
+from studio.lint.rules._common import sentences
 from studio.lint.similarity import (
     ShortTextIndex,
     SimilarityIndex,
@@ -156,13 +156,32 @@ def _blocks(tool: ToolContract) -> dict[str, tuple[str, str]]:
     return out
 
 
+SUMMARY_OF_FREE_TEXT = 300
+"""Characters of a free-text description read as what the tool says it does."""
+
+
 def _summary(tool: ToolContract) -> str:
-    """The summary block, or the first sentence of a free-text description."""
+    """What the tool says it does: the summary block, or the start of a free-text description.
+
+    Not just its first sentence: imported descriptions often open with the same
+    boilerplate ("This is the subfunction for tool X.") and say what differs
+    after it.
+    """
     summary = tool.summary if isinstance(tool.summary, str) else ""
     if summary.strip() or tool.has_blocks():
         return summary.strip()
     description = tool.description if isinstance(tool.description, str) else ""
-    return first_sentence(description)
+    description = " ".join(description.split())
+    if len(description) <= SUMMARY_OF_FREE_TEXT:
+        return description
+    # Whole sentences up to the limit (at least the first).
+    parts = sentences(description)
+    out = parts[0] if parts else description[:SUMMARY_OF_FREE_TEXT]
+    for part in parts[1:]:
+        if len(out) + 1 + len(part) > SUMMARY_OF_FREE_TEXT:
+            break
+        out = f"{out} {part}"
+    return out
 
 
 def _parameters_of(tool: ToolContract) -> str:
