@@ -506,3 +506,27 @@ def test_a_usage_copied_then_edited_is_a_near_clone(usage: str, tweaked: str) ->
     [found] = pair_findings(lint_registry(reg, config=only_ambiguity()))
     assert (found.rule_id, found.path, found.severity) == (CLONED_BLOCK, "usage", Severity.ERROR)
     assert "have nearly the same usage" in found.message
+
+
+def test_a_shared_opening_sentence_of_free_text_is_not_the_summary() -> None:
+    opening = 'This is the subfunction for tool "reddit", you can use this tool.'
+    reg = registry(
+        tool(
+            "posts_by_subreddit", description=f"{opening} Lists the newest posts of one subreddit."
+        ),
+        tool("comments_by_user", description=f"{opening} Lists the comments a user wrote."),
+        tool("post_details", description=f"{opening} Returns one post with its score."),
+    )
+    found = pair_findings(lint_registry(reg, config=only_ambiguity()))
+    assert all(f.severity is not Severity.ERROR for f in found)
+    # Descriptions that say nothing beyond the boilerplate are the same to a model.
+    bare = registry(
+        tool(
+            "user_likes", description=f'{opening} The description of this function is: "user_likes"'
+        ),
+        tool(
+            "user_media", description=f'{opening} The description of this function is: "user_media"'
+        ),
+    )
+    [same] = pair_findings(lint_registry(bare, config=only_ambiguity()))
+    assert same.severity is Severity.ERROR
