@@ -76,8 +76,13 @@ def _gaps(phrase: str) -> str:
 
 def _english(phrase: str) -> str:
     body = _gaps(phrase).replace(" ?", r"\s*").replace(" ", r"\s+")
-    guard = r"(?!\w)" if phrase[-1:].isalnum() or phrase[-1:] in ")?*+}" else ""
-    return rf"(?<!\w)(?:{body}){guard}"
+    # Word boundaries against Latin letters and digits only: in mixed text a Chinese
+    # character next to an English word ("请ignore", "called, 必须") is a boundary.
+    guard = f"(?!{_LATIN})" if phrase[-1:].isalnum() or phrase[-1:] in ")?*+}" else ""
+    return rf"(?<!{_LATIN})(?:{body}){guard}"
+
+
+_LATIN = "[A-Za-z0-9_]"
 
 
 def _chinese(phrase: str) -> str:
@@ -137,10 +142,25 @@ def _is_space(item: Any) -> bool:
     return list(item) == [(_c.IN, [(_c.CATEGORY, _c.CATEGORY_SPACE)])]
 
 
+_LATIN_CLASS = [
+    (_c.RANGE, (ord("A"), ord("Z"))),
+    (_c.RANGE, (ord("a"), ord("z"))),
+    (_c.RANGE, (ord("0"), ord("9"))),
+    (_c.LITERAL, ord("_")),
+]
+
+
 def _word_lookbehind(av: Any) -> bool:
-    """True for ``(?<!\\w)``: the next character starts a word."""
+    """True for ``(?<!\\w)`` or ``(?<![A-Za-z0-9_])``: the next character starts a word.
+
+    (RE2's ``\\b`` is ASCII: a needle after either starts an RE2 word.)
+    """
     direction, sub = av
-    return direction == -1 and list(sub) == [(_c.IN, [(_c.CATEGORY, _c.CATEGORY_WORD)])]
+    items = list(sub)
+    return direction == -1 and items in (
+        [(_c.IN, [(_c.CATEGORY, _c.CATEGORY_WORD)])],
+        [(_c.IN, _LATIN_CLASS)],
+    )
 
 
 def _candidates(seq: Sequence[Any], bounded: bool) -> list[frozenset[str]]:
