@@ -64,7 +64,7 @@ _MARKER = re.compile(
     r"(?:\s[\w-]+\s*=\s*[\"'][^\"'<>]{0,40}[\"']\s*){0,3}\|?>"
     r"|\[\[?\s*/?\s*(?P<square>[^\[\]\n]{2,48}?)\s*\]\]?"
     r"|\{\{\s*/?\s*(?P<curly>[^{}\n]{2,48}?)\s*(?:\}\}|:)"
-    r"|[【〔〖「]\s*/?\s*(?P<cjk>[^】〕〗」\n]{1,24}?)\s*[】〕〗」：:]"
+    r"|[【〔〖「『]\s*/?\s*(?P<cjk>[^】〕〗」』\n]{1,24}?)\s*[】〕〗」』：:]"
     r"|\|\|\|\s*(?P<pipes>[^|\n]{2,40}?)\s*\|\|\|"
     r"|\(\s*(?P<paren>[A-Z][A-Z _]{3,40})\s*:"
     r"|\(\s*(?P<word>(?i:hidden|secret|for the (?:ai|assistant|model)|(?:ai|assistant|model) only"
@@ -78,7 +78,7 @@ _MARKER = re.compile(
     r"(?P<caps>[A-Z][A-Z_]+(?:[ \t]+[A-Z][A-Z_]+){0,6})[ \t]*:",
 )
 _MARKER_START = re2.compile(
-    r"<|\[|\{\{|[【〔〖「]|\|\|\||\(\s*[A-Z]{4}|#|\*\*\*|>>>|---|===|```|[A-Z]{2}[A-Z_ \t]*:"
+    r"<|\[|\{\{|[【〔〖「『]|\|\|\||\(\s*[A-Z]{4}|#|\*\*\*|>>>|---|===|```|[A-Z]{2}[A-Z_ \t]*:"
     r"|role|\n\s*\n\s*[HAS]|\(\s*(?i:hidden|secret|for|ai|assistant|model|note)|\(\s*(?:系统|管理员|隐藏)"
 )
 """Every match of :data:`_MARKER` contains one of these (one DFA pass: a cheap first look)."""
