@@ -16,9 +16,11 @@ from typing import Any, TypeVar
 
 from studio.contract.canonical import content_hash
 from studio.contract.model import (
+    ANNOTATION_HINTS,
     DEFAULT_TIMEOUT_SECONDS,
     FALLBACK_MODES,
     NAME_PATTERN,
+    TASK_SUPPORT_VALUES,
     Deprecation,
     ErrorSpec,
     Example,
@@ -35,7 +37,7 @@ from studio.contract.model import (
 )
 from studio.contract.problems import ContractError, Problem, join_path, json_kind
 from studio.contract.render import template_problems
-from studio.contract.schema_checks import check_parameters
+from studio.contract.schema_checks import check_output_schema, check_parameters
 
 REGISTRY_FORMAT = "tool-registry-studio/registry@1"
 TOOL_FORMAT = "tool-registry-studio/tool@1"
@@ -58,6 +60,10 @@ _TOOL_KEYS = (
     "tags",
     "domain",
     "deprecated",
+    "output_schema",
+    "icons",
+    "annotations",
+    "meta",
 )
 
 T = TypeVar("T")
@@ -106,6 +112,7 @@ def tool_to_dict(tool: ToolContract) -> JSONDict:
                 if ex.fallback_max_age_seconds is not None
                 else {}
             ),
+            **({"task_support": ex.task_support} if ex.task_support else {}),
         },
         "permissions": [{"role": p.role, "scenario": p.scenario} for p in tool.permissions],
         "tags": list(tool.tags),
@@ -115,6 +122,16 @@ def tool_to_dict(tool: ToolContract) -> JSONDict:
             if tool.deprecated is None
             else {"replacement": tool.deprecated.replacement, "reason": tool.deprecated.reason}
         ),
+        # The MCP fields only when set, so the documents (and hashes) of other tools stay as
+        # they were.
+        **(
+            {"output_schema": copy.deepcopy(tool.output_schema)}
+            if tool.output_schema is not None
+            else {}
+        ),
+        **({"icons": copy.deepcopy(list(tool.icons))} if tool.icons else {}),
+        **({"annotations": copy.deepcopy(tool.annotations)} if tool.annotations else {}),
+        **({"meta": copy.deepcopy(tool.meta)} if tool.meta else {}),
     }
 
 
@@ -287,6 +304,11 @@ def _parse_execution(r: _Reader) -> Execution:
             max_age = None
         elif not fallback:
             r.fail("fallback_max_age_seconds", "applies only with a fallback ('last_success')")
+    task_support = r.text("task_support")
+    if task_support and task_support not in TASK_SUPPORT_VALUES:
+        shown = ", ".join(repr(m) for m in TASK_SUPPORT_VALUES)
+        r.fail("task_support", f"{task_support!r} is not one of {shown} (or empty)")
+        task_support = ""
     return Execution(
         timeout_tier=tier,
         timeout_seconds=r.number("timeout_seconds", DEFAULT_TIMEOUT_SECONDS[tier]),
@@ -305,7 +327,37 @@ def _parse_execution(r: _Reader) -> Execution:
         ),
         fallback=fallback,
         fallback_max_age_seconds=max_age,
+        task_support=task_support,
     )
+
+
+def _read_icon(r: _Reader) -> JSONDict | None:
+    src = r.text("src")
+    if not src:
+        r.fail("src", "an icon needs a src (a URL or a data: URI)")
+    r.text("mimeType")
+    r.text("theme")
+    if "sizes" in r.data:
+        r.strings("sizes")
+    return copy.deepcopy(r.data) if src else None
+
+
+def _read_annotations(r: _Reader) -> JSONDict:
+    for key in ANNOTATION_HINTS:
+        if key in r.data and not isinstance(r.data[key], bool):
+            r.fail(key, f"must be true or false, not {json_kind(r.data[key])}")
+    r.text("title")
+    return copy.deepcopy(r.data)
+
+
+def _read_opaque_object(r: _Reader, key: str) -> JSONDict:
+    value = r.data.get(key)
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        r.fail(key, f"must be an object, not {json_kind(value)}")
+        return {}
+    return copy.deepcopy(value)
 
 
 def _read_tool(r: _Reader, check_schema: bool = True) -> ToolContract | None:
@@ -333,6 +385,10 @@ def _read_tool(r: _Reader, check_schema: bool = True) -> ToolContract | None:
         execution = Execution.for_tier(
             TimeoutTier.READ if risk is RiskTier.READ else TimeoutTier.WRITE
         )
+    output_schema = r.data.get("output_schema")
+    if output_schema is not None and check_schema:
+        r.problems.extend(check_output_schema(output_schema, r.where("output_schema")))
+    annotations = _read_annotations(r.child("annotations")) if "annotations" in r.data else {}
     dep_raw = r.data.get("deprecated")
     deprecated = None
     if dep_raw is True:
@@ -361,6 +417,10 @@ def _read_tool(r: _Reader, check_schema: bool = True) -> ToolContract | None:
         tags=r.strings("tags"),
         domain=r.text("domain"),
         deprecated=deprecated,
+        output_schema=copy.deepcopy(output_schema) if isinstance(output_schema, dict) else None,
+        icons=r.items("icons", _read_icon),
+        annotations=annotations,
+        meta=_read_opaque_object(r, "meta"),
     )
 
 

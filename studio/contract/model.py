@@ -72,6 +72,16 @@ FALLBACK_LAST_SUCCESS = "last_success"
 5xx …), the last successful result for the same arguments is returned, marked stale."""
 FALLBACK_MODES: tuple[str, ...] = (FALLBACK_LAST_SUCCESS,)
 
+TASK_SUPPORT_VALUES: tuple[str, ...] = ("forbidden", "optional", "required")
+"""MCP ``execution.taskSupport`` values (2025-11-25)."""
+ANNOTATION_HINTS: tuple[str, ...] = (
+    "readOnlyHint",
+    "destructiveHint",
+    "idempotentHint",
+    "openWorldHint",
+)
+"""The boolean MCP tool annotations."""
+
 
 @dataclass(frozen=True, slots=True)
 class ErrorSpec:
@@ -123,6 +133,9 @@ class Execution:
     """"" (none) or :data:`FALLBACK_LAST_SUCCESS`; read tools only."""
     fallback_max_age_seconds: float | None = None
     """Oldest cached result the fallback may return; None: any the cache still holds."""
+    task_support: str = ""
+    """MCP ``execution.taskSupport`` as a pulled server declared it (``forbidden``,
+    ``optional``, ``required``); "" when not declared."""
 
     @classmethod
     def for_tier(cls, tier: TimeoutTier) -> Execution:
@@ -182,6 +195,15 @@ class ToolContract:
     tags: tuple[str, ...] = ()
     domain: str = ""
     deprecated: Deprecation | None = None
+    output_schema: JSONDict | None = None
+    """JSON Schema (2020-12, root ``object``) of the structured result; None when not declared."""
+    icons: tuple[JSONDict, ...] = ()
+    """MCP icons (``{"src", "mimeType"?, "sizes"?, "theme"?}``), kept as authored."""
+    annotations: JSONDict = field(default_factory=dict)
+    """MCP tool annotations (``readOnlyHint`` …) as authored, when they say more than
+    (or differ from) what ``risk`` implies; empty: derived from the risk tier on export."""
+    meta: JSONDict = field(default_factory=dict)
+    """MCP ``_meta``, kept opaque: exported as it was imported, never interpreted."""
 
     def has_blocks(self) -> bool:
         """True when any structured description block is filled in."""

@@ -52,6 +52,26 @@ def check_parameters(schema: Any, path: str) -> list[Problem]:
     return problems
 
 
+def check_output_schema(schema: Any, path: str) -> list[Problem]:
+    """All problems of a tool's ``output_schema`` (MCP ``outputSchema``).
+
+    The 2020-12 metaschema, and an ``object`` root: MCP's structured content is
+    always a JSON object. The ``x-`` extensions of parameters mean nothing here.
+
+    Args:
+        schema: The ``output_schema`` value as found in the document.
+        path: JSON path of ``schema`` in the document, e.g. ``tools[2].output_schema``.
+    """
+    if not isinstance(schema, dict):
+        return [Problem(path, f"must be a JSON Schema object, not {json_kind(schema)}")]
+    problems = list(_metaschema_problems(schema, path))
+    if schema.get("type") != "object":
+        problems.append(
+            Problem(join_path(path, "type"), "the root of an output schema must be 'object'")
+        )
+    return problems
+
+
 def _metaschema_problems(schema: dict[str, Any], path: str) -> Iterator[Problem]:
     try:
         if _FAST_META.is_valid(schema):

@@ -1,7 +1,8 @@
 """MCP ``tools/list`` results.
 
-Shape: ``{"tools": [{"name", "title"?, "description", "inputSchema", "annotations"}]}``,
-bare or as the ``result`` of a JSON-RPC response.
+Shape: ``{"tools": [{"name", "title"?, "description", "inputSchema", "outputSchema"?,
+"annotations"?, "icons"?, "execution"?, "_meta"?}]}``, bare or as the ``result`` of a
+JSON-RPC response.
 
 Risk maps to annotations both ways (DESIGN §3):
 
@@ -13,41 +14,111 @@ write         false         false            execution.idempotency.required
 destructive   false         true             execution.idempotency.required
 ============  ============  ===============  ======================================
 
-``openWorldHint`` is left out: the contract does not record whether a tool
-reaches systems outside the organisation, and a guess would mislead clients
-(which then assume the spec default, true).
+Annotations as a server authored them are kept on the contract when they say more
+than the tier implies (``openWorldHint``, ``idempotentHint: false`` on a write, both
+readOnly and destructive …); the export starts from them, and the tier wins where they
+contradict it (the lint rule ``consistency.annotations-contradict-risk`` says so).
+``openWorldHint`` is exported only when authored: the contract does not record
+whether a tool reaches systems outside the organisation, and a guess would mislead
+clients (which then assume the spec default, true). ``outputSchema``, ``icons``,
+``execution.taskSupport`` and ``_meta`` (opaque) round-trip; ``x-mcp-header`` on a
+property is MCP's own extension (SEP-2243) and stays in the exported input schema.
 """
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
-from studio.contract import Registry, RegistrySettings, RiskTier, ToolContract, join_path
+from studio.contract import (
+    Registry,
+    RegistrySettings,
+    RiskTier,
+    TimeoutTier,
+    ToolContract,
+    join_path,
+)
 from studio.formats.base import ExportResult, FormatError, Note, dump_json, kind_of
 from studio.formats.provider import ToolCollector, export_entries, text_field, unknown_keys
 from studio.formats.schema import contract_notes, model_view
 
 NAME = "mcp"
 LABEL = "MCP tools"
-_KNOWN = ("name", "title", "description", "inputSchema", "annotations")
+_KNOWN = (
+    "name",
+    "title",
+    "description",
+    "inputSchema",
+    "outputSchema",
+    "annotations",
+    "icons",
+    "execution",
+    "_meta",
+)
+MCP_SCHEMA_KEYS = ("x-mcp-header",)
+"""``x-`` keys MCP itself defines: kept in the exported input schema."""
+_RENAMES = {
+    "parameters": "inputSchema",
+    "output_schema": "outputSchema",
+    "meta": "_meta",
+    "execution.task_support": "execution.taskSupport",
+}
+
+
+def implied_annotations(tool: ToolContract) -> dict[str, bool]:
+    """The hints the risk tier (and idempotency) of ``tool`` imply."""
+    read = tool.risk is RiskTier.READ
+    return {
+        "readOnlyHint": read,
+        "destructiveHint": tool.risk is RiskTier.DESTRUCTIVE,
+        "idempotentHint": read or tool.execution.idempotency.required,
+    }
+
+
+def annotation_conflicts(tool: ToolContract) -> list[tuple[str, Any, bool]]:
+    """``(hint, authored, implied)`` for each authored hint the risk tier contradicts."""
+    implied = implied_annotations(tool)
+    return [
+        (key, tool.annotations[key], value)
+        for key, value in implied.items()
+        if key in tool.annotations and tool.annotations[key] is not value
+    ]
 
 
 def export_tool(
     tool: ToolContract, settings: RegistrySettings, path: str = ""
 ) -> tuple[dict[str, Any], list[Note]]:
     """One MCP tool definition and its loss notes."""
-    description, schema, notes = model_view(tool, settings, path)
+    description, schema, notes = model_view(tool, settings, path, keep=MCP_SCHEMA_KEYS)
     notes += contract_notes(
-        tool, path, LABEL, settings.description_template, keeps_risk=True, keeps_title=True
+        tool,
+        path,
+        LABEL,
+        settings.description_template,
+        keeps_risk=True,
+        keeps_title=True,
+        keeps_mcp=True,
     )
-    read = tool.risk is RiskTier.READ
+    implied = implied_annotations(tool)
     annotations: dict[str, Any] = {}
     if tool.title:
         annotations["title"] = tool.title
-    annotations["readOnlyHint"] = read
-    annotations["destructiveHint"] = tool.risk is RiskTier.DESTRUCTIVE
-    annotations["idempotentHint"] = read or tool.execution.idempotency.required
-    if not read:
+    annotations.update(tool.annotations)
+    for key, authored, value in annotation_conflicts(tool):
+        notes.append(
+            Note(
+                join_path(path, "annotations", key),
+                f"authored {key}={str(authored).lower()} contradicts risk tier "
+                f"{tool.risk.value!r}; exported {str(value).lower()}",
+                "guessed",
+            )
+        )
+    for key, value in implied.items():
+        if key not in tool.annotations or key in ("readOnlyHint", "destructiveHint"):
+            annotations[key] = value
+    if tool.title:
+        annotations["title"] = tool.title
+    if tool.risk is not RiskTier.READ:
         notes.append(
             Note(
                 path,
@@ -60,7 +131,16 @@ def export_tool(
     entry: dict[str, Any] = {"name": tool.name}
     if tool.title:
         entry["title"] = tool.title
-    entry.update(description=description, inputSchema=schema, annotations=annotations)
+    entry.update(description=description, inputSchema=schema)
+    if tool.output_schema is not None:
+        entry["outputSchema"] = copy.deepcopy(tool.output_schema)
+    entry["annotations"] = annotations
+    if tool.icons:
+        entry["icons"] = copy.deepcopy(list(tool.icons))
+    if tool.execution.task_support:
+        entry["execution"] = {"taskSupport": tool.execution.task_support}
+    if tool.meta:
+        entry["_meta"] = copy.deepcopy(tool.meta)
     return entry, notes
 
 
@@ -97,32 +177,78 @@ def _tool_entries(data: Any, source: str) -> list[tuple[str, Any]]:
 
 def import_tools(data: Any, source: str) -> ToolCollector:
     """Read MCP tools, mapping annotations back to a risk tier."""
-    collector = ToolCollector({"parameters": "inputSchema"})
+    collector = ToolCollector(_RENAMES)
     for path, entry in _tool_entries(data, source):
         if not isinstance(entry, dict):
             collector.problem(path, "must be an object")
             continue
-        unknown_keys(entry, _KNOWN, path, collector)
-        annotations = entry.get("annotations") or {}
-        if not isinstance(annotations, dict):
-            collector.problem(
-                join_path(path, "annotations"), f"must be an object, not {kind_of(annotations)}"
-            )
-            annotations = {}
-        title = text_field(entry, "title", path, collector) or _text(annotations.get("title"))
-        doc = {
-            "name": entry.get("name"),
-            "title": title,
-            "description": text_field(entry, "description", path, collector),
-            "risk": risk_from_annotations(
-                annotations, join_path(path, "annotations"), collector
-            ).value,
-        }
-        _note_other_hints(annotations, join_path(path, "annotations"), collector)
-        if "inputSchema" in entry:
-            doc["parameters"] = entry["inputSchema"]
-        collector.add(doc, path)
+        collector.add(tool_document(entry, path, collector), path)
     return collector
+
+
+def tool_document(entry: dict[str, Any], path: str, collector: ToolCollector) -> dict[str, Any]:
+    """The studio tool document of one MCP tool definition, noting what it guessed or lost.
+
+    Args:
+        entry: The tool as listed (wire names: ``inputSchema``, ``_meta`` …).
+        path: Where it sits in the source (``tools[3]``), for notes and problems.
+        collector: Receives the notes and problems.
+    """
+    unknown_keys(entry, _KNOWN, path, collector)
+    where = join_path(path, "annotations")
+    annotations = entry.get("annotations") or {}
+    if not isinstance(annotations, dict):
+        collector.problem(where, f"must be an object, not {kind_of(annotations)}")
+        annotations = {}
+    title = text_field(entry, "title", path, collector) or _text(annotations.get("title"))
+    risk = risk_from_annotations(annotations, where, collector)
+    doc: dict[str, Any] = {
+        "name": entry.get("name"),
+        "title": title,
+        "description": text_field(entry, "description", path, collector),
+        "risk": risk.value,
+    }
+    if "inputSchema" in entry:
+        doc["parameters"] = entry["inputSchema"]
+    if entry.get("outputSchema") is not None:
+        doc["output_schema"] = entry["outputSchema"]
+    execution = entry.get("execution")
+    if isinstance(execution, dict):
+        tier = TimeoutTier.READ if risk is RiskTier.READ else TimeoutTier.WRITE
+        doc["execution"] = {"timeout_tier": tier.value}
+        if execution.get("taskSupport") is not None:
+            doc["execution"]["task_support"] = execution["taskSupport"]
+        unknown_keys(execution, ("taskSupport",), join_path(path, "execution"), collector)
+    elif execution is not None:
+        collector.problem(
+            join_path(path, "execution"), f"must be an object, not {kind_of(execution)}"
+        )
+    if entry.get("icons") is not None:
+        doc["icons"] = entry["icons"]
+    if entry.get("_meta") is not None:
+        doc["meta"] = entry["_meta"]
+    kept = _authored_annotations(annotations, risk, title)
+    if kept:
+        doc["annotations"] = kept
+    return doc
+
+
+def _authored_annotations(
+    annotations: dict[str, Any], risk: RiskTier, title: str
+) -> dict[str, Any]:
+    """The annotations as authored when the risk tier alone would not restore them; else {}."""
+    read = risk is RiskTier.READ
+    # A write imported from MCP gets an idempotency key by default (Execution.for_tier).
+    implied: dict[str, Any] = {
+        "readOnlyHint": read,
+        "destructiveHint": risk is RiskTier.DESTRUCTIVE,
+        "idempotentHint": True,
+        "title": title,
+    }
+    for key, value in annotations.items():
+        if key not in implied or implied[key] != value:
+            return dict(annotations)
+    return {}
 
 
 def risk_from_annotations(
@@ -154,17 +280,6 @@ def risk_from_annotations(
         "guessed",
     )
     return RiskTier.WRITE
-
-
-def _note_other_hints(annotations: dict[str, Any], path: str, collector: ToolCollector) -> None:
-    """Hints with no contract field; silent when the tier defaults say the same."""
-    lost = []
-    if annotations.get("idempotentHint") is False and annotations.get("readOnlyHint") is not True:
-        lost.append("idempotentHint=false (writes get an idempotency key by default)")
-    if "openWorldHint" in annotations:
-        lost.append(f"openWorldHint={str(annotations['openWorldHint']).lower()}")
-    if lost:
-        collector.note(path, f"not kept: {', '.join(lost)}", "lost")
 
 
 def _text(value: Any) -> str:

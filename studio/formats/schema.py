@@ -8,6 +8,7 @@ are removed (also from ``required``) and the root is a provider-valid object.
 from __future__ import annotations
 
 import copy
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
@@ -62,13 +63,15 @@ def map_subschemas(node: JSONDict, fn: Callable[[Any, str, str], Any], path: str
 
 
 def clean_schema(
-    schema: JSONDict, path: str = "parameters"
+    schema: JSONDict, path: str = "parameters", keep: tuple[str, ...] = ()
 ) -> tuple[JSONDict, dict[str, list[str]]]:
     """Strip ``x-`` keys and remove injected properties, recording what went.
 
     Args:
         schema: A tool's ``parameters``.
         path: JSON path of ``schema``, used in the returned record.
+        keep: ``x-`` keys the target format defines itself (MCP's ``x-mcp-header``),
+            kept where they are.
 
     Return:
         The cleaned copy, and a record ``{"x-injected": [property paths], "x-aliases":
@@ -87,9 +90,9 @@ def clean_schema(
         injected = (
             {n for n in props if join_path(where, "properties", n) in hidden} if hidden else set()
         )
-        kept = {k: v for k, v in node.items() if not k.startswith("x-")}
+        kept = {k: v for k, v in node.items() if not k.startswith("x-") or k in keep}
         for key in node:
-            if key.startswith("x-"):
+            if key.startswith("x-") and key not in keep:
                 found.setdefault(key, []).append(where)
         if injected:
             for name in props:
@@ -144,11 +147,14 @@ def extension_notes(found: dict[str, list[str]], tool_path: str) -> list[Note]:
 
 
 def model_view(
-    tool: ToolContract, settings: RegistrySettings, tool_path: str
+    tool: ToolContract, settings: RegistrySettings, tool_path: str, keep: tuple[str, ...] = ()
 ) -> tuple[str, JSONDict, list[Note]]:
-    """The rendered description and cleaned schema a model sees, with loss notes."""
+    """The rendered description and cleaned schema a model sees, with loss notes.
+
+    ``keep`` names ``x-`` keys the target format defines (see :func:`clean_schema`).
+    """
     description = render_description(tool, settings.description_template)
-    schema, found = clean_schema(tool.parameters, join_path(tool_path, "parameters"))
+    schema, found = clean_schema(tool.parameters, join_path(tool_path, "parameters"), keep)
     return description, schema, extension_notes(found, tool_path)
 
 
@@ -160,6 +166,7 @@ def contract_notes(
     *,
     keeps_risk: bool = False,
     keeps_title: bool,
+    keeps_mcp: bool = False,
 ) -> list[Note]:
     """Notes for contract fields a provider format cannot carry.
 
@@ -173,6 +180,8 @@ def contract_notes(
         template: The registry's description template.
         keeps_risk: The format maps risk itself (MCP annotations).
         keeps_title: The format has a title field.
+        keeps_mcp: The format carries the MCP fields (output schema, icons,
+            annotations, ``_meta``, task support).
     """
     notes = []
     if tool.risk is not RiskTier.READ and not keeps_risk:
@@ -181,7 +190,7 @@ def contract_notes(
     if keeps_risk and tool.risk is not RiskTier.READ:
         tier = TimeoutTier.WRITE
     lost = []
-    if tool.execution != Execution.for_tier(tier):
+    if dataclasses.replace(tool.execution, task_support="") != Execution.for_tier(tier):
         ex = tool.execution
         lost.append(f"timeout {ex.timeout_seconds:g} s ({ex.timeout_tier.value} tier)")
         lost.append(f"{ex.retry.max_attempts} attempt(s)")
@@ -199,6 +208,17 @@ def contract_notes(
         lost.append("domain")
     if tool.deprecated is not None:
         lost.append("deprecation")
+    if not keeps_mcp:
+        if tool.output_schema is not None:
+            lost.append("output schema")
+        if tool.icons:
+            lost.append("icons")
+        if tool.annotations:
+            lost.append("MCP annotations")
+        if tool.meta:
+            lost.append("_meta")
+        if tool.execution.task_support:
+            lost.append("task support")
     if lost:
         notes.append(Note(tool_path, f"not representable in {fmt}: {', '.join(lost)}", "lost"))
     for block in ("errors", "examples"):

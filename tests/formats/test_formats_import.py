@@ -215,10 +215,12 @@ def test_mcp_json_rpc_response_and_titles():
     response = {"jsonrpc": "2.0", "id": 7, "result": {"tools": [entry]}}
     result = import_text(json.dumps(response))
     assert result.format == "mcp"
-    assert result.registry.tools[0].title == "The A tool"
-    paths = {n.path for n in result.notes}
-    assert paths == {"result.tools[0]", "result.tools[0].annotations"}
-    assert any("outputSchema" in n.message for n in result.notes)
+    tool = result.registry.tools[0]
+    assert tool.title == "The A tool"
+    # Everything the contract can hold is kept: nothing to note (issue #13).
+    assert result.notes == []
+    assert tool.output_schema == SCHEMA
+    assert tool.annotations == entry["annotations"]
 
 
 def test_gemini_schema_converts_back_to_json_schema():
