@@ -187,6 +187,9 @@ def _candidates(seq: Sequence[Any], bounded: bool) -> list[frozenset[str]]:
             run.append(chr(av).lower())
             bounded = False
             continue
+        if run and op in _REPEATS and av[0] >= 1 and _is_space(av[2]):
+            run.append(" ")  # "for\s+every": a needle "for every" (RE2: for\s+every)
+            continue
         if op is _c.AT:
             if av in (_c.AT_BOUNDARY, _c.AT_BEGINNING, _c.AT_BEGINNING_STRING):
                 bounded = True
@@ -280,9 +283,11 @@ def _pruned(found: frozenset[str]) -> tuple[str, ...]:
 
 
 def _re2_needle(needle: str) -> str:
-    if needle.startswith(_BOUND):
-        return r"\b" + re2.escape(needle[len(_BOUND) :])
-    return str(re2.escape(needle))
+    """A needle as an RE2 pattern: a leading ``\\b`` kept, a space any run of whitespace."""
+    bounded = needle.startswith(_BOUND)
+    text = needle[len(_BOUND) :] if bounded else needle
+    words = [str(re2.escape(w)) for w in text.split(" ")]
+    return (r"\b" if bounded else "") + r"\s+".join(words)
 
 
 def needles_of(pattern: str) -> tuple[tuple[str, ...], ...]:
