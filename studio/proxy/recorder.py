@@ -1,0 +1,258 @@
+"""Storing what passes through the proxy: sessions, messages, events and outcomes.
+
+Every write goes to one serial worker thread (the event loop never waits on
+SQLite), in the order the exchanges happen, and each part of an exchange is
+committed as soon as it is known: the request's new messages and its check
+when the request arrives, the answer when it ends. A refresh of the Sessions
+mode therefore shows a conversation as it goes.
+
+The API key never reaches the database: the values of the request's
+credential headers (:meth:`Secrets.from_headers`) are replaced by
+``[REDACTED]`` in everything stored, and credential headers are stored by
+name only.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import logging
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from registry_db.sessions import Outcome, SessionStore
+from registry_db.store import RegistryStore
+from studio.contract import Registry
+from studio.proxy.grouping import Conversation
+from studio.sessions.model import Message, Role, message_to_dict
+from studio.sessions.redact import REDACTED, Secrets, is_secret_header
+from studio.sessions.revalidate import FAILS, TOOL_GONE, revalidate
+
+log = logging.getLogger(__name__)
+
+SOURCE_PROXY = "proxy"
+TITLE_CHARS = 80
+
+
+def redacted_headers(headers: Sequence[tuple[str, str]]) -> dict[str, str]:
+    """Headers for an event: credential headers keep their name only."""
+    return {name: REDACTED if is_secret_header(name, value) else value for name, value in headers}
+
+
+@dataclass(slots=True)
+class RegistryTarget:
+    """The registry version proposed calls are re-validated against (``--registry``).
+
+    Attributes:
+        name: The registry.
+        version: ``None``: the version the registry's channels give each session
+            (sticky by session id, so a canary share gets canary); else a
+            version number or ``draft``.
+    """
+
+    name: str
+    version: str | None = None
+
+
+@dataclass(slots=True)
+class SessionStart:
+    """What a new session is created with."""
+
+    title: str
+    model: str
+    system: str
+    tools: list[Any]
+    meta: dict[str, Any]
+
+
+@dataclass(slots=True)
+class Write:
+    """One commit: events ``(type, data)``, messages from index ``first_index``, outcomes."""
+
+    conversation: Conversation
+    run_id: str
+    first_seq: int
+    events: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    messages: list[Message] = field(default_factory=list)
+    first_index: int = 0
+    start: SessionStart | None = None
+    revalidate: Message | None = None
+    meta: dict[str, Any] | None = None
+    secrets: Secrets = field(default_factory=Secrets)
+
+
+class Recorder:
+    """The proxy's serial database writer.
+
+    Args:
+        store: The open database (its lock serialises every user).
+        registry: Re-validate proposed calls against this registry, if given.
+    """
+
+    def __init__(self, store: RegistryStore, registry: RegistryTarget | None = None) -> None:
+        self.store = store
+        self.sessions = SessionStore.for_store(store)
+        self.registry = registry
+        self._worker = concurrent.futures.ThreadPoolExecutor(1, "studio-proxy-writer")
+        self._versions: dict[str, tuple[Registry, str]] = {}
+        self._meta: dict[str, dict[str, Any]] = {}
+        self._pending = 0
+        self._lock = threading.Lock()
+        self.failures = 0
+        """Writes that failed (logged; the proxy keeps forwarding)."""
+
+    # ---------------------------------------------------------------- called on the loop
+
+    def submit(self, write: Write) -> concurrent.futures.Future[None]:
+        """Queue one commit; returns when it is queued, not done."""
+        with self._lock:
+            self._pending += 1
+        return self._worker.submit(self._commit, write)
+
+    @property
+    def pending(self) -> int:
+        with self._lock:
+            return self._pending
+
+    def flush(self, timeout: float | None = 30.0) -> None:
+        """Wait until every queued write is committed (from any thread but the writer)."""
+        self._worker.submit(lambda: None).result(timeout)
+
+    def close(self) -> None:
+        """Commit what is queued, then stop the worker."""
+        self._worker.shutdown(wait=True)
+
+    # ---------------------------------------------------------------- the worker
+
+    def _commit(self, write: Write) -> None:
+        try:
+            self._write(write)
+        except Exception:  # the proxy must keep forwarding whatever storage does
+            self.failures += 1
+            log.exception(
+                "proxy: could not record an exchange of session %s", write.conversation.id
+            )
+        finally:
+            with self._lock:
+                self._pending -= 1
+
+    def _write(self, write: Write) -> None:
+        conversation, secrets = write.conversation, write.secrets
+        sid = conversation.id
+        if write.start is not None:
+            start = write.start
+            parent_id, parent_index = conversation.parent or (None, None)
+            meta = secrets.value(start.meta)
+            self._meta[sid] = meta
+            self.sessions.create_session(
+                session_id=sid,
+                registry=self.registry.name if self.registry else "",
+                version=self._version_label(sid),
+                profile=start.model,
+                title=secrets.text(start.title),
+                system=secrets.text(start.system),
+                parent_session_id=parent_id,
+                parent_message_index=parent_index,
+                source=SOURCE_PROXY,
+                tools=secrets.value(start.tools),
+                meta=meta,
+                status="recording",
+            )
+        events = list(write.events)
+        outcomes: list[Outcome] = []
+        if write.revalidate is not None and self.registry is not None:
+            data, outcomes = self._revalidate(sid, write.revalidate)
+            events.append(("proxy.revalidated", data))
+        messages = [
+            (write.first_index + i, write.run_id, secrets.value(message_to_dict(m)))
+            for i, m in enumerate(write.messages)
+        ]
+        rows = [
+            (write.first_seq + i, write.run_id, kind, secrets.value(data))
+            for i, (kind, data) in enumerate(events)
+        ]
+        self.sessions.append_batch(sid, rows, messages, outcomes)
+        if write.meta:
+            meta = {**self._meta.get(sid, {}), **write.meta}
+            self._meta[sid] = meta
+            self.sessions.set_meta(sid, meta)
+
+    def _version_label(self, sid: str) -> str:
+        if self.registry is None:
+            return ""
+        try:
+            return self._registry_for(sid)[1]
+        except Exception as exc:  # a registry with nothing published: record without it
+            log.warning("proxy: no version of %s to check against: %s", self.registry.name, exc)
+            return ""
+
+    def _registry_for(self, sid: str) -> tuple[Registry, str]:
+        assert self.registry is not None
+        cached = self._versions.get(sid)
+        if cached is not None:
+            return cached
+        target = self.registry
+        if target.version == "draft":
+            found = (self.store.draft_registry(target.name), "draft")
+        elif target.version is not None:
+            number = int(target.version)
+            found = (self.store.load_version(target.name, number).registry, str(number))
+        else:
+            from studio.release.resolve import resolve
+
+            resolution = resolve(self.store, target.name, sid)
+            found = (resolution.document, str(resolution.version))
+        if len(self._versions) > 4096:
+            self._versions.clear()
+        self._versions[sid] = found
+        return found
+
+    def _revalidate(self, sid: str, message: Message) -> tuple[dict[str, Any], list[Outcome]]:
+        assert self.registry is not None
+        registry, version = self._registry_for(sid)
+        report = revalidate([message], registry, version=version, session_id=sid)
+        outcomes = []
+        for row in report.rows:
+            tool = registry.tool(row.tool)
+            failed = row.status in (FAILS, TOOL_GONE)
+            outcomes.append(
+                Outcome(
+                    sid,
+                    row.call_id,
+                    registry.name,
+                    version,
+                    row.tool,
+                    "rejected" if failed else "ok",
+                    row.error_code,
+                    0.0,
+                    "",
+                    risk=tool.risk.value if tool is not None else "",
+                )
+            )
+        data = {
+            "registry": registry.name,
+            "version": version,
+            "counts": report.counts,
+            "rows": [r.to_dict() for r in report.rows],
+        }
+        return data, outcomes
+
+
+def session_start(
+    messages: Sequence[Message], body: Mapping[str, Any], meta: dict[str, Any]
+) -> SessionStart:
+    """Title (the first user text), model, system text and tools of a new session."""
+    title = ""
+    for message in messages:
+        if message.role is Role.USER and message.text.strip():
+            title = " ".join(message.text.split())
+            if len(title) > TITLE_CHARS:
+                title = title[: TITLE_CHARS - 1] + "…"
+            break
+    system = "\n\n".join(m.text for m in messages if m.role is Role.SYSTEM and m.text)
+    tools = body.get("tools")
+    model = body.get("model")
+    return SessionStart(
+        title, str(model or ""), system, list(tools) if isinstance(tools, list) else [], meta
+    )
