@@ -14,6 +14,7 @@ from difflib import SequenceMatcher
 from studio.contract.model import Permission, RegistrySettings, ToolContract
 from studio.contract.render import block_values
 from studio.diff.model import BlockDiff, Change, ChangeClass, WordOp
+from studio.diff.output_diff import diff_mcp_fields
 from studio.diff.schema_diff import diff_schema
 
 B = ChangeClass.BREAKING
@@ -84,6 +85,7 @@ def diff_tool(
     changes.extend(_execution(a, b, tool))
     changes.extend(_permissions(a, b, tool))
     changes.extend(_deprecation(a, b, tool))
+    changes.extend(diff_mcp_fields(a, b, tool))
     changes.extend(_metadata(a, b, tool))
     return changes, blocks
 
