@@ -1,0 +1,466 @@
+"""A registry version served as an MCP server (issue #13, part 3; DESIGN §9).
+
+Built on the SDK's low-level :class:`mcp.server.lowlevel.Server`, which serves
+both protocol eras (the 2025-11-25 ``initialize`` handshake and the stateless
+2026-07-28 revision with ``server/discover``) over stdio and streamable HTTP.
+
+- ``tools/list``: the version's tools as the MCP export renders them
+  (:mod:`studio.formats.mcp`; injected properties hidden, ``x-`` keys
+  stripped), in the registry's order, rendered once per version. ``ttlMs`` /
+  ``cacheScope`` follow immutability: a pinned version is public and
+  cacheable for a day, a channel is private and short-lived (its version
+  depends on the caller and may move).
+- ``tools/call``: through :class:`studio.runtime.single_call.CallSession`,
+  i.e. the runtime's pipeline, risk gate, write ledger, executors and result
+  shaping; failures are ``isError`` results carrying the studio's structured
+  error; an unknown tool is a JSON-RPC error (-32602), as MCP asks.
+- Every MCP session is a studio session (source ``mcp``) and every call an
+  outcome row. With a channel, the caller's subject picks the version by the
+  release's sticky bucketing (:func:`studio.release.channels.choose_channel`).
+"""
+
+from __future__ import annotations
+
+import contextvars
+import hashlib
+import json
+import threading
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import mcp.types as types
+from mcp.server.lowlevel import Server
+from mcp.shared.exceptions import MCPError, NoBackChannelError
+
+from registry_db.channels import STABLE
+from registry_db.sessions import SessionStore
+from registry_db.store import RegistryStore
+from studio.contract import Registry
+from studio.formats import export_tool
+from studio.release.channels import choose_channel
+from studio.release.resolve import VersionCache, serving_channels
+from studio.runtime.context import SessionContext
+from studio.runtime.executors import Executor, MockExecutor
+from studio.runtime.loop import RunConfig
+from studio.runtime.pipeline import validator_for
+from studio.runtime.policy import ApprovalDecision, ApprovalRequest, Approver, auto_approver
+from studio.runtime.results import SYSTEM_FAULT_INSTRUCTION, ToolError, result_content
+from studio.runtime.single_call import CallResult, CallSession, no_confirmation
+
+SOURCE_MCP = "mcp"
+PINNED_TTL_MS = 86_400_000
+"""A pinned version never changes: clients may keep its tool list for a day."""
+CHANNEL_TTL_MS = 10_000
+"""A channel may move (promote, rollback, share change): ten seconds."""
+CHANNEL_REFRESH_SECONDS = 1.0
+IDLE_SESSION_SECONDS = 30 * 60
+"""A session-less (2026-07-28) caller's studio session ends after this long without a call."""
+TURN_META_KEY = "studio/turn"
+"""Optional ``_meta`` key of ``tools/call``: the request the call serves (identical writes
+of one turn are one intent, answered once); without it the whole session is one turn."""
+
+
+def credential_hash(token: str) -> str:
+    """The subject of a bearer token: the first 32 hex digits of its SHA-256."""
+    return hashlib.sha256(token.encode()).hexdigest()[:32]
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """Who is calling, as the transport established it.
+
+    Attributes:
+        key: Which studio session the call belongs to (the MCP session id, the
+            stdio connection, or the subject for session-less callers).
+        subject: Bucketing subject for channels (None: stable).
+        context: The session context of this caller (injected values, role, scenario).
+        transport: ``stdio`` or ``http``.
+    """
+
+    key: str
+    subject: str | None = None
+    context: SessionContext | None = None
+    transport: str = "stdio"
+
+
+CURRENT_CALLER: contextvars.ContextVar[Caller | None] = contextvars.ContextVar(
+    "studio_mcp_caller", default=None
+)
+"""Set by the HTTP endpoint for each request; the SDK carries it to the handlers."""
+
+
+@dataclass(frozen=True, slots=True)
+class ServeOptions:
+    """How calls are run.
+
+    Attributes:
+        context: The session context every caller gets (``--context``).
+        approve: ``none``, ``write`` or ``all`` (as ``studio run --approve``); None: ask
+            through elicitation where the client supports it, else refuse with
+            ``CONFIRM_REQUIRED``.
+        phrases: Destructive tool → the phrase the policy types for it.
+        executors: ``configured`` (the Playground's executor per tool) or ``mock``.
+    """
+
+    context: SessionContext = field(default_factory=SessionContext)
+    approve: str | None = None
+    phrases: Mapping[str, str] = field(default_factory=dict)
+    executors: str = "configured"
+
+
+@dataclass
+class ServedVersion:
+    """One version ready to serve: its document, rendered tool list and executors."""
+
+    number: int
+    registry: Registry
+    tools: list[types.Tool]
+    output_schemas: dict[str, dict[str, Any]]
+    mock: Executor
+    executors: dict[str, Executor]
+
+
+class ServedRegistry:
+    """A registry served at one version (``version``) or through a channel (``channel``).
+
+    Args:
+        store: The open database.
+        name: Registry name.
+        version: A pinned version number.
+        channel: A channel name: ``stable`` buckets each caller across the live
+            channels (canary share included); another channel serves its version.
+        options: Context, approval policy and executors.
+    """
+
+    def __init__(
+        self,
+        store: RegistryStore,
+        name: str,
+        *,
+        version: int | None = None,
+        channel: str | None = None,
+        options: ServeOptions | None = None,
+        cache: VersionCache | None = None,
+    ) -> None:
+        self.store = store
+        self.name = name
+        self.pinned = version
+        self.channel = None if version is not None else (channel or STABLE)
+        self.options = options or ServeOptions()
+        self.cache = cache or VersionCache()
+        self.sessions = SessionStore.for_store(store)
+        self._versions: dict[int, ServedVersion] = {}
+        self._channels: tuple[float, list[Any]] = (0.0, [])
+        self._lock = threading.Lock()
+        self.book: dict[tuple[str, int], CallSession] = {}
+        self._used: dict[tuple[str, int], float] = {}
+        if version is not None:
+            self.version(version)  # fail early on a missing version
+        else:
+            self.target(None)
+
+    # ------------------------------------------------------------------ versions
+
+    def target(self, subject: str | None) -> tuple[str, int]:
+        """(channel, version number) serving ``subject``."""
+        if self.pinned is not None:
+            return "", self.pinned
+        at, channels = self._channels
+        now = time.monotonic()
+        if now - at > CHANNEL_REFRESH_SECONDS:
+            with self.store.lock:
+                channels = serving_channels(self.store, self.name)
+            self._channels = (now, channels)
+        if self.channel == STABLE:
+            name = choose_channel(channels, subject)
+        else:
+            name = self.channel or STABLE
+        for c in channels:
+            if c.name == name and c.version is not None:
+                return name, c.version
+        raise MCPError(types.INVALID_PARAMS, f"{self.name} has no live channel {name!r}")
+
+    def version(self, number: int) -> ServedVersion:
+        served = self._versions.get(number)
+        if served is None:
+            with self._lock:
+                served = self._versions.get(number) or self._load(number)
+                self._versions[number] = served
+        return served
+
+    def _load(self, number: int) -> ServedVersion:
+        registry = self.cache.version(self.store, self.name, number).registry
+        tools, schemas = [], {}
+        for contract in registry.tools:
+            entry, _ = export_tool(contract, "mcp", registry.settings)
+            schema = entry.get("outputSchema") or getattr(contract, "output_schema", None)
+            if isinstance(schema, dict):
+                entry["outputSchema"] = schema
+                schemas[contract.name] = schema
+            tools.append(types.Tool.model_validate(entry, by_name=False))
+        mock, executors = build_executors(self.store, self.name, registry, self.options.executors)
+        return ServedVersion(number, registry, tools, schemas, mock, executors)
+
+    def list_result(self, subject: str | None) -> types.ListToolsResult:
+        _, number = self.target(subject)
+        served = self.version(number)
+        if self.pinned is not None:
+            return types.ListToolsResult(tools=served.tools, ttl_ms=PINNED_TTL_MS,
+                                         cache_scope="public")  # fmt: skip
+        return types.ListToolsResult(tools=served.tools, ttl_ms=CHANNEL_TTL_MS,
+                                     cache_scope="private")  # fmt: skip
+
+    # ------------------------------------------------------------------ sessions
+
+    def session_for(self, caller: Caller, meta: Mapping[str, Any]) -> tuple[CallSession, int]:
+        """The studio session of ``caller`` at the version serving it (created on first use)."""
+        self.sweep()
+        channel, number = self.target(caller.subject)
+        key = (caller.key, number)
+        session = self.book.get(key)
+        if session is None:
+            served = self.version(number)
+            context = caller.context or self.options.context
+            config = RunConfig(
+                served.registry, version=str(number), context=context, mock=served.mock,
+                executors=served.executors, confirmation_phrases=dict(self.options.phrases),
+            )  # fmt: skip
+            info = {"transport": caller.transport, "channel": channel, **meta}
+            title = f"MCP {meta.get('client') or caller.transport}: {self.name} v{number}"
+            session = CallSession(config, sessions=self.sessions, source=SOURCE_MCP,
+                                  title=title, meta=info)  # fmt: skip
+            self.book[key] = session
+        self._used[key] = time.monotonic()
+        return session, number
+
+    def sweep(self, idle: float = IDLE_SESSION_SECONDS) -> None:
+        """Close sessions unused for ``idle`` seconds."""
+        now = time.monotonic()
+        for key, used in list(self._used.items()):
+            session = self.book.get(key)
+            if session is not None and not session.in_flight and now - used > idle:
+                self.close_session(key)
+
+    def close_session(self, key: tuple[str, int], status: str = "") -> None:
+        session = self.book.pop(key, None)
+        self._used.pop(key, None)
+        if session is not None:
+            session.close(status)
+
+    def close_caller(self, caller_key: str, status: str = "") -> None:
+        for key in [k for k in self.book if k[0] == caller_key]:
+            self.close_session(key, status)
+
+    def close_all(self, status: str = "") -> None:
+        for key in list(self.book):
+            self.close_session(key, status)
+
+    # ------------------------------------------------------------------ approvals
+
+    def approver(self, ctx: Any) -> Approver:
+        """The policy's approver, else elicitation where the client can answer, else refusal."""
+        if self.options.approve is not None:
+            return auto_approver(self.options.approve, self.options.phrases)
+        caps = ctx.session.client_capabilities
+        if caps is None or caps.elicitation is None or not ctx.session.can_send_request:
+            return no_confirmation(
+                "this client cannot be asked (no elicitation) and the server has no approval "
+                "policy (--approve)"
+            )
+        return _elicit_approver(ctx)
+
+
+def _elicit_approver(ctx: Any) -> Approver:
+    """Ask the user through the client (elicitation): a yes/no, or the typed phrase."""
+
+    async def ask(request: ApprovalRequest) -> ApprovalDecision:
+        args = json.dumps(request.arguments, ensure_ascii=False)
+        if request.phrase:
+            message = (f"{request.tool} is destructive and cannot be undone. Arguments: {args}. "
+                       f"Type {request.phrase!r} to run it.")  # fmt: skip
+            schema: dict[str, Any] = {
+                "type": "object",
+                "properties": {"phrase": {"type": "string", "title": "Confirmation phrase"}},
+                "required": ["phrase"],
+            }
+        else:
+            message = f"Run {request.tool} ({request.risk.value})? Arguments: {args}"
+            schema = {
+                "type": "object",
+                "properties": {"confirm": {"type": "boolean", "title": "Run it"}},
+                "required": ["confirm"],
+            }
+        try:
+            answer = await ctx.session.elicit_form(
+                message, schema, related_request_id=ctx.request_id
+            )
+        except NoBackChannelError:
+            return ApprovalDecision(False, reason="CONFIRM_REQUIRED: the client cannot be asked")
+        if answer.action != "accept":
+            return ApprovalDecision(False, reason=f"the user chose {answer.action}")
+        content = answer.content or {}
+        if request.phrase:
+            return ApprovalDecision(True, phrase=str(content.get("phrase", "")))
+        if content.get("confirm") is True:
+            return ApprovalDecision(True)
+        return ApprovalDecision(False, reason="the user did not confirm")
+
+    return ask
+
+
+def build_executors(
+    store: RegistryStore, name: str, registry: Registry, mode: str
+) -> tuple[Executor, dict[str, Executor]]:
+    """The mock executor and the per-tool executors, as ``studio run`` configures them.
+
+    Mocks are the registry's stored mock responses (the bundled examples' on
+    first use); ``configured`` adds the http executor for the tools set to
+    http in the Playground.
+
+    Raises:
+        ValueError: a mock spec or a configured HTTP target is invalid.
+    """
+    from registry_db.executors import ExecutorStore
+    from studio.runtime import HttpExecutor
+    from studio.runtime.http_targets import configured_targets
+    from studio.runtime.mocks import example_mocks, parse_mocks
+
+    sessions = SessionStore.for_store(store)
+    specs = sessions.mock_specs(name)
+    if not specs:
+        document = example_mocks(name)
+        if document is not None:
+            specs = {"": document.get("context", {}), **document.get("tools", {})}
+    mocks = parse_mocks({"tools": {k: v for k, v in specs.items() if k}})
+    mock = MockExecutor(mocks.tools)
+    if mode != "configured":
+        return mock, {}
+    settings = ExecutorStore.for_store(store).settings(name)
+    choices = ((t.tool, t.executor, t.http) for t in settings.tools.values())
+    targets = configured_targets(
+        choices, {t.name: t for t in registry.tools}, settings.allowed_base_urls
+    )
+    if not targets:
+        return mock, {}
+    http = HttpExecutor(targets, list(settings.allowed_base_urls))
+    return mock, dict.fromkeys(targets, http)
+
+
+def mock_context(store: RegistryStore, name: str) -> SessionContext:
+    """The suggested context stored with the registry's mocks (the examples' on first use)."""
+    from studio.runtime.mocks import example_mocks
+
+    specs = SessionStore.for_store(store).mock_specs(name)
+    if not specs:
+        document = example_mocks(name)
+        specs = {"": document.get("context", {})} if document is not None else {}
+    return SessionContext.from_dict(specs.get("", {}))
+
+
+def call_result(
+    served: ServedVersion, outcome: CallResult, structured_ok: bool = True
+) -> types.CallToolResult:
+    """The MCP result of a call: its content, and ``structuredContent`` when declared.
+
+    A tool with an ``outputSchema`` returns its response body as
+    ``structuredContent`` after checking it against the schema; a body that
+    does not match is an ``isError`` result naming the mismatch.
+    """
+    schema = served.output_schemas.get(outcome.tool)
+    structured = None
+    result, content = outcome.result, outcome.content
+    if schema is not None and outcome.ok:
+        body = outcome.body
+        problems = []
+        if isinstance(body, dict):
+            _, validator = validator_for(schema)
+            problems = [e.message for e in validator.iter_errors(body)][:3]
+        else:
+            problems = [f"the result is {type(body).__name__}, not an object"]
+        if problems:
+            error = ToolError(
+                "OUTPUT_SCHEMA_MISMATCH",
+                f"{outcome.tool} answered with a result that does not match its output "
+                f"schema: {'; '.join(problems)}",
+                retryable=False,
+                hint="Tell the user the tool returned malformed data; do not use it.",
+            )
+            result = error.to_result()
+            content = result_content(result)
+        else:
+            structured = body
+    ok = result.get("ok") is True
+    return types.CallToolResult(
+        content=[types.TextContent(type="text", text=content)],
+        structured_content=structured,
+        is_error=not ok,
+    )
+
+
+def build_server(served: ServedRegistry, default_caller: Caller | None = None) -> Server[Any]:
+    """The low-level MCP server for ``served``.
+
+    Args:
+        served: What is served and how calls run.
+        default_caller: The caller when the transport sets none (stdio).
+    """
+
+    def caller() -> Caller:
+        found = CURRENT_CALLER.get() or default_caller
+        if found is None:
+            raise MCPError(types.INVALID_REQUEST, "no caller identity for this request")
+        return found
+
+    async def list_tools(ctx: Any, params: types.PaginatedRequestParams | None) -> Any:
+        return served.list_result(caller().subject)
+
+    async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+        who = caller()
+        client = ctx.session.client_params
+        meta = {"client": client.client_info.name if client is not None else "",
+                "protocol": ctx.protocol_version}  # fmt: skip
+        session, number = served.session_for(who, meta)
+        turn = ""
+        if ctx.meta is not None:
+            raw = ctx.meta.get(TURN_META_KEY) if isinstance(ctx.meta, Mapping) else None
+            turn = str(raw) if raw is not None else ""
+        call_id = f"mcp_{ctx.request_id}_{session.calls + 1}" if ctx.request_id is not None else ""
+        outcome = await session.call(
+            params.name, params.arguments if params.arguments is not None else {},
+            call_id=call_id, approver=served.approver(ctx), turn=turn,
+        )  # fmt: skip
+        if not outcome.known_tool and outcome.result.get("error_code") == "UNKNOWN_TOOL":
+            raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {params.name}",
+                           data=outcome.result)  # fmt: skip
+        return call_result(served.version(number), outcome)
+
+    from studio import __version__ as studio_version
+
+    return Server(
+        f"studio-{served.name}",
+        version=studio_version,
+        title=f"{served.name} (Tool Registry Studio)",
+        instructions=SYSTEM_FAULT_INSTRUCTION,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+    )
+
+
+async def serve_stdio(served: ServedRegistry, caller: Caller) -> None:
+    """Serve ``served`` over stdin/stdout until the client closes the pipe.
+
+    The studio session ends with the connection: ``completed``, or
+    ``interrupted`` when the client went away during a call.
+    """
+    from mcp.server.stdio import stdio_server
+
+    server = build_server(served, caller)
+    try:
+        async with stdio_server() as (read_stream, write_stream):
+            await server.run(read_stream, write_stream, server.create_initialization_options())
+    except* (BrokenPipeError, ConnectionResetError):
+        pass  # the client went away; its session is closed below
+    finally:
+        served.close_all()
