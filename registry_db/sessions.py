@@ -182,25 +182,38 @@ class SessionStore:
         version: str = "",
         tools: Sequence[Any] = (),
         meta: dict[str, Any] | None = None,
+        replace: bool = False,
+        source: str = "import",
+        parent_session_id: str | None = None,
     ) -> tuple[SessionInfo, bool]:
         """Store an imported session with all its messages in ONE transaction.
 
         The session id is the first 32 hex digits of ``content_hash`` (kept in
         full in its meta), so a conversation imported before is found by its
-        key: it is not stored again, that session is returned with False. Any
-        failure (text no encoder can write, a full disk) stores nothing.
+        key: it is not stored again, that session is returned with False —
+        unless ``replace``, which stores it anew in place of the earlier one
+        (its messages and events go; True is returned). Any failure (text no
+        encoder can write, a full disk) stores nothing.
+
+        Args:
+            source: ``import``, or ``repair`` / ``convert`` / ``trim`` for a
+                session the doctor made from ``parent_session_id``.
         """
         sid = content_hash.rpartition(":")[2][:32]
         now = utc_now()
         meta = {**(meta or {}), "content_hash": content_hash}
         with self._lock, write_transaction(self._conn):
             row = self._conn.execute("SELECT id FROM sessions WHERE id = ?", (sid,)).fetchone()
-            if row is not None:
+            if row is not None and not replace:
                 return self._get(row[0]), False
+            if row is not None:
+                for table in ("messages", "run_events"):
+                    self._conn.execute(f"DELETE FROM {table} WHERE session_id = ?", (sid,))
+                self._conn.execute("DELETE FROM sessions WHERE id = ?", (sid,))
             self._conn.execute(
                 f"INSERT INTO sessions ({_SESSION_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                (sid, registry, version, profile, title, system, _dumps({}), None, None,
-                 "imported", now, now, "import", _dumps(list(tools)), _dumps(meta)),
+                (sid, registry, version, profile, title, system, _dumps({}), parent_session_id,
+                 None, "imported", now, now, source, _dumps(list(tools)), _dumps(meta)),
             )  # fmt: skip
             self._conn.executemany(
                 "INSERT INTO messages (session_id, idx, run_id, message_json, created_at)"

@@ -6,7 +6,10 @@ Exit codes follow :mod:`studio.cli`: 0 fine; 1 when ``check`` finds problems
 ``sessions import`` of a JSONL file stores every conversation it can read,
 each in one transaction with all its messages, and reports each one it could
 not (file, line, path). A conversation imported before (same content) is not
-stored again: it is reported as ``already imported SESSION_ID``.
+stored again: it is reported as ``already imported SESSION_ID`` (``--replace``
+stores it anew). A folder is searched for logs (``.json``, ``.jsonl``,
+``.traj`` at any depth), so ``~/.claude/projects`` and ``~/.codex/sessions``
+import as they are.
 """
 
 from __future__ import annotations
@@ -20,7 +23,13 @@ from registry_db import NotFoundError, RegistryStore
 from registry_db.sessions import SessionStore
 from studio.cli.common import Subcommands, UsageError, load_registry
 from studio.formats.base import one_line
-from studio.sessions.importers import FORMATS, ImportIssue, ImportOutcome, import_sessions
+from studio.sessions.importers import (
+    FORMATS,
+    ImportIssue,
+    ImportOutcome,
+    find_log_files,
+    import_sessions,
+)
 
 SESSION_FORMATS = ("auto", *FORMATS)
 
@@ -29,9 +38,17 @@ def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     """Register ``studio sessions import|list|check``."""
     p = sub.add_parser("sessions", parents=[common], help="recorded and imported sessions")
     actions = p.add_subparsers(dest="sessions_command", metavar="ACTION", required=True)
-    pa = actions.add_parser("import", parents=[common], help="import a log (JSON or JSONL)")
-    pa.add_argument("file", metavar="FILE")
+    pa = actions.add_parser(
+        "import", parents=[common],
+        help="import a log (JSON or JSONL) or every log under a folder (~/.claude/projects, "
+        "~/.codex/sessions)",
+    )  # fmt: skip
+    pa.add_argument("file", metavar="FILE|FOLDER")
     pa.add_argument("--format", choices=SESSION_FORMATS, default="auto")
+    pa.add_argument(
+        "--replace", action="store_true",
+        help="store a conversation imported before anew (default: skip it)",
+    )  # fmt: skip
     pa.add_argument(
         "--registry", metavar="NAME",
         help="also import the tools that came with the log as this registry's draft",
@@ -60,14 +77,14 @@ def _cmd_sessions(store: RegistryStore, args: argparse.Namespace) -> int:
     return _check(store, args)
 
 
-def _read(path: Path, fmt: str) -> ImportOutcome:
+def _read(path: Path, fmt: str, name: str | None = None) -> ImportOutcome:
     from studio.formats import FormatError
 
     shown = one_line(str(path))
     if not path.exists():
         raise UsageError(f"{shown}: no such file")
     try:
-        outcome = import_sessions(path, fmt)
+        outcome = import_sessions(path, fmt, file_name=name)
     except FormatError as exc:  # not a regular file, too large: the message says which
         raise UsageError(str(exc)) from exc
     except (OSError, ValueError) as exc:
@@ -80,32 +97,57 @@ def _read(path: Path, fmt: str) -> ImportOutcome:
 
 def _import(store: RegistryStore, args: argparse.Namespace) -> int:
     from studio.formats import FormatError
-    from studio.sessions.library import import_tools_as_draft, store_imported
+    from studio.sessions.library import import_tools_as_draft, session_id_for, store_imported
 
     path = Path(args.file)
-    outcome = _read(path, args.format)
     sessions = SessionStore.for_store(store)
     name = one_line(path.name)
-    for imported in outcome.sessions:
-        # One transaction per session: a failure stores nothing of it, and the
-        # sessions before it stay imported.
+    if path.is_dir():
+        files = find_log_files(path)
+        if not files:
+            raise UsageError(f"{one_line(str(path))}: no .json, .jsonl or .traj files found")
+        print(f"{len(files)} file(s) under {one_line(str(path))}")
+    else:
+        files = [path]
+    errors: list[ImportIssue] = []
+    tools: list[Any] = []
+    warned: set[int] = set()
+    for file in files:
+        shown = one_line(str(file.relative_to(path))) if file != path else name
         try:
-            info, created = store_imported(
-                sessions, imported, file=path.name, registry=args.registry or ""
-            )
-        except FormatError as exc:
-            outcome.errors.append(ImportIssue(path.name, imported.line, "", str(exc)))
+            outcome = _read(file, args.format, shown)
+        except UsageError as exc:
+            if file == path:
+                raise
+            errors.append(ImportIssue(shown, 1, "", str(exc)))
             continue
-        if not created:
-            print(f"already imported {info.id}\t{name}:{imported.line}\t{one_line(info.title)}")
-            continue
-        for warning in imported.warnings:
-            print(f"warning: {warning}")
-        print(f"imported {info.id}\t{imported.source_format}\t{len(imported.messages)} messages"
-              f"\t{info.meta['problems']} problems\t{one_line(info.title)}")  # fmt: skip
-    for error in outcome.errors:
+        for imported in outcome.sessions:
+            # One transaction per session: a failure stores nothing of it, and the
+            # sessions before it stay imported.
+            existed = args.replace and _exists(sessions, session_id_for(imported))
+            try:
+                info, created = store_imported(sessions, imported, file=shown,
+                                               registry=args.registry or "",
+                                               replace=args.replace)  # fmt: skip
+            except FormatError as exc:
+                outcome.errors.append(ImportIssue(shown, imported.line, "", str(exc)))
+                continue
+            tools.extend(imported.tools)
+            if not created:
+                print(f"already imported {info.id}\t{shown}:{imported.line}"
+                      f"\t{one_line(info.title)}")  # fmt: skip
+                continue
+            if id(imported.warnings) not in warned:  # a transcript's sessions share them
+                warned.add(id(imported.warnings))
+                for warning in imported.warnings:
+                    print(f"warning: {warning}")
+            verb = "replaced" if existed else "imported"
+            print(f"{verb} {info.id}\t{imported.source_format}\t{len(imported.messages)} messages"
+                  f"\t{info.meta['calls']} calls\t{info.meta['problems']} problems"
+                  f"\t{one_line(info.title)}")  # fmt: skip
+        errors.extend(outcome.errors)
+    for error in errors:
         print(f"error: {error}")
-    tools = [t for s in outcome.sessions for t in s.tools]
     if args.registry and not tools:
         print(f"note: {name} came with no tool definitions; no draft was created")
     elif args.registry:
@@ -115,7 +157,15 @@ def _import(store: RegistryStore, args: argparse.Namespace) -> int:
             raise UsageError(f"tools of {name}: {exc}") from exc
         verb = "replaced the draft of" if replaced else "created"
         print(f"{verb} registry {registry.name}: {len(registry.tools)} tools from the log")
-    return 1 if outcome.errors else 0
+    return 1 if errors else 0
+
+
+def _exists(sessions: SessionStore, session_id: str) -> bool:
+    try:
+        sessions.get_session(session_id)
+    except NotFoundError:
+        return False
+    return True
 
 
 def _unique(tools: list[Any]) -> list[Any]:
@@ -136,8 +186,9 @@ def _list(store: RegistryStore, args: argparse.Namespace) -> int:
         print("no sessions")
     for r in rows:
         where = f"{r.registry} {r.version}".strip() or "-"
-        print(f"{r.id}\t{r.source}\t{where}\t{r.model or '-'}\t{r.problems} problems"
-              f"\t{r.messages} messages\t{r.created_at}\t{one_line(r.title)}")  # fmt: skip
+        print(f"{r.id}\t{r.source}\t{where}\t{r.model or '-'}\t{r.calls} calls"
+              f"\t{r.problems} problems\t{r.messages} messages\t{one_line(r.file) or '-'}"
+              f"\t{r.created_at}\t{one_line(r.title)}")  # fmt: skip
     return 0
 
 
@@ -148,6 +199,8 @@ def _check(store: RegistryStore, args: argparse.Namespace) -> int:
     from studio.sessions.revalidate import recorded_prepared_arguments
 
     sessions = SessionStore.for_store(store)
+    from studio.sessions.library import stored_origins
+
     targets: list[tuple[str, list[Any], dict[str, Any]]] = []
     import_errors: list[str] = []
     registry_name, version = args.registry, args.version
@@ -156,7 +209,8 @@ def _check(store: RegistryStore, args: argparse.Namespace) -> int:
         outcome = _read(path, args.input_format)
         import_errors = [str(e) for e in outcome.errors]
         for s in outcome.sessions:
-            targets.append((f"{path.name}:{s.line}", s.messages, {}))
+            origins = [f"{o}" for o in s.origins]
+            targets.append((f"{path.name}:{s.line}", s.messages, {"origins": origins}))
     else:
         try:
             info = sessions.get_session(args.target)
@@ -166,6 +220,7 @@ def _check(store: RegistryStore, args: argparse.Namespace) -> int:
         extra: dict[str, Any] = {
             "context": SessionContext.from_dict(info.context),
             "recorded_prepared": prepared,
+            "origins": stored_origins(info),
         }
         targets.append((info.id, load_messages(sessions, info.id), extra))
         if version and not registry_name:

@@ -45,6 +45,9 @@ class SessionRow:
     messages: int
     status: str
     created_at: str
+    calls: int = 0
+    file: str = ""
+    """The log file an imported session came from (``name:line``)."""
 
 
 def problem_count(messages: Sequence[Message]) -> int:
@@ -69,6 +72,11 @@ def content_hash(imported: ImportedSession) -> str:
     return "sha256:" + hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
+def session_id_for(imported: ImportedSession) -> str:
+    """The id an imported conversation is stored under (from its :func:`content_hash`)."""
+    return content_hash(imported).rpartition(":")[2][:32]
+
+
 def store_imported(
     sessions: SessionStore,
     imported: ImportedSession,
@@ -76,12 +84,21 @@ def store_imported(
     file: str = "",
     registry: str = "",
     version: str = "",
+    replace: bool = False,
 ) -> tuple[SessionInfo, bool]:
     """Store one imported session (``source = "import"``) with its messages, in one transaction.
 
+    The meta keeps, per message, where it was in the file (``origins``) so
+    findings on the stored session name the file's lines and paths.
+
+    Args:
+        replace: Store it anew even when it was imported before (the earlier
+            session of the same content is replaced).
+
     Return:
         The session and True, or — when the same conversation was imported
-        before (same :func:`content_hash`) — that earlier session and False.
+        before (same :func:`content_hash`) and not ``replace`` — that earlier
+        session and False.
 
     Raises:
         FormatError: when the session holds text no encoder can write (a lone
@@ -98,12 +115,15 @@ def store_imported(
         "warnings": [str(w) for w in imported.warnings],
         "problems": problem_count(messages),
         "problems_at": len(messages),
+        "calls": sum(len(m.tool_calls) for m in messages),
+        "origins": [[o.path, o.line] for o in imported.origins],
     }
     docs = [message_to_dict(m) for m in messages]
     try:
         return sessions.import_session(
             content_hash(imported), docs, title=imported.title, profile=imported.model,
             system=system, registry=registry, version=version, tools=imported.tools, meta=meta,
+            replace=replace,
         )  # fmt: skip
     except UnicodeEncodeError as exc:
         # The importers refuse lone surrogates; this guards sessions built elsewhere.
@@ -128,6 +148,20 @@ def load_messages(sessions: SessionStore, session_id: str) -> list[Message]:
     return [message_from_dict(m) for m in sessions.messages(session_id)]
 
 
+def stored_origins(info: SessionInfo) -> list[str]:
+    """Per message, where it was in the imported file (``name line 12 $.messages[7]``)."""
+    file = str(info.meta.get("file") or "")
+    out = []
+    for entry in info.meta.get("origins") or ():
+        try:
+            path, line = str(entry[0]), int(entry[1])
+        except (TypeError, ValueError, IndexError):
+            out.append("")
+            continue
+        out.append(f"{file} line {line} {path}".strip())
+    return out
+
+
 def session_rows(
     sessions: SessionStore, *, source: str | None = None, registry: str | None = None
 ) -> list[SessionRow]:
@@ -148,9 +182,19 @@ def session_rows(
             meta.update(problems=count, problems_at=len(stored))
             sessions.set_meta(info.id, meta)
         size = int(meta.get("problems_at", 0)) if stored is None else len(stored)
+        calls = meta.get("calls")
+        if calls is None:
+            docs = stored if stored is not None else sessions.messages(info.id)
+            calls = sum(len(message_from_dict(m).tool_calls) for m in docs)
+            meta["calls"] = calls
+            if info.source == SOURCE_IMPORT:
+                sessions.set_meta(info.id, meta)
+        file = str(meta.get("file") or "")
+        if file and meta.get("line") not in (None, 1):
+            file = f"{file}:{meta['line']}"
         rows.append(SessionRow(info.id, info.title, info.source, info.registry, info.version,
                                str(meta.get("model") or info.profile), int(count or 0), size,
-                               info.status, info.created_at))  # fmt: skip
+                               info.status, info.created_at, int(calls), file))  # fmt: skip
     return rows
 
 

@@ -125,6 +125,31 @@ def _anthropic_unexpected(index: int, call_id: str) -> str:
     )
 
 
+def _duplicate_errors(call_id: str, index: int, part: int) -> dict[str, str]:
+    """What each provider does with a call id used twice in one history."""
+    return {
+        "anthropic": f"messages.{index}.content.{part}: `tool_use` ids must be unique",
+        "openai": f"Duplicate value for 'tool_call_id' of {call_id}: results pair with the "
+        "first call of that id only",
+        "openai-responses": f"Duplicate item: a function_call with call_id {call_id} is "
+        "already in the input",
+        "gemini": "accepted (ids are optional); responses are paired by order and name",
+    }
+
+
+def _invalid_arguments_effects(index: int, part: int) -> dict[str, str]:
+    """What each provider does with arguments that are not a JSON object."""
+    return {
+        "openai": "accepted as sent (arguments are a string); the model reads its own "
+        "invalid JSON back",
+        "openai-responses": "accepted as sent (arguments are a string)",
+        "anthropic": f"messages.{index}.content.{part}.tool_use.input: Input should be a "
+        "valid dictionary (the studio sends {} instead, with a note)",
+        "gemini": "functionCall.args must be an object: the request is refused "
+        "(Invalid JSON payload received)",
+    }
+
+
 def _gemini_count(calls: int, responses: int) -> str:
     return (
         "Please ensure that the number of function response parts is equal to the number of "
@@ -148,24 +173,35 @@ def analyse_pairing(messages: Sequence[Message]) -> PairingReport:
     result_ids_in_order: list[str] = []
     call_order: list[str] = []
 
+    first_by_original: dict[str, Position] = {}
+    wire_index = _wire_indexes(messages)
     for mi, msg in enumerate(messages):
         for pi, part in enumerate(msg.parts):
             pos = Position(mi, pi)
             if isinstance(part, ToolCallPart):
-                if part.id in calls:
+                # The id as the file had it: an importer renumbers reused ids
+                # (keeping the original in extra) so the pairs stay readable.
+                original = str(part.extra.get("original_id", part.id))
+                if part.id in calls or (original and original in first_by_original):
+                    first = calls.get(part.id) or first_by_original[original]
+                    renamed = (
+                        f" (renumbered to {part.id!r} on import)" if original != part.id else ""
+                    )
                     problems.append(
                         PairingProblem(
                             PairingKind.DUPLICATE_CALL_ID,
                             pos,
                             part.id,
-                            f"call id {part.id!r} was already used at {calls[part.id]}",
-                            {"openai": f"Duplicate value for 'tool_call_id' of {part.id}."},
-                            (calls[part.id],),
+                            f"call id {original!r} was already used at {first}{renamed}",
+                            _duplicate_errors(original, wire_index[mi], pi),
+                            (first,),
                         )
                     )
-                else:
+                if part.id not in calls:
                     calls[part.id] = pos
                     call_order.append(part.id)
+                if original:
+                    first_by_original.setdefault(original, pos)
                 if isinstance(part.arguments, str) and not _is_json_object(part.arguments):
                     problems.append(
                         PairingProblem(
@@ -174,6 +210,7 @@ def analyse_pairing(messages: Sequence[Message]) -> PairingReport:
                             part.id,
                             f"arguments of {part.name} are not a JSON object: "
                             f"{_json_error(part.arguments)}",
+                            _invalid_arguments_effects(wire_index[mi], pi),
                         )
                     )
             elif isinstance(part, ToolResultPart):
@@ -191,7 +228,7 @@ def analyse_pairing(messages: Sequence[Message]) -> PairingReport:
                     results[part.id] = pos
                     result_ids_in_order.append(part.id)
 
-    problems.extend(_turn_rules(messages, calls))
+    problems.extend(_turn_rules(messages, calls, wire_index))
 
     pairs = [Pair(cid, calls[cid], results.get(cid)) for cid in call_order]
     pairs.extend(Pair(rid, None, results[rid]) for rid in result_ids_in_order if rid not in calls)
@@ -199,7 +236,9 @@ def analyse_pairing(messages: Sequence[Message]) -> PairingReport:
     return PairingReport(tuple(pairs), tuple(problems))
 
 
-def _turn_rules(messages: Sequence[Message], calls: dict[str, Position]) -> list[PairingProblem]:
+def _turn_rules(
+    messages: Sequence[Message], calls: dict[str, Position], wire_index: list[int]
+) -> list[PairingProblem]:
     """Rules about where results sit relative to the assistant turn that made the calls."""
     problems: list[PairingProblem] = []
     answered_anywhere: set[str] = set()
@@ -207,7 +246,6 @@ def _turn_rules(messages: Sequence[Message], calls: dict[str, Position]) -> list
         answered_anywhere.update(r.id for r in msg.tool_results)
 
     # Provider message indexes skip system messages (they travel separately).
-    wire_index = _wire_indexes(messages)
     mi = 0
     while mi < len(messages):
         msg = messages[mi]

@@ -1,7 +1,10 @@
 """Suspicious patterns in a session: duplicate side effects and blind retries of writes.
 
 - ``duplicate-write``: the same write tool called twice with the same
-  canonical arguments ("why did the agent create two tickets?").
+  canonical arguments after the first call succeeded ("why did the agent
+  create two tickets?"). A repeat whose first attempt returned an error is a
+  retry, not a duplicate side effect, and is not reported; nor is one whose
+  first attempt has no result (that call is reported by the pairing check).
 - ``retry-after-timeout``: a write whose result was a timeout / UNKNOWN
   outcome, followed by the same write again — DESIGN §5 says such a write
   must be looked up by its idempotency key, never retried blindly.
@@ -13,7 +16,6 @@ name's verb decides (create, update, delete, send …).
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -82,6 +84,21 @@ def is_timeout_result(result: ToolResultPart) -> bool:
     return bool(_TIMEOUT_TEXT.search(result.content))
 
 
+def is_error_result(result: ToolResultPart) -> bool:
+    """A result saying the call failed (``is_error``, a fault marker, or an error body)."""
+    if result.is_error or result.content.lstrip().startswith("[SYSTEM_FAULT]"):
+        return True
+    try:
+        body = parse_result_content(result.content)
+    except ValueError:
+        return result.content.lstrip().lower().startswith(("error", "exception", "traceback"))
+    if not isinstance(body, dict):
+        return False
+    if body.get("ok") is False or body.get("error") or body.get("error_code"):
+        return True
+    return str(body.get("status", "")).lower() in ("failed", "error", "rejected")
+
+
 def call_signature(call: ToolCallPart) -> str:
     """Tool name plus canonical JSON of the (repaired) arguments."""
     try:
@@ -118,14 +135,16 @@ def find_suspicious(
                 continue
             first_pos, first = earlier
             first_result = results.get(first.id)
-            if first_result is not None and is_timeout_result(first_result):
+            if first_result is None:
+                continue  # outcome unknown: the pairing check reports the missing result
+            if is_timeout_result(first_result):
                 out.append(SuspiciousFinding(
                     SuspiciousKind.RETRY_AFTER_TIMEOUT, pos, part.id, part.name,
                     f"{part.name} is called again with the same arguments after the call at "
                     f"{first_pos} timed out (outcome UNKNOWN): look it up by its idempotency "
                     "key instead of retrying", (first_pos,),
                 ))  # fmt: skip
-            else:
+            elif not is_error_result(first_result):
                 out.append(SuspiciousFinding(
                     SuspiciousKind.DUPLICATE_WRITE, pos, part.id, part.name,
                     f"{part.name} is called twice with the same arguments (first at "

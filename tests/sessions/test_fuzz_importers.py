@@ -96,6 +96,8 @@ def mutate(value: Any, path: tuple[Any, ...], new: Any) -> Any:
 def _fixture_docs() -> list[Any]:
     docs = []
     for path in sorted(FIXTURES.iterdir()):
+        if not path.is_file():
+            continue  # agent transcript folders (test_real_logs.py)
         text = path.read_text("utf-8")
         if path.suffix == ".jsonl":
             for line in text.splitlines():

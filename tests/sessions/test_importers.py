@@ -54,9 +54,12 @@ def test_openai_messy_log_is_accepted_with_a_warning_per_occurrence() -> None:
     assert json.loads(first.arguments) == {"start_date": "2026-11-01", "end_date": "2026-11-30"}
     assert first.extra["original_id"] == "call_0"
     assert session.messages[1].extra == {"x_trace_id": "t-1"}
-    # renumbered ids still pair; the split tool message answers both calls
+    # renumbered ids still pair; the split tool message answers both calls, and
+    # the reuse of call_0 (Anthropic refuses it) is the one problem left
     report = analyse_pairing(session.messages)
-    assert report.problems == ()
+    (reused,) = report.problems
+    assert reused.kind.value == "duplicate-call-id" and "'call_0'" in reused.message
+    assert "ids must be unique" in reused.provider_errors["anthropic"]
     results = session.messages[4].tool_results
     assert [r.content for r in results] == ['{"ticket": "R-55821"}', "[]"]
 

@@ -25,7 +25,15 @@ from typing import Any
 
 from studio.formats.base import FormatError, one_line
 from studio.formats.files import open_regular
-from studio.sessions.importers import anthropic, gemini, openai_chat, openai_responses, studio_jsonl
+from studio.sessions.importers import (
+    anthropic,
+    claude_code,
+    codex,
+    gemini,
+    openai_chat,
+    openai_responses,
+    studio_jsonl,
+)
 from studio.sessions.importers.base import (
     CancelFlag,
     Conversation,
@@ -33,6 +41,7 @@ from studio.sessions.importers.base import (
     ImportedSession,
     ImportIssue,
     ImportOutcome,
+    Origin,
     Progress,
     Reader,
     Rejected,
@@ -43,13 +52,17 @@ from studio.sessions.importers.base import (
 from studio.sessions.importers.detect import FORMATS, detect_session_format
 from studio.sessions.importers.studio_jsonl import dump_session, session_document
 
-_READERS: dict[str, Callable[[Any, Reader], Conversation]] = {
+_READERS: dict[str, Callable[[Any, Reader], Conversation | list[Conversation]]] = {
     "openai": openai_chat.read,
     "openai-responses": openai_responses.read,
     "anthropic": anthropic.read,
     "gemini": gemini.read,
     "studio": studio_jsonl.read,
+    "claude-code": claude_code.read,
+    "codex": codex.read,
 }
+# What a folder import reads: logs and agent transcripts (SWE-agent .traj included).
+LOG_SUFFIXES = (".json", ".jsonl", ".traj")
 # The largest log an import reads (JSONL of many sessions is larger than a registry).
 MAX_LOG_BYTES = 512 * 1024 * 1024
 
@@ -110,6 +123,27 @@ def import_sessions(
             return handle.read(MAX_LOG_BYTES + 1)
 
         return _Importer(name, fmt, progress, cancel, total).run(enumerate(handle, 1), whole)
+
+
+def find_log_files(folder: str | os.PathLike[str], *, limit: int = 10_000) -> list[Path]:
+    """The log files under ``folder``, in path order, for ``sessions import FOLDER``.
+
+    Finds ``.json``, ``.jsonl`` and ``.traj`` files at any depth — so
+    ``~/.claude/projects`` (``<project>/<session>.jsonl`` and subagents'
+    ``agent-*.jsonl``) and ``~/.codex/sessions`` (``YYYY/MM/DD/rollout-*.jsonl``)
+    are read as they are. Hidden folders and symbolic links are skipped.
+    """
+    root = Path(folder)
+    found: list[Path] = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        for name in sorted(filenames):
+            path = Path(dirpath) / name
+            if name.endswith(LOG_SUFFIXES) and not path.is_symlink() and path.is_file():
+                found.append(path)
+                if len(found) >= limit:
+                    return found
+    return found
 
 
 class _Importer:
@@ -190,20 +224,18 @@ class _Importer:
     def _jsonl(self, first: tuple[int, str], value: Any, lines: Iterator[tuple[int, str]]) -> None:
         done = len(first[1].encode("utf-8"))
         buffer: list[Any] = []  # message-per-line entries waiting to form one conversation
-        buffer_line = 0
+        buffer_lines: list[int] = []
 
         def flush() -> None:
-            nonlocal buffer
+            nonlocal buffer, buffer_lines
             if buffer:
-                self._conversation(buffer, buffer_line, None)
-                buffer = []
+                self._conversation(buffer, buffer_lines[0], None, buffer_lines)
+                buffer, buffer_lines = [], []
 
         def take(number: int, value: Any) -> None:
-            nonlocal buffer_line
             if _is_single_message(value):
-                if not buffer:
-                    buffer_line = number
                 buffer.append(value)
+                buffer_lines.append(number)
                 return
             flush()
             self._conversation(value, number, None)
@@ -227,7 +259,13 @@ class _Importer:
         if self.cancel is not None and self.cancel.is_set():
             raise ImportCancelled
 
-    def _conversation(self, data: Any, line: int, tick: Callable[[], None] | None) -> None:
+    def _conversation(
+        self,
+        data: Any,
+        line: int,
+        tick: Callable[[], None] | None,
+        item_lines: list[int] | None = None,
+    ) -> None:
         fmt = self.fmt if self.fmt != "auto" else detect_session_format(data)
         if fmt is None:
             known = ", ".join(FORMATS)
@@ -235,26 +273,38 @@ class _Importer:
                         f"({_shape(data)}); pass a format ({known})")  # fmt: skip
             return
         reader = Reader(self.name, line, cancel=self.cancel, on_message=tick)
+        reader.item_lines = item_lines or []
         try:
-            conversation = _READERS[fmt](data, reader)
+            result = _READERS[fmt](data, reader)
         except Rejected as exc:
             reader.reject(exc)
             self.outcome.errors.extend(reader.errors)
             return
         self.outcome.errors.extend(reader.errors)
-        if not conversation.messages:
+        # An agent transcript may hold several conversations (branches, subagents).
+        conversations = result if isinstance(result, list) else [result]
+        if not any(c.messages for c in conversations):
             if not reader.errors:
                 self._error(line, "$", "the conversation holds no messages")
             return
-        meta = conversation.meta
-        title = str(meta.pop("title", "") or "") or first_user_text(conversation.messages)
         if reader.errors:
             reader.warn("$", f"{len(reader.errors)} part(s) of this conversation could not be read "
                              "and were left out")  # fmt: skip
-        self.outcome.sessions.append(
-            ImportedSession(conversation.messages, conversation.tools, fmt, line,
-                            reader.warnings, meta, title)
-        )  # fmt: skip
+        for conversation in conversations:
+            if not conversation.messages:
+                continue
+            meta = conversation.meta
+            title = (conversation.title or str(meta.pop("title", "") or "")
+                     or first_user_text(conversation.messages))  # fmt: skip
+            origins = reader.origins if conversation.origins is None else conversation.origins
+            missing = len(conversation.messages) - len(origins)
+            if missing > 0:
+                origins = origins + [Origin("", line)] * missing
+            self.outcome.sessions.append(
+                ImportedSession(conversation.messages, conversation.tools, fmt, line,
+                                reader.warnings, meta, title,
+                                origins[: len(conversation.messages)])
+            )  # fmt: skip
 
     def _error(self, line: int, path: str, message: str) -> None:
         self.outcome.errors.append(ImportIssue(self.name, line, path, message))
@@ -309,9 +359,11 @@ __all__ = [
     "ImportIssue",
     "ImportOutcome",
     "ImportedSession",
+    "Origin",
     "Progress",
     "detect_session_format",
     "dump_session",
+    "find_log_files",
     "import_sessions",
     "session_document",
 ]

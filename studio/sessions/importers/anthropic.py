@@ -46,7 +46,7 @@ def read(data: Any, reader: Reader) -> Conversation:
             messages.append(Message(Role.SYSTEM, (TextPart(text),), extra))
         except Rejected as exc:
             reader.reject(exc)
-    for _, path, entry in reader.each(items, base):
+    for _, path, entry in reader.each(items, base, messages):
         try:
             messages.append(read_message(entry, path, reader))
         except Rejected as exc:

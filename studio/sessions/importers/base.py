@@ -10,7 +10,7 @@ occurrence (DESIGN §8: bad input gets a clear message and loses nothing).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -40,6 +40,24 @@ class ImportIssue:
         return one_line(text)  # names and keys from the log may hold line breaks
 
 
+@dataclass(frozen=True, slots=True)
+class Origin:
+    """Where a message was in the user's file.
+
+    Attributes:
+        path: JSON path of the entry it was read from (``$.messages[7]``);
+            empty for messages the importer made (a top-level system prompt).
+        line: 1-based file line of that entry (of the conversation, for a
+            single JSON document).
+    """
+
+    path: str
+    line: int
+
+    def __str__(self) -> str:
+        return f"line {self.line} {self.path}".rstrip()
+
+
 @dataclass(slots=True)
 class ImportedSession:
     """One conversation read from a log.
@@ -61,6 +79,8 @@ class ImportedSession:
     warnings: list[ImportIssue] = field(default_factory=list)
     meta: dict[str, Any] = field(default_factory=dict)
     title: str = ""
+    origins: list[Origin] = field(default_factory=list)
+    """Per message, where it was in the file (same length as ``messages``, or empty)."""
 
     @property
     def model(self) -> str:
@@ -126,6 +146,10 @@ class Reader:
         self.line = line
         self.warnings: list[ImportIssue] = []
         self.errors: list[ImportIssue] = []
+        self.origins: list[Origin] = []
+        """Where each message came from, in message order (see :meth:`each`)."""
+        self.item_lines: list[int] = []
+        """The file line of each item, when the items are the lines of a JSONL file."""
         self._cancel = cancel
         self._on_message = on_message
 
@@ -141,13 +165,26 @@ class Reader:
         if self._on_message is not None:
             self._on_message()
 
-    def each(self, items: list[Any], path: str) -> list[tuple[int, str, Any]]:
-        """``(index, path, item)`` of a list, ticking per item."""
-        out = []
+    def each(
+        self, items: list[Any], path: str, sink: list[Message] | None = None
+    ) -> Iterator[tuple[int, str, Any]]:
+        """``(index, path, item)`` of a list, ticking per item.
+
+        Args:
+            sink: The message list the importer appends to while reading an
+                item; the messages each item added get that item's origin
+                (its JSON path and file line, :attr:`origins`).
+        """
         for i, item in enumerate(items):
             self.tick()
-            out.append((i, f"{path}[{i}]", item))
-        return out
+            start = len(sink) if sink is not None else 0
+            if sink is not None and len(self.origins) < start:
+                # Messages made outside the loop (a top-level system prompt).
+                self.origins.extend([Origin("", self.line)] * (start - len(self.origins)))
+            yield i, f"{path}[{i}]", item
+            if sink is not None:
+                line = self.item_lines[i] if i < len(self.item_lines) else self.line
+                self.origins.extend([Origin(f"{path}[{i}]", line)] * (len(sink) - start))
 
 
 @dataclass(slots=True)
@@ -157,6 +194,9 @@ class Conversation:
     messages: list[Message]
     tools: list[Any] = field(default_factory=list)
     meta: dict[str, Any] = field(default_factory=dict)
+    origins: list[Origin] | None = None
+    """Per message, where it was (None: the reader's, see :meth:`Reader.each`)."""
+    title: str = ""
 
 
 # ---------------------------------------------------------------------- content helpers

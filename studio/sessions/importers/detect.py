@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from studio.sessions.importers import studio_jsonl
+from studio.sessions.importers import claude_code, codex, studio_jsonl
 from studio.sessions.importers.openai_responses import ITEM_TYPES
 
-FORMATS: tuple[str, ...] = ("openai", "openai-responses", "anthropic", "gemini", "studio")
+FORMATS: tuple[str, ...] = (
+    "openai", "openai-responses", "anthropic", "gemini", "studio", "claude-code", "codex",
+)  # fmt: skip
 _WIRE_NAMES = {
     "openai-chat": "openai",
     "anthropic-messages": "anthropic",
@@ -33,6 +35,8 @@ def detect_session_format(data: Any) -> str | None:
             return "openai-responses"
         if isinstance(data.get("output"), list) and "messages" not in data:
             return "openai-responses"
+        if isinstance(data.get("history"), list) and "messages" not in data:
+            return "openai"  # a SWE-agent trajectory
         messages = data.get("messages")
         if isinstance(messages, list):
             found = _list_format(messages)
@@ -52,6 +56,10 @@ def detect_session_format(data: Any) -> str | None:
 def _list_format(items: list[Any]) -> str | None:
     if studio_jsonl.looks_like(items):
         return "studio"
+    if claude_code.looks_like(items):
+        return "claude-code"
+    if codex.looks_like(items):
+        return "codex"
     votes: set[str] = set()
     for item in items:
         if not isinstance(item, dict):

@@ -50,7 +50,7 @@ def read(data: Any, reader: Reader) -> Conversation:
     else:
         raise Rejected("$", "expected a list of contents or an object with 'contents'")
     state = _Ids()
-    for _, path, entry in reader.each(items, base):
+    for _, path, entry in reader.each(items, base, messages):
         try:
             messages.extend(read_content(entry, path, reader, state, len(messages)))
         except Rejected as exc:

@@ -4,7 +4,9 @@ Assistant ``tool_calls[].function.arguments`` is a JSON string; each call is
 answered by a ``{"role": "tool", "tool_call_id": …}`` message (DESIGN §6).
 Legacy ``function_call`` / ``role: "function"`` messages are read too.
 Messy variants accepted with a warning: arguments logged as objects or
-encoded twice, a tool message whose ``tool_call_id`` is a list of ids.
+encoded twice, a tool message whose ``tool_call_id`` is a list of ids, and
+SWE-agent trajectories (``{"history": [...]}``; tool messages carry
+``"tool_call_ids": [id]`` with ``"tool_call_id": null``).
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from studio.sessions.importers.base import (
 from studio.sessions.model import Message, Part, Role, ToolCallPart, ToolResultPart
 
 _MESSAGE_KEYS = frozenset(
-    {"role", "content", "tool_calls", "tool_call_id", "name", "function_call"}
+    {"role", "content", "tool_calls", "tool_call_id", "tool_call_ids", "name", "function_call"}
 )
 _CALL_KEYS = frozenset({"id", "type", "function"})
 _ROLES = {"system": Role.SYSTEM, "developer": Role.SYSTEM, "user": Role.USER,
@@ -36,8 +38,16 @@ _ROLES = {"system": Role.SYSTEM, "developer": Role.SYSTEM, "user": Role.USER,
 
 def read(data: Any, reader: Reader) -> Conversation:
     """One conversation (list or object) → internal messages."""
+    tools: list[Any]
     if isinstance(data, list):
         items, base, tools, meta = data, "$", [], {}
+    elif isinstance(data, dict) and _history_only(data):
+        # A SWE-agent trajectory (.traj): the model's messages are its "history".
+        items, base, tools = data["history"], "$.history", []
+        meta = {k: v for k, v in data.items() if k in ("environment", "replay_config")}
+        info = data.get("info")
+        if isinstance(info, dict) and isinstance(info.get("model_stats"), dict):
+            meta["model_stats"] = info["model_stats"]
     elif isinstance(data, dict) and isinstance(data.get("messages"), list):
         items, base = data["messages"], "$.messages"
         tools = tool_definitions(data, reader, "tools", "functions")
@@ -45,12 +55,16 @@ def read(data: Any, reader: Reader) -> Conversation:
     else:
         raise Rejected("$", "expected a list of messages or an object with 'messages'")
     messages: list[Message] = []
-    for _, path, entry in reader.each(items, base):
+    for _, path, entry in reader.each(items, base, messages):
         try:
             messages.extend(read_message(entry, path, reader))
         except Rejected as exc:
             reader.reject(exc)
     return Conversation(renumber_ids(messages, reader), tools, meta)
+
+
+def _history_only(data: dict[str, Any]) -> bool:
+    return isinstance(data.get("history"), list) and "messages" not in data
 
 
 def read_message(entry: Any, path: str, reader: Reader) -> list[Message]:
@@ -103,6 +117,18 @@ def _tool_message(
     entry: dict[str, Any], path: str, reader: Reader, extra: dict[str, Any]
 ) -> Message:
     ids = entry.get("tool_call_id")
+    listed = entry.get("tool_call_ids")
+    if ids is None and isinstance(listed, list):
+        # SWE-agent trajectories: "tool_call_ids": ["call_…"] and "tool_call_id": null.
+        if not listed or not all(isinstance(i, str) for i in listed):
+            raise Rejected(f"{path}.tool_call_ids", "a list of tool_call_ids must hold strings")
+        reader.warn(
+            f"{path}.tool_call_ids",
+            "tool_call_id is null; paired by the list tool_call_ids (SWE-agent form)",
+        )
+        ids = listed[0] if len(listed) == 1 else listed
+    elif ids is not None and listed is not None:
+        extra["tool_call_ids"] = listed
     raw_name = entry.get("name")
     name = raw_name if isinstance(raw_name, str) else ""
     extra.pop("name", None)

@@ -15,6 +15,7 @@ from typing import Any
 
 from studio.sessions.importers.base import (
     Conversation,
+    Origin,
     Reader,
     Rejected,
     content_text,
@@ -58,12 +59,14 @@ def read(data: Any, reader: Reader) -> Conversation:
     ):
         builder.add(Role.SYSTEM, TextPart(data["instructions"]), {"from": "instructions"})
     for base, items in lists:
-        for _, path, item in reader.each(items, base):
+        for i, path, item in reader.each(items, base):
+            builder.at = (path, reader.item_lines[i] if i < len(reader.item_lines) else reader.line)
             try:
                 _read_item(item, path, reader, builder)
             except Rejected as exc:
                 reader.reject(exc)
-    return Conversation(renumber_ids(builder.finish(), reader), tools, meta)
+    messages = renumber_ids(builder.finish(), reader)
+    return Conversation(messages, tools, meta, builder.origins)
 
 
 class _Builder:
@@ -75,12 +78,19 @@ class _Builder:
         self.parts: list[Part] = []
         self.extra: dict[str, Any] = {}
         self.pending_items: list[Any] = []
+        self.at: tuple[str, int] = ("", 1)
+        """The item being read (JSON path, file line): where a message starts."""
+        self.origins: list[Origin] = []
+        self._start: tuple[str, int] = ("", 1)
+        self._pending_start: tuple[str, int] | None = None
 
     def add(self, role: Role, part: Part | None, extra: dict[str, Any] | None = None,
             *, new: bool = False) -> None:  # fmt: skip
         if new or role is not self.role or role in (Role.USER, Role.SYSTEM):
             self.flush()
             self.role = role
+            self._start = self._pending_start or self.at
+            self._pending_start = None
         if part is not None:
             self.parts.append(part)
         if extra:
@@ -93,12 +103,21 @@ class _Builder:
                 extra["items"] = self.pending_items
                 self.pending_items = []
             self.messages.append(Message(self.role, tuple(self.parts), extra))
+            self.origins.append(Origin(*self._start))
         self.role, self.parts, self.extra = None, [], {}
+
+    def keep(self, item: Any) -> None:
+        """An item the studio has no part for: kept with the next assistant message."""
+        self.flush()
+        if not self.pending_items:
+            self._pending_start = self.at
+        self.pending_items.append(item)
 
     def finish(self) -> list[Message]:
         self.flush()
         if self.pending_items:
             self.messages.append(Message(Role.ASSISTANT, (), {"items": self.pending_items}))
+            self.origins.append(Origin(*(self._pending_start or self.at)))
             self.pending_items = []
         return self.messages
 
@@ -152,5 +171,4 @@ def _read_item(item: Any, path: str, reader: Reader, b: _Builder) -> None:
         return
     if not isinstance(kind, str):
         raise Rejected(f"{path}.type", f"unknown item type {kind!r}")
-    b.flush()
-    b.pending_items.append(item)  # reasoning & co: kept with the next assistant message
+    b.keep(item)  # reasoning & co: kept with the next assistant message

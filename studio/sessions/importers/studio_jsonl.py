@@ -88,7 +88,7 @@ def read(data: Any, reader: Reader) -> Conversation:
     else:
         raise Rejected("$", "expected a studio session document")
     messages: list[Message] = []
-    for _, path, entry in reader.each(items, base):
+    for _, path, entry in reader.each(items, base, messages):
         try:
             messages.append(message_from_dict(entry))
         except (KeyError, ValueError, TypeError, AttributeError) as exc:
