@@ -271,6 +271,7 @@ class Linter:
         self._scores: dict[str, ToolScores] = {}
         self._tokens: dict[str, int] = {}
         self._ambiguity: AmbiguityState | None = None
+        self._pair_findings: dict[int, tuple[Hit, Finding]] = {}
         with _gc_paused():
             ctx = self._context()
             for tool in registry.tools:
@@ -426,8 +427,17 @@ class Linter:
         if self._ambiguity is not None:
             pairs = self._ambiguity.similar_pairs(pos)
             rules = {r.id: r for r in self._pair_rules}
+            # Hits of unchanged pairs are the same objects edit after edit (the
+            # state caches them), so their findings are kept by hit identity.
+            known = self._pair_findings
+            fresh: dict[int, tuple[Hit, Finding]] = {}
             for rule_id, h in pair_hits(pairs, rules, self._ambiguity):
-                found.append(self._finding(rules[rule_id], h, h.tool))
+                entry = known.get(id(h))
+                if entry is None or entry[0] is not h:
+                    entry = (h, self._finding(rules[rule_id], h, h.tool))
+                fresh[id(h)] = entry
+                found.append(entry[1])
+            self._pair_findings = fresh
         for name in self._order:
             found.extend(self._tool_findings[name])
         active: list[Finding] = []
