@@ -1,17 +1,31 @@
 """``studio mcp …``: MCP servers and clients (issue #13).
 
 Each action is registered by its own small function so the actions stay
-independent: ``serve`` (a registry version as an MCP server over stdio).
+independent: ``serve`` (a registry version as an MCP server over stdio), ``pull``
+(import the tools a live server lists) and ``check`` (a live server against a pinned
+version). The MCP SDK is imported only when an action runs.
+
+Exit codes of ``pull``: 0 on success, 1 when the server cannot be listed, 2 on bad
+input. ``check``: 0 when the live server lists what was pinned, 1 on drift, 2 on bad
+input (including a server that cannot be started or reached: nothing was compared).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from registry_db import RegistryStore
 from studio.cli.common import Subcommands, UsageError
+
+if TYPE_CHECKING:
+    from studio.contract import Registry
+    from studio.mcp.client import ServerListing, Target
+
+PROTOCOLS = {"auto": "auto", "2025-11-25": "legacy", "2026-07-28": "2026-07-28"}
+"""``--protocol`` → the SDK ``Client`` mode."""
 
 
 def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
@@ -19,9 +33,11 @@ def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("mcp", parents=[common], help="serve registries over MCP, pull from MCP")
     actions = p.add_subparsers(dest="mcp_command", metavar="ACTION", required=True)
     add_serve_parser(actions, common)
+    register_pull(actions, common)
+    register_check(actions, common)
 
 
-def add_call_options(p: argparse.ArgumentParser) -> None:
+def add_call_options(p: argparse._ActionsContainer) -> None:
     """How served calls run: context, approvals, executors (``mcp serve`` and ``serve``)."""
     p.add_argument(
         "--context",
@@ -136,3 +152,181 @@ def _cmd_serve(store: RegistryStore, args: argparse.Namespace) -> int:
     with contextlib.suppress(KeyboardInterrupt):  # the client closing stdin ends it too
         asyncio.run(serve_stdio(served, caller))
     return 0
+
+
+# ---------------------------------------------------------------------------- pull and check
+
+
+def add_server_arguments(p: argparse.ArgumentParser) -> None:
+    """``--stdio``/``--url`` and what goes with them (shared by pull and check)."""
+    where = p.add_mutually_exclusive_group(required=True)
+    where.add_argument(
+        "--stdio", metavar='"COMMAND ARGS…"', help="start the server and speak over stdio"
+    )
+    where.add_argument("--url", metavar="URL", help="a streamable HTTP endpoint (https://host/mcp)")
+    p.add_argument(
+        "--env", metavar="NAME=VALUE|NAME", action="append", default=[],
+        help="environment for a --stdio server; NAME alone passes ours through, "
+        "VALUE may be {env:OTHER} (values are never stored)",
+    )  # fmt: skip
+    p.add_argument(
+        "--header", metavar='"Name: value"', action="append", default=[],
+        help="HTTP header for --url; credentials as {env:NAME}, e.g. "
+        '"Authorization: Bearer {env:MCP_TOKEN}" (read at connect time, never stored)',
+    )  # fmt: skip
+    p.add_argument(
+        "--protocol", choices=tuple(PROTOCOLS), default="auto",
+        help="protocol era: auto (server/discover, else the initialize handshake), or one",
+    )  # fmt: skip
+    p.add_argument(
+        "--timeout", type=float, default=30.0, metavar="S", help="seconds for the whole listing"
+    )
+    p.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+
+
+def register_pull(sub: Subcommands, common: argparse.ArgumentParser) -> None:
+    """Register ``studio mcp pull``."""
+    p = sub.add_parser("pull", parents=[common], help="import the tools a live MCP server lists")
+    add_server_arguments(p)
+    p.add_argument("--registry", metavar="NAME", help="registry name (default: the server's)")
+    p.add_argument(
+        "--replace-draft", action="store_true",
+        help="replace the draft of an existing registry (published versions are kept)",
+    )  # fmt: skip
+    p.set_defaults(handler=_cmd_pull)
+
+
+def register_check(sub: Subcommands, common: argparse.ArgumentParser) -> None:
+    """Register ``studio mcp check``."""
+    p = sub.add_parser(
+        "check", parents=[common],
+        help="compare what a live server lists with a pinned version (exit 1 on drift)",
+    )  # fmt: skip
+    p.add_argument("registry", metavar="REGISTRY")
+    pin = p.add_mutually_exclusive_group()
+    pin.add_argument("--version", metavar="N", help="the pinned version (default: the latest)")
+    pin.add_argument("--channel", metavar="NAME", help="the version a channel points at (stable)")
+    add_server_arguments(p)
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(handler=_cmd_check)
+
+
+# ---------------------------------------------------------------------------- handlers
+
+
+def _target(args: argparse.Namespace) -> Target:
+    from studio.mcp.client import HttpTarget, PullError, StdioTarget
+
+    try:
+        if args.stdio is not None:
+            if args.header:
+                raise UsageError("--header applies to --url servers; use --env for --stdio")
+            return StdioTarget.parse(args.stdio, args.env)
+        if args.env:
+            raise UsageError("--env applies to --stdio servers; use --header for --url")
+        return HttpTarget.parse(args.url, args.header)
+    except PullError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _listing(args: argparse.Namespace) -> ServerListing:
+    """The live listing; a server that cannot be listed raises PullError."""
+    import anyio
+
+    from studio.mcp.client import list_server_tools
+
+    target = _target(args)
+    if args.timeout <= 0:
+        raise UsageError(f"--timeout must be more than 0 seconds, not {args.timeout:g}")
+
+    def progress(line: str) -> None:
+        if not args.quiet:
+            print(f"mcp: {line}", file=sys.stderr, flush=True)
+
+    async def run() -> ServerListing:
+        return await list_server_tools(
+            target, timeout=args.timeout, progress=progress, mode=PROTOCOLS[args.protocol]
+        )
+
+    return anyio.run(run)
+
+
+def _cmd_pull(store: RegistryStore, args: argparse.Namespace) -> int:
+    from studio.formats import FormatError
+    from studio.formats.base import one_line
+    from studio.mcp.client import PullError
+    from studio.mcp.mapping import registry_from_listing
+
+    try:
+        listing = _listing(args)
+    except PullError as exc:
+        print(f"studio: mcp pull: {exc}", file=sys.stderr)
+        return 1
+    try:
+        result = registry_from_listing(listing, args.registry)
+    except FormatError as exc:
+        raise UsageError(f"the server lists tools the contract cannot hold: {exc}") from None
+    registry = result.registry
+    exists = any(r.name == registry.name for r in store.list_registries())
+    if exists and not args.replace_draft:
+        raise UsageError(
+            f"registry {registry.name!r} already exists; pass --replace-draft to replace its "
+            "draft (published versions are kept) or --registry NAME to pull under another name"
+        )
+    store.import_registry(registry, replace_draft=args.replace_draft)
+    for note in result.notes:
+        where = f"{note.path}: " if note.path else ""
+        print(one_line(f"note: [{note.kind}] {where}{note.message}"))
+    verb = "replaced the draft of" if exists else "pulled"
+    server = f"{listing.server_name} {listing.server_version}".strip() or "the server"
+    print(
+        f"{verb} {registry.name}: {len(registry.tools)} tools from {server} "
+        f"(MCP {listing.protocol_version}, {listing.pages} page(s))"
+    )
+    return 0
+
+
+def _pinned(store: RegistryStore, args: argparse.Namespace) -> tuple[Registry, str]:
+    name = args.registry
+    store.get_registry(name)
+    if args.channel:
+        from studio.release import release_state
+
+        state = release_state(store, name)
+        channel = state.channel(args.channel)
+        version = state.stable_version if channel.name == "stable" else channel.version
+        if version is None:
+            raise UsageError(f"channel {args.channel!r} of {name} has no version yet")
+        return store.load_version(name, version).registry, f"{args.channel} (v{version})"
+    if args.version:
+        spec = args.version[1:] if args.version[:1] in ("v", "V") else args.version
+        if not spec.isdigit():
+            raise UsageError(f"--version must be a version number, not {args.version!r}")
+        return store.load_version(name, int(spec)).registry, f"v{int(spec)}"
+    versions = store.list_versions(name)
+    if not versions:
+        raise UsageError(f"{name} has no published version to check against; publish one first")
+    number = versions[-1].number
+    return store.load_version(name, number).registry, f"v{number}"
+
+
+def _cmd_check(store: RegistryStore, args: argparse.Namespace) -> int:
+    from studio.formats import FormatError
+    from studio.mcp.client import PullError
+    from studio.mcp.drift import check_drift
+
+    pinned, label = _pinned(store, args)
+    try:
+        listing = _listing(args)
+    except PullError as exc:
+        raise UsageError(f"mcp check: {exc}") from None
+    try:
+        report = check_drift(pinned, listing, pinned_label=label)
+    except FormatError as exc:
+        raise UsageError(f"the server lists tools the contract cannot hold: {exc}") from None
+    if args.format == "json":
+        data: dict[str, Any] = report.to_json()
+        sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+    else:
+        sys.stdout.write(report.to_text())
+    return 1 if report.drifted else 0
