@@ -204,13 +204,16 @@ class ServedRegistry:
         return ServedVersion(number, registry, tools, schemas, mock, executors)
 
     def list_result(self, subject: str | None) -> types.ListToolsResult:
-        _, number = self.target(subject)
+        """The tool list serving ``subject``; ``_meta`` names the registry, version and channel."""
+        channel, number = self.target(subject)
         served = self.version(number)
+        meta = {"studio/registry": self.name, "studio/version": number}
         if self.pinned is not None:
             return types.ListToolsResult(tools=served.tools, ttl_ms=PINNED_TTL_MS,
-                                         cache_scope="public")  # fmt: skip
+                                         cache_scope="public", _meta=meta)  # fmt: skip
+        meta["studio/channel"] = channel
         return types.ListToolsResult(tools=served.tools, ttl_ms=CHANNEL_TTL_MS,
-                                     cache_scope="private")  # fmt: skip
+                                     cache_scope="private", _meta=meta)  # fmt: skip
 
     # ------------------------------------------------------------------ sessions
 
@@ -222,7 +225,7 @@ class ServedRegistry:
         session = self.book.get(key)
         if session is None:
             served = self.version(number)
-            context = caller.context or self.options.context
+            context = _overlay(self.options.context, caller.context)
             config = RunConfig(
                 served.registry, version=str(number), context=context, mock=served.mock,
                 executors=served.executors, confirmation_phrases=dict(self.options.phrases),
@@ -270,6 +273,14 @@ class ServedRegistry:
                 "policy (--approve)"
             )
         return _elicit_approver(ctx)
+
+
+def _overlay(base: SessionContext, own: SessionContext | None) -> SessionContext:
+    """``base`` with a credential's own role, scenario and values on top."""
+    if own is None:
+        return base
+    return SessionContext(own.role or base.role, own.scenario or base.scenario,
+                          {**base.values, **own.values})  # fmt: skip
 
 
 def _elicit_approver(ctx: Any) -> Approver:

@@ -315,16 +315,28 @@ async def _internal(request: Request, exc: Exception) -> Response:
 
 
 def create_app(
-    store: RegistryStore, *, token: str | None = None, body_timeout: float = DEFAULT_BODY_TIMEOUT
+    store: RegistryStore,
+    *,
+    token: str | None = None,
+    body_timeout: float = DEFAULT_BODY_TIMEOUT,
+    mcp: Any = None,
 ) -> Starlette:
     """The ASGI application serving ``store``.
 
     Args:
         store: Where registries, channels and outcomes live.
-        token: Bearer token for ``POST /v1/outcomes``; None refuses every report.
-        body_timeout: Seconds a client has to send an outcome body.
+        token: Bearer token for ``POST /v1/outcomes`` and ``/mcp/{registry}``; None
+            refuses every report.
+        body_timeout: Seconds a client has to send an outcome body (or an MCP request).
+        mcp: How ``/mcp/{registry}`` runs calls (a
+            :class:`studio.mcp.serve_http.McpHttpOptions`); None: the defaults.
     """
+    from studio.mcp.serve_http import McpEndpoint
+
     api = ServingApp(store, token, body_timeout)
+    mcp_endpoint = McpEndpoint(
+        store, token=token, options=mcp, body_timeout=body_timeout, cache=api.cache
+    )
     routes = [
         Route("/healthz", api.healthz, methods=["GET"]),
         Route("/openapi.json", api.openapi, methods=["GET"]),
@@ -332,6 +344,7 @@ def create_app(
         Route("/v1/registries/{name}/snapshot", api.snapshot, methods=["GET"]),
         Route("/v1/registries/{name}/versions/{number}", api.version, methods=["GET"]),
         Route("/v1/outcomes", api.outcomes, methods=["POST"]),
+        Route("/mcp/{registry}", mcp_endpoint, methods=["GET", "POST", "DELETE"]),
     ]
     handlers = {
         ApiError: _api_error,
@@ -344,4 +357,5 @@ def create_app(
     }
     app = Starlette(routes=routes, exception_handlers=handlers)
     app.state.api = api
+    app.state.mcp = mcp_endpoint
     return app

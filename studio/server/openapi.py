@@ -146,6 +146,37 @@ def openapi_document() -> dict[str, Any]:
                     },
                 }
             },
+            "/mcp/{registry}": {
+                method: {
+                    "summary": summary,
+                    "description": "The registry served as an MCP server over streamable HTTP "
+                                   "(the 2025-11-25 handshake and the 2026-07-28 revision): "
+                                   "tools/list and tools/call through the runtime. Without "
+                                   "version or channel, each caller is bucketed across the "
+                                   "live channels by its subject.",
+                    "security": [{"bearer": []}],
+                    "parameters": [
+                        {"name": "registry", "in": "path", "required": True,
+                         "schema": {"type": "string"}},
+                        {"name": "version", "in": "query",
+                         "schema": {"type": "integer", "minimum": 1}},
+                        {"name": "channel", "in": "query", "schema": {"type": "string"}},
+                    ],
+                    "responses": {
+                        "200": {"description": "JSON-RPC response (JSON or an SSE stream)"},
+                        "400": _error("Bad version or channel"),
+                        "401": _error("Missing or wrong bearer token (when the server has one)"),
+                        "404": _error("No such registry, version or MCP session"),
+                        "413": {"description": "Body larger than 1 MiB"},
+                        "421": {"description": "Host not allowed (DNS-rebinding protection)"},
+                    },
+                }
+                for method, summary in (
+                    ("post", "Send an MCP request or notification"),
+                    ("get", "Open the MCP server-to-client stream (2025-11-25 sessions)"),
+                    ("delete", "End an MCP session (2025-11-25)"),
+                )
+            },
         },
         "components": {
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},

@@ -190,9 +190,11 @@ def _protocol(base: type, limits: ServerLimits) -> type:
 _BASE_PROTOCOL: type = HttpToolsProtocol if HttpToolsProtocol is not None else H11Protocol
 
 
-def _server(store: RegistryStore, token: str | None, limits: ServerLimits) -> uvicorn.Server:
+def _server(
+    store: RegistryStore, token: str | None, limits: ServerLimits, mcp: Any = None
+) -> uvicorn.Server:
     config = uvicorn.Config(
-        create_app(store, token=token, body_timeout=limits.body_timeout),
+        create_app(store, token=token, body_timeout=limits.body_timeout, mcp=mcp),
         http=_protocol(_BASE_PROTOCOL, limits),
         # "auto" picks uvloop when installed (uvicorn[standard]), else asyncio.
         loop="auto",
@@ -214,6 +216,7 @@ def serve(
     token: str | None = None,
     on_ready: Callable[[str], None] | None = None,
     limits: ServerLimits = DEFAULT_LIMITS,
+    mcp: Any = None,
 ) -> None:
     """Serve until interrupted (SIGINT/SIGTERM stop it gracefully).
 
@@ -224,12 +227,13 @@ def serve(
         token: Bearer token for outcome reports; None refuses them.
         on_ready: Called with the URL once the socket listens.
         limits: Timeouts and sizes for slow or idle clients.
+        mcp: How ``/mcp/{registry}`` runs calls (``studio.mcp.serve_http.McpHttpOptions``).
     """
     sock = bind_socket(host, port)
     try:
         if on_ready is not None:
             on_ready(socket_url(sock))
-        _server(store, token, limits).run(sockets=[sock])
+        _server(store, token, limits, mcp).run(sockets=[sock])
     finally:
         sock.close()
 
@@ -239,12 +243,12 @@ class ServerThread:
 
     def __init__(
         self, store: RegistryStore, *, host: str = DEFAULT_HOST, port: int = 0,
-        token: str | None = None, limits: ServerLimits = DEFAULT_LIMITS,
+        token: str | None = None, limits: ServerLimits = DEFAULT_LIMITS, mcp: Any = None,
     ) -> None:  # fmt: skip
         self._sock = bind_socket(host, port)
         self.url = socket_url(self._sock)
         self.limits = limits
-        self._server = _server(store, token, limits)
+        self._server = _server(store, token, limits, mcp)
         self._thread = threading.Thread(
             target=self._server.run, kwargs={"sockets": [self._sock]}, daemon=True
         )

@@ -1,0 +1,233 @@
+"""The MCP endpoint of ``studio serve``: ``/mcp/{registry}`` over streamable HTTP, both eras.
+
+``/mcp/{registry}`` serves the registry's channels (stable, with each caller
+bucketed into a live canary by its subject); ``?version=N`` pins a version and
+``?channel=NAME`` serves one channel. One SDK :class:`Server` and session
+manager per served target, created on first use; the manager's task group
+runs in a task of its own, since the serving app has no lifespan.
+
+Auth: with a server token (``--token-file``) or per-credential contexts
+(``--contexts``), every request needs ``Authorization: Bearer …`` naming one
+of them (401 otherwise). The caller's subject for bucketing is the value of
+``subject_header`` when configured, else the credential's hash; with neither,
+the caller gets stable. Request bodies are capped and must arrive within the
+server's body timeout (the connection is then treated as gone).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from mcp.server.transport_security import TransportSecuritySettings
+from mcp.shared.exceptions import MCPError
+from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
+from starlette.types import Message, Receive, Scope, Send
+
+from registry_db.errors import NotFoundError
+from registry_db.store import RegistryStore
+from studio.mcp.serve_auth import bearer, token_allowed
+from studio.mcp.server import (
+    CURRENT_CALLER,
+    Caller,
+    ServedRegistry,
+    ServeOptions,
+    build_server,
+    credential_hash,
+    mock_context,
+)
+from studio.release.resolve import VersionCache
+from studio.runtime.context import SessionContext
+
+MAX_MCP_BODY_BYTES = 1_048_576
+LOOPBACK_HOSTS = ("127.0.0.1:*", "localhost:*", "[::1]:*")
+
+
+@dataclass(frozen=True, slots=True)
+class McpHttpOptions:
+    """How ``studio serve`` serves MCP.
+
+    Attributes:
+        context_pairs: ``KEY=VALUE`` applied to each registry's suggested context.
+        contexts: Credential subject → context (``--contexts``).
+        subject_header: Request header whose value buckets the caller (else the credential).
+        allowed_hosts: ``Host`` values accepted besides loopback (DNS-rebinding protection).
+    """
+
+    context_pairs: Sequence[str] = ()
+    contexts: Mapping[str, SessionContext] = field(default_factory=dict)
+    approve: str | None = None
+    phrases: Mapping[str, str] = field(default_factory=dict)
+    executors: str = "configured"
+    subject_header: str | None = None
+    allowed_hosts: Sequence[str] = ()
+
+
+@dataclass
+class _Target:
+    served: ServedRegistry
+    manager: StreamableHTTPSessionManager
+    ready: asyncio.Event
+    task: asyncio.Task[None] | None = None
+
+
+class McpEndpoint:
+    """The ASGI app behind ``/mcp/{registry}``."""
+
+    def __init__(
+        self,
+        store: RegistryStore,
+        *,
+        token: str | None,
+        options: McpHttpOptions | None = None,
+        body_timeout: float = 30.0,
+        cache: VersionCache | None = None,
+    ) -> None:
+        self.store = store
+        self.token = token
+        self.options = options or McpHttpOptions()
+        self.body_timeout = body_timeout
+        self.cache = cache or VersionCache()
+        self.targets: dict[tuple[str, int | None, str | None], _Target] = {}
+        hosts = [*LOOPBACK_HOSTS, *self.options.allowed_hosts]
+        self.security = TransportSecuritySettings(
+            enable_dns_rebinding_protection=True,
+            allowed_hosts=hosts,
+            allowed_origins=[f"http://{h}" for h in hosts] + [f"https://{h}" for h in hosts],
+        )
+
+    # ------------------------------------------------------------------ ASGI
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        token = bearer(headers)
+        needs_auth = self.token is not None or bool(self.options.contexts)
+        if needs_auth:
+            if token is None:
+                return await _json(send, 401, "a bearer token is required", challenge=True)
+            if not token_allowed(token, self.token, self.options.contexts):
+                return await _json(send, 401, "the bearer token is wrong", challenge=True)
+        try:
+            target = await self._target(scope)
+        except NotFoundError as exc:
+            return await _json(send, 404, str(exc))
+        except (ValueError, MCPError) as exc:
+            return await _json(send, 400, str(exc))
+        caller = self._caller(headers, token)
+        reset = CURRENT_CALLER.set(caller)
+        try:
+            await target.manager.handle_request(scope, self._deadline(receive), send)
+        finally:
+            CURRENT_CALLER.reset(reset)
+        if scope.get("method") == "DELETE":  # the client ended its MCP session
+            target.served.close_caller(caller.key)
+
+    def _caller(self, headers: Mapping[str, str], token: str | None) -> Caller:
+        credential = credential_hash(token) if token else None
+        subject = credential
+        if self.options.subject_header:
+            subject = headers.get(self.options.subject_header.lower()) or subject
+        context = self.options.contexts.get(credential) if credential else None
+        version = headers.get("mcp-protocol-version")
+        session_id = headers.get("mcp-session-id")
+        if session_id and (version is None or version in HANDSHAKE_PROTOCOL_VERSIONS):
+            key = f"session:{session_id}"
+        else:  # the 2026-07-28 era has no session: one studio session per caller
+            key = f"caller:{subject or credential or 'anonymous'}"
+        return Caller(key, subject, context, "http")
+
+    def _deadline(self, receive: Receive) -> Receive:
+        """``receive`` that reports a disconnect when the body is not in after the timeout."""
+        deadline = time.monotonic() + self.body_timeout
+        body_done = False
+
+        async def timed() -> Message:
+            nonlocal body_done
+            if body_done:
+                return await receive()
+            remaining = deadline - time.monotonic()
+            try:
+                async with asyncio.timeout(max(remaining, 0.0)):
+                    message = await receive()
+            except TimeoutError:
+                body_done = True
+                return {"type": "http.disconnect"}
+            if message["type"] != "http.request" or not message.get("more_body", False):
+                body_done = True
+            return message
+
+        return timed
+
+    # ------------------------------------------------------------------ targets
+
+    async def _target(self, scope: Scope) -> _Target:
+        name = scope["path_params"]["registry"]
+        version, channel = _which(scope.get("query_string", b"").decode("latin-1"))
+        key = (name, version, channel)
+        target = self.targets.get(key)
+        if target is None:
+            target = self._create(name, version, channel)
+            self.targets[key] = target
+        if target.task is None:
+            target.task = asyncio.get_running_loop().create_task(self._run(target))
+        await target.ready.wait()
+        return target
+
+    def _create(self, name: str, version: int | None, channel: str | None) -> _Target:
+        base = mock_context(self.store, name).with_pairs(self.options.context_pairs)
+        options = ServeOptions(base, self.options.approve, dict(self.options.phrases),
+                               self.options.executors)  # fmt: skip
+        served = ServedRegistry(self.store, name, version=version, channel=channel,
+                                options=options, cache=self.cache)  # fmt: skip
+        manager = StreamableHTTPSessionManager(
+            app=build_server(served),
+            security_settings=self.security,
+            max_request_body_size=MAX_MCP_BODY_BYTES,
+        )
+        return _Target(served, manager, asyncio.Event())
+
+    async def _run(self, target: _Target) -> None:
+        """Hold the manager's task group open until the server stops."""
+        try:
+            async with target.manager.run():
+                target.ready.set()
+                await asyncio.Event().wait()
+        finally:
+            target.served.close_all()
+
+    async def aclose(self) -> None:
+        for target in self.targets.values():
+            if target.task is not None:
+                target.task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await target.task
+
+
+def _which(query: str) -> tuple[int | None, str | None]:
+    """``version`` and ``channel`` of the query string (ValueError when malformed)."""
+    from urllib.parse import parse_qs
+
+    params = parse_qs(query)
+    raw_version = params.get("version", [None])[0]
+    channel = params.get("channel", [None])[0]
+    if raw_version is not None and channel is not None:
+        raise ValueError("give version or channel, not both")
+    if raw_version is None:
+        return None, channel
+    if not raw_version.isascii() or not raw_version.isdigit() or len(raw_version) > 9:
+        raise ValueError(f"version must be a positive integer, not {raw_version!r}")
+    return int(raw_version), None
+
+
+async def _json(send: Send, status: int, message: str, *, challenge: bool = False) -> None:
+    body = json.dumps({"error": {"status": status, "message": message}}).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    if challenge:
+        headers.append((b"www-authenticate", b'Bearer realm="studio"'))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})

@@ -1,0 +1,153 @@
+"""``/mcp/{registry}`` on ``studio serve``: the SDK's ``Client`` over streamable HTTP, both eras."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import httpx2
+import pytest
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+
+from registry_db import RegistryStore
+from studio.mcp.serve_auth import token_digest
+from studio.mcp.serve_http import McpHttpOptions
+from studio.release import set_canary
+from studio.release.bucketing import in_share
+from studio.release.channels import release_state
+from studio.runtime.context import SessionContext
+from studio.server import ServerThread
+
+from .serve_helpers import REGISTRY, mcp_sessions, outcomes, published_db
+
+TOKEN = "s3cret-token"
+ALICE = "alice-token"
+ERAS = ["legacy", "auto"]
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return published_db(tmp_path / "serve.sqlite3", versions=2)
+
+
+def _serve(db: Path, options: McpHttpOptions | None = None) -> Iterator[ServerThread]:
+    store = RegistryStore.open(db)
+    server = ServerThread(store, token=TOKEN, mcp=options).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+        store.close()
+
+
+@pytest.fixture
+def server(db: Path) -> Iterator[ServerThread]:
+    contexts = {token_digest(ALICE)[:32]: SessionContext(values={"employee_id": "E-3003"})}
+    yield from _serve(db, McpHttpOptions(contexts=contexts, approve="write",
+                                         subject_header="X-Studio-User"))  # fmt: skip
+
+
+def _client(url: str, mode: str, token: str = TOKEN, **headers: str) -> Client:
+    http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}", **headers})
+    return Client(streamable_http_client(url, http_client=http), mode=mode)
+
+
+def _run(coro: Any) -> Any:
+    return asyncio.run(asyncio.wait_for(coro, 60))
+
+
+@pytest.mark.parametrize("mode", ERAS)
+def test_list_and_call_over_http_in_both_eras(db: Path, server: ServerThread, mode: str) -> None:
+    url = f"{server.url}/mcp/{REGISTRY}?version=1"
+
+    async def go() -> Any:
+        async with _client(url, mode) as client:
+            listing = await client.list_tools()
+            called = await client.call_tool(
+                "query_invoices", {"from": "2024-05-01", "to": "2024-05-31", "category": "的士"}
+            )
+            return client.protocol_version, listing, called
+
+    version, listing, called = _run(go())
+    assert version == ("2025-11-25" if mode == "legacy" else "2026-07-28")
+    assert listing.tools[0].name == "search_policy"
+    assert listing.meta["studio/version"] == 1
+    assert called.is_error is False
+    assert json.loads(called.content[0].text)["data"]["invoices"][0]["id"] == "INV-102"
+    [(info, messages, _)] = mcp_sessions(db)
+    assert info.meta["transport"] == "http" and info.version == "1"
+    assert [m["role"] for m in messages] == ["assistant", "tool"]
+    assert [(o.version, o.status) for o in outcomes(db)] == [("1", "ok")]
+
+
+def test_per_credential_context_is_injected(db: Path, server: ServerThread) -> None:
+    url = f"{server.url}/mcp/{REGISTRY}?version=2"
+    args = {"invoice_ids": ["INV-102"], "amount": 118.5, "reason": "client visit"}
+
+    async def go() -> Any:
+        async with _client(url, "auto", token=ALICE) as client:
+            return await client.call_tool("create_reimbursement_ticket", args)
+
+    result = _run(go())
+    assert result.is_error is False, result.content[0].text
+    [(_, _, events)] = mcp_sessions(db)
+    executing = next(e for e in events if e.type == "tool_call.executing")
+    assert executing.data["request"]["arguments"]["employee_id"] == "E-3003"
+
+
+def test_auth_and_bad_targets_are_refused(server: ServerThread) -> None:
+    body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}
+    with httpx.Client(base_url=server.url, timeout=10) as http:
+        assert http.post(f"/mcp/{REGISTRY}", json=body).status_code == 401
+        wrong = http.post(f"/mcp/{REGISTRY}", json=body, headers={"Authorization": "Bearer x"})
+        assert wrong.status_code == 401 and "Bearer" in wrong.headers["www-authenticate"]
+        auth = {"Authorization": f"Bearer {TOKEN}"}
+        assert http.post("/mcp/no-such-registry", json=body, headers=auth).status_code == 404
+        assert http.post(f"/mcp/{REGISTRY}?version=x", json=body, headers=auth).status_code == 400
+        huge = b'{"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"x": "' + (
+            b"a" * 2_000_000
+        ) + b'"}}'  # fmt: skip
+        headers = {**auth, "Content-Type": "application/json",
+                   "Accept": "application/json, text/event-stream"}  # fmt: skip
+        assert http.post(f"/mcp/{REGISTRY}", content=huge, headers=headers).status_code == 413
+
+
+def test_a_channel_buckets_each_caller_stickily(db: Path, server: ServerThread) -> None:
+    with RegistryStore.open(db) as store:
+        set_canary(store, REGISTRY, version=2, share=50, who="test")
+        canary = release_state(store, REGISTRY).channel("canary")
+    # ``stable`` is pinned to nothing: it serves the newest version (2) too, so pin it to 1.
+    with RegistryStore.open(db) as store:
+        from studio.release import set_channel
+
+        set_channel(store, REGISTRY, "stable", version=1, who="test")
+    users = [f"user-{i}" for i in range(12)]
+    expected = {u: 2 if in_share(canary.salt, u, 50) else 1 for u in users}
+    assert set(expected.values()) == {1, 2}  # both cohorts are present
+    url = f"{server.url}/mcp/{REGISTRY}"
+
+    async def version_of(user: str, mode: str) -> int:
+        async with _client(url, mode, **{"X-Studio-User": user}) as client:
+            listing = await client.list_tools()
+            await client.call_tool("search_policy", {"query": "taxi"})
+            assert listing.meta["studio/channel"] == ("canary" if expected[user] == 2 else "stable")
+            if mode == "auto":  # a channel is private and short-lived
+                assert (listing.ttl_ms, listing.cache_scope) == (10_000, "private")
+            return int(listing.meta["studio/version"])
+
+    async def go() -> dict[str, list[int]]:
+        seen: dict[str, list[int]] = {}
+        for user in users:
+            for mode in ERAS:  # the same caller sees the same version every time
+                seen.setdefault(user, []).append(await version_of(user, mode))
+        return seen
+
+    seen = _run(go())
+    assert seen == {u: [v, v] for u, v in expected.items()}
+    recorded = {(o.version, o.tool) for o in outcomes(db)}
+    assert recorded == {("1", "search_policy"), ("2", "search_policy")}
