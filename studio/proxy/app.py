@@ -168,7 +168,9 @@ class ProxyApp:
             raise _NotAModelCall
         kind, policy = self.config.kind, self.config.on_broken
         text_headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in headers]
-        secrets = Secrets.from_headers(dict(text_headers))
+        # The grouping header is named like a session credential but only names a conversation.
+        grouping = self._session_header.decode("latin-1")
+        secrets = Secrets.from_headers({k: v for k, v in text_headers if k != grouping})
         read = read_request(kind, data)
         check = check_request(kind, read.messages)
         sent_messages: list[Message] = read.messages
@@ -212,7 +214,7 @@ class ProxyApp:
         request_event = {
             "method": scope["method"],
             "path": scope["path"],
-            "headers": redacted_headers(text_headers),
+            "headers": redacted_headers([(k, v) for k, v in text_headers if k != grouping]),
             "model": str(data.get("model") or ""),
             "stream": bool(data.get("stream")),
             "params": {k: v for k, v in data.items() if k not in _PARAMS_LEFT_OUT},
