@@ -65,7 +65,9 @@ def proxy(store: RegistryStore) -> Iterator[Proxy]:
         record: bool = True,
     ) -> ProxyThread:
         thread = ProxyThread(
-            ProxyConfig(server.base_url, kind, on_broken), store if record else None, registry=registry
+            ProxyConfig(server.base_url, kind, on_broken),
+            store if record else None,
+            registry=registry,
         ).start()
         started.append(thread)
         return thread

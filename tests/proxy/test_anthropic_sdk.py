@@ -21,26 +21,36 @@ def client(url: str) -> anthropic.Anthropic:
 
 
 def test_streamed_then_plain_conversation_is_one_session(upstream, proxy, sessions):
-    server = upstream([
-        Turn(text="Let me look.", tool_calls=[ToolCall("query_invoices", '{"id": "INV-102"}',
-                                                       fragments=3)]),
-        Turn(text="INV-102 is 38.5 over the limit."),
-    ])  # fmt: skip
+    server = upstream(
+        [
+            Turn(
+                text="Let me look.",
+                tool_calls=[ToolCall("query_invoices", '{"id": "INV-102"}', fragments=3)],
+            ),
+            Turn(text="INV-102 is 38.5 over the limit."),
+        ]
+    )
     px = proxy(server, Kind.ANTHROPIC_MESSAGES)
     agent = client(px.url)
     messages: list[dict] = [USER]
-    with agent.messages.stream(model="claude-x", max_tokens=256, system=SYSTEM,
-                               messages=messages, tools=TOOLS) as stream:  # fmt: skip
+    with agent.messages.stream(
+        model="claude-x", max_tokens=256, system=SYSTEM, messages=messages, tools=TOOLS
+    ) as stream:
         final = stream.get_final_message()
     tool_use = next(b for b in final.content if b.type == "tool_use")
     assert tool_use.input == {"id": "INV-102"}
     messages += [
         {"role": "assistant", "content": [b.model_dump(exclude_none=True) for b in final.content]},
-        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": tool_use.id,
-                                      "content": '{"amount": 118.5}'}]},
-    ]  # fmt: skip
-    answer = agent.messages.create(model="claude-x", max_tokens=256, system=SYSTEM,
-                                   messages=messages, tools=TOOLS)  # fmt: skip
+        {
+            "role": "user",
+            "content": [
+                {"type": "tool_result", "tool_use_id": tool_use.id, "content": '{"amount": 118.5}'}
+            ],
+        },
+    ]
+    answer = agent.messages.create(
+        model="claude-x", max_tokens=256, system=SYSTEM, messages=messages, tools=TOOLS
+    )
     assert answer.content[0].text == "INV-102 is 38.5 over the limit."
     px.flush()
 
@@ -49,16 +59,22 @@ def test_streamed_then_plain_conversation_is_one_session(upstream, proxy, sessio
     stored = sessions.messages(info.id)
     assert [m["role"] for m in stored] == ["system", "user", "assistant", "tool", "assistant"]
     call = stored[2]["parts"][1]
-    assert (call["type"], call["id"], call["arguments"]) == ("tool_call", "toolu_0_0",
-                                                             {"id": "INV-102"})  # fmt: skip
+    assert (call["type"], call["id"], call["arguments"]) == (
+        "tool_call",
+        "toolu_0_0",
+        {"id": "INV-102"},
+    )
     assert info.meta["exchanges"] == 2
     # anthropic 2.x sends the key as a bearer token: passed on as sent.
     assert server.requests[0].headers["authorization"] == f"Bearer {ANTHROPIC_KEY}"
 
 
 def test_stream_bytes_pass_through_unchanged(upstream, proxy):
-    turn = Turn(text="Clause 4.2: the limit is 80.", text_fragments=4,
-                tool_calls=[ToolCall("search_policy", '{"q": "limit"}', fragments=2)])  # fmt: skip
+    turn = Turn(
+        text="Clause 4.2: the limit is 80.",
+        text_fragments=4,
+        tool_calls=[ToolCall("search_policy", '{"q": "limit"}', fragments=2)],
+    )
     px = proxy(upstream([turn]), Kind.ANTHROPIC_MESSAGES)
     body = {"model": "m", "max_tokens": 10, "messages": [USER], "stream": True}
     headers = {"anthropic-version": "2023-06-01"}
@@ -69,10 +85,12 @@ def test_stream_bytes_pass_through_unchanged(upstream, proxy):
 
 BROKEN = [
     USER,
-    {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_9",
-                                       "name": "query_invoices", "input": {}}]},
+    {
+        "role": "assistant",
+        "content": [{"type": "tool_use", "id": "toolu_9", "name": "query_invoices", "input": {}}],
+    },
     {"role": "user", "content": "never mind, what is the limit?"},
-]  # fmt: skip
+]
 
 
 @pytest.mark.parametrize("stream", [False, True])
@@ -132,9 +150,15 @@ def test_key_is_never_stored(upstream, proxy, store, db_path):
     with agent.messages.stream(model="m", max_tokens=10, messages=[USER]) as stream:
         stream.get_final_message()
     # Agents that send the key as x-api-key (older SDKs, curl).
-    raw = httpx.post(px.url + "/v1/messages", json={"model": "m", "max_tokens": 5,
-                     "messages": [{"role": "user", "content": f"my key is {ANTHROPIC_KEY}"}]},
-                     headers={"x-api-key": ANTHROPIC_KEY, "anthropic-version": "2023-06-01"})
+    raw = httpx.post(
+        px.url + "/v1/messages",
+        json={
+            "model": "m",
+            "max_tokens": 5,
+            "messages": [{"role": "user", "content": f"my key is {ANTHROPIC_KEY}"}],
+        },
+        headers={"x-api-key": ANTHROPIC_KEY, "anthropic-version": "2023-06-01"},
+    )
     assert raw.status_code == 200
     assert server.requests[-1].headers["x-api-key"] == ANTHROPIC_KEY
     px.stop()

@@ -15,8 +15,15 @@ from tests.providers.scripted_server import OPENAI_UNANSWERED, ToolCall, Turn
 
 from .conftest import OPENAI_KEY
 
-TOOLS = [{"type": "function", "function": {"name": "query_invoices",
-          "parameters": {"type": "object", "properties": {"id": {"type": "string"}}}}}]  # fmt: skip
+TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": "query_invoices",
+            "parameters": {"type": "object", "properties": {"id": {"type": "string"}}},
+        },
+    }
+]
 USER = {"role": "user", "content": "Is invoice INV-102 over the limit?"}
 
 
@@ -39,25 +46,40 @@ def collect_stream(stream) -> tuple[str, list[dict]]:
 
 
 def assistant_with(calls: list[dict]) -> dict:
-    return {"role": "assistant", "content": None, "tool_calls": [
-        {"id": c["id"], "type": "function",
-         "function": {"name": c["name"], "arguments": c["arguments"]}} for c in calls]}  # fmt: skip
+    return {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {
+                "id": c["id"],
+                "type": "function",
+                "function": {"name": c["name"], "arguments": c["arguments"]},
+            }
+            for c in calls
+        ],
+    }
 
 
 def test_streamed_then_plain_conversation_is_one_session(upstream, proxy, sessions):
-    server = upstream([
-        Turn(tool_calls=[ToolCall("query_invoices", '{"id": "INV-102"}', fragments=4)]),
-        Turn(text="INV-102 is 38.5 over the limit.", text_fragments=3),
-    ], api_key=OPENAI_KEY)  # fmt: skip
+    server = upstream(
+        [
+            Turn(tool_calls=[ToolCall("query_invoices", '{"id": "INV-102"}', fragments=4)]),
+            Turn(text="INV-102 is 38.5 over the limit.", text_fragments=3),
+        ],
+        api_key=OPENAI_KEY,
+    )
     px = proxy(server, Kind.OPENAI_CHAT)
     agent = client(px.url)
     messages: list[dict] = [USER]
-    stream = agent.chat.completions.create(model="gpt-x", messages=messages, tools=TOOLS,
-                                           stream=True)  # fmt: skip
-    text, calls = collect_stream(stream)
+    stream = agent.chat.completions.create(
+        model="gpt-x", messages=messages, tools=TOOLS, stream=True
+    )
+    _, calls = collect_stream(stream)
     assert calls == [{"id": "call_0_0", "name": "query_invoices", "arguments": '{"id": "INV-102"}'}]
-    messages += [assistant_with(calls),
-                 {"role": "tool", "tool_call_id": "call_0_0", "content": '{"amount": 118.5}'}]  # fmt: skip
+    messages += [
+        assistant_with(calls),
+        {"role": "tool", "tool_call_id": "call_0_0", "content": '{"amount": 118.5}'},
+    ]
     answer = agent.chat.completions.create(model="gpt-x", messages=messages, tools=TOOLS)
     assert answer.choices[0].message.content == "INV-102 is 38.5 over the limit."
     px.flush()
@@ -79,8 +101,11 @@ def test_streamed_then_plain_conversation_is_one_session(upstream, proxy, sessio
 
 
 def test_stream_bytes_pass_through_unchanged(upstream, proxy):
-    turn = Turn(text="Policy clause 4.2 sets the limit at 80.", text_fragments=6,
-                tool_calls=[ToolCall("search_policy", '{"q": "limit"}', fragments=3)])  # fmt: skip
+    turn = Turn(
+        text="Policy clause 4.2 sets the limit at 80.",
+        text_fragments=6,
+        tool_calls=[ToolCall("search_policy", '{"q": "limit"}', fragments=3)],
+    )
     server = upstream([turn])
     px = proxy(server, Kind.OPENAI_CHAT)
     body = {"model": "m", "messages": [USER], "stream": True}
@@ -91,8 +116,7 @@ def test_stream_bytes_pass_through_unchanged(upstream, proxy):
 
 
 def test_stream_chunks_arrive_as_they_are_sent(upstream, proxy):
-    server = upstream([Turn(text="one two three four five", text_fragments=5,
-                            chunk_delay=0.25)])  # fmt: skip
+    server = upstream([Turn(text="one two three four five", text_fragments=5, chunk_delay=0.25)])
     px = proxy(server, Kind.OPENAI_CHAT)
     stream = client(px.url).chat.completions.create(model="m", messages=[USER], stream=True)
     started = time.perf_counter()
@@ -108,8 +132,11 @@ def test_stream_chunks_arrive_as_they_are_sent(upstream, proxy):
 def test_session_is_visible_while_the_answer_streams(upstream, proxy, sessions):
     server = upstream([Turn(text="thinking about it", text_fragments=4, hang=True)])
     px = proxy(server, Kind.OPENAI_CHAT)
-    with httpx.stream("POST", px.url + "/v1/chat/completions",
-                      json={"model": "m", "messages": [USER], "stream": True}) as response:  # fmt: skip
+    with httpx.stream(
+        "POST",
+        px.url + "/v1/chat/completions",
+        json={"model": "m", "messages": [USER], "stream": True},
+    ) as response:
         chunks = response.iter_raw()
         next(chunks)
         px.flush()
@@ -123,10 +150,21 @@ def test_session_is_visible_while_the_answer_streams(upstream, proxy, sessions):
     assert response_event.data["complete"] is False
 
 
-BROKEN = [USER, {"role": "assistant", "content": None, "tool_calls": [
-    {"id": "call_9", "type": "function",
-     "function": {"name": "query_invoices", "arguments": "{}"}}]},
-    {"role": "user", "content": "never mind, what is the limit?"}]  # fmt: skip
+BROKEN = [
+    USER,
+    {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {
+                "id": "call_9",
+                "type": "function",
+                "function": {"name": "query_invoices", "arguments": "{}"},
+            }
+        ],
+    },
+    {"role": "user", "content": "never mind, what is the limit?"},
+]
 
 
 @pytest.mark.parametrize("stream", [False, True])

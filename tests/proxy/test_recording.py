@@ -40,8 +40,10 @@ def test_history_prefix_continues_and_regenerate_forks(upstream, proxy, sessions
     assert [m["role"] for m in sessions.messages(sid)] == ["user", "assistant", "user", "assistant"]
     forked = sessions.get_session(fork)
     assert (forked.parent_session_id, forked.parent_message_index) == (sid, 1)
-    assert [m["parts"][0]["text"] for m in sessions.messages(fork)] == [USER["content"],
-                                                                       "It is 80."]
+    assert [m["parts"][0]["text"] for m in sessions.messages(fork)] == [
+        USER["content"],
+        "It is 80.",
+    ]
 
 
 def test_unrelated_histories_are_separate_sessions(upstream, proxy, sessions):
@@ -99,22 +101,25 @@ def registry(store: RegistryStore) -> str:
     tool = ToolContract(
         name="query_invoices",
         summary="Lists the employee's invoices in a date range.",
-        parameters={"type": "object", "properties": {"start_date": {"type": "string",
-                    "format": "date"}}, "required": ["start_date"]},
+        parameters={
+            "type": "object",
+            "properties": {"start_date": {"type": "string", "format": "date"}},
+            "required": ["start_date"],
+        },
         risk=RiskTier.READ,
-    )  # fmt: skip
+    )
     store.save_draft("travel", [UpsertTool(tool)])
     store.publish("travel", notes="first", semver="1.0.0")
     return "travel"
 
 
 @pytest.mark.parametrize("stream", [False, True])
-def test_proposed_calls_are_revalidated_into_outcomes(
-    upstream, proxy, sessions, registry, stream
-):
-    calls = [ToolCall("query_invoices", '{"start_date": "2026-03-01"}', fragments=3),
-             ToolCall("query_invoices", '{"from": "March"}'),
-             ToolCall("create_ticket", "{}")]  # fmt: skip
+def test_proposed_calls_are_revalidated_into_outcomes(upstream, proxy, sessions, registry, stream):
+    calls = [
+        ToolCall("query_invoices", '{"start_date": "2026-03-01"}', fragments=3),
+        ToolCall("query_invoices", '{"from": "March"}'),
+        ToolCall("create_ticket", "{}"),
+    ]
     server = upstream([Turn(tool_calls=calls)])
     px = proxy(server, Kind.OPENAI_CHAT, registry=RegistryTarget(registry))
     response = httpx.post(px.url + URL, json={"model": "m", "messages": [USER], "stream": stream})

@@ -51,13 +51,21 @@ ANTHROPIC_BODY = {
     "system": "Be brief.",
     "messages": [
         {"role": "user", "content": "Check INV-102"},
-        {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1",
-                                           "name": "query_invoices", "input": {}}]},
-        {"role": "user", "content": [{"type": "text", "text": "hurry"},
-                                     {"type": "tool_result", "tool_use_id": "toolu_1",
-                                      "content": "118.5"}]},
+        {
+            "role": "assistant",
+            "content": [
+                {"type": "tool_use", "id": "toolu_1", "name": "query_invoices", "input": {}}
+            ],
+        },
+        {
+            "role": "user",
+            "content": [
+                {"type": "text", "text": "hurry"},
+                {"type": "tool_result", "tool_use_id": "toolu_1", "content": "118.5"},
+            ],
+        },
     ],
-}  # fmt: skip
+}
 
 
 def test_anthropic_result_not_first_is_broken_and_rewritten_in_wire_form():
@@ -70,8 +78,9 @@ def test_anthropic_result_not_first_is_broken_and_rewritten_in_wire_form():
     assert "messages[3].parts[1]" in repair_hint(check, OnBroken.REFUSE)
     # A repair that moves the result first: unchanged messages go back as sent.
     fixed = Message(Role.USER, (ToolResultPart("toolu_1", "118.5"), TextPart("hurry")))
-    body = write_messages(Kind.ANTHROPIC_MESSAGES, ANTHROPIC_BODY, read,
-                          [*read.messages[:3], fixed])  # fmt: skip
+    body = write_messages(
+        Kind.ANTHROPIC_MESSAGES, ANTHROPIC_BODY, read, [*read.messages[:3], fixed]
+    )
     assert body["system"] == "Be brief."
     assert body["messages"][:2] == ANTHROPIC_BODY["messages"][:2]
     assert [b["type"] for b in body["messages"][2]["content"]] == ["tool_result", "text"]
@@ -80,12 +89,22 @@ def test_anthropic_result_not_first_is_broken_and_rewritten_in_wire_form():
 
 
 def test_openai_accepts_invalid_arguments_so_they_do_not_break_a_request():
-    body = {"messages": [
-        {"role": "user", "content": "x"},
-        {"role": "assistant", "tool_calls": [{"id": "c1", "type": "function",
-                                               "function": {"name": "f", "arguments": "{oops"}}]},
-        {"role": "tool", "tool_call_id": "c1", "content": "done"},
-    ]}  # fmt: skip
+    body = {
+        "messages": [
+            {"role": "user", "content": "x"},
+            {
+                "role": "assistant",
+                "tool_calls": [
+                    {
+                        "id": "c1",
+                        "type": "function",
+                        "function": {"name": "f", "arguments": "{oops"},
+                    }
+                ],
+            },
+            {"role": "tool", "tool_call_id": "c1", "content": "done"},
+        ]
+    }
     read = read_request(Kind.OPENAI_CHAT, body)
     check = check_request(Kind.OPENAI_CHAT, read.messages)
     assert check.problems and not check.broken
