@@ -200,8 +200,8 @@ class ToolContract:
     icons: tuple[JSONDict, ...] = ()
     """MCP icons (``{"src", "mimeType"?, "sizes"?, "theme"?}``), kept as authored."""
     annotations: JSONDict = field(default_factory=dict)
-    """MCP tool annotations (``readOnlyHint`` …) as authored, when they say more than
-    (or differ from) what ``risk`` implies; empty: derived from the risk tier on export."""
+    """MCP tool annotations (``readOnlyHint`` …) as authored where they say more than (or
+    differ from) what ``risk`` implies; the rest is derived from the risk tier on export."""
     meta: JSONDict = field(default_factory=dict)
     """MCP ``_meta``, kept opaque: exported as it was imported, never interpreted."""
 

@@ -14,9 +14,9 @@ write         false         false            execution.idempotency.required
 destructive   false         true             execution.idempotency.required
 ============  ============  ===============  ======================================
 
-Annotations as a server authored them are kept on the contract when they say more
-than the tier implies (``openWorldHint``, ``idempotentHint: false`` on a write, both
-readOnly and destructive …); the export starts from them, and the tier wins where they
+The annotations a server authored are kept on the contract where they say more than
+the tier implies (``openWorldHint``, ``idempotentHint: false`` on a write, readOnly on
+a tool also marked destructive …); the export starts from them, and the tier wins where they
 contradict it (the lint rule ``consistency.annotations-contradict-risk`` says so).
 ``openWorldHint`` is exported only when authored: the contract does not record
 whether a tool reaches systems outside the organisation, and a guess would mislead
@@ -236,7 +236,10 @@ def tool_document(entry: dict[str, Any], path: str, collector: ToolCollector) ->
 def _authored_annotations(
     annotations: dict[str, Any], risk: RiskTier, title: str
 ) -> dict[str, Any]:
-    """The annotations as authored when the risk tier alone would not restore them; else {}."""
+    """The authored annotations the risk tier (and title) would not restore on export.
+
+    Only those are kept, so an import of an export gives the same contract back.
+    """
     read = risk is RiskTier.READ
     # A write imported from MCP gets an idempotency key by default (Execution.for_tier).
     implied: dict[str, Any] = {
@@ -245,10 +248,7 @@ def _authored_annotations(
         "idempotentHint": True,
         "title": title,
     }
-    for key, value in annotations.items():
-        if key not in implied or implied[key] != value:
-            return dict(annotations)
-    return {}
+    return {k: v for k, v in annotations.items() if k not in implied or implied[k] != v}
 
 
 def risk_from_annotations(

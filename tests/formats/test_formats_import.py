@@ -220,7 +220,7 @@ def test_mcp_json_rpc_response_and_titles():
     # Everything the contract can hold is kept: nothing to note (issue #13).
     assert result.notes == []
     assert tool.output_schema == SCHEMA
-    assert tool.annotations == entry["annotations"]
+    assert tool.annotations == {"openWorldHint": True}  # the rest the tier and title restore
 
 
 def test_gemini_schema_converts_back_to_json_schema():

@@ -34,7 +34,7 @@ def test_import_keeps_every_mcp_field():
     tool = result.registry.tools[0]
     assert tool.risk is RiskTier.READ
     assert tool.output_schema == OUTPUT
-    assert tool.annotations == ENTRY["annotations"]
+    assert tool.annotations == {"openWorldHint": False}  # readOnlyHint: the tier says so
     assert tool.icons == tuple(ENTRY["icons"])
     assert tool.meta == ENTRY["_meta"]
     assert tool.execution.task_support == "forbidden"
