@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +36,7 @@ SESSION_FORMATS = ("auto", *FORMATS)
 
 
 def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
-    """Register ``studio sessions import|list|check``."""
+    """Register ``studio sessions import|list|check|repair|convert|trim``."""
     p = sub.add_parser("sessions", parents=[common], help="recorded and imported sessions")
     actions = p.add_subparsers(dest="sessions_command", metavar="ACTION", required=True)
     pa = actions.add_parser(
@@ -54,7 +55,9 @@ def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
         help="also import the tools that came with the log as this registry's draft",
     )  # fmt: skip
     pl = actions.add_parser("list", parents=[common], help="list sessions, newest first")
-    pl.add_argument("--source", choices=("playground", "import", "replay"))
+    pl.add_argument(
+        "--source", choices=("playground", "import", "replay", "repair", "convert", "trim")
+    )
     pl.add_argument("--registry", metavar="NAME")
     pc = actions.add_parser(
         "check", parents=[common],
@@ -65,7 +68,38 @@ def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     pc.add_argument("--version", metavar="N|draft", help="version to re-validate against")
     pc.add_argument("--format", choices=("text", "json"), default="text", dest="output")
     pc.add_argument("--input-format", choices=SESSION_FORMATS, default="auto")
+    _add_doctor_parsers(actions, common)
     p.set_defaults(handler=_cmd_sessions)
+
+
+def _add_doctor_parsers(actions: Subcommands, common: argparse.ArgumentParser) -> None:
+    """``studio sessions repair|convert|trim`` (studio.sessions.doctor)."""
+    providers = ("openai", "openai-responses", "anthropic", "gemini")
+    pr = actions.add_parser(
+        "repair", parents=[common],
+        help="the smallest change that makes a history valid for a provider",
+    )  # fmt: skip
+    pr.add_argument("target", metavar="FILE|SESSION_ID")
+    pr.add_argument("--provider", choices=providers, default="openai")
+    pr.add_argument("--to", metavar="FILE", help="write the repaired history here (wire form)")
+    pv = actions.add_parser(
+        "convert", parents=[common], help="the same conversation in another wire shape"
+    )
+    pv.add_argument("target", metavar="FILE|SESSION_ID")
+    pv.add_argument("--to", choices=providers, required=True, dest="target_format")
+    pv.add_argument("--output", metavar="FILE", help="write the document here (default stdout)")
+    pt = actions.add_parser(
+        "trim", parents=[common],
+        help="drop the oldest messages to fit a token budget, cutting only at safe points",
+    )  # fmt: skip
+    pt.add_argument("target", metavar="FILE|SESSION_ID")
+    pt.add_argument("--max-tokens", type=int, required=True, metavar="N")
+    pt.add_argument("--keep-system", action="store_true", help="always keep system messages")
+    pt.add_argument("--summary", metavar="TEXT", help="stands for what was cut")
+    pt.add_argument("--provider", choices=providers, default="openai")
+    pt.add_argument("--to", metavar="FILE", help="write the trimmed history here (wire form)")
+    for sub in (pr, pv, pt):
+        sub.add_argument("--input-format", choices=SESSION_FORMATS, default="auto")
 
 
 def _cmd_sessions(store: RegistryStore, args: argparse.Namespace) -> int:
@@ -74,7 +108,78 @@ def _cmd_sessions(store: RegistryStore, args: argparse.Namespace) -> int:
         return _import(store, args)
     if action == "list":
         return _list(store, args)
+    if action in ("repair", "convert", "trim"):
+        return _doctor(store, args)
     return _check(store, args)
+
+
+def _doctor(store: RegistryStore, args: argparse.Namespace) -> int:
+    """Repair, convert or trim one session (a file's first conversation, or a stored one)."""
+    from studio.sessions import doctor
+    from studio.sessions.library import load_messages, store_derived
+    from studio.sessions.wire import to_wire
+
+    sessions = SessionStore.for_store(store)
+    path = Path(args.target)
+    parent = None
+    if path.is_file():
+        outcome = _read(path, args.input_format)
+        messages = outcome.sessions[0].messages
+        label = path.name
+        if len(outcome.sessions) > 1:
+            first = outcome.sessions[0].line
+            print(f"note: {one_line(path.name)} holds {len(outcome.sessions)} conversations; "
+                  f"the first (line {first}) is used", file=sys.stderr)  # fmt: skip
+    else:
+        try:
+            parent = sessions.get_session(args.target)
+        except NotFoundError:
+            raise UsageError(f"{one_line(args.target)}: no such file or session") from None
+        messages, label = load_messages(sessions, parent.id), parent.title or parent.id
+    action = args.sessions_command
+    notes: list[str] = []
+    meta: dict[str, Any] = {"file": path.name if parent is None else ""}
+    if action == "repair":
+        fixed = doctor.repair(messages, args.provider)
+        result, fmt = fixed.messages, args.provider
+        for change in fixed.changes:
+            print(f"change: {change}")
+        print(f"{len(fixed.changes)} change(s) for {args.provider}")
+        meta.update(provider=args.provider, changes=[c.to_dict() for c in fixed.changes])
+    elif action == "trim":
+        cut = doctor.trim(messages, args.max_tokens, keep_system=args.keep_system,
+                          summary=args.summary)  # fmt: skip
+        result, fmt = cut.messages, args.provider
+        for change in cut.changes:
+            print(f"change: {change}")
+        print(f"kept {cut.kept_tokens} of {cut.total_tokens} tokens (estimated); "
+              f"{cut.dropped} message(s) dropped, cut at messages[{cut.cut_at}]")  # fmt: skip
+        if not cut.fits:
+            print(f"warning: even the last safe tail needs {cut.kept_tokens} tokens "
+                  f"(budget {args.max_tokens})")  # fmt: skip
+        meta.update(max_tokens=args.max_tokens, kept_tokens=cut.kept_tokens,
+                    total_tokens=cut.total_tokens)  # fmt: skip
+    else:
+        result, fmt = messages, args.target_format
+    document = to_wire(result, fmt, notes)
+    for note in notes:
+        print(f"note: {note}", file=sys.stderr)
+    text = json.dumps(document, ensure_ascii=False, indent=2) + "\n"
+    out = args.to if action != "convert" else args.output
+    if out:
+        Path(out).write_text(text, encoding="utf-8")
+        print(f"wrote {one_line(out)} ({fmt})")
+    elif parent is None:
+        sys.stdout.write(text)
+    if parent is not None and action != "convert":
+        info = store_derived(sessions, result, source=action, parent=parent,
+                             title=f"{label} ({action})", meta=meta)  # fmt: skip
+        print(f"saved {info.id}\t{action} of {parent.id}")
+    elif parent is not None and not out:
+        sys.stdout.write(text)
+    if action == "trim":
+        return 0 if cut.fits else 1
+    return 0
 
 
 def _read(path: Path, fmt: str, name: str | None = None) -> ImportOutcome:

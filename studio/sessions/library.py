@@ -144,6 +144,47 @@ def save_imported(
     return store_imported(sessions, imported, file=file, registry=registry, version=version)[0]
 
 
+def store_derived(
+    sessions: SessionStore,
+    messages: Sequence[Message],
+    *,
+    source: str,
+    parent: SessionInfo | None,
+    title: str,
+    meta: dict[str, Any] | None = None,
+) -> SessionInfo:
+    """Store what repair, convert or trim made, as a new session linked to its source.
+
+    Args:
+        source: ``repair``, ``convert`` or ``trim`` (the session list's source column).
+        parent: The stored session it was made from (None for a file).
+        meta: What to remember (the changes, the target provider, tokens kept).
+
+    Return:
+        The new session (or the one already holding the same result).
+    """
+    docs = [message_to_dict(m) for m in messages]
+    info_meta = {
+        **(meta or {}),
+        "model": str(parent.meta.get("model") or "") if parent else "",
+        "problems": problem_count(messages),
+        "problems_at": len(messages),
+        "calls": sum(len(m.tool_calls) for m in messages),
+        "derived_from": parent.id if parent else str((meta or {}).get("file", "")),
+    }
+    text = json.dumps({"source": source, "parent": parent.id if parent else "", "messages": docs},
+                      sort_keys=True, ensure_ascii=True)  # fmt: skip
+    digest = "sha256:" + hashlib.sha256(text.encode("ascii")).hexdigest()
+    system = "\n\n".join(m.text for m in messages if m.role is Role.SYSTEM and m.text)
+    info, _ = sessions.import_session(
+        digest, docs, title=title, profile=str(info_meta["model"]), system=system,
+        registry=parent.registry if parent else "", version=parent.version if parent else "",
+        tools=parent.tools if parent else (), meta=info_meta, source=source,
+        parent_session_id=parent.id if parent else None,
+    )  # fmt: skip
+    return info
+
+
 def load_messages(sessions: SessionStore, session_id: str) -> list[Message]:
     return [message_from_dict(m) for m in sessions.messages(session_id)]
 

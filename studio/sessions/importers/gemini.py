@@ -155,4 +155,9 @@ def _response(
     body = response.get("response")
     content = body if isinstance(body, str) else json.dumps(body, ensure_ascii=False)
     is_error = isinstance(body, dict) and "error" in body and len(body) == 1
+    # {"content": text} / {"error": text} is how a text result travels (studio.sessions.wire).
+    if isinstance(body, dict) and len(body) == 1:
+        ((key, value),) = body.items()
+        if key in ("content", "error") and isinstance(value, str):
+            content = value
     return ToolResultPart(call_id or "", content, is_error, name, extra)
