@@ -345,6 +345,8 @@ def create_app(
         Route("/v1/registries/{name}/versions/{number}", api.version, methods=["GET"]),
         Route("/v1/outcomes", api.outcomes, methods=["POST"]),
         Route("/mcp/{registry}", mcp_endpoint, methods=["GET", "POST", "DELETE"]),
+        # The same, for clients that only take URLs whose path ends in /mcp (the MCP Inspector).
+        Route("/mcp/{registry}/mcp", mcp_endpoint, methods=["GET", "POST", "DELETE"]),
     ]
     handlers = {
         ApiError: _api_error,

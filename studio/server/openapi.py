@@ -146,7 +146,7 @@ def openapi_document() -> dict[str, Any]:
                     },
                 }
             },
-            "/mcp/{registry}": {
+            **{path: {
                 method: {
                     "summary": summary,
                     "description": "The registry served as an MCP server over streamable HTTP "
@@ -176,7 +176,7 @@ def openapi_document() -> dict[str, Any]:
                     ("get", "Open the MCP server-to-client stream (2025-11-25 sessions)"),
                     ("delete", "End an MCP session (2025-11-25)"),
                 )
-            },
+            } for path in ("/mcp/{registry}", "/mcp/{registry}/mcp")},
         },
         "components": {
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
