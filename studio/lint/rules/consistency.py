@@ -167,6 +167,47 @@ def check_mutating_read(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
 
 
 @tool_rule(
+    "risk-annotations-contradict",
+    category=CATEGORY,
+    severity=Severity.WARNING,
+    rationale="""MCP clients decide whether to ask the user from a tool's annotations
+    (readOnlyHint, destructiveHint); the studio decides from the risk
+    tier. Annotations kept from an import that say otherwise than the tier (readOnlyHint
+    on a tool tiered destructive, or destructiveHint false on one) mean the tier was
+    changed after the import or the server's hints were wrong. The export follows the
+    tier; remove the contradicting hints so what is stored says the same.""",
+    has_fix=True,
+)
+def check_annotations_contradict_risk(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
+    annotations = getattr(tool, "annotations", None)
+    if not isinstance(annotations, dict) or not annotations:
+        return
+    # idempotentHint is not compared: false says a repeated call has another effect,
+    # which the studio's idempotency key deals with rather than contradicts.
+    implied = {
+        "readOnlyHint": tool.risk == RiskTier.READ,
+        "destructiveHint": tool.risk == RiskTier.DESTRUCTIVE,
+    }
+    wrong = [
+        k
+        for k, v in implied.items()
+        if isinstance(annotations.get(k), bool) and annotations[k] is not v
+    ]
+    if not wrong:
+        return
+    kept = {k: v for k, v in annotations.items() if k not in wrong}
+    said = ", ".join(f"{k}={str(annotations[k]).lower()}" for k in wrong)
+    yield Hit(
+        text(tool.name),
+        "annotations",
+        f"The MCP annotations say {said}, but the tool is tiered {tool.risk}; clients that "
+        "trust the hints confirm differently than the studio does. Remove the hints or change "
+        "the tier.",
+        fix=QuickFix("Remove contradicting annotations", (SetField("annotations", kept),)),
+    )
+
+
+@tool_rule(
     "risk-write-without-idempotency",
     category=CATEGORY,
     severity=Severity.ERROR,
