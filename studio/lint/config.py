@@ -193,8 +193,9 @@ class LintConfig:
         if not isinstance(rules, dict):
             problems.append(f"{where}.rules: must be an object of rule id → settings")
             rules = {}
-        for rule_id, entry in rules.items():
-            at = f"{where}.rules.{rule_id}"
+        for authored_id, entry in rules.items():
+            at = f"{where}.rules.{authored_id}"
+            rule_id = RENAMED_RULES.get(authored_id, authored_id)
             if rule_id not in known:
                 problems.append(f"{at}: unknown rule id{_did_you_mean(rule_id, known)}")
                 continue
@@ -285,6 +286,7 @@ def _parse_suppression(
     rule_id = entry.get("rule_id")
     if not isinstance(rule_id, str) or not rule_id:
         return None, f"{at}.rule_id: required"
+    rule_id = RENAMED_RULES.get(rule_id, rule_id)
     if rule_id not in known:
         return None, f"{at}.rule_id: unknown rule id {rule_id!r}{_did_you_mean(rule_id, known)}"
     tool = entry.get("tool", "")
@@ -300,6 +302,13 @@ def _parse_suppression(
         if key not in ("rule_id", "tool", "path", "reason"):
             return None, f"{at}.{key}: unknown key (known: rule_id, tool, path, reason)"
     return Suppression(rule_id, tool, reason.strip(), path or None), None
+
+
+RENAMED_RULES: dict[str, str] = {
+    # issue #11: secret references became one family of data gathering.
+    "sec-secret-reference": "sec-data-gathering",
+}
+"""Old rule id → its current id: a stored configuration naming an old id keeps working."""
 
 
 def known_rule_ids() -> frozenset[str]:
