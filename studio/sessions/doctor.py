@@ -126,12 +126,41 @@ def repair(messages: Sequence[Message], provider: str = "openai") -> RepairResul
 def _unique_ids(msgs: list[Message], changes: list[Change]) -> list[Message]:
     """Reused or empty call ids get fresh ones; each result follows its call's new id."""
     seen: set[str] = {c.id for m in msgs for c in m.tool_calls}
+    reused_in_file: dict[str, int] = {}
+    for m in msgs:
+        for c in m.tool_calls:
+            if "original_id" in c.extra:
+                key = str(c.extra["original_id"])
+                reused_in_file[key] = reused_in_file.get(key, 0) + 1
+    for m in msgs:  # an original id also counts when another call still carries it
+        for c in m.tool_calls:
+            if c.id in reused_in_file and "original_id" not in c.extra:
+                reused_in_file[c.id] += 1
     used: set[str] = set()
     open_calls: dict[str, list[str]] = {}  # id in the input → current ids not yet answered
     out: list[Message] = []
     for mi, msg in enumerate(msgs):
         parts: list[Part] = []
         for pi, part in enumerate(msg.parts):
+            if (
+                isinstance(part, ToolCallPart)
+                and reused_in_file.get(str(part.extra.get("original_id", "")), 0) > 1
+            ):
+                # An importer already gave this reused id a unique one: keep it, and let
+                # the pairing check stop reporting the reuse (the provider never sees it).
+                was = str(part.extra["original_id"])
+                extra = {k: v for k, v in part.extra.items() if k != "original_id"}
+                part = ToolCallPart(
+                    part.id, part.name, part.arguments, {**extra, "repaired_from_id": was}
+                )
+                changes.append(
+                    Change(
+                        "re-id",
+                        Position(mi, pi),
+                        was,
+                        f"the file reuses this id; keeps the unique {part.id!r}",
+                    )
+                )
             if isinstance(part, ToolCallPart):
                 original = part.id
                 if original in used or not original.strip():

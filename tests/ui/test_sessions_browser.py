@@ -87,9 +87,12 @@ def test_selecting_shows_the_conversation_with_pairing_flags(view, ids, qtmodelt
     assert flagged.get("call-without-result") == "c3"
     assert "duplicate-call-id" in flagged and flagged["duplicate-call-id"] == "c1"
     assert "duplicate ids" in view.viewer.header.text()
-    # Everything is shown at first; the replay sits on the last step.
-    assert view.viewer.visible_rows() == model.rowCount()
-    assert view.viewer.replay.position == len(view.messages) - 1
+    # Opening lands on the first problem (issue #14), not on the last step.
+    first = view.viewer.replay.check.first_problem
+    assert first is not None and view.viewer.replay.position == first.message
+    assert view.viewer.replay.current.has_problem and "⚠" in view.viewer.findings_view.toPlainText()
+    assert view.viewer.conversation.current_item().message == first.message
+    assert view.viewer.visible_rows() < model.rowCount()
 
     view.select_session(ids["problems"])
     flagged = [(p.kind.value, it.call_id) for it in view.viewer.model.items() for p in it.problems]

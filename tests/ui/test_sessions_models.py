@@ -20,11 +20,11 @@ from studio.ui.sessions.sessions_model import (
 
 ROWS = [
     SessionRow("a1", "Show my taxi invoices", "import", "", "", "claude-x", 0, 5, "imported",
-               "2026-11-03T10:00:00Z"),
+               "2026-11-03T10:00:00Z", 2, "travel/5f1c2a9e.jsonl"),
     SessionRow("b2", "File a ticket", "playground", "travel-reimbursement", "draft", "gpt-4o", 3,
-               12, "completed", "2026-11-02T09:00:00Z"),
+               12, "completed", "2026-11-02T09:00:00Z", 4),
     SessionRow("c3", "Replayed ticket", "replay", "travel-reimbursement", "2", "gpt-4o", 1, 40,
-               "completed", "2026-11-01T08:00:00Z"),
+               "completed", "2026-11-01T08:00:00Z", 11),
 ]  # fmt: skip
 
 
@@ -47,8 +47,9 @@ def test_rows_show_source_registry_model_problems_and_date(proxy):
     model = proxy.sourceModel()
     assert model.columnCount() == len(COLUMNS)
     row = [model.index(1, c).data() for c in range(len(COLUMNS))]
-    assert row == ["File a ticket", "playground", "travel-reimbursement draft", "gpt-4o", "3",
-                   "12", "2026-11-02 09:00"]  # fmt: skip
+    assert row == ["File a ticket", "playground", "travel-reimbursement draft", "gpt-4o", "4",
+                   "3", "12", "—", "2026-11-02 09:00"]  # fmt: skip
+    assert model.index(0, COLUMNS.index("File")).data() == "travel/5f1c2a9e.jsonl"
     assert model.index(0, 2).data() == "—"
 
 
@@ -72,6 +73,10 @@ def test_sorts_numbers_as_numbers(proxy):
     assert [proxy.row_at(i).problems for i in range(3)] == [3, 1, 0]
     proxy.sort(COLUMNS.index("Messages"), Qt.SortOrder.AscendingOrder)
     assert [proxy.row_at(i).messages for i in range(3)] == [5, 12, 40]
+    proxy.sort(COLUMNS.index("Calls"), Qt.SortOrder.DescendingOrder)
+    assert [proxy.row_at(i).calls for i in range(3)] == [11, 4, 2]
+    proxy.sort(COLUMNS.index("File"), Qt.SortOrder.AscendingOrder)
+    assert proxy.row_at(0).file == "travel/5f1c2a9e.jsonl"
 
 
 def test_pending_calls_model(qtmodeltester):

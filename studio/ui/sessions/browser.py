@@ -6,8 +6,10 @@ list filters them by source, registry and text. Selecting one shows it in the
 hands it to the :class:`RevalidateView`. "Replay as model…" plays the
 recorded assistant turns against the current runtime (optionally forking to
 a live model at the current step) as a task on the qasync loop and selects the
-new ``replay`` session. Import log…, Export session… and the replay choice go
-through :class:`SessionPrompts`, so tests never open a modal dialog.
+new ``replay`` session. Repair…, Convert… and Trim… open a
+:class:`DoctorDialog` (before | after) whose result is saved as a new session
+linked to the selected one. Import log…, Export session… and the replay
+choice go through :class:`SessionPrompts`, so tests never open a modal dialog.
 """
 
 from __future__ import annotations
@@ -43,9 +45,11 @@ from studio.sessions.library import (
     SOURCE_REPLAY,
     load_messages,
     session_rows,
+    stored_origins,
 )
 from studio.sessions.model import Message
 from studio.sessions.revalidate import recorded_prepared_arguments
+from studio.ui.sessions.doctor_dialog import DoctorDialog
 from studio.ui.sessions.import_dialog import ImportLogDialog
 from studio.ui.sessions.prompts import EXPORT_TITLES, SessionPrompts
 from studio.ui.sessions.replay_model import (
@@ -61,6 +65,7 @@ from studio.ui.sessions.viewer import SessionViewer
 from studio.ui.sessions.worker import JobRunner
 
 ALL = ""
+DOCTOR_SOURCES = ("repair", "convert", "trim")
 
 
 class SessionsView(QWidget):
@@ -90,6 +95,7 @@ class SessionsView(QWidget):
         self.info: SessionInfo | None = None
         self.messages: list[Message] = []
         self.import_dialog: ImportLogDialog | None = None
+        self.doctor_dialog: DoctorDialog | None = None
         self._sized = False
 
         self.text_filter = QLineEdit()
@@ -97,7 +103,7 @@ class SessionsView(QWidget):
         self.text_filter.setClearButtonEnabled(True)
         self.source_filter = QComboBox()
         self.source_filter.addItem("All sources", ALL)
-        for source in (SOURCE_PLAYGROUND, SOURCE_IMPORT, SOURCE_REPLAY):
+        for source in (SOURCE_PLAYGROUND, SOURCE_IMPORT, SOURCE_REPLAY, *DOCTOR_SOURCES):
             self.source_filter.addItem(source, source)
         self.registry_filter = QComboBox()
         self.registry_filter.addItem("All registries", ALL)
@@ -129,7 +135,10 @@ class SessionsView(QWidget):
         header.setMinimumSectionSize(40)
 
         self.import_button = QPushButton("Import log…")
-        self.import_button.setToolTip("Import sessions from an OpenAI, Anthropic or Gemini log")
+        self.import_button.setToolTip(
+            "Import sessions from an OpenAI, Anthropic or Gemini log, a SWE-agent trajectory, "
+            "a Claude Code session file or a Codex rollout"
+        )
         self.export_button = QToolButton()
         self.export_button.setText("Export")
         self.export_button.setToolTip(
@@ -187,6 +196,8 @@ class SessionsView(QWidget):
         self.revalidate_view.reportReady.connect(self.viewer.set_revalidation)
         self.viewer.replay_model_button.clicked.connect(lambda: self.replay_as_model())
         self.viewer.stop_replay_button.clicked.connect(self.replayer.stop)
+        for action, button in self.viewer.doctor_buttons.items():
+            button.clicked.connect(lambda _=False, a=action: self.open_doctor(a))
         self.replayer.busyChanged.connect(self._on_replay_busy)
         self.replayer.finished.connect(self._on_replayed)
         self.refresh()
@@ -288,7 +299,8 @@ class SessionsView(QWidget):
         self.info = info
         self.messages = load_messages(self.sessions, info.id)
         events = self.sessions.events(info.id)
-        self.viewer.show_session(self.messages, events, title=_title(info, len(self.messages)))
+        self.viewer.show_session(self.messages, events, title=_title(info, len(self.messages)),
+                                 origins=stored_origins(info))  # fmt: skip
         self.revalidate_view.set_session(
             self.messages,
             context=SessionContext.from_dict(info.context) if info.context else None,
@@ -355,6 +367,24 @@ class SessionsView(QWidget):
     def _set_replay_status(self, text: str) -> None:
         self.viewer.replay_status.setText(text)
         self.viewer.replay_status.setVisible(bool(text))
+
+    # ------------------------------------------------------------------ repair / convert / trim
+
+    def open_doctor(self, action: str) -> DoctorDialog | None:
+        """Open Repair…, Convert… or Trim… on the selected session (non-blocking)."""
+        if self.info is None:
+            return None
+        dialog = DoctorDialog(action, self.messages, self.info, self.sessions, self.prompts, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.saved.connect(self._on_derived)
+        self.doctor_dialog = dialog
+        dialog.show()
+        return dialog
+
+    def _on_derived(self, session_id: str) -> None:
+        self.refresh()
+        self.table_model.set_rows(session_rows(self.sessions))
+        self._update_count()
 
     # ------------------------------------------------------------------ import / export
 

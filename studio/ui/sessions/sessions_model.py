@@ -19,8 +19,11 @@ from studio.sessions.library import SessionRow
 from studio.ui.models.table_base import RowTableModel
 
 _Index = QModelIndex | QPersistentModelIndex
-COLUMNS = ("Title", "Source", "Registry", "Model", "Problems", "Messages", "Date")
+COLUMNS = ("Title", "Source", "Registry", "Model", "Calls", "Problems", "Messages", "File",
+           "Date")  # fmt: skip
 PROBLEMS_COLUMN = COLUMNS.index("Problems")
+_NUMBERS = {COLUMNS.index("Calls"): "calls", PROBLEMS_COLUMN: "problems",
+            COLUMNS.index("Messages"): "messages"}  # fmt: skip
 ROW_ROLE = RowTableModel.RowRole
 SORT_ROLE = RowTableModel.SortRole
 
@@ -46,8 +49,10 @@ class SessionsTableModel(RowTableModel[SessionRow]):
                 lambda r: r.source,
                 _registry_label,
                 lambda r: r.model or "—",
+                lambda r: str(r.calls),
                 lambda r: str(r.problems),
                 lambda r: str(r.messages),
+                lambda r: r.file or "—",
                 lambda r: _date_label(r.created_at),
             ),
             strict=True,
@@ -55,10 +60,8 @@ class SessionsTableModel(RowTableModel[SessionRow]):
     )
 
     def sort_key(self, row: SessionRow, column: int) -> Any:
-        if column == PROBLEMS_COLUMN:
-            return row.problems
-        if column == COLUMNS.index("Messages"):
-            return row.messages
+        if column in _NUMBERS:
+            return getattr(row, _NUMBERS[column])
         if column == COLUMNS.index("Date"):
             return row.created_at
         return (self.display(row, column) or "").casefold()
@@ -71,7 +74,7 @@ class SessionsTableModel(RowTableModel[SessionRow]):
         return self.display(row, column)
 
     def alignment(self, row: SessionRow, column: int) -> Any:
-        if column in (PROBLEMS_COLUMN, 5):
+        if column in _NUMBERS:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
 
@@ -120,7 +123,7 @@ class SessionsFilterModel(QSortFilterProxyModel):
         if self._registry and row.registry != self._registry:
             return False
         if self._text:
-            haystack = " ".join((row.title, row.id, row.model, row.registry)).casefold()
+            haystack = " ".join((row.title, row.id, row.model, row.registry, row.file)).casefold()
             return self._text in haystack
         return True
 

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 
 from registry_db.sessions import StoredEvent
 from studio.runtime.events import event_from_record
-from studio.sessions.check import SessionCheck
+from studio.sessions.check import SessionCheck, original_ids
 from studio.sessions.model import Message
 from studio.sessions.replay import ReplayStep, SessionReplay
 from studio.sessions.revalidate import RevalidationReport
@@ -78,6 +78,18 @@ class SessionViewer(QWidget):
         self.stop_replay_button = QPushButton("Stop")
         self.stop_replay_button.setToolTip("Stop the replay")
         self.stop_replay_button.setEnabled(False)
+        # Repair…, Convert…, Trim…: before | after of studio.sessions.doctor (the browser
+        # opens the dialog; the session itself is never changed).
+        self.doctor_buttons: dict[str, QPushButton] = {}
+        for action, tip in (
+            ("repair", "The smallest change that makes this history valid for a provider"),
+            ("convert", "This conversation in another provider's wire shape"),
+            ("trim", "Drop the oldest messages to fit a token budget, at safe points only"),
+        ):
+            button = QPushButton(f"{action.capitalize()}…")
+            button.setToolTip(tip)
+            button.setEnabled(False)
+            self.doctor_buttons[action] = button
         self.replay_status = QLabel()
         self.replay_status.setWordWrap(True)
         self.replay_status.setContentsMargins(4, 0, 4, 0)
@@ -101,7 +113,13 @@ class SessionViewer(QWidget):
         top_layout = QVBoxLayout(top)
         top_layout.setContentsMargins(0, 0, 0, 0)
         top_layout.setSpacing(2)
-        top_layout.addWidget(self.header)
+        header_row = QHBoxLayout()
+        header_row.setContentsMargins(0, 0, 4, 0)
+        header_row.setSpacing(4)
+        header_row.addWidget(self.header, 1)
+        for button in self.doctor_buttons.values():
+            header_row.addWidget(button)
+        top_layout.addLayout(header_row)
         bar_row = QHBoxLayout()
         bar_row.setContentsMargins(0, 0, 4, 0)
         bar_row.setSpacing(4)
@@ -154,8 +172,15 @@ class SessionViewer(QWidget):
         *,
         check: SessionCheck | None = None,
         title: str = "",
+        origins: Sequence[str] = (),
     ) -> None:
-        """Show ``messages`` (and the run's stored ``events``) read-only, at the last step."""
+        """Show ``messages`` (and the run's stored ``events``) read-only, at the first problem.
+
+        Args:
+            origins: Per message, where it was in the imported file (findings name it).
+
+        A session without problems opens at its last step.
+        """
         self.messages = list(messages)
         self.header.setText(title or f"{len(self.messages)} messages")
         self.model.set_messages(self.messages)
@@ -173,9 +198,13 @@ class SessionViewer(QWidget):
         self.inspector.show_usage(self.model)
         if check is None:
             # The conversation model has just analysed the pairing: reuse it, don't redo it.
-            check = SessionCheck(self.model.report, tuple(find_suspicious(self.messages)))
+            check = SessionCheck(self.model.report, tuple(find_suspicious(self.messages)),
+                                 None, original_ids(self.messages), tuple(origins))  # fmt: skip
         self.replay = SessionReplay(self.messages, check)
-        self.replay_bar.set_replay(self.replay)
+        first = check.first_problem
+        self.replay_bar.set_replay(self.replay, first.message if first is not None else None)
+        for button in self.doctor_buttons.values():
+            button.setEnabled(bool(self.messages))
 
     def clear(self) -> None:
         self.messages = []
@@ -186,13 +215,16 @@ class SessionViewer(QWidget):
         self.inspector.show_item(None, self.model)
         self.replay = None
         self.replay_bar.set_replay(None)
+        for button in self.doctor_buttons.values():
+            button.setEnabled(False)
 
     def set_revalidation(self, report: RevalidationReport | None) -> None:
         """Count re-validation failures as problems of the replay (keeps the position)."""
         if self.replay is None:
             return
         base = self.replay.check
-        check = SessionCheck(base.pairing, base.suspicious, report)
+        check = SessionCheck(base.pairing, base.suspicious, report, base.original_ids,
+                             base.origins, base.risk_guessed)  # fmt: skip
         position = self.replay.position
         self.replay = SessionReplay(self.messages, check)
         self.replay_bar.set_replay(self.replay, position)
@@ -240,7 +272,8 @@ class SessionViewer(QWidget):
         self.conversation.setCurrentIndex(index)
         self.conversation.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtBottom)
         self.pending_model.set_calls(step.pending)
-        lines = [f"{f.source} {f.kind}: {f.message}" for f in step.findings]
+        lines = [f"{f.source} {f.kind}: {f.message}" + (f" [{f.origin}]" if f.origin else "")
+                 for f in step.findings]  # fmt: skip
         answered = f"Answered here: {', '.join(step.answered)}\n" if step.answered else ""
         self.findings_view.setPlainText(answered + "\n".join(f"⚠ {line}" for line in lines))
 
