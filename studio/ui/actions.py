@@ -38,6 +38,7 @@ class Actions:
     quit: QAction
     new_registry: QAction
     import_tools: QAction
+    import_mcp: QAction
     export_registry: QAction
     registry_settings: QAction
     delete_registry: QAction
@@ -122,6 +123,11 @@ def create_actions(parent: QWidget, undo_group: QUndoGroup) -> Actions:
             "&Import…",
             [QKeySequence("Ctrl+I")],
             "Import tools from a provider file or a registry folder",
+        ),
+        import_mcp=_action(
+            parent,
+            "Import from &MCP server…",
+            tip="Pull the tools a live MCP server lists (a command over stdio, or a URL)",
         ),
         export_registry=_action(
             parent,

@@ -327,7 +327,7 @@ class MainWindow(QMainWindow):
     def _build_menus(self) -> None:
         a = self.actions
         file_menu = self.menuBar().addMenu("&File")
-        file_menu.addActions([a.new_registry, a.import_tools, a.export_registry])
+        file_menu.addActions([a.new_registry, a.import_tools, a.import_mcp, a.export_registry])
         file_menu.addSeparator()
         file_menu.addActions([a.save, a.publish, a.open_version, a.back_to_draft])
         file_menu.addSeparator()
@@ -405,6 +405,7 @@ class MainWindow(QMainWindow):
         ops = self.registry_ops
         a.new_registry.triggered.connect(ops.new_registry)
         a.import_tools.triggered.connect(ops.import_tools)
+        a.import_mcp.triggered.connect(ops.import_from_mcp)
         a.export_registry.triggered.connect(ops.export_registry)
         a.registry_settings.triggered.connect(ops.registry_settings)
         a.delete_registry.triggered.connect(ops.delete_registry)

@@ -44,6 +44,8 @@ from studio.ui.registry_jobs import (
 )
 
 if TYPE_CHECKING:
+    # Imported when the dialog opens: the MCP SDK is not loaded at start-up.
+    from studio.ui.dialogs.mcp_import_dialog import McpImportDialog, McpImportRequest
     from studio.ui.main_window import MainWindow
 
 IMPORT_CANCELLED = "Import cancelled; nothing was changed."
@@ -161,8 +163,56 @@ class RegistryOperations:
             self._on_job_failed,
         )
 
+    def import_from_mcp(self) -> McpImportDialog | None:
+        """Open File → Import from MCP server… (window-modal, not blocking).
+
+        The pull (start or reach the server, list its tools page by page, map them)
+        runs in the worker with a line per phase and Cancel; then the registry is
+        stored as a file import is.
+        """
+        from studio.ui.dialogs.mcp_import_dialog import McpImportDialog
+
+        w = self._w
+        if self._still_running():
+            return None
+        dialog = McpImportDialog(self._names(), w)
+        dialog.submitted.connect(self._start_mcp_pull)
+        dialog.cancelRequested.connect(self._cancel)
+        self.dialog = dialog
+        dialog.open()
+        return dialog
+
+    def _start_mcp_pull(self, request: McpImportRequest) -> None:
+        from studio.ui.mcp_import import StepRelay, pull_job
+
+        dialog = self._dialog()
+        cancel = self._cancel_event = threading.Event()
+        self._cancel_waits = False  # pulling changes nothing: no need to wait for it
+        relay = StepRelay(dialog)
+        relay.step.connect(dialog.set_step)
+        dialog.begin(f"Starting the pull from {request.source_label}…")
+        self.jobs.start(
+            lambda _progress: pull_job(request, cancel, relay.step.emit),
+            lambda outcome: self._on_mcp_pulled(request, cancel, outcome),
+            self._on_job_failed,
+        )
+
+    def _on_mcp_pulled(
+        self,
+        request: McpImportRequest,
+        cancel: threading.Event,
+        outcome: ImportResult | Refused | Cancelled,
+    ) -> None:
+        if isinstance(outcome, Cancelled):
+            self._dialog().cancelled(IMPORT_CANCELLED)
+            return
+        self._on_import_read(request, cancel, outcome)
+
     def _on_import_read(
-        self, request: ImportRequest, cancel: threading.Event, outcome: ImportResult | Refused
+        self,
+        request: ImportRequest | McpImportRequest,
+        cancel: threading.Event,
+        outcome: ImportResult | Refused,
     ) -> None:
         w, dialog = self._w, self._dialog()
         if isinstance(outcome, Refused):
@@ -203,7 +253,7 @@ class RegistryOperations:
 
     def _on_import_stored(
         self,
-        request: ImportRequest,
+        request: ImportRequest | McpImportRequest,
         result: ImportResult,
         replaced: bool,
         stored: RegistryInfo | Refused | Cancelled,
@@ -227,7 +277,7 @@ class RegistryOperations:
         count = len(registry.tools)
         summary = (
             f"{verb} {registry.name}: {count} tool{'s' if count != 1 else ''} "
-            f"from {request.path.name} ({result.format})."
+            f"from {_source(request)} ({result.format})."
         )
         w.statusBar().showMessage(summary, 5000)
         self.last_summary = summary
@@ -447,3 +497,10 @@ def _has_versions(name: str, count: int) -> str:
         f"{name} has {count} published version{'s' if count != 1 else ''}. Published "
         "versions are immutable, so a registry that has them cannot be deleted."
     )
+
+
+def _source(request: ImportRequest | McpImportRequest) -> str:
+    """How an import's summary names where the tools came from."""
+    if isinstance(request, ImportRequest):
+        return request.path.name
+    return request.source_label
