@@ -76,7 +76,7 @@ class SessionCheck:
     def _finding(self, source: str, kind: str, position: Position, call_id: str, message: str,
                  provider_errors: Mapping[str, str]) -> Finding:  # fmt: skip
         original = self.original_ids.get(call_id, "")
-        if original and original != call_id:
+        if original and original != call_id and f"{original!r} (renumbered" not in message:
             message = message.replace(repr(call_id), f"{original!r} (renumbered {call_id!r})")
         origin = self.origins[position.message] if position.message < len(self.origins) else ""
         return Finding(source, kind, position, call_id, message, provider_errors,

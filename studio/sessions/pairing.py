@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from studio.sessions.model import Message, Role, ToolCallPart, ToolResultPart
@@ -125,6 +125,15 @@ def _anthropic_unexpected(index: int, call_id: str) -> str:
     )
 
 
+def _with_file_id(problem: PairingProblem, renumbered: dict[str, str]) -> PairingProblem:
+    """Name a renumbered call by the id in the user's file first, then the studio's."""
+    original = renumbered.get(problem.call_id)
+    if original is None or f"{original!r} (renumbered" in problem.message:
+        return problem
+    shown = f"{original!r} (renumbered {problem.call_id!r})"
+    return replace(problem, message=problem.message.replace(repr(problem.call_id), shown))
+
+
 def _duplicate_errors(call_id: str, index: int, part: int) -> dict[str, str]:
     """What each provider does with a call id used twice in one history."""
     return {
@@ -174,6 +183,7 @@ def analyse_pairing(messages: Sequence[Message]) -> PairingReport:
     call_order: list[str] = []
 
     first_by_original: dict[str, Position] = {}
+    renumbered: dict[str, str] = {}  # call id → the id the user's file has
     wire_index = _wire_indexes(messages)
     for mi, msg in enumerate(messages):
         for pi, part in enumerate(msg.parts):
@@ -182,6 +192,8 @@ def analyse_pairing(messages: Sequence[Message]) -> PairingReport:
                 # The id as the file had it: an importer renumbers reused ids
                 # (keeping the original in extra) so the pairs stay readable.
                 original = str(part.extra.get("original_id", part.id))
+                if original != part.id:
+                    renumbered.setdefault(part.id, original)
                 if part.id in calls or (original and original in first_by_original):
                     first = calls.get(part.id) or first_by_original[original]
                     renamed = (
@@ -229,6 +241,7 @@ def analyse_pairing(messages: Sequence[Message]) -> PairingReport:
                     result_ids_in_order.append(part.id)
 
     problems.extend(_turn_rules(messages, calls, wire_index))
+    problems = [_with_file_id(p, renumbered) for p in problems] if renumbered else problems
 
     pairs = [Pair(cid, calls[cid], results.get(cid)) for cid in call_order]
     pairs.extend(Pair(rid, None, results[rid]) for rid in result_ids_in_order if rid not in calls)

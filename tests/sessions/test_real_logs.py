@@ -131,10 +131,14 @@ def test_claude_code_folder_live_chain_branch_and_subagent(capsys, tmp_path: Pat
     assert live.messages[-1].text == "Filed: ticket R-55821 for 80."
     assert live.meta["usage"] == {"input_tokens": 4800, "output_tokens": 160}
     assert check_session(live.messages).findings == ()
-    assert branch.meta["branch"] == "abandoned" and branch.title.startswith("[branch]") is False
+    assert (
+        branch.meta["branch"] == "abandoned"
+        and branch.title == "[branch] Can I claim my taxi invoice INV-102?"
+    )
     assert branch.messages[-1].text == "No, only what the policy allows."
     (sub,) = import_sessions(files[1]).sessions
     assert sub.meta["sidechain"] is True and len(sub.messages) == 4
+    assert sub.title == "[subagent] Find clause 4.2 of the travel policy."
     assert str(live.origins[1]) == "line 4 $[3]"  # the first line of that response
     db = str(tmp_path / "s.db")
     code, out = run(capsys, "--db", db, "sessions", "import", str(CLAUDE))

@@ -23,7 +23,14 @@ from __future__ import annotations
 from typing import Any
 
 from studio.sessions.importers import anthropic
-from studio.sessions.importers.base import Conversation, Origin, Reader, Rejected, renumber_ids
+from studio.sessions.importers.base import (
+    Conversation,
+    Origin,
+    Reader,
+    Rejected,
+    first_user_text,
+    renumber_ids,
+)
 from studio.sessions.model import Message, Role
 
 _META_KEYS = ("sessionId", "cwd", "gitBranch", "version")
@@ -170,8 +177,7 @@ def _conversation(
     if any(usage.values()):
         meta["usage"] = usage
     title = next((summaries[e.uuid] for e in reversed(chain) if e.uuid in summaries), "")
-    if meta.get("branch"):
-        title = f"[branch] {title}" if title else ""
-    elif meta.get("sidechain"):
-        title = f"[subagent] {title}" if title else ""
+    if meta.get("branch") or meta.get("sidechain"):
+        mark = "[branch]" if meta.get("branch") else "[subagent]"
+        title = f"{mark} {title or first_user_text(messages)}"
     return Conversation(renumber_ids(messages, reader, prefix="toolu"), [], meta, origins, title)

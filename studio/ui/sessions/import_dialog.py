@@ -74,7 +74,7 @@ class ImportLogDialog(QDialog):
         self._generation = 0
 
         self.path_edit = QLineEdit()
-        self.path_edit.setPlaceholderText("A .json or .jsonl log")
+        self.path_edit.setPlaceholderText("A .json, .jsonl or .traj log")
         self.browse_button = QPushButton("Browse…")
         self.format_combo = QComboBox()
         self.format_combo.addItems(["auto", *FORMATS])
