@@ -16,7 +16,10 @@ class SessionPrompts:
 
     def choose_log_file(self, parent: QWidget) -> Path | None:
         path, _ = QFileDialog.getOpenFileName(
-            parent, "Import a session log", "", "Session logs (*.json *.jsonl *.traj);;All files (*)"
+            parent,
+            "Import a session log",
+            "",
+            "Session logs (*.json *.jsonl *.traj);;All files (*)",
         )
         return Path(path) if path else None
 
