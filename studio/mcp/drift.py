@@ -33,12 +33,16 @@ class DriftReport:
         security: Security findings on the live tools (errors and warnings).
         server_changes: Lines about the server itself (name, version, protocol).
         pinned_label: How the pinned side is named (``v3``, ``stable (v3)``).
+        pinned_view: The pinned version as an MCP client sees it (A of the diff).
+        live: The live tools as a registry (B of the diff).
     """
 
     diff: RegistryDiff
     security: tuple[Finding, ...]
     server_changes: tuple[str, ...]
     pinned_label: str
+    pinned_view: Registry
+    live: Registry
 
     @property
     def drifted(self) -> bool:
@@ -119,6 +123,8 @@ def check_drift(
         security=_security_findings(live, lint_profile),
         server_changes=tuple(_server_changes(pinned, listing)),
         pinned_label=pinned_label,
+        pinned_view=a,
+        live=b,
     )
 
 

@@ -19,7 +19,7 @@ from studio.formats import FormatError
 from studio.formats.base import ImportResult, Note
 from studio.formats.mcp import export_tool, import_tools
 from studio.formats.provider import sanitise_name
-from studio.mcp.client import ServerListing
+from studio.mcp.client import HttpTarget, ServerListing, StdioTarget, Target
 
 SOURCE_KEY = "mcp_source"
 """Key of the registry settings that records where a pull came from."""
@@ -69,6 +69,28 @@ def registry_from_listing(listing: ServerListing, name: str | None = None) -> Im
         )
     )
     return ImportResult(registry, notes, FORMAT)
+
+
+def target_from_source(source: Any) -> Target | None:
+    """The server a registry was pulled from (its ``mcp_source`` settings), or None.
+
+    Environment values and header values come back as stored: references such as
+    ``{env:NAME}``, read again when the connection opens.
+    """
+    if not isinstance(source, dict):
+        return None
+    command, args, env = source.get("command"), source.get("args"), source.get("env")
+    if source.get("transport") == "stdio" and isinstance(command, str):
+        return StdioTarget(
+            command,
+            tuple(str(a) for a in args) if isinstance(args, list) else (),
+            tuple((str(k), str(v)) for k, v in env.items()) if isinstance(env, dict) else (),
+        )
+    url, headers = source.get("url"), source.get("headers")
+    if isinstance(url, str):
+        pairs = headers.items() if isinstance(headers, dict) else ()
+        return HttpTarget(url, tuple((str(k), str(v)) for k, v in pairs))
+    return None
 
 
 def tool_to_mcp(tool: ToolContract, settings: RegistrySettings | None = None) -> dict[str, Any]:

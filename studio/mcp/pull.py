@@ -47,6 +47,28 @@ def pull_registry(
         PullCancelled: ``cancelled`` said so.
         studio.formats.FormatError: a tool the contract cannot hold.
     """
+    listing = list_blocking(
+        target, timeout=timeout, progress=progress, cancelled=cancelled, mode=mode
+    )
+    if progress is not None:
+        progress(f"mapping {len(listing.tools):,} tools")
+    return registry_from_listing(listing, name)
+
+
+def list_blocking(
+    target: Target,
+    *,
+    timeout: float = 30.0,
+    progress: Progress | None = None,
+    cancelled: Callable[[], bool] = lambda: False,
+    mode: str = "auto",
+) -> ServerListing:
+    """:func:`list_server_tools` in its own event loop, stopped when ``cancelled()``.
+
+    Raises:
+        PullError: the server could not be listed.
+        PullCancelled: ``cancelled`` said so.
+    """
 
     async def run() -> ServerListing | None:
         listing: ServerListing | None = None
@@ -79,6 +101,4 @@ def pull_registry(
     listing = anyio.run(run)
     if listing is None or cancelled():
         raise PullCancelled
-    if progress is not None:
-        progress(f"mapping {len(listing.tools):,} tools")
-    return registry_from_listing(listing, name)
+    return listing

@@ -39,6 +39,7 @@ class Actions:
     new_registry: QAction
     import_tools: QAction
     import_mcp: QAction
+    check_mcp: QAction
     export_registry: QAction
     registry_settings: QAction
     delete_registry: QAction
@@ -128,6 +129,11 @@ def create_actions(parent: QWidget, undo_group: QUndoGroup) -> Actions:
             parent,
             "Import from &MCP server…",
             tip="Pull the tools a live MCP server lists (a command over stdio, or a URL)",
+        ),
+        check_mcp=_action(
+            parent,
+            "&Check against MCP server…",
+            tip="Compare what the registry's live MCP server lists with a pinned version",
         ),
         export_registry=_action(
             parent,

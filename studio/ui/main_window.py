@@ -229,6 +229,9 @@ class MainWindow(QMainWindow):
         self.registry_combo = QComboBox()
         self.registry_combo.setModel(self.registry_model)
         self.registry_combo.setToolTip("The registry being edited")
+        # Right click on the picker: the registry's own commands.
+        self.registry_combo.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        self.registry_combo.addActions([self.actions.check_mcp, self.actions.registry_settings])
 
         self.filter_edit = QLineEdit()
         self.filter_edit.setPlaceholderText("Filter tools (Ctrl+F)")
@@ -327,7 +330,9 @@ class MainWindow(QMainWindow):
     def _build_menus(self) -> None:
         a = self.actions
         file_menu = self.menuBar().addMenu("&File")
-        file_menu.addActions([a.new_registry, a.import_tools, a.import_mcp, a.export_registry])
+        file_menu.addActions(
+            [a.new_registry, a.import_tools, a.import_mcp, a.check_mcp, a.export_registry]
+        )
         file_menu.addSeparator()
         file_menu.addActions([a.save, a.publish, a.open_version, a.back_to_draft])
         file_menu.addSeparator()
@@ -406,6 +411,7 @@ class MainWindow(QMainWindow):
         a.new_registry.triggered.connect(ops.new_registry)
         a.import_tools.triggered.connect(ops.import_tools)
         a.import_mcp.triggered.connect(ops.import_from_mcp)
+        a.check_mcp.triggered.connect(ops.check_against_mcp)
         a.export_registry.triggered.connect(ops.export_registry)
         a.registry_settings.triggered.connect(ops.registry_settings)
         a.delete_registry.triggered.connect(ops.delete_registry)

@@ -10,13 +10,18 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from PySide6.QtCore import QObject, Signal
 
+from registry_db import RegistryStore, StoreError
 from studio.formats import FormatError, ImportResult
 from studio.mcp.client import PullError
-from studio.mcp.pull import PullCancelled, pull_registry
-from studio.ui.dialogs.mcp_import_dialog import McpImportRequest
+from studio.mcp.drift import DriftReport, check_drift
+from studio.mcp.pull import PullCancelled, list_blocking, pull_registry
+from studio.ui.dialogs.mcp_import_dialog import McpCheckRequest, McpImportRequest
+from studio.ui.diff.sides import DRAFT, DiffSide, load_side
+from studio.ui.diff.worker import DiffRequest, DiffResult
 from studio.ui.registry_jobs import CANCELLED, Cancelled, Refused, format_error_text
 
 
@@ -51,3 +56,49 @@ def pull_job(
         return Refused(message, exc)
     except FormatError as exc:
         return Refused(format_error_text(request.source_label, exc), exc)
+
+
+@dataclass(frozen=True)
+class DriftOutcome:
+    """A finished drift check: the report, and the diff as the Diff mode shows it."""
+
+    report: DriftReport
+    result: DiffResult
+
+
+def check_job(
+    store: RegistryStore,
+    registry: str,
+    side: DiffSide,
+    request: McpCheckRequest,
+    cancel: threading.Event,
+    step: Callable[[str], None],
+) -> DriftOutcome | Refused | Cancelled:
+    """Check the live server of ``request`` against ``side`` of ``registry`` (on the worker)."""
+    try:
+        step(f"Loading {side.label} of {registry}…")
+        pinned = load_side(store, registry, side)
+        listing = list_blocking(
+            request.target,
+            timeout=request.timeout,
+            progress=lambda line: step(line[:1].upper() + line[1:] + "…"),
+            cancelled=cancel.is_set,
+        )
+        step("Comparing…")
+        report = check_drift(pinned, listing, pinned_label=side.label)
+    except PullCancelled:
+        return CANCELLED
+    except PullError as exc:
+        message = f"Nothing checked: {exc}."
+        if exc.stderr:
+            message += "\n\nThe server's standard error ended with:\n" + exc.stderr
+        return Refused(message, exc)
+    except FormatError as exc:
+        return Refused(format_error_text(request.target.label(), exc), exc)
+    except StoreError as exc:
+        return Refused(f"Nothing checked: {exc}", exc)
+    # The Diff mode names B by the diff's own label ("live"); DRAFT only fills the slot.
+    diff_request = DiffRequest(registry, side, DRAFT, lint_profile=None)
+    return DriftOutcome(
+        report, DiffResult(diff_request, report.diff, report.pinned_view, report.live)
+    )

@@ -45,7 +45,12 @@ from studio.ui.registry_jobs import (
 
 if TYPE_CHECKING:
     # Imported when the dialog opens: the MCP SDK is not loaded at start-up.
-    from studio.ui.dialogs.mcp_import_dialog import McpImportDialog, McpImportRequest
+    from studio.ui.dialogs.mcp_import_dialog import (
+        McpCheckDialog,
+        McpCheckRequest,
+        McpImportDialog,
+        McpImportRequest,
+    )
     from studio.ui.main_window import MainWindow
 
 IMPORT_CANCELLED = "Import cancelled; nothing was changed."
@@ -207,6 +212,81 @@ class RegistryOperations:
             self._dialog().cancelled(IMPORT_CANCELLED)
             return
         self._on_import_read(request, cancel, outcome)
+
+    def check_against_mcp(self) -> McpCheckDialog | None:
+        """Check the shown registry's live MCP server against a pinned version (Diff mode).
+
+        The dialog starts from where the registry was pulled from (its ``mcp_source``);
+        listing the server and comparing run in the worker with Cancel; the result
+        opens in the Diff mode, pinned (A) against live (B).
+        """
+        from studio.mcp.mapping import SOURCE_KEY, target_from_source
+        from studio.ui.dialogs.mcp_import_dialog import McpCheckDialog
+        from studio.ui.diff.sides import available_sides
+
+        w = self._w
+        doc = w.current_document()
+        if doc is None or self._still_running():
+            return None
+        registry = doc.name
+        try:
+            sides = [side for side in available_sides(w.store, registry) if side.kind != "draft"]
+            settings = w.store.draft_registry(registry).settings
+        except StoreError as exc:
+            w.prompts.error(w, "Cannot check", f"{registry}: {exc}")
+            return None
+        dialog = McpCheckDialog(registry, [side.label for side in sides], w)
+        target = target_from_source(settings.extra.get(SOURCE_KEY))
+        if target is not None:
+            dialog.set_target(target)
+        dialog.submitted.connect(lambda request: self._start_mcp_check(registry, sides, request))
+        dialog.cancelRequested.connect(self._cancel)
+        self.dialog = dialog
+        dialog.open()
+        return dialog
+
+    def _start_mcp_check(self, registry: str, sides: list, request: McpCheckRequest) -> None:
+        from studio.ui.mcp_import import StepRelay, check_job
+
+        dialog = self._dialog()
+        cancel = self._cancel_event = threading.Event()
+        self._cancel_waits = False  # checking changes nothing
+        relay = StepRelay(dialog)
+        relay.step.connect(dialog.set_step)
+        side = sides[request.pinned]
+        store = self._w.store
+        dialog.begin(f"Checking {registry} against {request.target.label()}…")
+        self.jobs.start(
+            lambda _progress: check_job(store, registry, side, request, cancel, relay.step.emit),
+            self._on_mcp_checked,
+            self._on_job_failed,
+        )
+
+    def _on_mcp_checked(self, outcome: object) -> None:
+        from studio.ui.mcp_import import DriftOutcome
+
+        w, dialog = self._w, self._dialog()
+        if isinstance(outcome, Cancelled):
+            dialog.cancelled("Check cancelled.")
+            return
+        if isinstance(outcome, Refused):
+            dialog.fail(outcome.message)
+            return
+        assert isinstance(outcome, DriftOutcome)
+        dialog.succeed()
+        report = outcome.report
+        if report.drifted:
+            verdict = (
+                f"DRIFT: {len(report.changed_tools())} tool(s) differ from "
+                f"{report.pinned_label}: {', '.join(report.changed_tools())}"
+            )
+        else:
+            verdict = f"No drift: the live server lists what {report.pinned_label} pinned"
+        if report.security:
+            verdict += f" · {len(report.security)} security finding(s) on the live descriptions"
+        self.last_summary = verdict
+        w.show_diff().show_drift(outcome.result, verdict)
+        w.statusBar().showMessage(verdict, 8000)
 
     def _on_import_read(
         self,

@@ -278,3 +278,19 @@ def test_env_values_reach_the_server_but_are_described_by_name(monkeypatch: pyte
         "PASSWORD": "{env:PASSWORD}",
         "MODE": "fast",
     }
+
+
+def test_a_pulled_registry_remembers_its_server_without_secrets():
+    from studio.mcp.mapping import target_from_source
+
+    stdio = StdioTarget.parse("uvx mcp-server-time --local-timezone UTC", ["TOKEN={env:T}", "HOME"])
+    assert target_from_source(stdio.describe()) == StdioTarget(
+        "uvx",
+        ("mcp-server-time", "--local-timezone", "UTC"),
+        (("TOKEN", "{env:T}"), ("HOME", "{env:HOME}")),
+    )
+    http = HttpTarget.parse("https://user@host/mcp", ["Authorization: Bearer {env:T}"])
+    assert target_from_source(http.describe()) == HttpTarget(
+        "https://host/mcp", (("Authorization", "Bearer {env:T}"),)
+    )
+    assert target_from_source(None) is None

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
+    QComboBox,
     QDoubleSpinBox,
     QFormLayout,
     QHBoxLayout,
@@ -141,7 +142,7 @@ class McpImportDialog(JobDialog):
         self.timeout_spin.setSuffix(" s")
         self.problem_label.setStyleSheet(ERROR_STYLE)
 
-        form = QFormLayout()
+        form = self.form = QFormLayout()
         form.addRow("", kind_row)
         self.where_label = QLabel()
         self.where_label.setBuddy(self.where_edit)
@@ -164,6 +165,19 @@ class McpImportDialog(JobDialog):
     @property
     def use_url(self) -> bool:
         return self.url_radio.isChecked()
+
+    def set_target(self, target: Target) -> None:
+        """Fill the entries from ``target`` (a registry's remembered source)."""
+        if isinstance(target, HttpTarget):
+            self.url_radio.setChecked(True)
+            self.where_edit.setText(target.url)
+            self.extra_edit.setPlainText("\n".join(f"{n}: {v}" for n, v in target.headers))
+        else:
+            self.command_radio.setChecked(True)
+            self.where_edit.setText(target.label())
+            self.extra_edit.setPlainText(
+                "\n".join(n if v is None else f"{n}={v}" for n, v in target.env)
+            )
 
     def problem(self) -> str | None:
         """Why the pull cannot start, or None."""
@@ -206,7 +220,7 @@ class McpImportDialog(JobDialog):
             self.extra_edit.setPlaceholderText("Authorization: Bearer {env:MCP_TOKEN}")
         else:
             self.where_label.setText("Co&mmand:")
-            self.where_edit.setPlaceholderText("uvx mcp-server-time --local-timezone Europe/Berlin")
+            self.where_edit.setPlaceholderText("uvx mcp-server-time")
             self.extra_label.setText("&Environment:")
             self.extra_edit.setPlaceholderText("API_KEY={env:MY_API_KEY}\nPATH_TO_PASS_THROUGH")
         self._on_edited()
@@ -223,3 +237,59 @@ class McpImportDialog(JobDialog):
         self.problem_label.setText(shown)
         self.problem_label.setVisible(bool(shown))
         self.ok_button.setEnabled(problem is None)
+
+
+@dataclass(frozen=True)
+class McpCheckRequest:
+    """Which pinned version to check a live server against; mirrors ``studio mcp check``.
+
+    Attributes:
+        pinned: Index into the pinned choices the dialog was given.
+        target: The server.
+        timeout: Seconds for the whole listing.
+    """
+
+    pinned: int
+    target: Target
+    timeout: float = 30.0
+
+
+class McpCheckDialog(McpImportDialog):
+    """Collects an :class:`McpCheckRequest`: a server and the version it is pinned to.
+
+    Args:
+        registry: The registry checked.
+        pinned: Labels of the versions and channels to check against (newest first).
+        parent: The owning window.
+    """
+
+    def __init__(self, registry: str, pinned: list[str], parent: QWidget | None = None) -> None:
+        super().__init__((), parent)
+        self.setWindowTitle(f"Check {registry} against its MCP server")
+        self.ok_button.setText("Check")
+        self.pinned_combo = QComboBox()
+        self.pinned_combo.addItems(pinned)
+        self.form.insertRow(1, "&Pinned:", self.pinned_combo)
+        self.form.setRowVisible(self.name_edit, False)
+        self.form.setRowVisible(self.replace_check, False)
+        self._validate()
+
+    def problem(self) -> str | None:
+        combo = getattr(self, "pinned_combo", None)  # None while the base class builds
+        if combo is not None and combo.count() == 0:
+            return "The registry has no published version to check against; publish one first."
+        try:
+            mcp_import_target(self.use_url, self.where_edit.text(), self.extra_edit.toPlainText())
+        except PullError as exc:
+            message = str(exc)
+            return message[:1].upper() + message[1:] + ("" if message.endswith(".") else ".")
+        return None
+
+    def request(self) -> McpCheckRequest:  # type: ignore[override]
+        target = mcp_import_target(
+            self.use_url, self.where_edit.text(), self.extra_edit.toPlainText()
+        )
+        return McpCheckRequest(self.pinned_combo.currentIndex(), target, self.timeout_spin.value())
+
+    def inputs(self) -> list[QWidget]:
+        return [*super().inputs(), self.pinned_combo]

@@ -375,6 +375,16 @@ class DiffView(QWidget):
         self._update_buttons()
         self.diffShown.emit(diff)
 
+    def show_drift(self, result: DiffResult, note: str) -> None:
+        """Show a diff computed elsewhere: a live MCP server against its pinned version.
+
+        ``note`` replaces the status line (what was checked, and the verdict). The side
+        pickers keep their choice; picking again computes their diff as usual.
+        """
+        self.runner.drop_pending()
+        self._show_result(result)
+        self.status_label.setText(note)
+
     def select_tool(self, name: str) -> bool:
         """Select the tool called ``name`` in the list; False when it did not change."""
         row = self.tool_model.row_of(name)

@@ -111,6 +111,12 @@ class DiffRunner(QObject):
         self._pool.start(job)
         return self._seq
 
+    def drop_pending(self) -> None:
+        """Forget the requests in flight: their results will not be delivered."""
+        if self.busy:
+            self.busyChanged.emit(False)
+        self._seq += 1
+
     def wait(self, msecs: int = 30000) -> bool:
         """Block until the pool is idle (closing, tests)."""
         return self._pool.waitForDone(msecs)
