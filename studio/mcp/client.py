@@ -31,7 +31,8 @@ import httpx2
 import mcp.client.stdio as sdk_stdio
 from mcp import Client, MCPError, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
-from pydantic import ValidationError
+from mcp.types import ListToolsRequest, PaginatedRequestParams
+from pydantic import TypeAdapter, ValidationError
 
 Progress = Callable[[str], None]
 """Receives one line per phase: starting, connecting, listing page N."""
@@ -43,6 +44,7 @@ MAX_PAGES = 10_000
 """A server whose cursor never ends is cut off here rather than listed forever."""
 STDERR_TAIL_LINES = 5
 
+_RAW_PAGE: TypeAdapter[dict[str, Any]] = TypeAdapter(dict[str, Any])
 _ENV_REF = re.compile(r"\{env:([A-Za-z_][A-Za-z0-9_]*)\}")
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -383,14 +385,27 @@ async def _list(client: Client, target: Target, report: Progress) -> ServerListi
     while True:
         pages += 1
         report(f"listing page {pages}")
-        page = await client.list_tools(cursor=cursor, cache_mode="bypass")
-        if pages == 1:
-            ttl_ms, cache_scope = page.ttl_ms, _text(page.cache_scope)
-        tools.extend(
-            t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in page.tools
+        # The raw page, not the SDK's typed ListToolsResult: the typed one drops fields
+        # it does not know (which the import must report, not lose silently) and, at
+        # 2026-07-28, whole tools with an invalid x-mcp-header. The SDK still checks the
+        # page against the negotiated protocol version.
+        params = PaginatedRequestParams(cursor=cursor) if cursor else None
+        # (send_request's result type is bound to models; a TypeAdapter works at run time.)
+        page = await client.session.send_request(
+            ListToolsRequest(params=params),
+            _RAW_PAGE,  # type: ignore[type-var]
         )
-        cursor = page.next_cursor
-        if not cursor:
+        if pages == 1:
+            ttl = page.get("ttlMs")
+            ttl_ms = ttl if isinstance(ttl, int) else None
+            cache_scope = _text(page.get("cacheScope"))
+        listed = page.get("tools")
+        if not isinstance(listed, list):
+            raise PullError(f"page {pages} of tools/list holds no tools array")
+        tools.extend(t for t in listed if isinstance(t, dict))
+        next_cursor = page.get("nextCursor")
+        cursor = next_cursor if isinstance(next_cursor, str) and next_cursor else None
+        if cursor is None:
             break
         if pages >= MAX_PAGES:
             raise PullError(f"tools/list still had more pages after {MAX_PAGES}; stopped")

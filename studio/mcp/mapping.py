@@ -19,7 +19,7 @@ from studio.formats import FormatError
 from studio.formats.base import ImportResult, Note
 from studio.formats.mcp import export_tool, import_tools
 from studio.formats.provider import sanitise_name
-from studio.mcp.client import HttpTarget, ServerListing, StdioTarget, Target
+from studio.mcp.client import MODERN_VERSIONS, HttpTarget, ServerListing, StdioTarget, Target
 
 SOURCE_KEY = "mcp_source"
 """Key of the registry settings that records where a pull came from."""
@@ -54,7 +54,7 @@ def registry_from_listing(listing: ServerListing, name: str | None = None) -> Im
         tools=tuple(collector.tools),
     )
     notes = list(collector.notes)
-    notes.extend(_header_notes(listing.tools))
+    notes.extend(_header_notes(listing.tools, listing.protocol_version))
     notes.append(
         Note(
             "",
@@ -119,16 +119,34 @@ def _where(target: dict[str, Any]) -> str:
     return str(target.get("url", "a server"))
 
 
-def _header_notes(tools: tuple[dict[str, Any], ...]) -> list[Note]:
-    """An info note per tool whose input properties mirror into ``Mcp-Param-*`` headers."""
+def _header_notes(tools: tuple[dict[str, Any], ...], protocol_version: str) -> list[Note]:
+    """A note per tool whose input properties mirror into ``Mcp-Param-*`` headers, and a
+    warning per tool whose ``x-mcp-header`` a 2026-07-28 client would refuse."""
+    from mcp.shared.inbound import find_invalid_x_mcp_header
+
     notes = []
     for i, entry in enumerate(tools):
-        props = (entry.get("inputSchema") or {}).get("properties") or {}
+        schema = entry.get("inputSchema")
+        props = (schema.get("properties") if isinstance(schema, dict) else None) or {}
         mirrored = [n for n, p in props.items() if isinstance(p, dict) and "x-mcp-header" in p]
-        if mirrored:
+        if not mirrored:
+            continue
+        where = f"tools[{i}].inputSchema"
+        invalid = find_invalid_x_mcp_header(schema)
+        if invalid is not None:
+            dropped = " (this server speaks it: its own clients do not see the tool)"
             notes.append(
                 Note(
-                    f"tools[{i}].inputSchema",
+                    where,
+                    f"invalid x-mcp-header ({invalid}): a 2026-07-28 client drops this tool"
+                    + (dropped if protocol_version in MODERN_VERSIONS else ""),
+                    "info",
+                )
+            )
+        else:
+            notes.append(
+                Note(
+                    where,
                     f"x-mcp-header kept on {', '.join(mirrored)} (mirrored into Mcp-Param-* "
                     "headers by 2026-07-28 clients)",
                     "info",
