@@ -23,10 +23,17 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from mcp.server.streamable_http import check_accept_headers
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
-from mcp.server.transport_security import TransportSecuritySettings
+from mcp.server.transport_security import TransportSecurityMiddleware, TransportSecuritySettings
 from mcp.shared.exceptions import MCPError
-from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
+from mcp.shared.inbound import (
+    InboundModernRoute,
+    classify_inbound_request,
+    find_duplicated_routing_header,
+)
+from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
+from starlette.requests import Request
 from starlette.types import Message, Receive, Scope, Send
 
 from registry_db.errors import NotFoundError
@@ -35,16 +42,21 @@ from studio.mcp.serve_auth import bearer, token_allowed
 from studio.mcp.server import (
     CURRENT_CALLER,
     Caller,
+    ListingCache,
     ServedRegistry,
     ServeOptions,
     build_server,
     credential_hash,
+    listing_cache,
     mock_context,
 )
 from studio.release.resolve import VersionCache
 from studio.runtime.context import SessionContext
+from studio.runtime.single_call import WRITER
 
 MAX_MCP_BODY_BYTES = 1_048_576
+MAX_LISTING_BODY_BYTES = 65_536
+"""A tools/list request longer than this takes the SDK's path (which applies its own limit)."""
 LOOPBACK_HOSTS = ("127.0.0.1:*", "localhost:*", "[::1]:*")
 
 
@@ -73,6 +85,7 @@ class _Target:
     served: ServedRegistry
     manager: StreamableHTTPSessionManager
     ready: asyncio.Event
+    listing: ListingCache
     task: asyncio.Task[None] | None = None
 
 
@@ -119,13 +132,63 @@ class McpEndpoint:
         except (ValueError, MCPError) as exc:
             return await _json(send, 400, str(exc))
         caller = self._caller(headers, token)
+        receive = self._deadline(receive)
+        if _listing_request(scope, headers):
+            rest = await self._fast_listing(target, caller, scope, receive, send)
+            if rest is None:
+                return
+            receive = rest
         reset = CURRENT_CALLER.set(caller)
         try:
-            await target.manager.handle_request(scope, self._deadline(receive), send)
+            await target.manager.handle_request(scope, receive, send)
         finally:
             CURRENT_CALLER.reset(reset)
         if scope.get("method") == "DELETE":  # the client ended its MCP session
             target.served.close_caller(caller.key)
+
+    async def _fast_listing(
+        self, target: _Target, caller: Caller, scope: Scope, receive: Receive, send: Send
+    ) -> Receive | None:
+        """Answer a 2026-07-28 ``tools/list`` from its cached bytes; None when answered.
+
+        The request passes the SDK's own checks first (Host/Origin, Accept, the
+        JSON-RPC envelope, the routing headers against the body); anything they
+        would refuse, or any listing with a cursor, goes to the SDK unchanged
+        (the body is replayed). The answer is the one the SDK would give,
+        rendered once per version by :class:`studio.mcp.server.ListingCache`
+        through the SDK's serialiser.
+        """
+        request = Request(scope, receive)
+        refused = await TransportSecurityMiddleware(self.security).validate_request(
+            request, is_post=True
+        )
+        body = await _read_limited(receive)
+        replay = _replay(body, receive)
+        if refused is not None or body is None:
+            return replay
+        has_json, _ = check_accept_headers(request)
+        try:
+            decoded = json.loads(body)
+            rid = decoded["id"]
+            params = decoded.get("params") or {}
+        except (ValueError, RecursionError, TypeError, KeyError, AttributeError):
+            return replay
+        if not has_json or decoded.get("method") != "tools/list" or params.get("cursor"):
+            return replay
+        if find_duplicated_routing_header(request.headers.items()) is not None:
+            return replay
+        verdict = classify_inbound_request(decoded, headers=dict(request.headers))
+        if not isinstance(verdict, InboundModernRoute) or isinstance(rid, bool):
+            return replay
+        if not isinstance(rid, (int, str)):
+            return replay
+        wire = target.listing.wire_bytes(verdict.protocol_version, caller.subject)
+        payload = b'{"jsonrpc":"2.0","id":' + json.dumps(rid).encode() + b',"result":' + wire + b"}"
+        headers = [(b"content-type", b"application/json"),
+                   (b"content-length", str(len(payload)).encode())]  # fmt: skip
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        await send({"type": "http.response.body", "body": payload})
+        return None
 
     def _caller(self, headers: Mapping[str, str], token: str | None) -> Caller:
         credential = credential_hash(token) if token else None
@@ -182,14 +245,17 @@ class McpEndpoint:
         base = mock_context(self.store, name).with_pairs(self.options.context_pairs)
         options = ServeOptions(base, self.options.approve, dict(self.options.phrases),
                                self.options.executors)  # fmt: skip
+        # Recording is written on its own thread: a request never waits on a commit.
         served = ServedRegistry(self.store, name, version=version, channel=channel,
-                                options=options, cache=self.cache)  # fmt: skip
+                                options=options, cache=self.cache,
+                                deferred_writes=True)  # fmt: skip
+        server = build_server(served)
         manager = StreamableHTTPSessionManager(
-            app=build_server(served),
+            app=server,
             security_settings=self.security,
             max_request_body_size=MAX_MCP_BODY_BYTES,
         )
-        return _Target(served, manager, asyncio.Event())
+        return _Target(served, manager, asyncio.Event(), listing_cache(server))
 
     async def _run(self, target: _Target) -> None:
         """Hold the manager's task group open until the server stops."""
@@ -199,6 +265,7 @@ class McpEndpoint:
                 await asyncio.Event().wait()
         finally:
             target.served.close_all()
+            WRITER.flush()
 
     async def aclose(self) -> None:
         for target in self.targets.values():
@@ -206,6 +273,41 @@ class McpEndpoint:
                 target.task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await target.task
+
+
+def _listing_request(scope: Scope, headers: Mapping[str, str]) -> bool:
+    """A POST the routing headers say is a 2026-07-28 ``tools/list``."""
+    return (
+        scope.get("method") == "POST"
+        and headers.get("mcp-method") == "tools/list"
+        and headers.get("mcp-protocol-version") in MODERN_PROTOCOL_VERSIONS
+    )
+
+
+async def _read_limited(receive: Receive) -> bytes | None:
+    """The request body; None when it is longer than a listing request can be (or gone)."""
+    body = bytearray()
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            return None
+        body += message.get("body", b"")
+        if len(body) > MAX_LISTING_BODY_BYTES:
+            return None
+        if not message.get("more_body", False):
+            return bytes(body)
+
+
+def _replay(body: bytes | None, receive: Receive) -> Receive:
+    """``receive`` that first hands back the body already read."""
+    pending = [] if body is None else [{"type": "http.request", "body": body, "more_body": False}]
+
+    async def replayed() -> Message:
+        if pending:
+            return pending.pop()
+        return await receive()
+
+    return replayed
 
 
 def _which(query: str) -> tuple[int | None, str | None]:

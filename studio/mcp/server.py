@@ -33,6 +33,9 @@ from typing import Any
 import mcp.types as types
 from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError, NoBackChannelError
+from mcp_types import SERVER_INFO_META_KEY
+from mcp_types import methods as mcp_methods
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from registry_db.channels import STABLE
 from registry_db.sessions import SessionStore
@@ -120,6 +123,7 @@ class ServedVersion:
     output_schemas: dict[str, dict[str, Any]]
     mock: Executor
     executors: dict[str, Executor]
+    input_schemas: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 class ServedRegistry:
@@ -143,8 +147,10 @@ class ServedRegistry:
         channel: str | None = None,
         options: ServeOptions | None = None,
         cache: VersionCache | None = None,
+        deferred_writes: bool = False,
     ) -> None:
         self.store = store
+        self.deferred_writes = deferred_writes
         self.name = name
         self.pinned = version
         self.channel = None if version is not None else (channel or STABLE)
@@ -201,7 +207,8 @@ class ServedRegistry:
                 schemas[contract.name] = schema
             tools.append(types.Tool.model_validate(entry, by_name=False))
         mock, executors = build_executors(self.store, self.name, registry, self.options.executors)
-        return ServedVersion(number, registry, tools, schemas, mock, executors)
+        inputs = {t.name: t.input_schema for t in tools}
+        return ServedVersion(number, registry, tools, schemas, mock, executors, inputs)
 
     def list_result(self, subject: str | None) -> types.ListToolsResult:
         """The tool list serving ``subject``; ``_meta`` names the registry, version and channel."""
@@ -233,7 +240,8 @@ class ServedRegistry:
             info = {"transport": caller.transport, "channel": channel, **meta}
             title = f"MCP {meta.get('client') or caller.transport}: {self.name} v{number}"
             session = CallSession(config, sessions=self.sessions, source=SOURCE_MCP,
-                                  title=title, meta=info)  # fmt: skip
+                                  title=title, meta=info,
+                                  deferred=self.deferred_writes)  # fmt: skip
             self.book[key] = session
         self._used[key] = time.monotonic()
         return session, number
@@ -447,16 +455,78 @@ def build_server(served: ServedRegistry, default_caller: Caller | None = None) -
                            data=outcome.result)  # fmt: skip
         return call_result(served.version(number), outcome)
 
+    def input_schema(name: str) -> Mapping[str, Any] | None:
+        # For the 2026-07-28 Mcp-Param header check: without it the SDK would render
+        # the whole tools/list on every tools/call to find one schema.
+        who = CURRENT_CALLER.get() or default_caller
+        _, number = served.target(who.subject if who is not None else None)
+        return served.version(number).input_schemas.get(name)
+
     from studio import __version__ as studio_version
 
-    return Server(
+    server: Server[Any] = Server(
         f"studio-{served.name}",
         version=studio_version,
         title=f"{served.name} (Tool Registry Studio)",
         instructions=SYSTEM_FAULT_INSTRUCTION,
+        get_tool_input_schema=input_schema,
         on_list_tools=list_tools,
         on_call_tool=call_tool,
     )
+    server.middleware.append(ListingCache(server, served, caller))
+    return server
+
+
+class ListingCache:
+    """``tools/list`` in its wire form, rendered once per version, era and channel.
+
+    The SDK validates and re-serialises every result; for a 1,000-tool version
+    that is tens of milliseconds per listing. A version is immutable, so its
+    listing is rendered through the SDK's own serialiser once and then served
+    as is: as a middleware (one that answers without ``call_next`` owns its
+    result), and as bytes for the HTTP endpoint's fast path. A listing before
+    the handshake, or with a cursor, takes the normal path.
+    """
+
+    def __init__(self, server: Server[Any], served: ServedRegistry, caller: Any) -> None:
+        self.server = server
+        self.served = served
+        self.caller = caller
+        self._wire: dict[tuple[Any, ...], tuple[dict[str, Any], bytes]] = {}
+
+    def wire(self, version: str, subject: str | None) -> tuple[dict[str, Any], bytes]:
+        """The result (and its JSON) a ``tools/list`` of protocol ``version`` gets."""
+        result = self.served.list_result(subject)
+        meta = result.meta or {}
+        key = (version, meta.get("studio/version"), meta.get("studio/channel"))
+        cached = self._wire.get(key)
+        if cached is None:
+            dumped = result.model_dump(by_alias=True, mode="json", exclude_none=True)
+            wire = mcp_methods.serialize_server_result("tools/list", version, dumped)
+            if version in MODERN_PROTOCOL_VERSIONS:
+                wire.setdefault("resultType", "complete")
+                wire["_meta"] = {**wire.get("_meta", {}),
+                                 SERVER_INFO_META_KEY: self.server.server_info_stamp}  # fmt: skip
+            text = json.dumps(wire, ensure_ascii=False, separators=(",", ":"))
+            cached = (wire, text.encode())
+            self._wire[key] = cached
+        return cached
+
+    def wire_bytes(self, version: str, subject: str | None) -> bytes:
+        return self.wire(version, subject)[1]
+
+    async def __call__(self, ctx: Any, call_next: Any) -> Any:
+        if ctx.method != "tools/list" or (ctx.params or {}).get("cursor") is not None:
+            return await call_next(ctx)
+        version = ctx.protocol_version
+        if version not in MODERN_PROTOCOL_VERSIONS and ctx.session.client_params is None:
+            return await call_next(ctx)  # not initialised: the SDK refuses it
+        return dict(self.wire(version, self.caller().subject)[0])
+
+
+def listing_cache(server: Server[Any]) -> ListingCache:
+    """The :class:`ListingCache` of a server made by :func:`build_server`."""
+    return next(m for m in server.middleware if isinstance(m, ListingCache))
 
 
 async def serve_stdio(served: ServedRegistry, caller: Caller) -> None:

@@ -18,10 +18,14 @@ result then says so), so a stored session never holds half a call.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import json
+import logging
+import queue
+import threading
 import time
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -85,6 +89,55 @@ def no_confirmation(reason: str) -> Approver:
     return refuse
 
 
+class BackgroundWriter:
+    """Runs recording writes on one thread, in order, so a request never waits on a commit.
+
+    Each submitted write is still one transaction (a call's events, messages
+    and outcome together); only *when* it lands moves off the caller's path.
+    :meth:`flush` waits until everything submitted is written.
+    """
+
+    def __init__(self) -> None:
+        self._queue: queue.SimpleQueue[tuple[Callable[..., Any], tuple[Any, ...]]] = (
+            queue.SimpleQueue()
+        )
+        self._thread: threading.Thread | None = None
+        self._pending = 0
+        self._idle = threading.Condition()
+
+    def submit(self, fn: Callable[..., Any], *args: Any) -> None:
+        with self._idle:
+            self._pending += 1
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._loop, name="studio-recording",
+                                                daemon=True)  # fmt: skip
+                self._thread.start()
+        self._queue.put((fn, args))
+
+    def flush(self, timeout: float = 30.0) -> bool:
+        """Wait until every submitted write is done; False on timeout."""
+        with self._idle:
+            return self._idle.wait_for(lambda: self._pending == 0, timeout)
+
+    def _loop(self) -> None:
+        while True:
+            fn, args = self._queue.get()
+            try:
+                fn(*args)
+            except Exception:  # a failed write must not stop the ones behind it
+                logging.getLogger(__name__).exception("recording a call failed")
+            finally:
+                with self._idle:
+                    self._pending -= 1
+                    if not self._pending:
+                        self._idle.notify_all()
+
+
+WRITER = BackgroundWriter()
+"""The process's recording writer (flushed at exit)."""
+atexit.register(WRITER.flush)
+
+
 @dataclass
 class _Pending:
     """The events, messages and outcome of the call in flight (written together)."""
@@ -102,6 +155,8 @@ class CallSession:
         source: The session's source (``mcp`` for the MCP server).
         title: The session's title in the Sessions list.
         meta: List metadata (client name, transport, channel …).
+        deferred: Write on :data:`WRITER`'s thread instead of before returning (a
+            server answering many callers); each call is still one transaction.
     """
 
     def __init__(
@@ -112,8 +167,10 @@ class CallSession:
         source: str = "mcp",
         title: str = "",
         meta: Mapping[str, Any] | None = None,
+        deferred: bool = False,
     ) -> None:
         self.config = config
+        self.deferred = deferred
         self.sessions = sessions
         self.run_id = uuid.uuid4().hex[:12]
         self.status = "running"
@@ -216,7 +273,10 @@ class CallSession:
             event = ev.RunCancelled(reason=reason or status)
         self._write([event], [], None)
         if self.sessions is not None:
-            self.sessions.set_status(self.session_id, status)
+            if self.deferred:
+                WRITER.submit(self.sessions.set_status, self.session_id, status)
+            else:
+                self.sessions.set_status(self.session_id, status)
 
     # ------------------------------------------------------------------ steps
 
@@ -371,6 +431,10 @@ class CallSession:
         for message in messages:
             stored.append((self._messages, self.run_id, message_to_dict(message)))
             self._messages += 1
-        if self.sessions is not None:
-            self.sessions.append_batch(self.session_id, rows, stored,
-                                       [outcome] if outcome is not None else [])  # fmt: skip
+        if self.sessions is None:
+            return
+        outcomes = [outcome] if outcome is not None else []
+        if self.deferred:
+            WRITER.submit(self.sessions.append_batch, self.session_id, rows, stored, outcomes)
+        else:
+            self.sessions.append_batch(self.session_id, rows, stored, outcomes)

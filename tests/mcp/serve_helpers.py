@@ -11,6 +11,7 @@ from mcp import StdioServerParameters
 from registry_db import RegistryStore
 from registry_db.defaults import seed_examples
 from registry_db.sessions import SessionStore
+from studio.runtime.single_call import WRITER
 
 REGISTRY = "travel-reimbursement"
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,7 +43,11 @@ def stdio_params(db: Path, *args: str, env: dict[str, str] | None = None) -> Std
 
 
 def mcp_sessions(db: Path) -> list[tuple[Any, list[dict[str, Any]], list[Any]]]:
-    """Every recorded MCP session with its messages and events, oldest first."""
+    """Every recorded MCP session with its messages and events, oldest first.
+
+    An in-process server (HTTP) records on a background thread: waited for first.
+    """
+    WRITER.flush()
     with RegistryStore.open(db) as store:
         sessions = SessionStore.for_store(store)
         found = sessions.list_sessions(source="mcp")
@@ -50,5 +55,6 @@ def mcp_sessions(db: Path) -> list[tuple[Any, list[dict[str, Any]], list[Any]]]:
 
 
 def outcomes(db: Path) -> list[Any]:
+    WRITER.flush()
     with RegistryStore.open(db) as store:
         return SessionStore.for_store(store).outcomes(REGISTRY)
