@@ -51,8 +51,8 @@ from studio.runtime.pipeline import validator_for
 from studio.runtime.policy import ApprovalDecision, ApprovalRequest, Approver, auto_approver
 from studio.runtime.results import SYSTEM_FAULT_INSTRUCTION, ToolError, result_content
 from studio.runtime.single_call import CallResult, CallSession, no_confirmation
+from studio.sessions.library import SOURCE_MCP
 
-SOURCE_MCP = "mcp"
 PINNED_TTL_MS = 86_400_000
 """A pinned version never changes: clients may keep its tool list for a day."""
 CHANNEL_TTL_MS = 10_000

@@ -29,6 +29,8 @@ from studio.sessions.suspicious import find_suspicious
 SOURCE_IMPORT = "import"
 SOURCE_PLAYGROUND = "playground"
 SOURCE_REPLAY = "replay"
+SOURCE_MCP = "mcp"
+"""Calls an MCP client made to a version served with ``studio mcp serve`` or ``/mcp/…``."""
 
 
 @dataclass(frozen=True, slots=True)

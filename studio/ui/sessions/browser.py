@@ -41,6 +41,7 @@ from studio.runtime.context import SessionContext
 from studio.sessions.exporters import EXPORT_FORMATS, export_text
 from studio.sessions.library import (
     SOURCE_IMPORT,
+    SOURCE_MCP,
     SOURCE_PLAYGROUND,
     SOURCE_REPLAY,
     load_messages,
@@ -103,7 +104,8 @@ class SessionsView(QWidget):
         self.text_filter.setClearButtonEnabled(True)
         self.source_filter = QComboBox()
         self.source_filter.addItem("All sources", ALL)
-        for source in (SOURCE_PLAYGROUND, SOURCE_IMPORT, SOURCE_REPLAY, *DOCTOR_SOURCES):
+        for source in (SOURCE_PLAYGROUND, SOURCE_IMPORT, SOURCE_REPLAY, SOURCE_MCP,
+                       *DOCTOR_SOURCES):  # fmt: skip
             self.source_filter.addItem(source, source)
         self.registry_filter = QComboBox()
         self.registry_filter.addItem("All registries", ALL)
