@@ -131,6 +131,8 @@ def _cmd_serve(store: RegistryStore, args: argparse.Namespace) -> int:
     import contextlib
     import os
 
+    from mcp.shared.exceptions import MCPError
+
     from registry_db.errors import NotFoundError
     from studio.mcp.server import Caller, ServedRegistry, credential_hash, serve_stdio
 
@@ -145,7 +147,7 @@ def _cmd_serve(store: RegistryStore, args: argparse.Namespace) -> int:
     try:
         served = ServedRegistry(store, args.registry, version=args.version,
                                 channel=args.channel, options=options)  # fmt: skip
-    except (NotFoundError, ValueError) as exc:
+    except (NotFoundError, ValueError, MCPError) as exc:
         raise UsageError(str(exc)) from exc
     print(f"studio: serving {args.registry} over MCP on stdio", file=sys.stderr, flush=True)
     caller = Caller("stdio", subject, context, "stdio")
