@@ -30,6 +30,7 @@ from studio.lint.rules._common import (
     text,
     visible_properties,
 )
+from studio.lint.rules._common import _walk_schemas as walk_schemas
 
 CATEGORY = "schema"
 
@@ -776,3 +777,35 @@ def check_strict_subset(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
                 'and nullable ("type": [..., "null"]).',
                 fix=fix,
             )
+
+
+@tool_rule(
+    "output-schema-required-undefined",
+    category=CATEGORY,
+    severity=Severity.WARNING,
+    rationale="""An MCP output schema promises what structuredContent holds; clients and
+    agents validate results against it and read its property descriptions. A name in
+    "required" that no property defines promises a value nobody described, and a client
+    that validates results rejects every result without it. Usually a result property was
+    renamed and "required" was not updated.""",
+)
+def check_output_required(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
+    output = getattr(tool, "output_schema", None)
+    if not isinstance(output, dict):
+        return
+    nodes: list[SchemaNode] = []
+    walk_schemas(output, "output_schema", None, 1, nodes)
+    for node in nodes:
+        required = node.schema.get("required")
+        if not isinstance(required, list):
+            continue
+        props = node.schema.get("properties")
+        props = props if isinstance(props, dict) else {}
+        for i, name in enumerate(required):
+            if isinstance(name, str) and name not in props:
+                yield Hit(
+                    _tool(tool),
+                    join_path(node.json_path, "required", i),
+                    f"Results must hold {name!r}, but the output schema does not define it; "
+                    "define the property or remove it from required.",
+                )

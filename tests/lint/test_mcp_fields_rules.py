@@ -1,4 +1,4 @@
-"""Lint: MCP annotations kept from an import that contradict the risk tier (issue #13)."""
+"""Lint of the MCP fields (issue #13): annotations against the risk tier, output schemas."""
 
 from __future__ import annotations
 
@@ -39,3 +39,18 @@ def test_hints_that_agree_or_say_more_are_not_flagged():
     )
     assert _hits(write) == []
     assert _hits(ToolContract("query_tickets")) == []
+
+
+def test_output_schema_required_but_undefined_is_flagged():
+    tool = ToolContract(
+        "query_tickets",
+        output_schema={
+            "type": "object",
+            "properties": {"ticket_id": {"type": "string"}},
+            "required": ["ticket_id", "status"],
+        },
+    )
+    report = lint_registry(Registry("r", tools=(tool,)))
+    [finding] = [f for f in report.findings if f.rule_id == "output-schema-required-undefined"]
+    assert finding.path == "output_schema.required[1]"
+    assert "'status'" in finding.message
