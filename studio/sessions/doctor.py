@@ -299,13 +299,12 @@ def _place_results(msgs: list[Message], changes: list[Change]) -> list[Message]:
                         )
                     )
     out: list[Message] = []
-    placed: set[tuple[int, int]] = set()
     mi = 0
     while mi < len(msgs):
         msg = msgs[mi]
         calls = msg.tool_calls if msg.role is Role.ASSISTANT else ()
         if not calls:
-            kept = _without_results(msg, mi, placed | dropped, answer, changes)
+            kept = _without_results(msg, mi, changes)
             if kept is not None:
                 out.append(kept)
             elif msg.parts:
@@ -319,14 +318,12 @@ def _place_results(msgs: list[Message], changes: list[Change]) -> list[Message]:
         ids = [c.id for c in calls]
         if _block_is_valid(msgs, mi, block_end, ids, answer, dropped):
             out.extend(msgs[mi + 1 : block_end])
-            placed.update(answer[i][:2] for i in ids)
             mi = block_end
             continue
         results: list[Part] = []
         for cid in ids:
             if cid in answer:
                 rmi, rpi, part = answer[cid]
-                placed.add((rmi, rpi))
                 if not (mi < rmi < block_end):
                     changes.append(
                         Change(
@@ -354,9 +351,7 @@ def _place_results(msgs: list[Message], changes: list[Change]) -> list[Message]:
         out.append(Message(Role.TOOL, tuple(results)))
         # What else the block held (a user's text after the results) comes after them.
         for bmi in range(mi + 1, block_end):
-            rest = _without_results(
-                msgs[bmi], bmi, placed | dropped, answer, changes, split_note=True
-            )
+            rest = _without_results(msgs[bmi], bmi, changes, split_note=True)
             if rest is not None:
                 out.append(rest)
         mi = block_end
@@ -418,21 +413,14 @@ def _block_is_valid(
 
 
 def _without_results(
-    msg: Message,
-    mi: int,
-    gone: set[tuple[int, int]],
-    answer: dict[str, tuple[int, int, ToolResultPart]],
-    changes: list[Change],
-    *,
-    split_note: bool = False,
+    msg: Message, mi: int, changes: list[Change], *, split_note: bool = False
 ) -> Message | None:
-    """``msg`` less the results placed or dropped elsewhere (None when nothing is left)."""
-    answered_here = {(a[0], a[1]) for a in answer.values()}
-    parts = tuple(
-        p
-        for pi, p in enumerate(msg.parts)
-        if not (isinstance(p, ToolResultPart) and ((mi, pi) in gone or (mi, pi) in answered_here))
-    )
+    """``msg`` less its results (None when nothing is left).
+
+    Outside a valid block every result is either the answer of a call (placed
+    in that call's block) or dropped, so none stays where it was.
+    """
+    parts = tuple(p for p in msg.parts if not isinstance(p, ToolResultPart))
     if len(parts) == len(msg.parts):
         return msg
     if not parts:
@@ -517,13 +505,14 @@ def safe_cut_points(messages: Sequence[Message]) -> list[int]:
     turn and the results that answer it); never inside a group.
     """
     points: list[int] = []
+    messages = list(messages)
     mi = 0
     while mi < len(messages):
         msg = messages[mi]
         if msg.role is Role.USER and not msg.tool_results:
             points.append(mi)
         if msg.role is Role.ASSISTANT and msg.tool_calls:
-            end = _block_end(list(messages), mi)
+            end = _block_end(messages, mi)
             if end < len(messages) and end not in points:
                 points.append(end)
             mi = max(end, mi + 1)
@@ -565,22 +554,24 @@ def trim(
     system = history[:head]
     body = history[head:]
     sizes = [count(m) for m in body]
-    total = sum(count(m) for m in history)
     fixed_cost = sum(count(m) for m in system)
+    total = fixed_cost + sum(sizes)
     points = [0, *(p for p in safe_cut_points(body) if p > 0)]
     note = Message(Role.USER, (TextPart(f"[Summary of the earlier conversation] {summary}"),))
     chosen, fits = points[-1] if points else 0, False
+    suffix = [0] * (len(sizes) + 1)  # tokens of body[i:]
+    for i in range(len(sizes) - 1, -1, -1):
+        suffix[i] = suffix[i + 1] + sizes[i]
     for point in points:
-        cost = fixed_cost + sum(sizes[point:])
+        cost = fixed_cost + suffix[point]
         if point > 0 and summary:
             cost += count(note)
         if cost <= max_tokens:
             chosen, fits = point, True
             break
     kept = system + ([note] if summary and chosen > 0 else []) + body[chosen:]
-    return TrimResult(
-        kept, sum(count(m) for m in kept), total, chosen, head + chosen, fits, changes
-    )
+    kept_tokens = fixed_cost + suffix[chosen] + (count(note) if summary and chosen > 0 else 0)
+    return TrimResult(kept, kept_tokens, total, chosen, head + chosen, fits, changes)
 
 
 __all__ = [
