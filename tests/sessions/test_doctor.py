@@ -218,3 +218,43 @@ def test_cli_repair_convert_trim(tmp_path, capsys) -> None:
     assert "kept " in out and f"trim of {session_id}" in out
     assert main(["--db", db, "sessions", "list", "--source", "trim"]) == 0
     assert "\t0 problems\t" in capsys.readouterr().out
+
+
+@st.composite
+def broken_histories(draw: st.DrawFn) -> list[Message]:
+    """A valid history, then results dropped, moved, duplicated, orphaned and ids reused."""
+    history = draw(valid_histories())
+    out: list[Message] = []
+    for message in history:
+        if message.role is Role.TOOL:
+            kept = tuple(p for p in message.parts if draw(st.integers(0, 3)))  # drop ~1 in 4
+            if draw(st.booleans()) and kept:
+                kept = kept + kept[:1]  # a duplicate result
+            if kept:
+                out.append(Message(Role.TOOL, kept))
+            if draw(st.integers(0, 4)) == 0:
+                out.append(Message(Role.TOOL, (ToolResultPart("call_stray", "?"),)))
+        elif message.role is Role.ASSISTANT and message.tool_calls and draw(st.integers(0, 3)) == 0:
+            reused = tuple(
+                ToolCallPart("call_0_0", p.name, p.arguments) if isinstance(p, ToolCallPart) else p
+                for p in message.parts
+            )
+            out.append(Message(Role.ASSISTANT, reused))
+        else:
+            out.append(message)
+    if len(out) > 3 and draw(st.booleans()):  # move one message later
+        i = draw(st.integers(1, len(out) - 2))
+        out.insert(draw(st.integers(i + 1, len(out) - 1)), out.pop(i))
+    return out
+
+
+@SETTINGS
+@given(broken_histories(), st.sampled_from(WIRE_FORMATS))
+def test_any_repaired_history_passes_the_check_and_the_servers(
+    history: list[Message], provider: str
+) -> None:
+    fixed = repair(history, provider)
+    assert analyse_pairing(fixed.messages).problems == ()
+    for server in ("openai", "anthropic"):
+        assert server_error(fixed.messages, server) is None
+    assert repair(fixed.messages, provider).changes == []

@@ -155,3 +155,29 @@ def test_codex_rollout_pairs_function_and_custom_calls_by_call_id() -> None:
     assert calls[1].extra.get("custom") is True and "*** Begin Patch" in calls[1].arguments
     assert check_session(session.messages).findings == ()
     assert session.meta["usage"]["output_tokens"] == 230
+
+
+def test_claude_code_sidechain_lines_in_the_main_file_and_an_interrupted_call(tmp_path) -> None:
+    def line(uuid, parent, kind, content, **extra):
+        message = {"role": kind, "content": content}
+        if kind == "assistant":
+            message.update(id=f"msg_{uuid}", model="claude-sonnet-4-5")
+        return {"parentUuid": parent, "isSidechain": False, "sessionId": "s1", "type": kind,
+                "uuid": uuid, "message": message, **extra}  # fmt: skip
+
+    use = {"type": "tool_use", "id": "toolu_01Interrupted", "name": "search_policy",
+           "input": {"query": "taxi"}}  # fmt: skip
+    lines = [
+        line("a", None, "user", "What does clause 4.2 say?"),
+        line("b", "a", "assistant", [use]),
+        line("x", "b", "user", "Look it up", isSidechain=True),
+        line("y", "x", "assistant", [{"type": "text", "text": "80 per trip"}], isSidechain=True),
+        line("c", "b", "user", [{"type": "text", "text": "[Request interrupted by user]"}]),
+    ]
+    path = tmp_path / "s1.jsonl"
+    path.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    live, sub = import_sessions(path).sessions
+    assert sub.meta["sidechain"] is True and sub.messages[-1].text == "80 per trip"
+    (finding,) = check_session(live.messages, origins=live.origins).findings
+    assert finding.kind == "call-without-result" and finding.call_id == "toolu_01Interrupted"
+    assert finding.origin == "line 2 $[1]"
