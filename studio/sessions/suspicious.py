@@ -135,6 +135,8 @@ def find_suspicious(
                 continue
             first_pos, first = earlier
             first_result = results.get(first.id)
+            guess = "" if registry is not None and registry.tool(part.name) is not None else (
+                " (a write by its name's verb: no registry risk tier)")  # fmt: skip
             if first_result is None:
                 continue  # outcome unknown: the pairing check reports the missing result
             if is_timeout_result(first_result):
@@ -142,12 +144,12 @@ def find_suspicious(
                     SuspiciousKind.RETRY_AFTER_TIMEOUT, pos, part.id, part.name,
                     f"{part.name} is called again with the same arguments after the call at "
                     f"{first_pos} timed out (outcome UNKNOWN): look it up by its idempotency "
-                    "key instead of retrying", (first_pos,),
+                    f"key instead of retrying{guess}", (first_pos,),
                 ))  # fmt: skip
             elif not is_error_result(first_result):
                 out.append(SuspiciousFinding(
                     SuspiciousKind.DUPLICATE_WRITE, pos, part.id, part.name,
                     f"{part.name} is called twice with the same arguments (first at "
-                    f"{first_pos}): a duplicate side effect", (first_pos,),
+                    f"{first_pos}): a duplicate side effect{guess}", (first_pos,),
                 ))  # fmt: skip
     return out

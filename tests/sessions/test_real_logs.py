@@ -99,7 +99,7 @@ def test_a_retried_write_whose_first_attempt_failed_is_not_a_duplicate() -> None
     assert find_suspicious(failed) == []
     done = [*failed[:2], results(("c1", {"ticket": "R-55821"})), *failed[3:]]
     (dup,) = find_suspicious(done)
-    assert dup.kind.value == "duplicate-write"
+    assert dup.kind.value == "duplicate-write" and "by its name's verb" in dup.message
     check = check_session(done)
     assert check.risk_guessed and "told by their names' verbs" in check.format_text()
 
