@@ -112,3 +112,13 @@ def test_unreadable_file_is_reported(qtbot, view, tmp_path):
 
 def test_draft_name_from_the_file_name(tmp_path):
     assert draft_name_for(tmp_path / "Prod Log 2026.jsonl") == "prod-log-2026-tools"
+
+
+def test_a_folder_of_agent_transcripts_is_imported(qtbot, view):
+    dialog = view.import_log()
+    with qtbot.waitSignal(dialog.imported, timeout=10_000):
+        dialog.start(FIXTURES / "claude_projects")
+    assert len(dialog.session_ids) == 3  # live chain, abandoned branch, subagent
+    assert "Imported 3 sessions" in dialog.status.text()
+    files = {r.file for r in view.table_model.rows()}
+    assert "-home-dev-travel/5f1c2a9e-0000-4000-8000-000000000001.jsonl" in files

@@ -146,6 +146,43 @@ def find_log_files(folder: str | os.PathLike[str], *, limit: int = 10_000) -> li
     return found
 
 
+def import_folder(
+    folder: str | os.PathLike[str],
+    fmt: str = "auto",
+    *,
+    progress: Progress | None = None,
+    cancel: CancelFlag | None = None,
+) -> ImportOutcome:
+    """Every log under ``folder`` (:func:`find_log_files`) as one outcome.
+
+    Each session's ``file`` is its path relative to ``folder``; a file that
+    cannot be read at all is an error of that file. ``progress`` counts files.
+    """
+    root = Path(folder)
+    files = find_log_files(root)
+    outcome = ImportOutcome()
+    for done, path in enumerate(files):
+        if cancel is not None and cancel.is_set():
+            outcome.cancelled = True
+            break
+        name = one_line(str(path.relative_to(root)))
+        try:
+            part = import_sessions(path, fmt, cancel=cancel, file_name=name)
+        except FormatError as exc:
+            outcome.errors.append(ImportIssue(name, 1, "", str(exc)))
+            continue
+        for session in part.sessions:
+            session.file = name
+        outcome.sessions.extend(part.sessions)
+        outcome.errors.extend(part.errors)
+        outcome.cancelled = outcome.cancelled or part.cancelled
+        if progress is not None:
+            progress(done + 1, len(files))
+    if progress is not None and not files:
+        progress(1, 1)
+    return outcome
+
+
 class _Importer:
     def __init__(self, name: str, fmt: str, progress: Progress | None, cancel: CancelFlag | None,
                  total: int) -> None:  # fmt: skip
@@ -364,6 +401,7 @@ __all__ = [
     "detect_session_format",
     "dump_session",
     "find_log_files",
+    "import_folder",
     "import_sessions",
     "session_document",
 ]

@@ -81,6 +81,8 @@ class ImportedSession:
     title: str = ""
     origins: list[Origin] = field(default_factory=list)
     """Per message, where it was in the file (same length as ``messages``, or empty)."""
+    file: str = ""
+    """The file it came from, relative to the folder imported (set by a folder import)."""
 
     @property
     def model(self) -> str:

@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 from registry_db import RegistryStore, StoreError
 from registry_db.sessions import SessionStore
 from studio.formats import FormatError
-from studio.sessions.importers import ImportOutcome, import_sessions
+from studio.sessions.importers import ImportOutcome, import_folder, import_sessions
 from studio.sessions.importers.detect import FORMATS
 from studio.sessions.library import import_tools_as_draft, save_imported
 from studio.ui.sessions.prompts import SessionPrompts
@@ -74,7 +74,7 @@ class ImportLogDialog(QDialog):
         self._generation = 0
 
         self.path_edit = QLineEdit()
-        self.path_edit.setPlaceholderText("A .json, .jsonl or .traj log")
+        self.path_edit.setPlaceholderText("A .json, .jsonl or .traj log, or a folder of them")
         self.browse_button = QPushButton("Browse…")
         self.format_combo = QComboBox()
         self.format_combo.addItems(["auto", *FORMATS])
@@ -166,6 +166,8 @@ class ImportLogDialog(QDialog):
         event = self.cancel_event
 
         def work(progress: ProgressCallback) -> ImportOutcome:
+            if path.is_dir():  # ~/.claude/projects, ~/.codex/sessions: every log under it
+                return import_folder(path, fmt, progress=progress, cancel=event)
             return import_sessions(path, fmt, progress=progress, cancel=event)
 
         job = Job(work)
@@ -217,7 +219,7 @@ class ImportLogDialog(QDialog):
         self.progress.setValue(1)
         name = self._path.name if self._path else ""
         for session in outcome.sessions:
-            info = save_imported(self.sessions, session, file=name)
+            info = save_imported(self.sessions, session, file=session.file or name)
             self.session_ids.append(info.id)
         lines = [f"error: {e}" for e in outcome.errors]
         lines += [f"warning: {w}" for w in outcome.warnings]
