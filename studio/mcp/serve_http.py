@@ -22,6 +22,7 @@ import json
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from mcp.server.streamable_http import check_accept_headers
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
@@ -131,7 +132,7 @@ class McpEndpoint:
             return await _json(send, 404, str(exc))
         except (ValueError, MCPError) as exc:
             return await _json(send, 400, str(exc))
-        caller = self._caller(headers, token)
+        caller = self._caller(headers, token, scope.get("client"))
         receive = self._deadline(receive)
         if _listing_request(scope, headers):
             rest = await self._fast_listing(target, caller, scope, receive, send)
@@ -190,7 +191,9 @@ class McpEndpoint:
         await send({"type": "http.response.body", "body": payload})
         return None
 
-    def _caller(self, headers: Mapping[str, str], token: str | None) -> Caller:
+    def _caller(
+        self, headers: Mapping[str, str], token: str | None, peer: Sequence[Any] | None = None
+    ) -> Caller:
         credential = credential_hash(token) if token else None
         subject = credential
         if self.options.subject_header:
@@ -200,8 +203,10 @@ class McpEndpoint:
         session_id = headers.get("mcp-session-id")
         if session_id and (version is None or version in HANDSHAKE_PROTOCOL_VERSIONS):
             key = f"session:{session_id}"
-        else:  # the 2026-07-28 era has no session: one studio session per caller
-            key = f"caller:{subject or credential or 'anonymous'}"
+        elif subject or credential:  # the 2026-07-28 era has no session: one per caller
+            key = f"caller:{subject or credential}"
+        else:  # nobody named: one per connection, so two clients never share a write ledger
+            key = f"peer:{peer[0]}:{peer[1]}" if peer else "peer:unknown"
         return Caller(key, subject, context, "http")
 
     def _deadline(self, receive: Receive) -> Receive:

@@ -151,3 +151,27 @@ def test_a_channel_buckets_each_caller_stickily(db: Path, server: ServerThread) 
     assert seen == {u: [v, v] for u, v in expected.items()}
     recorded = {(o.version, o.tool) for o in outcomes(db)}
     assert recorded == {("1", "search_policy"), ("2", "search_policy")}
+
+
+def test_sessions_end_with_the_server_and_anonymous_callers_are_kept_apart(db: Path) -> None:
+    store = RegistryStore.open(db)
+    server = ServerThread(store, mcp=McpHttpOptions(approve="write")).start()  # no token
+    url = f"{server.url}/mcp/{REGISTRY}?version=1"
+    args = {"invoice_ids": ["INV-102"], "amount": 118.5, "reason": "client visit"}
+
+    async def one_client() -> Any:
+        async with Client(url, mode="auto") as client:
+            return await client.call_tool("create_reimbursement_ticket", args)
+
+    try:
+        first, second = _run(one_client()), _run(one_client())
+    finally:
+        server.stop()
+        store.close()
+    # Two clients nobody named are two sessions: the second one's write is not a replay of
+    # the first one's.
+    assert "replay" not in json.loads(second.content[0].text)
+    assert first.is_error is False and second.is_error is False
+    sessions = mcp_sessions(db)
+    assert len(sessions) == 2
+    assert {info.status for info, _, _ in sessions} == {"completed"}
