@@ -35,7 +35,6 @@ from operator import mul
 from studio.contract.model import ToolContract
 from studio.contract.render import render_description
 from studio.lint.text import split_identifier, tokenize
-from studio.lint.wordlists import stopwords
 
 MIN_MAX_DF = 10
 """Tokens in at most this many tools always count for candidates (small registries)."""
@@ -95,8 +94,8 @@ class SimilarPair:
 
 
 def _fold_plural(token: str) -> str:
-    if _NOT_A_TERM.search(token) or token in _EXTRA_STOPWORDS:
-        return ""  # numbers, ids and function words carry no meaning to compare
+    if _NOT_A_TERM.search(token):
+        return ""  # numbers and ids (INV-102, 1008292230) carry no meaning to compare
     out = token
     if token.isascii() and len(token) > 3 and token.isalpha():
         if token.endswith("ies") and len(token) > 4:
@@ -107,7 +106,6 @@ def _fold_plural(token: str) -> str:
 
 
 _NOT_A_TERM = re.compile(r"[0-9]")
-_EXTRA_STOPWORDS = stopwords()
 
 
 class _NormCache(dict[str, str]):
@@ -127,7 +125,7 @@ _normalised = _norm_cache.__getitem__
 def normalise_token(token: str) -> str:
     """Fold simple English plurals (``orders`` → ``order``); CJK is kept.
 
-    Numbers, tokens with digits and stopwords fold to ``""`` (not a term).
+    Numbers and tokens with digits fold to ``""`` (not a term).
     """
     return _normalised(token)
 

@@ -614,6 +614,8 @@ class AmbiguityState:
             for key in self._star_pairs((group,), pos):
                 clone_pairs.setdefault(key, []).append(block)
         for key in self.usages.pairs():
+            if self.same_block(key[0], key[1], "usage"):
+                continue  # exact copies: reported against their group's first tool
             blocks = clone_pairs.setdefault(key, [])
             if "usage" not in blocks:
                 blocks.append("usage")
