@@ -270,17 +270,25 @@ class ServedRegistry:
 
     # ------------------------------------------------------------------ approvals
 
-    def approver(self, ctx: Any) -> Approver:
-        """The policy's approver, else elicitation where the client can answer, else refusal."""
+    def approver(self, ctx: Any, params: types.CallToolRequestParams) -> Approver:
+        """The policy's approver, else asking the user through the client, else refusal.
+
+        A 2025-11-25 client that declared elicitation is asked with an
+        ``elicitation/create`` request; a 2026-07-28 one gets the question as
+        an ``InputRequiredResult`` (the call runs when it comes back answered).
+        """
         if self.options.approve is not None:
             return auto_approver(self.options.approve, self.options.phrases)
         caps = ctx.session.client_capabilities
-        if caps is None or caps.elicitation is None or not ctx.session.can_send_request:
-            return no_confirmation(
-                "this client cannot be asked (no elicitation) and the server has no approval "
-                "policy (--approve)"
-            )
-        return _elicit_approver(ctx)
+        if caps is not None and caps.elicitation is not None:
+            if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+                return _round_trip_approver(params)
+            if ctx.session.can_send_request:
+                return _elicit_approver(ctx)
+        return no_confirmation(
+            "this client cannot be asked (no elicitation) and the server has no approval "
+            "policy (--approve)"
+        )
 
 
 def _overlay(base: SessionContext, own: SessionContext | None) -> SessionContext:
@@ -291,40 +299,79 @@ def _overlay(base: SessionContext, own: SessionContext | None) -> SessionContext
                           {**base.values, **own.values})  # fmt: skip
 
 
+CONFIRM_INPUT = "studio/confirm"
+"""The ``input_requests`` key of the confirmation asked in a 2026-07-28 round trip."""
+
+
+class InputNeeded(Exception):
+    """The call waits for the user's answer to ``request`` (2026-07-28 round trip)."""
+
+    def __init__(self, request: types.ElicitRequest) -> None:
+        super().__init__("input required")
+        self.request = request
+
+
+def _confirmation_form(request: ApprovalRequest) -> tuple[str, dict[str, Any]]:
+    """The question and form for a risky call: a yes/no, or the phrase to type."""
+    args = json.dumps(request.arguments, ensure_ascii=False)
+    if request.phrase:
+        message = (f"{request.tool} is destructive and cannot be undone. Arguments: {args}. "
+                   f"Type {request.phrase!r} to run it.")  # fmt: skip
+        return message, {
+            "type": "object",
+            "properties": {"phrase": {"type": "string", "title": "Confirmation phrase"}},
+            "required": ["phrase"],
+        }
+    message = f"Run {request.tool} ({request.risk.value})? Arguments: {args}"
+    return message, {
+        "type": "object",
+        "properties": {"confirm": {"type": "boolean", "title": "Run it"}},
+        "required": ["confirm"],
+    }
+
+
+def _decision(request: ApprovalRequest, answer: types.ElicitResult) -> ApprovalDecision:
+    if answer.action != "accept":
+        return ApprovalDecision(False, reason=f"the user chose {answer.action}")
+    content = answer.content or {}
+    if request.phrase:
+        return ApprovalDecision(True, phrase=str(content.get("phrase", "")))
+    if content.get("confirm") is True:
+        return ApprovalDecision(True)
+    return ApprovalDecision(False, reason="the user did not confirm")
+
+
 def _elicit_approver(ctx: Any) -> Approver:
-    """Ask the user through the client (elicitation): a yes/no, or the typed phrase."""
+    """Ask the user with an ``elicitation/create`` request (2025-11-25 sessions)."""
 
     async def ask(request: ApprovalRequest) -> ApprovalDecision:
-        args = json.dumps(request.arguments, ensure_ascii=False)
-        if request.phrase:
-            message = (f"{request.tool} is destructive and cannot be undone. Arguments: {args}. "
-                       f"Type {request.phrase!r} to run it.")  # fmt: skip
-            schema: dict[str, Any] = {
-                "type": "object",
-                "properties": {"phrase": {"type": "string", "title": "Confirmation phrase"}},
-                "required": ["phrase"],
-            }
-        else:
-            message = f"Run {request.tool} ({request.risk.value})? Arguments: {args}"
-            schema = {
-                "type": "object",
-                "properties": {"confirm": {"type": "boolean", "title": "Run it"}},
-                "required": ["confirm"],
-            }
+        message, schema = _confirmation_form(request)
         try:
             answer = await ctx.session.elicit_form(
                 message, schema, related_request_id=ctx.request_id
             )
         except NoBackChannelError:
             return ApprovalDecision(False, reason="CONFIRM_REQUIRED: the client cannot be asked")
-        if answer.action != "accept":
-            return ApprovalDecision(False, reason=f"the user chose {answer.action}")
-        content = answer.content or {}
-        if request.phrase:
-            return ApprovalDecision(True, phrase=str(content.get("phrase", "")))
-        if content.get("confirm") is True:
-            return ApprovalDecision(True)
-        return ApprovalDecision(False, reason="the user did not confirm")
+        return _decision(request, answer)
+
+    return ask
+
+
+def _round_trip_approver(params: types.CallToolRequestParams) -> Approver:
+    """Decide from the answer the call came back with, else ask for it (2026-07-28).
+
+    The first round records nothing: :class:`InputNeeded` leaves the call
+    before it is written, and the retry (same tool, same arguments, the
+    answer in ``input_responses``) runs and records the whole call.
+    """
+
+    async def ask(request: ApprovalRequest) -> ApprovalDecision:
+        answer = (params.input_responses or {}).get(CONFIRM_INPUT)
+        if isinstance(answer, types.ElicitResult):
+            return _decision(request, answer)
+        message, schema = _confirmation_form(request)
+        form = types.ElicitRequestFormParams(message=message, requested_schema=schema)
+        raise InputNeeded(types.ElicitRequest(params=form))
 
     return ask
 
@@ -435,7 +482,9 @@ def build_server(served: ServedRegistry, default_caller: Caller | None = None) -
     async def list_tools(ctx: Any, params: types.PaginatedRequestParams | None) -> Any:
         return served.list_result(caller().subject)
 
-    async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+    async def call_tool(
+        ctx: Any, params: types.CallToolRequestParams
+    ) -> types.CallToolResult | types.InputRequiredResult:
         who = caller()
         client = ctx.session.client_params
         meta = {"client": client.client_info.name if client is not None else "",
@@ -446,10 +495,13 @@ def build_server(served: ServedRegistry, default_caller: Caller | None = None) -
             raw = ctx.meta.get(TURN_META_KEY) if isinstance(ctx.meta, Mapping) else None
             turn = str(raw) if raw is not None else ""
         call_id = f"mcp_{ctx.request_id}_{session.calls + 1}" if ctx.request_id is not None else ""
-        outcome = await session.call(
-            params.name, params.arguments if params.arguments is not None else {},
-            call_id=call_id, approver=served.approver(ctx), turn=turn,
-        )  # fmt: skip
+        try:
+            outcome = await session.call(
+                params.name, params.arguments if params.arguments is not None else {},
+                call_id=call_id, approver=served.approver(ctx, params), turn=turn,
+            )  # fmt: skip
+        except InputNeeded as needed:
+            return types.InputRequiredResult(input_requests={CONFIRM_INPUT: needed.request})
         if not outcome.known_tool and outcome.result.get("error_code") == "UNKNOWN_TOOL":
             raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {params.name}",
                            data=outcome.result)  # fmt: skip

@@ -117,7 +117,8 @@ def test_writes_need_a_policy_or_a_confirmation(db: Path) -> None:
     assert [o.status for o in outcomes(db)] == ["denied", "ok", "replayed"]
 
 
-def test_a_client_that_can_elicit_is_asked(db: Path) -> None:
+@pytest.mark.parametrize("mode", ERAS)  # an elicitation request; an InputRequiredResult
+def test_a_client_that_can_elicit_is_asked(db: Path, mode: str) -> None:
     from mcp import types
 
     asked: list[str] = []
@@ -128,7 +129,7 @@ def test_a_client_that_can_elicit_is_asked(db: Path) -> None:
 
     async def go() -> Any:
         params = stdio_params(db, "--version", "1")
-        async with Client(params, mode="legacy", elicitation_callback=answer) as client:
+        async with Client(params, mode=mode, elicitation_callback=answer) as client:
             return await client.call_tool(
                 "create_reimbursement_ticket",
                 {"invoice_ids": ["INV-102"], "amount": 118.5,
@@ -137,7 +138,11 @@ def test_a_client_that_can_elicit_is_asked(db: Path) -> None:
 
     result = _run(go())
     assert result.is_error is False, result.content[0].text
-    assert asked and "create_reimbursement_ticket" in asked[0]
+    assert len(asked) == 1 and "create_reimbursement_ticket" in asked[0]
+    [(_, messages, events)] = mcp_sessions(db)
+    assert [m["role"] for m in messages] == ["assistant", "tool"]  # one call, recorded once
+    decided = next(e for e in events if e.type == "approval.decided")
+    assert decided.data["approved"] is True
 
 
 def test_killing_the_client_mid_call_closes_the_session_as_interrupted(tmp_path: Path) -> None:
