@@ -39,9 +39,9 @@ def to_wire(
     notes = notes if notes is not None else []
     _note_losses(messages, fmt, notes)
     if fmt == "openai":
-        return {"messages": to_openai_messages(tuple(messages))}
+        return {"messages": _openai_messages(messages)}
     if fmt == "anthropic":
-        wire, system = to_anthropic_messages(tuple(messages), notes)
+        wire, system = _anthropic_messages(messages, notes)
         # A system key (even empty) marks the Messages API shape for detection.
         return {"system": system, "messages": wire}
     if fmt == "openai-responses":
@@ -82,14 +82,143 @@ def arguments_object(arguments: str | dict[str, Any]) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
+# ---------------------------------------------------------------------- images
+
+
+def media_of(message: Message) -> tuple[list[dict[str, str]], int]:
+    """The images of a message in a provider-neutral form, and how many other parts it has.
+
+    An image is ``{"mime", "data"}`` (base64) or ``{"url"}`` (and ``mime`` when known),
+    read from whichever importer kept it: OpenAI ``image_url`` / Responses
+    ``input_image`` (``extra["content_parts"]``), Anthropic ``image`` blocks
+    (``extra["blocks"]``), Gemini ``inlineData`` / ``fileData`` (``extra["parts"]``).
+    """
+    images: list[dict[str, str]] = []
+    other = 0
+    for key in ("content_parts", "blocks", "parts"):
+        for entry in message.extra.get(key) or ():
+            part = entry.get("part") or entry.get("block") if isinstance(entry, dict) else None
+            image = _image(part) if isinstance(part, dict) else None
+            if image is not None:
+                images.append(image)
+            elif part is not None:
+                other += 1
+    return images, other + len(message.extra.get("items") or ())
+
+
+def _image(part: dict[str, Any]) -> dict[str, str] | None:
+    kind = part.get("type")
+    if kind in ("image_url", "input_image"):
+        url = part.get("image_url")
+        url = url.get("url") if isinstance(url, dict) else url
+        return _from_url(url) if isinstance(url, str) else None
+    if kind == "image" and isinstance(part.get("source"), dict):
+        source = part["source"]
+        if source.get("type") == "base64" and isinstance(source.get("data"), str):
+            return {"mime": str(source.get("media_type", "")), "data": source["data"]}
+        if source.get("type") == "url" and isinstance(source.get("url"), str):
+            return {"url": source["url"]}
+        return None
+    inline = part.get("inlineData") or part.get("inline_data")
+    if isinstance(inline, dict) and isinstance(inline.get("data"), str):
+        return {"mime": str(inline.get("mimeType", "")), "data": inline["data"]}
+    file = part.get("fileData") or part.get("file_data")
+    if isinstance(file, dict) and isinstance(file.get("fileUri"), str):
+        out = {"url": file["fileUri"]}
+        if file.get("mimeType"):
+            out["mime"] = str(file["mimeType"])
+        return out
+    return None
+
+
+def _from_url(url: str) -> dict[str, str]:
+    head, sep, data = url.partition(",")
+    if url.startswith("data:") and sep and head.endswith(";base64"):
+        return {"mime": head[5:-7], "data": data}
+    return {"url": url}
+
+
+def _url(image: dict[str, str]) -> str:
+    return image.get("url") or f"data:{image.get('mime', '')};base64,{image.get('data', '')}"
+
+
+def _image_part(image: dict[str, str], fmt: str) -> dict[str, Any]:
+    """One image as ``fmt`` carries it in a user message."""
+    if fmt == "openai":
+        return {"type": "image_url", "image_url": {"url": _url(image)}}
+    if fmt == "openai-responses":
+        return {"type": "input_image", "image_url": _url(image)}
+    if fmt == "anthropic":
+        if "url" in image:
+            return {"type": "image", "source": {"type": "url", "url": image["url"]}}
+        source = {"type": "base64", "media_type": image["mime"], "data": image["data"]}
+        return {"type": "image", "source": source}
+    if "url" in image:
+        file = {"fileUri": image["url"], **({"mimeType": image["mime"]} if "mime" in image else {})}
+        return {"fileData": file}
+    return {"inlineData": {"mimeType": image["mime"], "data": image["data"]}}
+
+
+def _user_images(message: Message, fmt: str) -> list[dict[str, Any]]:
+    if message.role is not Role.USER:
+        return []
+    return [_image_part(i, fmt) for i in media_of(message)[0]]
+
+
+def _openai_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
+    """Chat Completions messages (the providers' converter), user images as content parts."""
+    out: list[dict[str, Any]] = []
+    for message in messages:
+        entries = to_openai_messages((message,))
+        images = _user_images(message, "openai")
+        if images:
+            if not entries or entries[-1]["role"] != "user":
+                entries.append({"role": "user", "content": ""})
+            text = entries[-1]["content"]
+            entries[-1]["content"] = ([{"type": "text", "text": text}] if text else []) + images
+        out.extend(entries)
+    return out
+
+
+def _anthropic_messages(
+    messages: Sequence[Message], notes: list[str]
+) -> tuple[list[dict[str, Any]], str]:
+    """Messages API messages (the providers' converter), user images as blocks after text."""
+    out: list[dict[str, Any]] = []
+    system: list[str] = []
+    for message in messages:
+        images = _user_images(message, "anthropic")
+        wire, text = to_anthropic_messages((message,), [] if images else notes)
+        if text:
+            system.append(text)
+        if images:
+            if not wire:
+                wire = [{"role": "user", "content": []}]
+            wire[-1]["content"].extend(images)
+        for entry in wire:
+            if out and out[-1]["role"] == entry["role"]:
+                out[-1]["content"].extend(entry["content"])  # consecutive user turns: one
+            else:
+                out.append(entry)
+    for entry in out:
+        if entry["role"] == "user":
+            entry["content"].sort(key=lambda b: b["type"] != "tool_result")
+    return out, "\n\n".join(system)
+
+
 def _note_losses(messages: Sequence[Message], fmt: str, notes: list[str]) -> None:
     for mi, message in enumerate(messages):
-        for key in ("content_parts", "blocks", "parts", "items"):
-            if message.extra.get(key):
-                notes.append(
-                    f"messages[{mi}]: {len(message.extra[key])} non-text part(s) "
-                    f"({key}) are not carried to {fmt}"
-                )
+        images, other = media_of(message)
+        if other:
+            notes.append(
+                f"messages[{mi}]: {other} non-text part(s) (thinking, audio, "
+                f"files, items) are not carried to {fmt}"
+            )
+        if images and message.role is not Role.USER:
+            notes.append(
+                f"messages[{mi}]: {len(images)} image(s) outside a user message "
+                f"are not carried to {fmt}"
+            )
         for part in message.parts:
             if (
                 isinstance(part, ToolResultPart)
@@ -123,12 +252,12 @@ def _responses_items(messages: Sequence[Message]) -> list[dict[str, Any]]:
             items.append(
                 {"type": "function_call_output", "call_id": part.id, "output": part.content}
             )
-        if message.role is not Role.TOOL and (message.text or not message.parts):
+        images = _user_images(message, "openai-responses")
+        if message.role is not Role.TOOL and (message.text or images or not message.parts):
             role = str(message.extra.get("role") or message.role.value)
             kind = "output_text" if message.role is Role.ASSISTANT else "input_text"
-            items.append(
-                {"type": "message", "role": role, "content": [{"type": kind, "text": message.text}]}
-            )
+            text = [{"type": kind, "text": message.text}] if message.text or not images else []
+            items.append({"type": "message", "role": role, "content": text + images})
         for call in message.tool_calls:
             items.append(
                 {
@@ -178,6 +307,7 @@ def _gemini_document(messages: Sequence[Message], notes: list[str]) -> dict[str,
                         }
                     }
                 )
+        parts.extend(_user_images(message, "gemini"))
         if not parts:
             continue
         role = "model" if message.role is Role.ASSISTANT else "user"

@@ -118,13 +118,21 @@ _TEXT = st.text(alphabet=string.ascii_letters + " äß中", min_size=1, max_size
 )
 
 
+_IMAGES = [
+    {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgo="}},
+    {"type": "image_url", "image_url": {"url": "https://example.com/INV-102.png"}},
+]
+
+
 @st.composite
 def valid_histories(draw: st.DrawFn) -> list[Message]:
     out: list[Message] = []
     if draw(st.booleans()):
         out.append(Message(Role.SYSTEM, (TextPart(draw(_TEXT)),)))
     for turn in range(draw(st.integers(1, 4))):
-        out.append(Message(Role.USER, (TextPart(draw(_TEXT)),)))
+        images = draw(st.lists(st.sampled_from(_IMAGES), max_size=2))
+        extra = {"content_parts": [{"index": i + 1, "part": p} for i, p in enumerate(images)]}
+        out.append(Message(Role.USER, (TextPart(draw(_TEXT)),), extra if images else {}))
         calls = draw(st.integers(0, 3))
         if calls:
             text = draw(st.one_of(st.just(""), _TEXT))
@@ -150,6 +158,20 @@ def test_convert_and_back_is_the_identity(history: list[Message], a: str, b: str
     doc_b = convert(from_wire(doc_a, a), b).document
     assert convert(from_wire(doc_b, b), a).document == doc_a
     assert analyse_pairing(from_wire(doc_b, b)).problems == ()
+
+
+def test_convert_carries_a_receipt_image_to_every_provider() -> None:
+    receipt = Message(Role.USER, (TextPart("my taxi receipt"),),
+                      {"content_parts": [{"index": 1, "part": _IMAGES[0]}]})  # fmt: skip
+    shapes = {
+        "openai": lambda d: d["messages"][0]["content"][1]["image_url"]["url"],
+        "openai-responses": lambda d: d["input"][0]["content"][1]["image_url"],
+        "anthropic": lambda d: d["messages"][0]["content"][1]["source"]["media_type"],
+        "gemini": lambda d: d["contents"][0]["parts"][1]["inlineData"]["mimeType"],
+    }
+    for fmt, pick in shapes.items():
+        result = convert([receipt], fmt)
+        assert "png" in pick(result.document) and result.notes == []
 
 
 def test_convert_keeps_parallel_calls_and_maps_ids() -> None:

@@ -115,7 +115,8 @@ def read_content(entry: Any, path: str, reader: Reader, ids: _Ids, index: int) -
     results = tuple(p for p in parts if isinstance(p, ToolResultPart))
     others = tuple(p for p in parts if not isinstance(p, ToolResultPart))
     if results and others:
-        return [Message(Role.TOOL, results, extra), Message(Role.USER, others)]
+        # The kept parts (images…) belong with the user's text, not the results.
+        return [Message(Role.TOOL, results), Message(Role.USER, others, extra)]
     return [Message(Role.TOOL if results else Role.USER, tuple(parts), extra)]
 
 
