@@ -77,3 +77,13 @@ def test_run_action_is_plain_data():
 
     outcome = run_action("repair", [user("q"), assistant(call("c1", "search_policy", {}))])
     assert outcome.lines and outcome.positions == [1]
+
+
+def test_a_renumbered_call_shows_the_logs_id_beside_the_studios(view, store, tmp_path):
+    problems = import_file(store, write_problem_log(tmp_path))[0]
+    view.refresh(select=problems)
+    renumbered = [it for it in view.viewer.model.items() if it.file_id]
+    assert renumbered and {it.file_id for it in renumbered} == {"call_1"}
+    assert all(it.call_id != "call_1" for it in renumbered)
+    flags = [p.message for it in view.viewer.model.items() for p in it.problems]
+    assert not any("'call_1_0'" in m and "'call_1'" not in m for m in flags)

@@ -152,6 +152,8 @@ class ConversationDelegate(QStyledItemDelegate):
         x = header.left()
         if item.call_id or item.kind in ("call", "result"):
             chip_text = item.call_id or "(no id)"
+            if item.file_id and item.file_id != item.call_id:
+                chip_text = f"{item.file_id} → {item.call_id}"  # the log's id, then the studio's
             chip_w = fm.horizontalAdvance(chip_text) + 14
             chip = QRect(x, header.top() + 2, chip_w, header.height() - 4)
             painter.setPen(Qt.PenStyle.NoPen)

@@ -82,6 +82,8 @@ class ConversationItem:
     lanes: list[tuple[int, int, str]] = field(default_factory=list)
     problems: list[PairingProblem] = field(default_factory=list)
     version: int = 0
+    file_id: str = ""
+    """The id in the user's log when an importer renumbered it (shown beside ``call_id``)."""
 
     def summary(self) -> str:
         """One line for people and for accessibility (DisplayRole)."""
@@ -351,6 +353,7 @@ def _rows_of(index: int, message: Message) -> list[ConversationItem]:
                 ConversationItem(
                     "call", role, index, p, call_id=part.id, name=part.name,
                     arguments=part.arguments, lane=lane,
+                    file_id=str(part.extra.get("original_id") or ""),
                 )
             )  # fmt: skip
             lane += 1
@@ -359,6 +362,7 @@ def _rows_of(index: int, message: Message) -> list[ConversationItem]:
                 ConversationItem(
                     "result", role, index, p, text=part.content, call_id=part.id,
                     name=part.name, is_error=part.is_error,
+                    file_id=str(part.extra.get("original_id") or ""),
                 )
             )  # fmt: skip
     if not rows:
