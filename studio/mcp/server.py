@@ -47,7 +47,7 @@ from studio.release.resolve import VersionCache, serving_channels
 from studio.runtime.context import SessionContext
 from studio.runtime.executors import Executor, MockExecutor
 from studio.runtime.loop import RunConfig
-from studio.runtime.pipeline import validator_for
+from studio.runtime.pipeline import ArgumentPipeline, validator_for
 from studio.runtime.policy import ApprovalDecision, ApprovalRequest, Approver, auto_approver
 from studio.runtime.results import SYSTEM_FAULT_INSTRUCTION, ToolError, result_content
 from studio.runtime.single_call import CallResult, CallSession, no_confirmation
@@ -124,6 +124,8 @@ class ServedVersion:
     mock: Executor
     executors: dict[str, Executor]
     input_schemas: dict[str, dict[str, Any]] = field(default_factory=dict)
+    pipeline: ArgumentPipeline | None = None
+    """Compiled once per version; every session shares its compiled tools."""
 
 
 class ServedRegistry:
@@ -208,7 +210,8 @@ class ServedRegistry:
             tools.append(types.Tool.model_validate(entry, by_name=False))
         mock, executors = build_executors(self.store, self.name, registry, self.options.executors)
         inputs = {t.name: t.input_schema for t in tools}
-        return ServedVersion(number, registry, tools, schemas, mock, executors, inputs)
+        pipeline = ArgumentPipeline(registry, self.options.context)
+        return ServedVersion(number, registry, tools, schemas, mock, executors, inputs, pipeline)
 
     def list_result(self, subject: str | None) -> types.ListToolsResult:
         """The tool list serving ``subject``; ``_meta`` names the registry, version and channel."""
@@ -240,8 +243,8 @@ class ServedRegistry:
             info = {"transport": caller.transport, "channel": channel, **meta}
             title = f"MCP {meta.get('client') or caller.transport}: {self.name} v{number}"
             session = CallSession(config, sessions=self.sessions, source=SOURCE_MCP,
-                                  title=title, meta=info,
-                                  deferred=self.deferred_writes)  # fmt: skip
+                                  title=title, meta=info, deferred=self.deferred_writes,
+                                  compiled=served.pipeline)  # fmt: skip
             self.book[key] = session
         self._used[key] = time.monotonic()
         return session, number

@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import collections
+import copy
 import json
 import logging
-import queue
 import threading
 import time
 import uuid
@@ -94,25 +95,31 @@ class BackgroundWriter:
 
     Each submitted write is still one transaction (a call's events, messages
     and outcome together); only *when* it lands moves off the caller's path.
+    The thread wakes once per burst and then every ``delay`` seconds while
+    writes keep coming, so a busy server does not hand the GIL to it per call.
     :meth:`flush` waits until everything submitted is written.
     """
 
-    def __init__(self) -> None:
-        self._queue: queue.SimpleQueue[tuple[Callable[..., Any], tuple[Any, ...]]] = (
-            queue.SimpleQueue()
+    def __init__(self, delay: float = 0.01) -> None:
+        self.delay = delay
+        self._items: collections.deque[tuple[Callable[..., Any], tuple[Any, ...]]] = (
+            collections.deque()
         )
         self._thread: threading.Thread | None = None
         self._pending = 0
         self._idle = threading.Condition()
+        self._wake = threading.Event()
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> None:
         with self._idle:
             self._pending += 1
+            self._items.append((fn, args))
             if self._thread is None:
                 self._thread = threading.Thread(target=self._loop, name="studio-recording",
                                                 daemon=True)  # fmt: skip
                 self._thread.start()
-        self._queue.put((fn, args))
+        if not self._wake.is_set():
+            self._wake.set()
 
     def flush(self, timeout: float = 30.0) -> bool:
         """Wait until every submitted write is done; False on timeout."""
@@ -121,16 +128,23 @@ class BackgroundWriter:
 
     def _loop(self) -> None:
         while True:
-            fn, args = self._queue.get()
-            try:
-                fn(*args)
-            except Exception:  # a failed write must not stop the ones behind it
-                logging.getLogger(__name__).exception("recording a call failed")
-            finally:
-                with self._idle:
-                    self._pending -= 1
-                    if not self._pending:
-                        self._idle.notify_all()
+            self._wake.wait()
+            time.sleep(self.delay)  # let the burst gather (the GIL stays with the server)
+            with self._idle:
+                batch = list(self._items)
+                self._items.clear()
+                if not batch:
+                    self._wake.clear()
+                    continue
+            for fn, args in batch:
+                try:
+                    fn(*args)
+                except Exception:  # a failed write must not stop the ones behind it
+                    logging.getLogger(__name__).exception("recording a call failed")
+            with self._idle:
+                self._pending -= len(batch)
+                if not self._pending:
+                    self._idle.notify_all()
 
 
 WRITER = BackgroundWriter()
@@ -157,6 +171,8 @@ class CallSession:
         meta: List metadata (client name, transport, channel …).
         deferred: Write on :data:`WRITER`'s thread instead of before returning (a
             server answering many callers); each call is still one transaction.
+        compiled: A pipeline already compiled for ``config.registry`` (any context):
+            its compiled tools are shared instead of compiling the registry again.
     """
 
     def __init__(
@@ -168,6 +184,7 @@ class CallSession:
         title: str = "",
         meta: Mapping[str, Any] | None = None,
         deferred: bool = False,
+        compiled: ArgumentPipeline | None = None,
     ) -> None:
         self.config = config
         self.deferred = deferred
@@ -189,7 +206,12 @@ class CallSession:
             self.session_id = info.id
         else:
             self.session_id = uuid.uuid4().hex
-        self.pipeline = ArgumentPipeline(config.registry, config.context, self.session_id)
+        if compiled is not None and compiled.registry is config.registry:
+            self.pipeline = copy.copy(compiled)
+            self.pipeline.context = config.context
+            self.pipeline.session_id = self.session_id
+        else:
+            self.pipeline = ArgumentPipeline(config.registry, config.context, self.session_id)
         self._write([ev.RunStarted(session_id=self.session_id, registry=config.registry.name,
                                    version=config.version, context=config.context.to_dict())],
                     [], None)  # fmt: skip
