@@ -63,7 +63,7 @@ def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
         "check", parents=[common],
         help="pairing problems, suspicious writes and (with --registry) re-validation",
     )  # fmt: skip
-    pc.add_argument("target", metavar="FILE|SESSION_ID")
+    pc.add_argument("target", metavar="FILE|FOLDER|SESSION_ID")
     pc.add_argument("--registry", metavar="NAME", help="re-validate against this registry")
     pc.add_argument("--version", metavar="N|draft", help="version to re-validate against")
     pc.add_argument("--format", choices=("text", "json"), default="text", dest="output")
@@ -310,12 +310,24 @@ def _check(store: RegistryStore, args: argparse.Namespace) -> int:
     import_errors: list[str] = []
     registry_name, version = args.registry, args.version
     path = Path(args.target)
-    if path.is_file():
-        outcome = _read(path, args.input_format)
-        import_errors = [str(e) for e in outcome.errors]
-        for s in outcome.sessions:
-            origins = [f"{o}" for o in s.origins]
-            targets.append((f"{path.name}:{s.line}", s.messages, {"origins": origins}))
+    if path.is_file() or path.is_dir():
+        files = find_log_files(path) if path.is_dir() else [path]
+        if not files:
+            raise UsageError(f"{one_line(str(path))}: no .json, .jsonl or .traj files found")
+        for file in files:
+            name = one_line(str(file.relative_to(path))) if file != path else path.name
+            try:
+                outcome = _read(file, args.input_format, name)
+            except UsageError as exc:
+                if file == path:
+                    raise
+                import_errors.append(str(exc))
+                continue
+            import_errors += [str(e) for e in outcome.errors]
+            for s in outcome.sessions:
+                origins = [f"{o}" for o in s.origins]
+                label = f"{name}:{s.line} · {one_line(s.title)}" if s.title else f"{name}:{s.line}"
+                targets.append((label, s.messages, {"origins": origins}))
     else:
         try:
             info = sessions.get_session(args.target)

@@ -181,3 +181,8 @@ def test_claude_code_sidechain_lines_in_the_main_file_and_an_interrupted_call(tm
     (finding,) = check_session(live.messages, origins=live.origins).findings
     assert finding.kind == "call-without-result" and finding.call_id == "toolu_01Interrupted"
     assert finding.origin == "line 2 $[1]"
+
+
+def test_check_a_folder_of_transcripts(capsys, tmp_path: Path) -> None:
+    code, out = run(capsys, "--db", str(tmp_path / "s.db"), "sessions", "check", str(CODEX))
+    assert code == 0 and out.count("== ") == 1 and "Raise the taxi limit" in out
