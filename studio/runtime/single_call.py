@@ -21,6 +21,7 @@ import asyncio
 import atexit
 import collections
 import copy
+import dataclasses
 import json
 import logging
 import threading
@@ -74,6 +75,8 @@ class CallResult:
     content: str
     body: Any = None
     known_tool: bool = True
+    latency_ms: float = 0.0
+    """The executor's time, retries included (0 when the call did not execute)."""
 
     @property
     def ok(self) -> bool:
@@ -383,7 +386,7 @@ class CallSession:
             self.ledger.observe_read(p.arguments)
         done = self._finish(p, pending, outcome.status, result, latency_ms=outcome.latency_ms,
                             attempts=outcome.attempts, duplicate_of=duplicate_of)  # fmt: skip
-        return CallResult(done.call_id, done.tool, done.status, done.result, done.content, body)
+        return dataclasses.replace(done, body=body)
 
     # ------------------------------------------------------------------ recording
 
@@ -413,7 +416,8 @@ class CallSession:
         )  # fmt: skip
         self._write(pending.events, self._pair(p.call, content, not result.get("ok")), outcome)
         pending.events = []
-        return CallResult(p.call.id, p.name, status, result, content, known_tool=p.tool is not None)
+        return CallResult(p.call.id, p.name, status, result, content,
+                          known_tool=p.tool is not None, latency_ms=latency_ms)  # fmt: skip
 
     def _cancelled(
         self, call: ToolCallPart, p: Prepared | None, pending: _Pending, started: float
