@@ -188,6 +188,26 @@ class Units:
         return frozenset((*(VERB_PREFIX + v for v in self.verbs), *self.content))
 
 
+_OPENS_SLOT, _SKIP, _GENERIC, _CONTENT = range(4)
+
+
+@lru_cache(maxsize=200_000)
+def _latin_kind(word: str) -> tuple[int, str, str | None]:
+    """(kind, value, verb class) of a lower-case Latin word, once per word.
+
+    The verb class is only used where a verb stands; elsewhere the word is
+    generic or content (``book``, ``list`` as nouns).
+    """
+    if word in ("to", "and", "or", "then"):
+        return _OPENS_SLOT, word, None
+    if word in stopwords() or len(word) < 2:
+        return _SKIP, word, None
+    cls = verb_class(word)
+    if _in(word, generic_words()):
+        return _GENERIC, word, cls
+    return _CONTENT, fold(word), cls
+
+
 @lru_cache(maxsize=65536)
 def content_units(text: str) -> Units:
     """Verb classes, content words and generic words of a short text.
@@ -201,8 +221,7 @@ def content_units(text: str) -> Units:
     verbs: list[str] = []
     content: list[str] = []
     generic: list[str] = []
-    stop = stopwords()
-    gen = generic_words()
+    kind_of = _latin_kind
     verb_slot = True
     for match in _RUN.finditer(text):
         run = match.group()
@@ -224,19 +243,18 @@ def content_units(text: str) -> Units:
         if "'" in low or "’" in low:
             low = _APOSTROPHE.split(low, maxsplit=1)[0]
         for word in _COMPOUND.split(low) if "-" in low or "." in low else (low,):
-            if word in ("to", "and", "or", "then"):
+            kind, value, cls = kind_of(word)
+            if kind == _OPENS_SLOT:
                 verb_slot = True
+            elif kind == _SKIP:
                 continue
-            if word in stop or len(word) < 2:
-                continue
-            cls = verb_class(word) if verb_slot else None
-            if cls is not None:
+            elif verb_slot and cls is not None:
                 verbs.append(cls)
                 verb_slot = False
-            elif _in(word, gen):
-                generic.append(word)  # "This tool gets …": the verb slot stays open
+            elif kind == _GENERIC:
+                generic.append(value)  # "This tool gets …": the verb slot stays open
             else:
-                content.append(fold(word))
+                content.append(value)
                 verb_slot = False
     return Units(tuple(verbs), tuple(content), tuple(dict.fromkeys(generic)))
 
