@@ -96,7 +96,7 @@ def run_action(
     positions: list[int | None] = [c.position.message for c in cut.changes]
     lines.append(
         f"kept {cut.kept_tokens} of {cut.total_tokens} tokens (estimated); "
-        f"{cut.dropped} message(s) dropped from messages[{cut.cut_at}] back"
+        f"{cut.dropped} message(s) before messages[{cut.cut_at}] dropped"
     )
     positions.append(cut.cut_at if cut.cut_at < len(messages) else None)
     if not cut.fits:
