@@ -286,10 +286,7 @@ class ProxyApp:
                 messages[placement.start :],
                 placement.start,
                 start,
-                meta={
-                    "broken_requests": conversation.broken_requests,
-                    "exchanges": conversation.exchanges,
-                },
+                meta={"broken_requests": conversation.broken_requests},
                 secrets=secrets,
             )
         )

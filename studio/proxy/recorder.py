@@ -14,8 +14,8 @@ name only.
 
 from __future__ import annotations
 
-import concurrent.futures
 import logging
+import queue
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -33,6 +33,10 @@ log = logging.getLogger(__name__)
 
 SOURCE_PROXY = "proxy"
 TITLE_CHARS = 80
+META_CACHE = 2048
+"""Sessions whose list metadata the writer keeps in memory."""
+MAX_BATCH = 512
+"""Queued writes the writer takes at once."""
 
 
 def redacted_headers(headers: Sequence[tuple[str, str]]) -> dict[str, str]:
@@ -82,6 +86,13 @@ class Write:
     secrets: Secrets = field(default_factory=Secrets)
 
 
+class _Flush:
+    """A marker in the write queue: set when every write before it is committed."""
+
+    def __init__(self) -> None:
+        self.done = threading.Event()
+
+
 class Recorder:
     """The proxy's serial database writer.
 
@@ -94,89 +105,149 @@ class Recorder:
         self.store = store
         self.sessions = SessionStore.for_store(store)
         self.registry = registry
-        self._worker = concurrent.futures.ThreadPoolExecutor(1, "studio-proxy-writer")
+        self._queue: queue.SimpleQueue[Write | _Flush | None] = queue.SimpleQueue()
         self._versions: dict[str, tuple[Registry, str]] = {}
         self._meta: dict[str, dict[str, Any]] = {}
         self._pending = 0
         self._lock = threading.Lock()
+        self._thread = threading.Thread(target=self._run, name="studio-proxy-writer", daemon=True)
+        self._thread.start()
         self.failures = 0
         """Writes that failed (logged; the proxy keeps forwarding)."""
 
     # ---------------------------------------------------------------- called on the loop
 
-    def submit(self, write: Write) -> concurrent.futures.Future[None]:
+    def submit(self, write: Write) -> None:
         """Queue one commit; returns when it is queued, not done."""
         with self._lock:
             self._pending += 1
-        return self._worker.submit(self._commit, write)
+        self._queue.put(write)
 
     @property
     def pending(self) -> int:
+        """Writes queued and not committed yet."""
         with self._lock:
             return self._pending
 
     def flush(self, timeout: float | None = 30.0) -> None:
-        """Wait until every queued write is committed (from any thread but the writer)."""
-        self._worker.submit(lambda: None).result(timeout)
+        """Wait until every write queued before is committed (from any thread but the writer).
+
+        Raises:
+            TimeoutError: they were not committed within ``timeout`` seconds.
+        """
+        marker = _Flush()
+        self._queue.put(marker)
+        if not marker.done.wait(timeout):
+            raise TimeoutError("the proxy's writes were not committed in time")
 
     def close(self) -> None:
         """Commit what is queued, then stop the worker."""
-        self._worker.shutdown(wait=True)
+        if self._thread.is_alive():
+            self._queue.put(None)
+            self._thread.join()
 
     # ---------------------------------------------------------------- the worker
 
-    def _commit(self, write: Write) -> None:
-        try:
-            self._write(write)
-        except Exception:  # the proxy must keep forwarding whatever storage does
-            self.failures += 1
-            log.exception(
-                "proxy: could not record an exchange of session %s", write.conversation.id
-            )
-        finally:
-            with self._lock:
-                self._pending -= 1
+    def _run(self) -> None:
+        while True:
+            batch = [self._queue.get()]
+            # Under load, writes queue up while one commits: take them together, so
+            # the writes of one session in a row become one transaction.
+            while len(batch) < MAX_BATCH:
+                try:
+                    batch.append(self._queue.get_nowait())
+                except queue.Empty:
+                    break
+            writes: list[Write] = []
+            for item in batch:
+                if isinstance(item, Write):
+                    writes.append(item)
+                    continue
+                self._commit(writes)
+                writes = []
+                if item is None:
+                    return
+                item.done.set()
+            self._commit(writes)
 
-    def _write(self, write: Write) -> None:
-        conversation, secrets = write.conversation, write.secrets
+    def _commit(self, writes: list[Write]) -> None:
+        start = 0
+        while start < len(writes):
+            sid = writes[start].conversation.id
+            end = start + 1
+            while end < len(writes) and writes[end].conversation.id == sid:
+                end += 1
+            group = writes[start:end]
+            try:
+                self._write(group)
+            except Exception:  # the proxy must keep forwarding whatever storage does
+                self.failures += len(group)
+                log.exception("proxy: could not record an exchange of session %s", sid)
+            finally:
+                with self._lock:
+                    self._pending -= len(group)
+            start = end
+
+    def _write(self, group: list[Write]) -> None:
+        """The writes of one session, in order: at most three transactions."""
+        conversation = group[0].conversation
         sid = conversation.id
-        if write.start is not None:
-            start = write.start
+        events: list[tuple[int, str, str, dict[str, Any]]] = []
+        messages: list[tuple[int, str, dict[str, Any]]] = []
+        outcomes: list[Outcome] = []
+        meta_update: dict[str, Any] = {}
+        for write in group:
+            secrets = write.secrets
+            kinds = list(write.events)
+            if write.revalidate is not None and self.registry is not None:
+                data, found = self._revalidate(sid, write.revalidate)
+                kinds.append(("proxy.revalidated", data))
+                outcomes += found
+            messages += [
+                (write.first_index + i, write.run_id, secrets.value(message_to_dict(m)))
+                for i, m in enumerate(write.messages)
+            ]
+            events += [
+                (write.first_seq + i, write.run_id, kind, secrets.value(data))
+                for i, (kind, data) in enumerate(kinds)
+            ]
+            meta_update.update(write.meta or {})
+        first = group[0]
+        if first.start is not None:
+            start = first.start
             parent_id, parent_index = conversation.parent or (None, None)
-            meta = secrets.value(start.meta)
-            self._meta[sid] = meta
+            meta = first.secrets.value({**start.meta, **meta_update})
             self.sessions.create_session(
                 session_id=sid,
                 registry=self.registry.name if self.registry else "",
                 version=self._version_label(sid),
                 profile=start.model,
-                title=secrets.text(start.title),
-                system=secrets.text(start.system),
+                title=first.secrets.text(start.title),
+                system=first.secrets.text(start.system),
                 parent_session_id=parent_id,
                 parent_message_index=parent_index,
                 source=SOURCE_PROXY,
-                tools=secrets.value(start.tools),
+                tools=first.secrets.value(start.tools),
                 meta=meta,
                 status="recording",
             )
-        events = list(write.events)
-        outcomes: list[Outcome] = []
-        if write.revalidate is not None and self.registry is not None:
-            data, outcomes = self._revalidate(sid, write.revalidate)
-            events.append(("proxy.revalidated", data))
-        messages = [
-            (write.first_index + i, write.run_id, secrets.value(message_to_dict(m)))
-            for i, m in enumerate(write.messages)
-        ]
-        rows = [
-            (write.first_seq + i, write.run_id, kind, secrets.value(data))
-            for i, (kind, data) in enumerate(events)
-        ]
-        self.sessions.append_batch(sid, rows, messages, outcomes)
-        if write.meta:
-            meta = {**self._meta.get(sid, {}), **write.meta}
-            self._meta[sid] = meta
-            self.sessions.set_meta(sid, meta)
+            self._remember_meta(sid, meta)
+            meta_update = {}
+        self.sessions.append_batch(sid, events, messages, outcomes)
+        if meta_update:
+            known = self._meta.pop(sid, None)
+            if known is None:
+                known = self.sessions.get_session(sid).meta
+            meta = {**known, **meta_update}
+            self._remember_meta(sid, meta)
+            if meta != known:
+                self.sessions.set_meta(sid, meta)
+
+    def _remember_meta(self, sid: str, meta: dict[str, Any]) -> None:
+        # Bounded: a forgotten session's meta is read back from the database.
+        self._meta[sid] = meta
+        while len(self._meta) > META_CACHE:
+            self._meta.pop(next(iter(self._meta)))
 
     def _version_label(self, sid: str) -> str:
         if self.registry is None:

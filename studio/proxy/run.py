@@ -123,7 +123,9 @@ def serve(
     try:
         if on_ready is not None:
             on_ready(socket_url(sock))
-        _server(app).run(sockets=[sock])
+        # uvicorn stops gracefully on SIGINT, then re-raises it: that is the normal end.
+        with contextlib.suppress(KeyboardInterrupt):
+            _server(app).run(sockets=[sock])
     finally:
         sock.close()
         if app.recorder is not None:

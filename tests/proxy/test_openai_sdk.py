@@ -87,7 +87,7 @@ def test_streamed_then_plain_conversation_is_one_session(upstream, proxy, sessio
     [info] = sessions.list_sessions(source="proxy")
     assert info.title == USER["content"]
     assert info.profile == "gpt-x"
-    assert info.meta["exchanges"] == 2 and info.meta["broken_requests"] == 0
+    assert info.meta["broken_requests"] == 0
     assert info.tools == TOOLS
     stored = sessions.messages(info.id)
     assert [m["role"] for m in stored] == ["user", "assistant", "tool", "assistant"]
