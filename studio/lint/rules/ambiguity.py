@@ -1,17 +1,25 @@
-"""Ambiguity between tools: near-duplicates, confusable names, crowded nouns, toolset size.
+"""Ambiguity between tools: similar pairs, copied blocks, duplicates, crowded nouns, size.
 
-The pairwise rules (near-duplicate descriptions, confusable names) are
-registered like any registry rule so they can be configured and documented,
-but the engine evaluates them through :class:`AmbiguityState`, which keeps a
-:class:`~studio.lint.similarity.SimilarityIndex` and a name index up to date
-one tool at a time. Their standalone checks (used when a rule is called
+The pairwise rules (near-duplicate descriptions, confusable names, copied
+blocks, duplicate tools) are registered like any registry rule so they can be
+configured and documented, but the engine evaluates them through
+:class:`AmbiguityState`, which keeps its indexes up to date one tool at a
+time: TF-IDF over whole descriptions (:class:`~studio.lint.similarity.
+SimilarityIndex`), what each summary says (verb class and content words,
+:func:`studio.lint.wordlists.content_units`; equal ones grouped, near ones
+through :class:`~studio.lint.similarity.ShortTextIndex`), block texts (copies),
+usage words (copies edited a little), names, and rendered description plus
+parameters (duplicates). Their standalone checks (used when a rule is called
 directly) build a fresh state.
 
-A pair is reported on the tool(s) whose description does not tell the two
-apart: an error on both when neither does, a warning on the one that does
-not when only one does, nothing when both do. A description tells a sibling
-apart when it names the sibling, or when its usage says what to use
-"instead".
+One finding per problem: a similar pair is one finding on the tool whose
+description does not tell the two apart (the first when neither does), the
+other tool in ``related`` (the GUI shows it on both, the counts hold it once);
+each copied block is one finding; a duplicate tool is one ``duplicate-tool``
+finding. Severity says how confusable the pair is: same verb and the same
+summary content is an error, verbs of different classes info, in between a
+warning; a description that tells the sibling apart (names it, or says what
+to use "instead") lowers it one step, both doing so removes the finding.
 """
 
 from __future__ import annotations
