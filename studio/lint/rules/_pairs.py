@@ -1,0 +1,721 @@
+"""Pairs of tools a model may confuse: the indexes behind the ambiguity rules.
+
+:class:`AmbiguityState` keeps, one tool at a time, everything the pairwise
+ambiguity rules need (see :mod:`studio.lint.rules.ambiguity` for how pairs
+are reported): TF-IDF over whole descriptions, what each summary says (verb
+class and content words; equal summaries grouped, near ones in a
+:class:`~studio.lint.similarity.ShortTextIndex`), block texts (copies), usage
+words (copies edited a little), name keys and one-edit name variants, and
+rendered description plus parameters (duplicates). :meth:`AmbiguityState.
+similar_pairs` turns them into :class:`~studio.lint.similarity.SimilarPair`
+objects with a severity: how confusable the pair really is.
+"""
+
+from __future__ import annotations
+
+import heapq
+import json
+import re
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping
+from functools import lru_cache
+from typing import Any
+
+from studio.contract.model import DEFAULT_DESCRIPTION_TEMPLATE, Registry, ToolContract
+from studio.lint.cache import memo, render_cached
+from studio.lint.model import Severity
+from studio.lint.regex import compile_cues
+from studio.lint.rules._common import sentences
+from studio.lint.similarity import (
+    ShortTextIndex,
+    SimilarityIndex,
+    SimilarPair,
+    normalise_token,
+    normalised_terms,
+    tool_text,
+)
+from studio.lint.text import split_identifier, tokenize
+from studio.lint.wordlists import Units, content_units, is_content_word, verb_classes
+
+# Verb → family (get, list, query → read; book, buy → buy), from data/verbs.txt:
+# get_order and queryOrderList collide, search_flights and book_flight do not.
+VERB_CLASSES: dict[str, str] = {
+    v: c.split(".")[0] for v, c in verb_classes().items() if v.isascii()
+}
+READ_VERBS = frozenset(v for v, c in VERB_CLASSES.items() if c == "read")
+# Words that decorate a name without naming a different thing.
+_GENERIC_TEXT = "list detail details info information all by id ids data page paged v1 v2 my the of for item items record records"  # noqa: E501
+GENERIC_NAME_WORDS = frozenset(_GENERIC_TEXT.split())
+_INSTEAD = compile_cues(
+    r"\binstead\b|\brather than\b|改用|而不是|而非|请使用|应使用", re.IGNORECASE
+)
+
+
+def name_key(name: str, verbs: Iterable[str] = ()) -> tuple[str, tuple[str, ...]]:
+    """(verb class, sorted noun words) of a tool name.
+
+    ``get_order``, ``queryOrderList`` and ``getOrderDetail`` all give
+    ``("read", ("order",))``; ``update_order_status`` gives
+    ``("update", ("order", "status"))``.
+    """
+    words = split_identifier(name)
+    if not words:
+        return "", ()
+    first = words[0]
+    verb_class = VERB_CLASSES.get(first)
+    if verb_class is None and first in verbs:
+        verb_class = first
+    rest = words[1:] if verb_class is not None else words
+    nouns = sorted({normalise_token(w) for w in rest if w not in GENERIC_NAME_WORDS} - {""})
+    return verb_class or "", tuple(nouns)
+
+
+def _squash(name: str) -> str:
+    return name.lower().replace("_", "").replace("-", "")
+
+
+def _within_one_edit(a: str, b: str) -> bool:
+    if a == b:
+        return True
+    la, lb = len(a), len(b)
+    if abs(la - lb) > 1:
+        return False
+    if la > lb:
+        a, b, la, lb = b, a, lb, la
+    i = 0
+    while i < la and a[i] == b[i]:
+        i += 1
+    if la == lb:
+        return a[i + 1 :] == b[i + 1 :]
+    return a[i:] == b[i + 1 :]
+
+
+@lru_cache(maxsize=65536)  # one per tool name: a 10,000-tool registry must not thrash it
+def _mention_pattern(name: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])", re.IGNORECASE)
+
+
+_IDENT_RUN = re.compile(r"[a-z0-9_]+")
+# Characters that re.IGNORECASE matches to an ASCII letter (in a name or in the
+# [A-Za-z0-9_] boundary) although lower-casing does not map them onto it.
+_CASE_SPECIAL = frozenset("\u0130\u0131\u017f\u212a")
+
+
+def _ident_words(text: str) -> frozenset[str] | None:
+    """Maximal runs of [A-Za-z0-9_] in ``text``, lower-cased; None when that is unsafe.
+
+    A name made of those characters alone is found by :func:`_mention_pattern`
+    exactly when it is one of these runs (case-insensitively), unless the text
+    holds a character IGNORECASE folds onto an ASCII letter.
+    """
+    if not text.isascii() and not _CASE_SPECIAL.isdisjoint(text):
+        return None
+    return frozenset(_IDENT_RUN.findall(text.lower()))
+
+
+_PLAIN_NAME = re.compile(r"[A-Za-z0-9_]+")
+
+
+MIN_CLONE_UNITS = 6
+"""A usage block needs this many distinct words to be compared for near-clones."""
+
+_BLOCK_EDGE = " \t\n.,;:!?。，；：！？、…'\"`()[]{}-"
+
+
+def block_fingerprint(value: str) -> str:
+    """A block's text as compared for clones: case, spacing and edge punctuation folded."""
+    return " ".join(value.casefold().split()).strip(_BLOCK_EDGE)
+
+
+def _blocks(tool: ToolContract) -> dict[str, tuple[str, str]]:
+    """Blocks compared for clones (summary and usage, or the free-text description):
+    block → (fingerprint, text)."""
+    fields = ("summary", "usage") if tool.has_blocks() else ("description",)
+    out = {}
+    for field in fields:
+        value = getattr(tool, field, "")
+        if isinstance(value, str) and value.strip():
+            out[field] = (block_fingerprint(value), value.strip())
+    return out
+
+
+SUMMARY_OF_FREE_TEXT = 300
+"""Characters of a free-text description read as what the tool says it does."""
+
+
+def _summary(tool: ToolContract) -> str:
+    """What the tool says it does: the summary block, or the start of a free-text description.
+
+    Not just its first sentence: imported descriptions often open with the same
+    boilerplate ("This is the subfunction for tool X.") and say what differs
+    after it.
+    """
+    summary = tool.summary if isinstance(tool.summary, str) else ""
+    if summary.strip() or tool.has_blocks():
+        return summary.strip()
+    description = tool.description if isinstance(tool.description, str) else ""
+    description = " ".join(description.split())
+    if len(description) <= SUMMARY_OF_FREE_TEXT:
+        return description
+    # Whole sentences up to the limit (at least the first).
+    parts = sentences(description)
+    out = parts[0] if parts else description[:SUMMARY_OF_FREE_TEXT]
+    for part in parts[1:]:
+        if len(out) + 1 + len(part) > SUMMARY_OF_FREE_TEXT:
+            break
+        out = f"{out} {part}"
+    return out
+
+
+def _parameters_of(tool: ToolContract) -> str:
+    """:func:`_parameters_json`, once per tool object."""
+    return memo(tool, "parameters-json", lambda: _parameters_json(tool))
+
+
+def _parameters_json(tool: ToolContract) -> str:
+    """The parameters as canonical-ish JSON (sorted keys), to compare two tools."""
+    try:
+        return json.dumps(tool.parameters, sort_keys=True, ensure_ascii=False, default=str)
+    except (TypeError, ValueError):  # an odd import: compare it as text
+        return repr(tool.parameters)
+
+
+class _ToolInfo:
+    __slots__ = (
+        "_words",
+        "blocks",
+        "content",
+        "dup_key",
+        "key",
+        "name_verb",
+        "says_instead",
+        "squashed",
+        "summary",
+        "summary_units",
+        "text",
+        "usage_units",
+    )
+
+    def __init__(
+        self,
+        text: str,
+        says_instead: bool,
+        key: tuple[str, tuple[str, ...]],
+        squashed: str,
+        summary: str = "",
+        blocks: Mapping[str, tuple[str, str]] | None = None,
+        dup_key: str = "",
+        name_verb: str = "",
+        usage: str = "",
+    ) -> None:
+        self.name_verb = name_verb
+        # The similarity tokens (words, CJK bigrams; no stopwords or numbers):
+        # cheaper than content units, and a copy is a copy word for word.
+        units = frozenset(normalised_terms(tokenize(usage))) if usage else frozenset()
+        # Only a usage of some length is compared for near-clones; short ones
+        # are compared as they are (block fingerprints).
+        self.usage_units = units if len(units) >= MIN_CLONE_UNITS else frozenset()
+        self.text = text
+        self.says_instead = says_instead
+        self.key = key
+        self.squashed = squashed
+        self.summary = summary
+        self.summary_units = content_units(summary) if summary else Units((), (), ())
+        # The summary's content words (no verbs, generic words or stopwords).
+        self.content = frozenset(self.summary_units.content)
+        self.blocks = dict(blocks or {})
+        self.dup_key = dup_key
+        self._words: frozenset[str] | bool | None = False  # False: not computed yet
+
+    def mentions(self, other: str) -> bool:
+        if self.says_instead:
+            return True
+        if other.isascii() and _PLAIN_NAME.fullmatch(other):
+            words = self._words
+            if words is False:
+                words = self._words = _ident_words(self.text)
+            if words is not None:
+                return other.lower() in words  # type: ignore[operator]
+        return _mention_pattern(other).search(self.text) is not None
+
+    @property
+    def summary_verb(self) -> str:
+        """The verb class (with its kind) the summary starts with, "" when none."""
+        verbs = self.summary_units.verbs
+        return verbs[0] if verbs else ""
+
+
+def _verbs_differ(ia: _ToolInfo, ib: _ToolInfo) -> bool:
+    """True when the verbs say the tools do different things (search vs book, get vs list).
+
+    Names decide, unless both summaries use one verb class: list_bookings and
+    fetch_reservations that both "List the employee's hotel bookings" do the same.
+    """
+    sa, sb = ia.summary_verb, ib.summary_verb
+    if ia.name_verb and ib.name_verb and ia.name_verb != ib.name_verb:
+        return not (sa and sb and sa == sb)
+    if ia.name_verb and ib.name_verb:
+        return False
+    return bool(sa and sb and sa != sb)
+
+
+def _name_verb(name: str, key: tuple[str, tuple[str, ...]]) -> str:
+    """The verb class (with its kind) of a name's first word, "" when it has none."""
+    if not key[0]:
+        return ""
+    words = split_identifier(name)
+    return verb_classes().get(words[0], key[0]) if words else key[0]
+
+
+class _Groups:
+    """Tools grouped by a key (equal summaries, equal blocks…), the shared keys at hand.
+
+    Most keys hold one tool, kept as the bare name (no set per key: a
+    10,000-tool registry has 200,000 name variants); :meth:`shared` gives the
+    groups of two or more without visiting the others.
+    """
+
+    __slots__ = ("_by_key", "_shared")
+
+    def __init__(self) -> None:
+        self._by_key: dict[Any, str | set[str]] = {}
+        self._shared: set[Any] = set()
+
+    def add(self, key: Any, name: str) -> None:
+        by_key = self._by_key
+        group = by_key.get(key)
+        if group is None:
+            by_key[key] = name
+        elif isinstance(group, str):
+            if group != name:
+                by_key[key] = {group, name}
+                self._shared.add(key)
+        else:
+            group.add(name)
+
+    def discard(self, key: Any, name: str) -> None:
+        by_key = self._by_key
+        group = by_key.get(key)
+        if group is None:
+            return
+        if isinstance(group, str):
+            if group == name:
+                del by_key[key]
+            return
+        group.discard(name)
+        if len(group) == 1:
+            by_key[key] = next(iter(group))
+            self._shared.discard(key)
+
+    def clear(self) -> None:
+        self._by_key.clear()
+        self._shared.clear()
+
+    def shared(self) -> Iterator[tuple[Any, set[str]]]:
+        """(key, tools) of every group of two or more tools."""
+        by_key = self._by_key
+        return ((key, by_key[key]) for key in self._shared)  # type: ignore[misc]
+
+
+class AmbiguityState:
+    """Similarity, name, block and duplicate indexes of a registry, updated one tool at a time."""
+
+    def __init__(
+        self,
+        template: str = DEFAULT_DESCRIPTION_TEMPLATE,
+        verbs: Iterable[str] = (),
+        options: Mapping[str, object] | None = None,
+    ) -> None:
+        options = options or {}
+        self.template = template
+        self.verbs = frozenset(verbs)
+        self.index = SimilarityIndex(
+            float(options.get("similarity.threshold", 0.6)),  # type: ignore[arg-type]
+            max_df_share=float(options.get("similarity.max_df_share", 0.2)),  # type: ignore[arg-type]
+        )
+        self.summaries = ShortTextIndex(
+            float(options.get("similarity.summary_threshold", 0.75))  # type: ignore[arg-type]
+        )
+        # Usage blocks copied and then edited a little (another sibling named, a
+        # word changed): near-clones, by their words (tool names are not words).
+        self.usages = ShortTextIndex(
+            float(options.get("similarity.clone_threshold", 0.9)),  # type: ignore[arg-type]
+            overlap=False,
+        )
+        self._info: dict[str, _ToolInfo] = {}
+        self._groups = _Groups()
+        self._variants = _Groups()
+        self._same_summary = _Groups()
+        self._clones = _Groups()
+        self._dups = _Groups()  # by rendered description; see _same_contract
+        self._tools: dict[str, ToolContract] = {}
+        # SimilarPair objects by pair key, reused while neither tool changes.
+        self._pairs: dict[tuple[str, str], SimilarPair] = {}
+        self._pair_flags: dict[tuple[str, str], tuple] = {}
+        # The hits of a pair object for a set of enabled rules (see pair_hits).
+        self._hits: dict[tuple[str, str], tuple[SimilarPair, frozenset[str], list]] = {}
+
+    @classmethod
+    def for_registry(
+        cls, registry: Registry, options: Mapping[str, object] | None = None
+    ) -> AmbiguityState:
+        state = cls(registry.settings.description_template, registry.settings.verbs, options)
+        state.build(registry.tools)
+        return state
+
+    # ------------------------------------------------------------ changes
+
+    def _describe(self, tool: ToolContract) -> _ToolInfo:
+        rendered = render_cached(tool, self.template)
+        usage = tool.usage if tool.has_blocks() else rendered
+        key = name_key(tool.name, self.verbs)
+        return _ToolInfo(
+            rendered,
+            bool(_INSTEAD.search(usage if isinstance(usage, str) else "")),
+            key,
+            _squash(tool.name),
+            _summary(tool),
+            _blocks(tool),
+            rendered,
+            _name_verb(tool.name, key),
+            usage if tool.has_blocks() and isinstance(usage, str) else "",
+        )
+
+    @staticmethod
+    def _deletions(word: str) -> set[str]:
+        if len(word) < 5:
+            return set()
+        return {word} | {word[:i] + word[i + 1 :] for i in range(len(word))}
+
+    def _add_names(self, name: str, info: _ToolInfo) -> None:
+        self._info[name] = info
+        if info.key[1]:
+            self._groups.add(info.key, name)
+        for v in self._deletions(info.squashed):
+            self._variants.add(v, name)
+        if info.content:
+            self._same_summary.add(info.summary_units.key(), name)
+        for block, (fingerprint, _text) in info.blocks.items():
+            self._clones.add((block, fingerprint), name)
+        self._dups.add(info.dup_key, name)
+
+    def _remove_names(self, name: str) -> None:
+        info = self._info.pop(name, None)
+        if info is None:
+            return
+        if info.key[1]:
+            self._groups.discard(info.key, name)
+        for v in self._deletions(info.squashed):
+            self._variants.discard(v, name)
+        if info.content:
+            self._same_summary.discard(info.summary_units.key(), name)
+        for block, (fingerprint, _text) in info.blocks.items():
+            self._clones.discard((block, fingerprint), name)
+        self._dups.discard(info.dup_key, name)
+        self._tools.pop(name, None)
+
+    def _terms(self, tool: ToolContract) -> Counter[str]:
+        """:func:`tool_terms`, once per tool object and template (the index only reads it)."""
+        return memo(
+            tool,
+            ("similarity-terms", self.template),
+            lambda: normalised_terms(
+                tokenize(tool_text(tool, self.template, render_cached(tool, self.template)))
+            ),
+        )
+
+    @staticmethod
+    def _summary_key(info: _ToolInfo) -> frozenset[str]:
+        # A summary with no content word is vague (desc-vague-summary); it is
+        # compared through its clones, not as a near-duplicate of every other.
+        return info.summary_units.key() if info.content else frozenset()
+
+    def build(self, tools: Iterable[ToolContract]) -> None:
+        """Index every tool from scratch."""
+        self._info.clear()
+        for groups in (
+            self._groups,
+            self._variants,
+            self._same_summary,
+            self._clones,
+            self._dups,
+        ):
+            groups.clear()
+        self._hits.clear()
+        items = []
+        summaries = []
+        usages = []
+        self._tools.clear()
+        for tool in tools:
+            info = self._describe(tool)
+            self._add_names(tool.name, info)
+            self._tools[tool.name] = tool
+            items.append((tool.name, self._terms(tool)))
+            summaries.append((tool.name, self._summary_key(info)))
+            usages.append((tool.name, info.usage_units))
+        self.index.build(items)
+        self.summaries.build(summaries)
+        self.usages.build(usages)
+        self._pairs.clear()
+        self._pair_flags.clear()
+
+    def update(self, old_name: str | None, tool: ToolContract | None) -> None:
+        """Insert (old_name None), replace, or remove (tool None) one tool."""
+        if old_name is not None:
+            self._remove_names(old_name)
+        info = None
+        if tool is not None:
+            info = self._describe(tool)
+            self._add_names(tool.name, info)
+            self._tools[tool.name] = tool
+        terms = self._terms(tool) if tool is not None else None
+        name = tool.name if tool is not None else None
+        dirty = self.index.update(old_name, name, terms)
+        self.summaries.update(old_name, name, self._summary_key(info) if info is not None else None)
+        self.usages.update(old_name, name, info.usage_units if info is not None else None)
+        if dirty is None:
+            self._pairs.clear()
+            self._pair_flags.clear()
+        else:
+            dirty.update(n for n in (old_name, name) if n is not None)
+            stale = [k for k in self._pairs if k[0] in dirty or k[1] in dirty]
+            for key in stale:
+                del self._pairs[key]
+                self._pair_flags.pop(key, None)
+
+    # ------------------------------------------------------------ queries
+
+    def summary_of(self, name: str) -> str:
+        """The summary (or first sentence) of an indexed tool, "" when unknown."""
+        info = self._info.get(name)
+        return info.summary if info is not None else ""
+
+    def summary_relation(self, a: str, b: str) -> str:
+        """How two summaries' content words relate: same, a_in_b, b_in_a, differ ("": vague)."""
+        ia, ib = self._info.get(a), self._info.get(b)
+        if ia is None or ib is None or not ia.content or not ib.content:
+            return ""
+        if ia.content == ib.content:
+            return "same"
+        if ia.content <= ib.content:
+            return "a_in_b"
+        if ib.content <= ia.content:
+            return "b_in_a"
+        return "differ"
+
+    def same_block(self, a: str, b: str, block: str) -> bool:
+        """True when two indexed tools' blocks have the same text (case and spacing aside)."""
+        ia, ib = self._info.get(a), self._info.get(b)
+        fa = ia.blocks.get(block) if ia is not None else None
+        fb = ib.blocks.get(block) if ib is not None else None
+        return fa is not None and fb is not None and fa[0] == fb[0]
+
+    def block_text(self, name: str, block: str) -> str:
+        """The text of a block of an indexed tool ("" when unknown)."""
+        info = self._info.get(name)
+        found = info.blocks.get(block) if info is not None else None
+        return found[1] if found else ""
+
+    def _name_pairs(self) -> set[tuple[str, str]]:
+        pairs: set[tuple[str, str]] = set()
+        for _key, group in self._groups.shared():
+            if len(group) > 1:
+                members = sorted(group)
+                # A crowded group is the noun-overload rule's business; pair
+                # each tool with its neighbours only, to stay linear.
+                step = len(members) if len(members) <= 8 else 2
+                for i, a in enumerate(members):
+                    for b in members[i + 1 : i + step]:
+                        pairs.add((a, b))
+        for _key, bucket in self._variants.shared():
+            if 1 < len(bucket) <= 8:
+                members = sorted(bucket)
+                for i, a in enumerate(members):
+                    for b in members[i + 1 :]:
+                        if _within_one_edit(self._info[a].squashed, self._info[b].squashed):
+                            pairs.add((a, b))
+        return pairs
+
+    @staticmethod
+    def _star_pairs(
+        groups: Iterable[set[str]], pos: Mapping[str, int]
+    ) -> Iterator[tuple[str, str]]:
+        """Each member of a group of equals paired with the group's first tool (linear)."""
+        for group in groups:
+            if len(group) < 2:
+                continue
+            members = sorted(group, key=lambda n: (pos.get(n, 1 << 30), n))
+            first = members[0]
+            for other in members[1:]:
+                yield _key(first, other)
+
+    def _same_contract(self) -> Iterator[set[str]]:
+        """Groups of tools with the same rendered description and the same parameters."""
+        for _text, group in self._dups.shared():
+            by_params: dict[str, set[str]] = {}
+            for name in group:
+                params = _parameters_of(self._tools[name])
+                by_params.setdefault(params, set()).add(name)
+            yield from by_params.values()
+
+    def _shared_terms(self, a: str, b: str, limit: int = 3) -> tuple[str, ...]:
+        """The few distinctive content words both tools use, rarest first.
+
+        Words of both summaries come first, then the other words both tools'
+        texts use, unless most tools of the registry use them (template labels,
+        the service's name); stopwords, generic words, verbs, numbers and ids
+        never count.
+        """
+        ia, ib = self._info[a], self._info[b]
+        n = len(self._info)
+        df = self.index.df
+        common = max(3, n // 2)
+        # Words both summaries name are what the pair is about, however common.
+        out = [t for _d, t in sorted((df(t), t) for t in ia.content & ib.content)]
+        if len(out) < limit:
+            if n < 4:
+                common = n + 1
+            ranked = [
+                x
+                for x in self.index.shared_words(a, b, common)
+                # CJK tokens of the index are bigrams that may straddle two words;
+                # the summaries' CJK words (above) are whole.
+                if x[1].isascii() and x[1] not in out and is_content_word(x[1])
+            ]
+            out.extend(t for _d, t in heapq.nsmallest(limit, ranked))
+        return tuple(out[:limit])
+
+    def similar_pairs(self, order: Mapping[str, int] | None = None) -> list[SimilarPair]:
+        """Confusable, near-duplicate, cloned or duplicate pairs, in the registry's tool order."""
+        pos = order if order is not None else {n: i for i, n in enumerate(sorted(self._info))}
+        scores = {(a, b) if a < b else (b, a): s for a, b, s in self.index.similar()}
+        names = self._name_pairs()
+        summary_pairs = set(self.summaries.pairs())
+        summary_pairs.update(self._star_pairs((g for _k, g in self._same_summary.shared()), pos))
+        clone_pairs: dict[tuple[str, str], list[str]] = {}
+        for (block, _fp), group in self._clones.shared():
+            for key in self._star_pairs((group,), pos):
+                clone_pairs.setdefault(key, []).append(block)
+        for key in self.usages.pairs():
+            if self.same_block(key[0], key[1], "usage"):
+                continue  # exact copies: reported against their group's first tool
+            blocks = clone_pairs.setdefault(key, [])
+            if "usage" not in blocks:
+                blocks.append("usage")
+        dup_pairs = set(self._star_pairs(self._same_contract(), pos))
+        out = []
+        cache = self._pairs
+        for key in scores.keys() | names | summary_pairs | clone_pairs.keys() | dup_pairs:
+            in_summaries = key in summary_pairs
+            cloned = clone_pairs.get(key)
+            # Which sources found the pair; a group's first tool can change without
+            # either tool of the pair changing, so a cached pair must agree on them.
+            flags = (
+                key in scores,
+                in_summaries,
+                key in names,
+                tuple(sorted(set(cloned), key=_BLOCK_ORDER.index)) if cloned else (),
+                key in dup_pairs,
+            )
+            cached = cache.get(key)
+            if cached is not None and self._pair_flags.get(key) == flags:
+                out.append(cached)
+                continue
+            a, b = sorted(key, key=lambda n: (pos.get(n, 1 << 30), n))
+            ia, ib = self._info[a], self._info[b]
+            if not (flags[3] or flags[4]) and _copies(ia, ib):
+                # Two copies of one block: each is reported against the group's
+                # first tool, not again against each other.
+                continue
+            score = scores.get(key)
+            if score is None:
+                score = self.index.score(a, b)
+            summary_score = self.summaries.score(a, b)
+            if in_summaries and summary_score < self.summaries.threshold:
+                summary_score = 1.0  # the same content, found through its group
+            a_mentions_b, b_mentions_a = ia.mentions(b), ib.mentions(a)
+            pair = SimilarPair(
+                a,
+                b,
+                round(score, 4),
+                self._shared_terms(a, b),
+                a_mentions_b,
+                b_mentions_a,
+                near_duplicate=flags[0] or in_summaries,
+                confusable_names=flags[2],
+                summary_score=round(summary_score, 4),
+                cloned_blocks=flags[3],
+                duplicate=flags[4],
+                severity=_pair_severity(
+                    ia, ib, a_mentions_b, b_mentions_a, bool(flags[3] or flags[4])
+                ),
+            )
+            cache[key] = pair
+            self._pair_flags[key] = flags
+            out.append(pair)
+        out.sort(key=lambda p: (pos.get(p.a, 1 << 30), pos.get(p.b, 1 << 30), p.a, p.b))
+        return out
+
+
+_BLOCK_ORDER = ["summary", "usage", "description"]
+
+
+def _copies(ia: _ToolInfo, ib: _ToolInfo) -> bool:
+    """True when two tools share a block's text or their whole description."""
+    if ia.dup_key == ib.dup_key:
+        return True
+    theirs = ib.blocks
+    return any(block in theirs and theirs[block][0] == fp for block, (fp, _t) in ia.blocks.items())
+
+
+def _key(a: str, b: str) -> tuple[str, str]:
+    return (a, b) if a < b else (b, a)
+
+
+# ---------------------------------------------------------------- severity
+
+
+_LOWER = {Severity.ERROR: Severity.WARNING, Severity.WARNING: Severity.INFO}
+
+
+def _base_severity(ia: _ToolInfo, ib: _ToolInfo) -> Severity:
+    """How confusable a similar pair is before asking whether the descriptions tell it apart.
+
+    Same verb + same object + similar text is an error; verbs of different
+    classes (search vs book) are info; in between — one summary says what the
+    other does plus something, or the names say the same while the summaries
+    differ — a warning; summaries that each state a difference, info.
+    """
+    if _verbs_differ(ia, ib):
+        return Severity.INFO
+    ca, cb = ia.content, ib.content
+    same_name = ia.key == ib.key and bool(ia.key[1])
+    if ca and cb:
+        if ca == cb:
+            return Severity.ERROR
+        if ca <= cb or cb <= ca:
+            return Severity.WARNING
+        return Severity.WARNING if same_name else Severity.INFO
+    # A vague summary (no content word) tells nothing apart; the vague-summary
+    # rule says so, here the names decide.
+    return Severity.ERROR if same_name and not (ca or cb) else Severity.WARNING
+
+
+def _pair_severity(
+    ia: _ToolInfo, ib: _ToolInfo, a_mentions_b: bool, b_mentions_a: bool, copied: bool
+) -> str:
+    """The pair's severity value; "" when both descriptions tell the tools apart.
+
+    Copied blocks and duplicate tools are errors whatever the descriptions say.
+    """
+    if copied:
+        return Severity.ERROR.value
+    if a_mentions_b and b_mentions_a:
+        return ""
+    severity = _base_severity(ia, ib)
+    if a_mentions_b or b_mentions_a:
+        severity = _LOWER.get(severity, Severity.INFO)
+    return severity.value
+
+
+_SEVERITY = {s.value: s for s in Severity}
