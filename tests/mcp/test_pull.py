@@ -294,3 +294,51 @@ def test_a_pulled_registry_remembers_its_server_without_secrets():
         "https://host/mcp", (("Authorization", "Bearer {env:T}"),)
     )
     assert target_from_source(None) is None
+
+
+def test_pull_server_everything_over_streamable_http(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
+    import os
+    import socket
+    import subprocess
+    import time
+
+    from .pull_helpers import EVERYTHING_SERVER, third_party
+
+    script = third_party(EVERYTHING_SERVER, "@modelcontextprotocol/server-everything (npm)")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen(
+        ["node", str(script), "streamableHttp"],
+        env={**os.environ, "PORT": str(port)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            assert server.poll() is None and time.monotonic() < deadline, "did not start"
+            time.sleep(0.05)
+        db = tmp_path / "pull.sqlite3"
+        url = f"http://127.0.0.1:{port}/mcp"
+        code, _, err = studio(capsys, db, "mcp", "pull", "--url", url, "--registry", "every")
+        assert code == 0, err
+        assert "mcp: connecting to" in err
+        registry = _registry(db, "every")
+        assert registry.tool("echo") is not None
+        source = registry.settings.extra[SOURCE_KEY]
+        assert source == {
+            "server": {"name": "mcp-servers/everything", "version": source["server"]["version"]},
+            "protocol_version": "2025-11-25",
+            "era": source["era"],
+            "transport": "streamable-http",
+            "url": url,
+        }
+    finally:
+        server.terminate()
+        server.wait(10)
