@@ -9,9 +9,11 @@ writes go to a worker thread since they may wait for the write lock.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import hmac
 import json
+from collections.abc import AsyncIterator
 from typing import Any
 
 from starlette.applications import Starlette
@@ -357,7 +359,15 @@ def create_app(
         StoreError: _store_error,
         Exception: _internal,
     }
-    app = Starlette(routes=routes, exception_handlers=handlers)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            await mcp_endpoint.aclose()  # ends and records the open MCP sessions
+
+    app = Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan)
     app.state.api = api
     app.state.mcp = mcp_endpoint
     return app

@@ -198,7 +198,9 @@ def _server(
         http=_protocol(_BASE_PROTOCOL, limits),
         # "auto" picks uvloop when installed (uvicorn[standard]), else asyncio.
         loop="auto",
-        lifespan="off",
+        # On: the app's shutdown closes the MCP endpoint's sessions (recorded as ended)
+        # before uvicorn re-raises the stopping signal.
+        lifespan="on",
         log_level="warning",
         access_log=False,
         server_header=False,

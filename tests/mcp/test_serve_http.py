@@ -175,3 +175,40 @@ def test_sessions_end_with_the_server_and_anonymous_callers_are_kept_apart(db: P
     sessions = mcp_sessions(db)
     assert len(sessions) == 2
     assert {info.status for info, _, _ in sessions} == {"completed"}
+
+
+def test_studio_serve_flags_reach_the_endpoint(db: Path, tmp_path: Path) -> None:
+    import re
+    import subprocess
+    import sys
+
+    from .serve_helpers import ROOT
+
+    token_file = tmp_path / "token"
+    token_file.write_text(TOKEN)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "studio.cli", "serve", "--db", str(db), "--port", "0",
+         "--token-file", str(token_file), "--approve", "write", "--executors", "mock",
+         "--context", "employee_id=E-5005"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+    )  # fmt: skip
+    try:
+        assert proc.stdout is not None
+        match = re.search(r"http://127\.0\.0\.1:\d+", proc.stdout.readline())
+        assert match
+        url = f"{match.group(0)}/mcp/{REGISTRY}?version=1"
+        args = {"invoice_ids": ["INV-102"], "amount": 118.5, "reason": "client visit"}
+
+        async def go() -> Any:
+            async with _client(url, "auto") as client:
+                return await client.call_tool("create_reimbursement_ticket", args)
+
+        result = _run(go())
+    finally:
+        proc.terminate()
+        proc.wait(timeout=15)
+    assert result.is_error is False, result.content[0].text
+    [(info, _, events)] = mcp_sessions(db)
+    assert info.status == "completed"  # closed when the server stopped
+    executing = next(e for e in events if e.type == "tool_call.executing")
+    assert executing.data["request"]["arguments"]["employee_id"] == "E-5005"

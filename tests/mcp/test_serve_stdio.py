@@ -189,3 +189,22 @@ def test_killing_the_client_mid_call_closes_the_session_as_interrupted(tmp_path:
     assert '"CANCELLED"' in messages[1]["parts"][0]["content"]
     assert [e.type for e in events][-2:] == ["tool_call.completed", "run.cancelled"]
     assert [o.status for o in outcomes(db)] == ["cancelled"]
+
+
+def test_per_credential_contexts_on_stdio(db: Path, tmp_path: Path) -> None:
+    contexts = tmp_path / "contexts.json"
+    contexts.write_text(json.dumps({"credentials": [
+        {"token": "alice-token", "context": {"employee_id": "E-4004"}}]}))  # fmt: skip
+    args = {"invoice_ids": ["INV-102"], "amount": 118.5, "reason": "client visit"}
+
+    async def go() -> Any:
+        params = stdio_params(db, "--version", "1", "--approve", "write", "--contexts",
+                              str(contexts), env={"STUDIO_MCP_TOKEN": "alice-token"})  # fmt: skip
+        async with Client(params) as client:
+            return await client.call_tool("create_reimbursement_ticket", args)
+
+    assert _run(go()).is_error is False
+    [(info, _, events)] = mcp_sessions(db)
+    executing = next(e for e in events if e.type == "tool_call.executing")
+    assert executing.data["request"]["arguments"]["employee_id"] == "E-4004"
+    assert info.context["values"]["employee_id"] == "E-4004"
