@@ -299,6 +299,11 @@ async def list_server_tools(
         except BaseException as exc:  # ExceptionGroups from the SDK's task groups included
             if isinstance(exc, KeyboardInterrupt | SystemExit | anyio.get_cancelled_exc_class()):
                 raise
+            # Our own sentence (raised inside the SDK's task groups, so wrapped) stands as
+            # it is: the server exited because we closed it, not on its own.
+            ours = next((e for e in _leaves(exc) if isinstance(e, PullError)), None)
+            if ours is not None:
+                raise ours from None
             raise _failure(target, _explain(exc, target), stderr, spawned) from None
 
 

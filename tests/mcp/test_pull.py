@@ -342,3 +342,18 @@ def test_pull_server_everything_over_streamable_http(
     finally:
         server.terminate()
         server.wait(10)
+
+
+def test_a_protocol_version_the_server_does_not_speak_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
+    command = everything_server_command()  # speaks the 2025-11-25 handshake only
+    code, _, err = studio(
+        capsys, tmp_path / "db.sqlite3", "mcp", "pull", "--stdio", command,
+        "--protocol", "2026-07-28",
+    )  # fmt: skip
+    assert code == 1
+    assert (
+        "studio: mcp pull: protocol version refused: the server speaks 2025-11-25, not 2026-07-28"
+        in err
+    )
