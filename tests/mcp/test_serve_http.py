@@ -212,3 +212,36 @@ def test_studio_serve_flags_reach_the_endpoint(db: Path, tmp_path: Path) -> None
     assert info.status == "completed"  # closed when the server stopped
     executing = next(e for e in events if e.type == "tool_call.executing")
     assert executing.data["request"]["arguments"]["employee_id"] == "E-5005"
+
+
+def test_a_caller_gone_mid_call_leaves_it_cancelled_and_the_session_interrupted(
+    tmp_path: Path,
+) -> None:
+    import time
+
+    slow = {"query_invoices": {"default": {"latency_ms": 3000, "body": {"invoices": []}}}}
+    db = published_db(tmp_path / "serve.sqlite3", mocks=slow)
+    store = RegistryStore.open(db)
+    server = ServerThread(store).start()
+    meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {}}  # fmt: skip
+    body = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+        "name": "query_invoices", "_meta": meta,
+        "arguments": {"start_date": "2024-05-01", "end_date": "2024-05-31"}}}  # fmt: skip
+    headers = {"Accept": "application/json, text/event-stream",
+               "Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call",
+               "Mcp-Name": "query_invoices"}  # fmt: skip
+    try:
+        with pytest.raises(httpx.ReadTimeout):  # the client gives up and hangs up
+            httpx.post(f"{server.url}/mcp/{REGISTRY}?version=1", json=body, headers=headers,
+                       timeout=1.0)  # fmt: skip
+        time.sleep(1.0)
+    finally:
+        server.stop()
+        store.close()
+    [(info, messages, events)] = mcp_sessions(db)
+    assert info.status == "interrupted"
+    assert [e.type for e in events][-2:] == ["tool_call.completed", "run.cancelled"]
+    assert [m["role"] for m in messages] == ["assistant", "tool"]
+    assert '"CANCELLED"' in messages[1]["parts"][0]["content"]
+    assert [o.status for o in outcomes(db)] == ["cancelled"]
