@@ -47,7 +47,7 @@ from studio.proxy.wire import (
     read_request,
     write_messages,
 )
-from studio.sessions.model import Message
+from studio.sessions.model import Message, message_to_dict
 from studio.sessions.redact import Secrets, redact_text
 
 Scope = MutableMapping[str, Any]
@@ -319,7 +319,10 @@ class ProxyApp:
                 data["stream_error"] = answer.error
             if answer.unreadable:
                 data["unreadable"] = answer.unreadable
-            if answer.message is not None and status == 200 and answer.message.parts:
+            if answer.message is not None and not answer.complete and answer.message.parts:
+                # An answer cut short is not part of the conversation the agent goes on with.
+                data["partial"] = message_to_dict(answer.message)
+            elif answer.message is not None and status == 200 and answer.message.parts:
                 messages.append(answer.message)
                 first_index -= 1  # already counted by Grouper.answered
                 data["tool_calls"] = [
@@ -394,8 +397,9 @@ class ProxyApp:
         status = response.status_code
         if exchange is None:  # not a model call: bytes through, nothing read
             await send({"type": "http.response.start", "status": status, "headers": out_headers})
-            async for chunk in response.aiter_raw():
-                await send({"type": "http.response.body", "body": chunk, "more_body": True})
+            with contextlib.suppress(httpx.HTTPError):  # a broken upstream body ends ours
+                async for chunk in response.aiter_raw():
+                    await send({"type": "http.response.body", "body": chunk, "more_body": True})
             await send({"type": "http.response.body", "body": b"", "more_body": False})
             return
         started = exchange.started
@@ -405,7 +409,14 @@ class ProxyApp:
             await self._relay_stream(send, response, exchange, out_headers, decoder)
             return
         # One JSON document (an answer or an error): read whole, then sent on.
-        raw = b"".join([chunk async for chunk in response.aiter_raw()])
+        try:
+            raw = b"".join([chunk async for chunk in response.aiter_raw()])
+        except httpx.HTTPError as exc:
+            message = f"studio proxy: the upstream {self._upstream} broke off its answer: {exc!r}"
+            self._record_answer(exchange, 502, None, message, {}, False)
+            payload = json.dumps(_gateway_error(self.config.kind, message)).encode()
+            await _send_bytes(send, 502, [(b"content-type", b"application/json")], payload)
+            return
         decoded = decoder.decode(raw)
         answer = None
         error_text = ""
@@ -433,6 +444,7 @@ class ProxyApp:
         answered = False
         first_byte = 0.0
         await send({"type": "http.response.start", "status": 200, "headers": out_headers})
+        broke = ""
         try:
             async for chunk in response.aiter_raw():
                 if not first_byte:
@@ -446,12 +458,19 @@ class ProxyApp:
                     answered = True
                 await send({"type": "http.response.body", "body": chunk, "more_body": True})
             await send({"type": "http.response.body", "body": b"", "more_body": False})
+        except httpx.HTTPError as exc:  # the status is sent: end the body, record why
+            broke = f"the upstream stream broke off: {exc!r}"
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+        except asyncio.CancelledError:
+            broke = "the agent closed the connection before the answer ended"
+            raise
         finally:
             answer = watcher.answer()
-            if not answered and answer.message is not None and answer.message.parts:
-                self.grouper.answered(conversation, answer.message)
+            message = answer.message
+            if not answered and answer.complete and message is not None and message.parts:
+                self.grouper.answered(conversation, message)
             if not answer.complete and not answer.error:
-                answer.error = "the stream ended before the answer did"
+                answer.error = broke or "the stream ended before the answer did"
             now = time.perf_counter()
             timing = {"latency_ms": round((now - exchange.started) * 1000, 3)}
             if first_byte:

@@ -119,6 +119,13 @@ def serve(
 ) -> None:
     """Serve until interrupted (SIGINT/SIGTERM stop it); queued records are written first."""
     sock = bind_socket(host, port)
+    if store is not None:
+        # The proxy's own connection: with WAL, NORMAL never corrupts the file and loses
+        # nothing when the process dies; only an OS crash may lose the last commits. A
+        # commit then costs ~0.1 ms instead of an fsync (~3 ms), so the one writer keeps
+        # up with an agent's traffic instead of queueing it in memory.
+        with store.lock:
+            store.connection.execute("PRAGMA synchronous=NORMAL")
     app = make_app(config, store, registry)
     try:
         if on_ready is not None:

@@ -137,3 +137,19 @@ def test_proposed_calls_are_revalidated_into_outcomes(upstream, proxy, sessions,
     assert (info.registry, info.version) == ("travel", "1")
     revalidated = [e.data for e in sessions.events(info.id) if e.type == "proxy.revalidated"]
     assert revalidated[0]["counts"]["passes"] == 1
+
+
+def test_an_answer_cut_short_is_recorded_in_its_event_not_as_a_message(upstream, proxy, sessions):
+    turn = Turn(text="The limit is eighty", text_fragments=4,
+                stream_error=("server_error", "the model crashed"))  # fmt: skip
+    px = proxy(upstream([turn]), Kind.OPENAI_CHAT)
+    body = {"model": "m", "messages": [USER], "stream": True}
+    with httpx.stream("POST", px.url + URL, json=body) as response:
+        raw = b"".join(response.iter_raw())
+    assert b"the model crashed" in raw  # passed on as the upstream sent it
+    px.flush()
+    [info] = sessions.list_sessions(source="proxy")
+    assert [m["role"] for m in sessions.messages(info.id)] == ["user"]
+    answer = sessions.events(info.id)[-1].data
+    assert answer["complete"] is False and "the model crashed" in answer["stream_error"]
+    assert answer["partial"]["parts"][0]["text"].startswith("The")
