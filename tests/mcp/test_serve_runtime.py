@@ -118,3 +118,37 @@ def test_every_call_is_recorded_with_the_pipeline_steps(store: RegistryStore) ->
                      "tool_call.executing", "tool_call.completed", "run.completed"]  # fmt: skip
     result = json.loads(messages[1]["parts"][0]["content"])
     assert result["ok"] is True and result["data_is_untrusted"] is True
+
+
+def test_calls_use_the_executor_configured_for_the_tool(store: RegistryStore) -> None:
+    from registry_db.executors import ExecutorStore
+    from tests.runtime.tool_api_server import ToolApiServer
+
+    policy = {"clauses": [{"clause": "4.2", "limit": 80}]}
+    with ToolApiServer({"/policy/search": policy}) as api:
+        ExecutorStore.for_store(store).save_http_target(
+            REGISTRY, "search_policy",
+            {"url": api.base_url + "/policy/search", "method": "POST", "body": {"q": "{query}"}},
+            allowed_base_urls=[api.base_url],
+        )  # fmt: skip
+        options = ServeOptions(mock_context(store, REGISTRY), executors="configured")
+        served = ServedRegistry(store, REGISTRY, version=1, options=options)
+        server = build_server(served, Caller("test", None, None, "memory"))
+
+        async def go() -> Any:
+            async with Client(server) as client:
+                http = await client.call_tool("search_policy", {"q": "taxi limit"})
+                mock = await client.call_tool("query_invoices", ARGS)  # not set: mock
+                return http, mock
+
+        try:
+            http, mock = asyncio.run(asyncio.wait_for(go(), 30))
+        finally:
+            served.close_all()
+        (request,) = api.requests
+    assert json.loads(request.body) == {"q": "taxi limit"}  # alias q → query, then the target
+    assert json.loads(http.content[0].text)["data"] == policy
+    assert json.loads(mock.content[0].text)["data"]["invoices"][0]["id"] == "INV-102"
+    [(_, _, events)] = mcp_sessions(store.path)
+    executors = [e.data["executor"] for e in events if e.type == "tool_call.executing"]
+    assert executors == ["http", "mock"]
