@@ -29,7 +29,6 @@ import httpx
 from studio.proxy.grouping import Grouper, Placement, digests
 from studio.proxy.policy import (
     OnBroken,
-    RepairUnavailable,
     check_request,
     problem_dict,
     provider_error,
@@ -181,8 +180,8 @@ class ProxyApp:
         elif check.broken and policy is OnBroken.REPAIR:
             try:
                 repaired = repair_history(kind, read.messages)
-            except RepairUnavailable as exc:
-                events.append(("proxy.repair_failed", {"reason": str(exc)}))
+            except Exception as exc:  # a doctor that fails must not stop the agent
+                events.append(("proxy.repair_failed", {"reason": repr(exc)}))
             else:
                 action = "repair"
                 sent_messages = repaired.messages

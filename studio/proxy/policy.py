@@ -16,13 +16,13 @@ mismatch only Gemini checks …) are recorded but never make a request broken.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
 from studio.proxy.wire import Kind
+from studio.sessions.doctor import repair
 from studio.sessions.model import Message
 from studio.sessions.pairing import PairingKind, PairingProblem, analyse_pairing
 
@@ -115,21 +115,9 @@ class Repaired:
     changes: list[Any] = field(default_factory=list)
 
 
-class RepairUnavailable(RuntimeError):
-    """The session doctor is not installed in this build."""
-
-
 def repair_history(kind: Kind, messages: Sequence[Message]) -> Repaired:
-    """The session doctor's repair of ``messages`` for the upstream's provider.
-
-    Raises:
-        RepairUnavailable: :mod:`studio.sessions.doctor` is missing.
-    """
-    try:
-        doctor = importlib.import_module("studio.sessions.doctor")
-    except ImportError as exc:
-        raise RepairUnavailable("the session doctor (studio.sessions.doctor) is missing") from exc
-    result = doctor.repair(list(messages), kind.provider)
+    """The session doctor's repair of ``messages`` for the upstream's provider."""
+    result = repair(list(messages), kind.provider)
     return Repaired(list(result.messages), [_jsonable(c) for c in result.changes])
 
 

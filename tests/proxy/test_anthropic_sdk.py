@@ -130,7 +130,6 @@ def test_broken_history_refused_with_the_providers_error(upstream, proxy, sessio
 
 
 def test_broken_history_repaired_then_answered(upstream, proxy, sessions):
-    pytest.importorskip("studio.sessions.doctor")
     server = upstream([Turn(text="The limit is 80.")])
     px = proxy(server, Kind.ANTHROPIC_MESSAGES, OnBroken.REPAIR)
     answer = client(px.url).messages.create(model="m", max_tokens=10, messages=BROKEN)

@@ -207,7 +207,6 @@ def test_broken_history_refused_with_the_providers_error(upstream, proxy, sessio
 
 
 def test_broken_history_repaired_then_answered(upstream, proxy, sessions):
-    pytest.importorskip("studio.sessions.doctor")
     server = upstream([Turn(text="The limit is 80.")])
     px = proxy(server, Kind.OPENAI_CHAT, OnBroken.REPAIR)
     answer = client(px.url).chat.completions.create(model="m", messages=BROKEN)
@@ -220,6 +219,19 @@ def test_broken_history_repaired_then_answered(upstream, proxy, sessions):
     assert events["proxy.request"]["action"] == "repair"
     assert events["proxy.repaired"]["changes"]
     assert events["proxy.repaired"]["after"] == []
+    assert events["proxy.repaired"]["changes"][0]["action"] == "add-result"
+    # The agent goes on from its own (still broken) history: the same session continues.
+    history = [
+        *BROKEN,
+        {"role": "assistant", "content": "The limit is 80."},
+        {"role": "user", "content": "thanks"},
+    ]
+    server.add(Turn(text="You're welcome."))
+    client(px.url).chat.completions.create(model="m", messages=history)
+    px.flush()
+    assert [s.id for s in sessions.list_sessions(source="proxy")] == [info.id]
+    roles = [m["role"] for m in sessions.messages(info.id)]
+    assert roles == ["user", "assistant", "tool", "user", "assistant", "user", "assistant"]
 
 
 def test_key_is_passed_on_and_never_stored(upstream, proxy, store, db_path):
