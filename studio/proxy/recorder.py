@@ -229,7 +229,7 @@ class Recorder:
                 source=SOURCE_PROXY,
                 tools=first.secrets.value(start.tools),
                 meta=meta,
-                status="recording",
+                status="recorded",
             )
             self._remember_meta(sid, meta)
             meta_update = {}

@@ -153,3 +153,17 @@ def test_error_bodies_are_json_with_the_provider_shape():
     assert json.loads(json.dumps(openai_body))["error"]["code"] is None
     anthropic_body = error_body(Kind.ANTHROPIC_MESSAGES, "m", "h")
     assert anthropic_body["type"] == "error" and anthropic_body["error"]["message"] == "m"
+
+
+def test_compressed_answers_are_read_for_the_record():
+    import gzip
+
+    from studio.proxy.app import _Decoder
+
+    packed = gzip.compress(STREAM)
+    decoder = _Decoder("gzip")
+    watcher = StreamWatcher(Kind.OPENAI_CHAT)
+    for i in range(0, len(packed), 5):
+        watcher.feed(decoder.decode(packed[i : i + 5]))
+    assert watcher.answer().message.text == "Hi 你"
+    assert _Decoder("br").decode(b"\x00") == b""  # not read; the bytes still go to the agent
