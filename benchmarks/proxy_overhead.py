@@ -324,7 +324,7 @@ def main() -> None:
                 "SELECT count(*) FROM messages WHERE message_json LIKE '%\"assistant\"%'"
             ).fetchone()[0]
         store.close()
-        sent = 50 + 2 * n_latency + n_latency // 4 + 100 + n_memory
+        sent = 50 + n_latency + n_latency // 4 + 100 + n_memory
         print(
             f"recorded: {recorded} sessions and {answered} assistant messages for the "
             f"{sent} requests sent through the proxy"
