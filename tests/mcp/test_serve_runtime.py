@@ -152,3 +152,25 @@ def test_calls_use_the_executor_configured_for_the_tool(store: RegistryStore) ->
     [(_, _, events)] = mcp_sessions(store.path)
     executors = [e.data["executor"] for e in events if e.type == "tool_call.executing"]
     assert executors == ["http", "mock"]
+
+
+def test_a_turn_named_in_meta_scopes_the_write_intent(store: RegistryStore) -> None:
+    options = ServeOptions(mock_context(store, REGISTRY), approve="write", executors="mock")
+    served = ServedRegistry(store, REGISTRY, version=1, options=options)
+    server = build_server(served, Caller("test", None, None, "memory"))
+    args = {"invoice_ids": ["INV-102"], "amount": 118.5, "reason": "client visit"}
+
+    async def go() -> list[Any]:
+        async with Client(server) as client:
+            return [
+                await client.call_tool("create_reimbursement_ticket", args, meta=meta)
+                for meta in ({"studio/turn": "1"}, {"studio/turn": "1"}, {"studio/turn": "2"})
+            ]
+
+    try:
+        results = asyncio.run(asyncio.wait_for(go(), 30))
+    finally:
+        served.close_all()
+    replayed = ["replay" in json.loads(r.content[0].text) for r in results]
+    assert replayed == [False, True, False]  # the same request once; a new request runs again
+    assert [o.status for o in outcomes(store.path)] == ["ok", "replayed", "ok"]
