@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import time
 import uuid
 import zlib
@@ -48,6 +49,8 @@ from studio.proxy.wire import (
 )
 from studio.sessions.model import Message, message_to_dict
 from studio.sessions.redact import Secrets, redact_text
+
+log = logging.getLogger(__name__)
 
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
@@ -170,8 +173,12 @@ class ProxyApp:
         # The grouping header is named like a session credential but only names a conversation.
         grouping = self._session_header.decode("latin-1")
         secrets = Secrets.from_headers({k: v for k, v in text_headers if k != grouping})
-        read = read_request(kind, data)
-        check = check_request(kind, read.messages)
+        try:
+            read = read_request(kind, data)
+            check = check_request(kind, read.messages)
+        except Exception:  # a body the readers choke on still reaches the provider
+            log.exception("proxy: could not read a %s request; forwarded unrecorded", kind.value)
+            raise _NotAModelCall from None
         sent_messages: list[Message] = read.messages
         events: list[tuple[str, dict[str, Any]]] = []
         action = "forward"
