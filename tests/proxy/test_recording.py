@@ -140,8 +140,11 @@ def test_proposed_calls_are_revalidated_into_outcomes(upstream, proxy, sessions,
 
 
 def test_an_answer_cut_short_is_recorded_in_its_event_not_as_a_message(upstream, proxy, sessions):
-    turn = Turn(text="The limit is eighty", text_fragments=4,
-                stream_error=("server_error", "the model crashed"))  # fmt: skip
+    turn = Turn(
+        text="The limit is eighty",
+        text_fragments=4,
+        stream_error=("server_error", "the model crashed"),
+    )
     px = proxy(upstream([turn]), Kind.OPENAI_CHAT)
     body = {"model": "m", "messages": [USER], "stream": True}
     with httpx.stream("POST", px.url + URL, json=body) as response:
@@ -153,3 +156,39 @@ def test_an_answer_cut_short_is_recorded_in_its_event_not_as_a_message(upstream,
     answer = sessions.events(info.id)[-1].data
     assert answer["complete"] is False and "the model crashed" in answer["stream_error"]
     assert answer["partial"]["parts"][0]["text"].startswith("The")
+
+
+def test_concurrent_streams_all_arrive_whole_and_are_all_recorded(upstream, proxy, sessions):
+    import asyncio
+
+    count = 30
+    turns = [
+        Turn(text=f"answer number {i} " * 5, text_fragments=10, chunk_delay=0.005)
+        for i in range(count)
+    ]
+    server = upstream(turns)
+    # The scripted server listens with Python's default backlog of 5; the proxy opens
+    # every upstream connection at once.
+    server._server.socket.listen(64)
+    px = proxy(server, Kind.OPENAI_CHAT)
+
+    async def one(client: httpx.AsyncClient, i: int) -> bytes:
+        body = {
+            "model": "m",
+            "stream": True,
+            "messages": [{"role": "user", "content": f"question {i}"}],
+        }
+        async with client.stream("POST", px.url + URL, json=body) as response:
+            return b"".join([chunk async for chunk in response.aiter_raw()])
+
+    async def run() -> list[bytes]:
+        async with httpx.AsyncClient(timeout=30) as client:
+            return await asyncio.gather(*(one(client, i) for i in range(count)))
+
+    bodies = asyncio.run(run())
+    assert all(b.endswith(b"data: [DONE]\n\n") for b in bodies)
+    px.flush()
+    infos = sessions.list_sessions(source="proxy")
+    assert len(infos) == count
+    answers = {sessions.messages(s.id)[1]["parts"][0]["text"] for s in infos}
+    assert answers == {f"answer number {i} " * 5 for i in range(count)}
