@@ -127,6 +127,11 @@ class ProxyApp:
         self._upstream = config.upstream.rstrip("/")
         self._session_header = config.session_header.lower().encode("latin-1")
 
+    @property
+    def upstream_label(self) -> str:
+        """The upstream as recorded in each session's meta (key-like parts redacted)."""
+        return redact_text(self._upstream)
+
     async def aclose(self) -> None:
         await self.client.aclose()
 
@@ -276,7 +281,7 @@ class ProxyApp:
             meta = {
                 "model": str(data.get("model") or ""),
                 "kind": self.config.kind.value,
-                "upstream": redact_text(self._upstream),
+                "upstream": self.upstream_label,
                 "policy": self.config.on_broken.value,
                 "grouped_by": "header" if conversation.header_key else "history",
             }
@@ -369,7 +374,7 @@ class ProxyApp:
         try:
             response = await self.client.send(request, stream=True)
         except httpx.HTTPError as exc:
-            message = f"studio proxy: the upstream {self._upstream} did not answer: {exc!r}"
+            message = f"studio proxy: the upstream {self.upstream_label} did not answer: {exc!r}"
             if exchange is not None:
                 self._record_answer(exchange, 502, None, message, {}, False)
             payload = json.dumps(_gateway_error(self.config.kind, message)).encode()
@@ -418,7 +423,9 @@ class ProxyApp:
         try:
             raw = b"".join([chunk async for chunk in response.aiter_raw()])
         except httpx.HTTPError as exc:
-            message = f"studio proxy: the upstream {self._upstream} broke off its answer: {exc!r}"
+            message = (
+                f"studio proxy: the upstream {self.upstream_label} broke off its answer: {exc!r}"
+            )
             self._record_answer(exchange, 502, None, message, {}, False)
             payload = json.dumps(_gateway_error(self.config.kind, message)).encode()
             await _send_bytes(send, 502, [(b"content-type", b"application/json")], payload)

@@ -136,6 +136,18 @@ class Grouper:
             return self._new(history, parent=(known.id, length))
         return self._new(history)
 
+    def adopt(self, conversation: Conversation) -> None:
+        """Know ``conversation`` (recorded before a restart) so requests can continue it."""
+        self._conversations[conversation.id] = conversation
+        self._conversations.move_to_end(conversation.id)
+        for digest in conversation.digests:
+            self._by_digest[digest] = conversation
+        if conversation.header_key:
+            self._by_header[conversation.header_key] = conversation
+        while len(self._conversations) > self.limit:
+            _, old = self._conversations.popitem(last=False)
+            self._forget(old)
+
     def answered(self, conversation: Conversation, message: Message) -> None:
         """Record that ``message`` (the model's answer) was appended to ``conversation``."""
         previous = conversation.digests[-1] if conversation.digests else b""

@@ -24,8 +24,8 @@ from typing import Any
 from registry_db.sessions import Outcome, SessionStore
 from registry_db.store import RegistryStore
 from studio.contract import Registry
-from studio.proxy.grouping import Conversation
-from studio.sessions.model import Message, Role, message_to_dict
+from studio.proxy.grouping import Conversation, digests
+from studio.sessions.model import Message, Role, message_from_dict, message_to_dict
 from studio.sessions.redact import REDACTED, Secrets, is_secret_header
 from studio.sessions.revalidate import FAILS, TOOL_GONE, revalidate
 
@@ -35,6 +35,8 @@ SOURCE_PROXY = "proxy"
 TITLE_CHARS = 80
 META_CACHE = 2048
 """Sessions whose list metadata the writer keeps in memory."""
+RESUME_LIMIT = 200
+"""Recorded sessions a proxy started again can continue."""
 MAX_BATCH = 512
 """Queued writes the writer takes at once."""
 
@@ -308,6 +310,40 @@ class Recorder:
             "rows": [r.to_dict() for r in report.rows],
         }
         return data, outcomes
+
+
+def recorded_conversations(
+    sessions: SessionStore, *, kind: str, upstream: str, limit: int = RESUME_LIMIT
+) -> list[Conversation]:
+    """The newest proxy sessions recorded for this upstream, oldest first, as conversations.
+
+    A proxy started again knows them, so an agent that goes on after a restart
+    goes on in the same session.
+    """
+    found: list[Conversation] = []
+    for info in sessions.list_sessions(source=SOURCE_PROXY):
+        if len(found) >= limit:
+            break
+        meta = info.meta
+        if meta.get("kind") != kind or meta.get("upstream") != upstream:
+            continue
+        messages = [message_from_dict(m) for m in sessions.messages(info.id)]
+        parent = (
+            (info.parent_session_id, info.parent_message_index or 0)
+            if info.parent_session_id
+            else None
+        )
+        found.append(
+            Conversation(
+                info.id,
+                digests(messages),
+                seq=sessions.next_seq(info.id),
+                header_key=str(meta.get("session_header") or ""),
+                parent=parent,
+                broken_requests=int(meta.get("broken_requests") or 0),
+            )
+        )
+    return found[::-1]
 
 
 def session_start(

@@ -27,7 +27,7 @@ except ImportError:  # pragma: no cover - httptools is a declared dependency
 
 from registry_db.store import RegistryStore
 from studio.proxy.app import ProxyApp, ProxyConfig, build_client
-from studio.proxy.recorder import Recorder, RegistryTarget
+from studio.proxy.recorder import Recorder, RegistryTarget, recorded_conversations
 
 DEFAULT_HOST = "127.0.0.1"
 _BASE: type = HttpToolsProtocol if HttpToolsProtocol is not None else H11Protocol
@@ -105,7 +105,13 @@ def make_app(
 ) -> ProxyApp:
     """The proxy app recording into ``store`` (None: check and forward only)."""
     recorder = Recorder(store, registry) if store is not None else None
-    return ProxyApp(config, recorder, build_client(trust_env=trust_env))
+    app = ProxyApp(config, recorder, build_client(trust_env=trust_env))
+    if recorder is not None:
+        for conversation in recorded_conversations(
+            recorder.sessions, kind=config.kind.value, upstream=app.upstream_label
+        ):
+            app.grouper.adopt(conversation)
+    return app
 
 
 def serve(

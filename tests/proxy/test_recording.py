@@ -192,3 +192,17 @@ def test_concurrent_streams_all_arrive_whole_and_are_all_recorded(upstream, prox
     assert len(infos) == count
     answers = {sessions.messages(s.id)[1]["parts"][0]["text"] for s in infos}
     assert answers == {f"answer number {i} " * 5 for i in range(count)}
+
+
+def test_a_restarted_proxy_continues_recorded_conversations(upstream, proxy, sessions):
+    server = upstream([Turn(text="80 per ride."), Turn(text="You're welcome.")])
+    first = proxy(server, Kind.OPENAI_CHAT)
+    answer = post(first.url, [USER])
+    sid = answer.headers["x-studio-session-id"]
+    first.stop()
+    again = proxy(server, Kind.OPENAI_CHAT)
+    history = [USER, assistant(answer), {"role": "user", "content": "thanks"}]
+    assert post(again.url, history).headers["x-studio-session-id"] == sid
+    again.flush()
+    assert len(sessions.messages(sid)) == 4
+    assert [e.seq for e in sessions.events(sid)] == [1, 2, 3, 4]
