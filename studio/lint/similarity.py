@@ -26,7 +26,6 @@ frequencies moved a little); it never visits all pairs. Small indexes
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter
 from collections.abc import Callable, Iterable, KeysView
 from dataclasses import dataclass
@@ -94,8 +93,6 @@ class SimilarPair:
 
 
 def _fold_plural(token: str) -> str:
-    if _NOT_A_TERM.search(token):
-        return ""  # numbers and ids (INV-102, 1008292230) carry no meaning to compare
     out = token
     if token.isascii() and len(token) > 3 and token.isalpha():
         if token.endswith("ies") and len(token) > 4:
@@ -103,9 +100,6 @@ def _fold_plural(token: str) -> str:
         elif token.endswith("s") and not token.endswith(("ss", "us", "is")):
             out = token[:-1]
     return out
-
-
-_NOT_A_TERM = re.compile(r"[0-9]")
 
 
 class _NormCache(dict[str, str]):
@@ -123,18 +117,17 @@ _normalised = _norm_cache.__getitem__
 
 
 def normalise_token(token: str) -> str:
-    """Fold simple English plurals (``orders`` → ``order``); CJK is kept.
-
-    Numbers and tokens with digits fold to ``""`` (not a term).
-    """
+    """Fold simple English plurals (``orders`` → ``order``); CJK is kept."""
     return _normalised(token)
 
 
 def normalised_terms(tokens: Iterable[str]) -> Counter[str]:
-    """``Counter(normalise_token(t) for t in tokens)`` without the non-terms (``""``)."""
-    out = Counter(map(_normalised, tokens))
-    out.pop("", None)
-    return out
+    """``Counter(normalise_token(t) for t in tokens)``, without a Python call per known token.
+
+    Numbers stay terms: two tools that share an example id are likely copies.
+    They are never *shown* as shared terms (see the ambiguity rules).
+    """
+    return Counter(map(_normalised, tokens))
 
 
 def tool_text(tool: ToolContract, template: str, rendered: str | None = None) -> str:

@@ -164,13 +164,6 @@ def test_incremental_updates_match_a_rebuild() -> None:
 # ---------------------------------------------------------------- short texts (issue #11)
 
 
-def test_numbers_and_ids_are_not_terms() -> None:
-    # Example ids shared by two tools must not make them similar. (Stopwords stay
-    # terms with a low weight; they are never shown as shared terms.)
-    got = normalised_terms(tokenize("The argument 1008292230 is INV-102 for orders"))
-    assert set(got) == {"argument", "inv", "order"}
-
-
 @pytest.mark.parametrize(
     ("text", "verbs", "content"),
     [

@@ -66,7 +66,10 @@ def name_key(name: str, verbs: Iterable[str] = ()) -> tuple[str, tuple[str, ...]
     if verb_class is None and first in verbs:
         verb_class = first
     rest = words[1:] if verb_class is not None else words
-    nouns = sorted({normalise_token(w) for w in rest if w not in GENERIC_NAME_WORDS} - {""})
+    # Numbers tell nothing apart (search and search_2 are one thing twice).
+    nouns = sorted(
+        {normalise_token(w) for w in rest if w not in GENERIC_NAME_WORDS and not w.isdigit()}
+    )
     return verb_class or "", tuple(nouns)
 
 
