@@ -146,10 +146,10 @@ def vague_summary(tool: ToolContract) -> tuple[str, ...] | None:
     state a purpose at all is :func:`states_purpose`'s business, not this.
     """
     summary, _ = summary_text(tool)
-    if not summary or not states_purpose(tool):
+    if not summary:
         return None
-    units = content_units(summary)
-    if units.content:
+    units = content_units(summary)  # cached per text: the ambiguity rules read it too
+    if units.content or not states_purpose(tool):
         return None
     return units.generic or tuple(w for w in re.findall(r"\w+", summary.lower()))[:3]
 
