@@ -39,6 +39,8 @@ DEFAULT_OPTIONS: dict[str, float | int] = {
     "toolset.provider_max_tools": 128,
     "similarity.threshold": 0.6,
     "similarity.max_df_share": 0.2,
+    "similarity.summary_threshold": 0.75,
+    "similarity.clone_threshold": 0.9,
     "noun.max_tools": 4,
     "cost.rounds": 5,
 }
