@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from studio.contract import Registry, RegistrySettings
-from studio.lint.model import PROFILES
+from studio.lint.model import PROFILES, Severity
 from tests.lint.fixtures_rules import (
     ODD_TOOLS,
     apply_fix,
@@ -111,6 +111,28 @@ def test_verb_noun_uses_the_registry_vocabulary() -> None:
     custom = RegistrySettings(verbs=("get", "check"))
     t = tool("check_stock")
     assert hits("name-verb-noun", t, context(t, settings=custom)) == []
+
+
+@pytest.mark.parametrize(
+    ("name", "instead"),
+    [("fetch_orders", "get"), ("find_flights", "list"), ("book_hotel", None), ("查询_发票", "get")],
+)
+def test_a_verb_outside_the_vocabulary_is_recognised_as_a_verb(
+    name: str, instead: str | None
+) -> None:
+    [hit] = hits("name-verb-noun", tool(name))
+    assert hit.severity is Severity.INFO
+    assert "starts with the verb" in hit.message
+    if instead:
+        assert f"use {instead!r}" in hit.message
+    else:
+        assert "use " not in hit.message
+
+
+def test_a_name_without_a_verb_says_so() -> None:
+    [hit] = hits("name-verb-noun", tool("order_key"))
+    assert hit.severity is None
+    assert "does not start with a verb ('order'" in hit.message
 
 
 def test_verb_noun_needs_a_noun_and_accepts_camel_case() -> None:

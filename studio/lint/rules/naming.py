@@ -12,6 +12,7 @@ from studio.editing.edits import SetField
 from studio.lint.model import Hit, LintContext, QuickFix, Severity, registry_rule, tool_rule
 from studio.lint.rules._common import text, visible_properties, words_of
 from studio.lint.text import split_identifier
+from studio.lint.wordlists import verb_class
 
 CATEGORY = "naming"
 
@@ -202,12 +203,29 @@ def check_name_verb_noun(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
         return
     verbs = tuple(v.lower() for v in (ctx.settings.verbs or ()) if isinstance(v, str))
     shown = ", ".join(verbs[:9])
-    if words[0] not in verbs:
+    first = words[0]
+    if first not in verbs:
+        kind = verb_class(first)
+        if kind is None:
+            yield Hit(
+                name,
+                "name",
+                f"Tool name {name!r} does not start with a verb ({first!r}; the registry's "
+                f"verbs are {shown}); rename it to verb_noun.",
+            )
+            return
+        # A verb, just not one of the registry's: say which of its verbs means the same.
+        family = kind.split(".", 1)[0]
+        same = [v for v in verbs if verb_class(v) == kind] or [
+            v for v in verbs if (verb_class(v) or "").split(".", 1)[0] == family
+        ]
+        instead = f"use {same[0]!r} (the registry's verb of that kind) or " if same else ""
         yield Hit(
             name,
             "name",
-            f"Tool name {name!r} does not start with a registry verb ({shown}); "
-            "rename it to verb_noun or add the verb to the registry's vocabulary.",
+            f"Tool name {name!r} starts with the verb {first!r}, which is not in the "
+            f"registry's vocabulary ({shown}); {instead}add {first!r} to the vocabulary.",
+            severity=Severity.INFO,
         )
     elif len(words) < 2:
         yield Hit(name, "name", f"Tool name {name!r} has no noun; rename it to {name}_<noun>.")
