@@ -109,7 +109,7 @@ class McpImportDialog(JobDialog):
         self.setWindowTitle("Import from MCP server")
         self._existing = frozenset(existing)
 
-        intro = QLabel(
+        self.intro = intro = QLabel(
             "Pull the tools a live MCP server lists: start it with a command (stdio) or "
             "reach it by URL (streamable HTTP). Write secrets as {env:NAME}: they are read "
             "from the environment when connecting and never stored."
@@ -267,6 +267,12 @@ class McpCheckDialog(McpImportDialog):
         super().__init__((), parent)
         self.setWindowTitle(f"Check {registry} against its MCP server")
         self.ok_button.setText("Check")
+        self.intro.setText(
+            f"Compare what the live MCP server lists now with a pinned version of {registry}: "
+            "every changed tool is named with its description word diff, and the live "
+            "descriptions are checked for poisoning. Write secrets as {env:NAME}: they are "
+            "read from the environment when connecting and never stored."
+        )
         self.pinned_combo = QComboBox()
         self.pinned_combo.addItems(pinned)
         self.form.insertRow(1, "&Pinned:", self.pinned_combo)
