@@ -21,6 +21,12 @@ first use only, once per process, under a lock (the GUI lints in a worker
 thread while the GUI thread counts for the preview). :func:`exact_ready` tells
 without loading whether it is done; :func:`preload` loads in the background.
 
+The linter counts through :func:`cached_token_counter`: exact counts are kept
+on disk by ``(encoding, sha256 of the text)`` (:mod:`studio.contract.token_cache`),
+so a lint whose texts were all counted before never loads the tokenizer. When
+``bpe-openai`` is installed but turns out broken only at a missing count, that
+count is estimated (and logged); the counts already stored stay exact.
+
 An exact count is exact for the text it is given, nothing more: providers wrap
 tool definitions in their own internal format before the model sees them, so
 "N tokens (o200k_base)" of a definition means the o200k_base tokens of the
@@ -29,10 +35,12 @@ definition as the studio exports it, not the provider's bill.
 
 from __future__ import annotations
 
+import importlib.util
 import logging
 import threading
 from collections.abc import Callable, Iterator
 
+from studio.contract.token_cache import TokenCache, digest, shared_cache
 from studio.contract.tokens import estimate_tokens
 
 log = logging.getLogger(__name__)
@@ -93,6 +101,48 @@ def token_counter(profile: str | None) -> tuple[Counter, str]:
         if counter is not None:
             return counter, encoding
     return estimate_tokens, ESTIMATE
+
+
+def cached_token_counter(profile: str | None) -> tuple[Counter, str]:
+    """:func:`token_counter` with exact counts read from and kept in the disk cache.
+
+    Never loads the tokenizer itself: the returned counter loads it on the
+    first count missing from the cache. Same counts and method as
+    :func:`token_counter` (see the module docstring for a tokenizer that
+    turns out broken only then).
+
+    Args:
+        profile: A lint profile or preview format.
+
+    Return:
+        ``(count, method)`` as :func:`token_counter` gives them.
+    """
+    encoding = encoding_for(profile)
+    if encoding is None:
+        return estimate_tokens, ESTIMATE
+    counters = _counters
+    if encoding in counters:
+        loaded = counters[encoding]
+        if loaded is None:
+            return estimate_tokens, ESTIMATE
+        cache = shared_cache() if getattr(loaded, "cacheable", False) else None
+        return (loaded if cache is None else _through_cache(encoding, cache)), encoding
+    cache = shared_cache()
+    if cache is None or not _installed():
+        return token_counter(profile)
+    return _through_cache(encoding, cache), encoding
+
+
+def cached_token_method(profile: str | None) -> str:
+    """How :func:`cached_token_counter` counts for ``profile``; never loads the tokenizer."""
+    return cached_token_counter(profile)[1]
+
+
+def flush_token_cache() -> None:
+    """Write the counts made since the last flush to the disk cache (also done at exit)."""
+    cache = shared_cache()
+    if cache is not None:
+        cache.flush()
 
 
 def count_tokens(text: str, profile: str | None) -> int:
@@ -179,6 +229,44 @@ def format_count(tokens: int, method: str, *, grouped: bool = False) -> str:
 
 # ---------------------------------------------------------------- loading
 
+_bpe_installed: bool | None = None
+
+
+def _installed() -> bool:
+    """Whether bpe-openai can be imported, found without importing it."""
+    global _bpe_installed
+    if _bpe_installed is None:
+        _bpe_installed = importlib.util.find_spec("bpe_openai") is not None
+    return _bpe_installed
+
+
+_cached_counters: dict[tuple[str, int], tuple[TokenCache, Counter]] = {}
+
+
+def _through_cache(encoding: str, cache: TokenCache) -> Counter:
+    """A counter for ``encoding`` that reads the cache first and loads the tokenizer on a miss."""
+    known = _cached_counters.get((encoding, id(cache)))
+    if known is not None and known[0] is cache:
+        return known[1]
+
+    def count(text: str) -> int:
+        if not text:
+            return 0
+        key = digest(text)
+        tokens = cache.get(encoding, key)
+        if tokens is not None:
+            return tokens
+        exact = _exact_counter(encoding)
+        if exact is None:  # installed but broken, found only now: estimated, not stored
+            return estimate_tokens(text)
+        tokens = exact(text)
+        if getattr(exact, "cacheable", False):
+            cache.put(encoding, key, tokens)
+        return tokens
+
+    _cached_counters[(encoding, id(cache))] = (cache, count)
+    return count
+
 
 def _exact_counter(encoding: str) -> Counter | None:
     counters = _counters  # one dict throughout, even if tests swap the module's
@@ -213,6 +301,8 @@ def _load_encoding(encoding: str) -> Counter:
             return len(encode(text))
         return sum(len(encode(piece)) for piece in _pieces(text))
 
+    # Only the genuine tokenizer's counts go to the disk cache (not a stand-in's).
+    count.cacheable = True  # type: ignore[attr-defined]
     return count
 
 

@@ -25,7 +25,12 @@ from dataclasses import dataclass, field
 from typing import cast
 
 from studio.contract.model import Registry, RegistrySettings, ToolContract
-from studio.contract.token_count import ESTIMATE, count_tokens, token_method
+from studio.contract.token_count import (
+    ESTIMATE,
+    cached_token_method,
+    count_tokens,
+    flush_token_cache,
+)
 from studio.lint import rules as _rules  # noqa: F401 - registers every rule
 from studio.lint.cache import memo_slots, render_cached
 from studio.lint.config import LintConfig, Suppression
@@ -262,9 +267,9 @@ class Linter:
         for s in config.suppressions:
             self._supp.setdefault((s.rule_id, s.tool), []).append(s)
         self._count_tokens = _token_counter()
-        # May load the tokenizer (once per process); the cost rules' counts use the
-        # same method, as it never changes once settled.
-        self._token_method = token_method(profile)
+        # Never loads the tokenizer: counts missing from the disk cache load it. The
+        # cost rules' counts use the same method, as it never changes once settled.
+        self._token_method = cached_token_method(profile)
         self._order: list[str] = [t.name for t in registry.tools]
         self._tools: dict[str, ToolContract] = {t.name: t for t in registry.tools}
         self._tool_findings: dict[str, list[Finding]] = {}
@@ -282,6 +287,7 @@ class Linter:
                 )
                 self._ambiguity.build(registry.tools)
             self.report = self._assemble(ctx)
+        flush_token_cache()
 
     # ------------------------------------------------------------ public
 

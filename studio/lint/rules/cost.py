@@ -16,7 +16,7 @@ from typing import Any
 
 from studio.contract.model import Registry, RegistrySettings, ToolContract
 from studio.contract.problems import join_path
-from studio.contract.token_count import ESTIMATE, Counter, format_count, token_counter
+from studio.contract.token_count import ESTIMATE, Counter, cached_token_counter, format_count
 from studio.lint.model import Hit, LintContext, Severity, registry_rule, tool_rule
 from studio.lint.rules._common import (
     description_of,
@@ -63,12 +63,13 @@ def tool_tokens(
         settings: The registry settings (for the description template).
         profile: The target (a lint profile); it selects the method, see
             :func:`studio.contract.token_count.token_method`. None: the estimate.
+            Exact counts come from the disk cache when stored there.
 
     Return:
         The count, exact for the parts when the method is an encoding
         (``o200k_base``), else the offline estimate.
     """
-    count, method = token_counter(profile)
+    count, method = cached_token_counter(profile)
     template = settings.description_template if settings is not None else None
     return memo(tool, ("tokens", method, template), lambda: _count_tokens(tool, settings, count))
 
@@ -116,7 +117,7 @@ def registry_token_summary(
         ``tools × average × rounds``.
     """
     rounds = rounds if isinstance(rounds, int) and rounds > 0 else DEFAULT_ROUNDS
-    _count, method = token_counter(profile)
+    _count, method = cached_token_counter(profile)
     per_tool = {text(t.name): tool_tokens(t, registry.settings, profile) for t in registry.tools}
     total = sum(per_tool.values())
     count = len(registry.tools)
@@ -147,7 +148,7 @@ def registry_token_summary(
 )
 def check_tool_tokens(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
     limit = option_int(ctx, "cost.max_tool_tokens", 600)
-    _count, method = token_counter(ctx.profile)
+    _count, method = cached_token_counter(ctx.profile)
     tokens = tool_tokens(tool, ctx.settings, ctx.profile)
     if tokens > limit:
         yield Hit(
@@ -224,7 +225,7 @@ def _tool_sentences(tool: ToolContract) -> Iterator[tuple[str, str]]:
 def check_boilerplate(registry: Registry, ctx: LintContext) -> Iterator[Hit]:
     min_words = option_int(ctx, "cost.boilerplate_min_words", 6)
     min_tools = option_int(ctx, "cost.boilerplate_min_tools", 3)
-    count, method = token_counter(ctx.profile)
+    count, method = cached_token_counter(ctx.profile)
     seen: dict[str, dict[str, str]] = {}  # normalised sentence → tool → first path
     originals: dict[str, str] = {}
     for tool in registry.tools:
