@@ -36,7 +36,13 @@ from studio.proxy.policy import (
     repair_hint,
     repair_history,
 )
-from studio.proxy.recorder import Recorder, Write, redacted_headers, session_start
+from studio.proxy.recorder import (
+    MAX_PENDING,
+    Recorder,
+    Write,
+    redacted_headers,
+    session_start,
+)
 from studio.proxy.wire import (
     Answer,
     Kind,
@@ -243,6 +249,10 @@ class ProxyApp:
         if action == "refuse":
             refusal = error_body(kind, provider_error(kind, check), repair_hint(check, policy))
             events.append(("proxy.refused", {"status": 400, "body": refusal}))
+        if self.recorder is not None and self.recorder.pending >= MAX_PENDING:
+            # The writer is behind (a burst, a slow disk): hold this call until it catches
+            # up rather than queue without bound.
+            await self.recorder.below(MAX_PENDING // 2)
         self._record_request(placement, run_id, events, sent_messages, data, secrets)
         if refusal is not None:
             payload = json.dumps(refusal).encode()

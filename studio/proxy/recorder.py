@@ -14,6 +14,7 @@ name only.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import queue
 import threading
@@ -38,6 +39,8 @@ META_CACHE = 2048
 RESUME_LIMIT = 200
 """Recorded sessions a proxy started again can continue."""
 MAX_BATCH = 512
+MAX_PENDING = 2000
+"""Writes queued before new model calls wait for the writer (memory stays bounded)."""
 """Queued writes the writer takes at once."""
 
 
@@ -130,6 +133,11 @@ class Recorder:
         """Writes queued and not committed yet."""
         with self._lock:
             return self._pending
+
+    async def below(self, limit: int, poll: float = 0.002) -> None:
+        """Return once fewer than ``limit`` writes are queued (the event loop keeps running)."""
+        while self.pending >= limit:
+            await asyncio.sleep(poll)
 
     def flush(self, timeout: float | None = 30.0) -> None:
         """Wait until every write queued before is committed (from any thread but the writer).

@@ -167,3 +167,20 @@ def test_compressed_answers_are_read_for_the_record():
         watcher.feed(decoder.decode(packed[i : i + 5]))
     assert watcher.answer().message.text == "Hi 你"
     assert _Decoder("br").decode(b"\x00") == b""  # not read; the bytes still go to the agent
+
+
+def test_model_calls_wait_while_the_writer_is_far_behind(store, monkeypatch):
+    import asyncio
+    import time
+
+    from studio.proxy.grouping import Conversation
+    from studio.proxy.recorder import Recorder, Write
+
+    recorder = Recorder(store)
+    monkeypatch.setattr(recorder, "_write", lambda group: time.sleep(0.3))
+    recorder.submit(Write(Conversation("slow"), "run", 1))
+    assert recorder.pending == 1
+    started = time.perf_counter()
+    asyncio.run(recorder.below(1))
+    assert time.perf_counter() - started > 0.2 and recorder.pending == 0
+    recorder.close()
