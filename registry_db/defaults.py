@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+from collections.abc import Sequence
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
@@ -80,7 +81,45 @@ def seed_examples(store: RegistryStore, directory: Path | Traversable | None = N
     # database unmarked, so a later build that ships them can still seed.
     if not examples:
         return []
-    return store.seed_registries(examples)
+    names = store.seed_registries(examples)
+    seed_example_evals(store, names, directory)
+    return names
+
+
+def seed_example_evals(
+    store: RegistryStore, registries: Sequence[str], directory: Path | Traversable | None = None
+) -> list[str]:
+    """Store the bundled eval sets (``evals/<registry>/<set>.jsonl``) of seeded registries.
+
+    A set that does not validate is logged and skipped, like a broken example.
+
+    Return:
+        ``registry/set`` of each set stored.
+    """
+    from registry_db.evals import EvalSetStore
+    from studio.evals.jsonl import SUFFIX, EvalSetError, parse_set
+
+    folder = _examples_directory() if directory is None else directory
+    if folder is None or not folder.is_dir():
+        return []
+    evals = EvalSetStore.for_store(store)
+    stored = []
+    for registry in registries:
+        sets = folder / "evals" / registry
+        if not sets.is_dir():
+            continue
+        for entry in sorted(sets.iterdir(), key=lambda e: e.name):
+            if not entry.name.endswith(SUFFIX) or not entry.is_file():
+                continue
+            name = entry.name.removesuffix(SUFFIX)
+            try:
+                parsed = parse_set(name, entry.read_text(encoding="utf-8"))
+            except (ValueError, EvalSetError) as exc:  # UnicodeDecodeError is a ValueError
+                _log.warning("example eval set %s/%s skipped: %s", registry, entry.name, exc)
+                continue
+            evals.save(registry, name, parsed.text, len(parsed.cases))
+            stored.append(f"{registry}/{name}")
+    return stored
 
 
 def open_default_store(path: Path | None = None, *, seed: bool = True) -> RegistryStore:

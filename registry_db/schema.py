@@ -324,6 +324,31 @@ def _version_record_hash(db: Database) -> None:
     conn.execute(_VERSIONS_NO_UPDATE)
 
 
+# Eval sets per registry (studio.evals): each set's JSONL text exactly as
+# imported or saved, so exporting it to ``evals/<set>.jsonl`` gives the same
+# bytes. The cases are parsed (and validated) from it by studio.evals.
+_EVAL_SETS = (
+    """CREATE TABLE eval_sets (
+        id INTEGER PRIMARY KEY,
+        registry_id INTEGER NOT NULL REFERENCES registries(id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        text TEXT NOT NULL,
+        case_count INTEGER NOT NULL,
+        sha256 TEXT NOT NULL,
+        revision INTEGER NOT NULL DEFAULT 1,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        UNIQUE (registry_id, name)
+    )""",
+)
+
+
+@migrations(name="0010_eval_sets")
+def _eval_sets(db: Database) -> None:
+    for statement in _EVAL_SETS:
+        db.execute(statement)
+
+
 def apply_migrations(conn: sqlite3.Connection) -> list[str]:
     """Apply pending migrations; safe when several processes open a new file at once.
 
