@@ -21,6 +21,7 @@ from typing import Any
 from registry_db.connection import read_transaction, utc_now, write_transaction
 from registry_db.errors import NotFoundError, StoreError
 from registry_db.store import RegistryStore
+from studio.contract import Registry
 from studio.sessions.redact import literal_credential
 
 EXECUTORS = ("mock", "http")
@@ -163,6 +164,37 @@ class ExecutorStore:
             self._upsert(registry_id, tool, executor, dict(http), now)
             if allowed_base_urls is not None:
                 self._set_allowed(registry_id, allowed_base_urls, now)
+
+    def import_with_targets(
+        self,
+        store: RegistryStore,
+        registry: Registry,
+        targets: Mapping[str, Mapping[str, Any]],
+        *,
+        allowed_base_urls: Sequence[str],
+        replace_draft: bool = False,
+        executor: str = "mock",
+    ) -> None:
+        """Import ``registry`` and store its tools' HTTP targets in one transaction.
+
+        An OpenAPI import (issue #17) gives each tool a target; either the draft
+        and every target are stored, or nothing is. ``executor`` is what the
+        tools run on (``mock`` keeps the targets for when the user switches).
+
+        Raises:
+            SecretInTargetError: a credential header holds a literal value.
+            AlreadyExistsError: the name is taken and ``replace_draft`` is False.
+        """
+        for tool, http in targets.items():
+            _check(tool, executor, http)
+        now = utc_now()
+        with self._lock, store.lock, write_transaction(self._conn):
+            # The store's own step (same package), so draft and targets share the transaction.
+            store._import(registry, replace_draft=replace_draft)
+            registry_id = self._registry_id(registry.name)
+            for tool, http in targets.items():
+                self._upsert(registry_id, tool, executor, dict(http), now)
+            self._set_allowed(registry_id, allowed_base_urls, now)
 
     def set_allowed_base_urls(self, registry: str, urls: Sequence[str]) -> None:
         """Replace the registry's allowed base URLs (blank entries and repeats dropped)."""

@@ -19,8 +19,9 @@ IMPORT_FORMATS = (
     "gemini",
     "mcp",
     "dir",
+    "openapi",
 )
-EXPORT_FORMATS = IMPORT_FORMATS[1:]
+EXPORT_FORMATS = IMPORT_FORMATS[1:-1]
 
 
 def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
@@ -37,6 +38,21 @@ def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
         action="store_true",
         help="replace the draft of an existing registry (published versions are kept)",
     )
+    openapi = p.add_argument_group("OpenAPI documents (--format openapi, or detected)")
+    openapi.add_argument("--include-tag", metavar="T", nargs="+", action="extend",
+                         default=[], help="import only operations with one of these tags",
+                         )  # fmt: skip
+    openapi.add_argument("--include-path", metavar="GLOB", nargs="+", action="extend",
+                         default=[], help="import only operations whose path matches "
+                         "(e.g. '/pets/*')")  # fmt: skip
+    openapi.add_argument("--exclude-deprecated", action="store_true",
+                         help="leave deprecated operations out")  # fmt: skip
+    openapi.add_argument("--base-url", metavar="URL",
+                         help="targets use this base URL instead of the document's first "
+                         "server")  # fmt: skip
+    openapi.add_argument("--executor", choices=("mock", "http"), default="mock",
+                         help="what the imported tools run on in the Playground (default: mock; "
+                         "their HTTP targets are stored either way)")  # fmt: skip
     p.set_defaults(handler=_cmd_import)
 
     p = sub.add_parser("export", parents=[common], help="export a draft or a version")
@@ -75,6 +91,13 @@ def _cmd_import(store: RegistryStore, args: argparse.Namespace) -> int:
     path = Path(args.file)
     if not path.exists() and not path.is_symlink():
         raise UsageError(f"{one_line(str(path))}: no such file or folder")
+    if _is_openapi(path, args.format):
+        return _import_openapi(store, path, args)
+    if args.include_tag or args.include_path or args.exclude_deprecated or args.base_url:
+        raise UsageError(
+            "--include-tag, --include-path, --exclude-deprecated and --base-url apply to "
+            "OpenAPI documents only"
+        )
     try:
         result = import_path(path, args.format, name=args.registry)
     except FormatError as exc:
@@ -92,6 +115,69 @@ def _cmd_import(store: RegistryStore, args: argparse.Namespace) -> int:
         print(one_line(f"note: {where}{note.message}"))
     verb = "replaced the draft of" if exists else "imported"
     print(f"{verb} {registry.name}: {len(registry.tools)} tools ({result.format})")
+    return 0
+
+
+def _is_openapi(path: Path, fmt: str) -> bool:
+    """True for ``--format openapi``, or an auto-detected OpenAPI file (YAML or JSON)."""
+    if fmt == "openapi":
+        return True
+    if fmt != "auto" or path.is_dir():
+        return False
+    if path.suffix.lower() in (".yaml", ".yml"):
+        return True
+    from studio.formats import FormatError, detect_format, files
+    from studio.formats.base import load_json
+
+    try:
+        head = files.read_text(path, path.name)
+        return detect_format(load_json(head, path.name)) == "openapi"
+    except FormatError:
+        return False  # the ordinary import reports it
+
+
+def _import_openapi(store: RegistryStore, path: Path, args: argparse.Namespace) -> int:
+    """Import an OpenAPI document: the draft and every tool's HTTP target in one transaction."""
+    from registry_db.executors import ExecutorStore
+    from studio.formats import FormatError, files
+    from studio.formats.base import one_line
+    from studio.formats.openapi import ImportOptions, import_openapi_text
+
+    options = ImportOptions(
+        include_tags=tuple(args.include_tag),
+        include_paths=tuple(args.include_path),
+        exclude_deprecated=args.exclude_deprecated,
+        base_url=args.base_url,
+    )
+    try:
+        text = files.read_text(path, path.name)
+        imported = import_openapi_text(text, path.name, name=args.registry, options=options)
+    except FormatError as exc:
+        raise UsageError(str(exc)) from exc
+    registry = imported.result.registry
+    exists = any(r.name == registry.name for r in store.list_registries())
+    if exists and not args.replace_draft:
+        raise UsageError(
+            f"registry {registry.name!r} already exists; pass --replace-draft to replace its "
+            "draft (published versions are kept) or --registry NAME to import under another name"
+        )
+    ExecutorStore.for_store(store).import_with_targets(
+        store,
+        registry,
+        imported.targets,
+        allowed_base_urls=imported.allowed_base_urls,
+        replace_draft=args.replace_draft,
+        executor=args.executor,
+    )
+    for note in imported.result.notes:
+        where = f"{note.path}: " if note.path else ""
+        print(one_line(f"note: [{note.kind}] {where}{note.message}"))
+    verb = "replaced the draft of" if exists else "imported"
+    print(
+        f"{verb} {registry.name}: {len(registry.tools)} tools (openapi); "
+        f"{len(imported.targets)} HTTP targets stored (executor: {args.executor}); "
+        f"allowed base URLs: {', '.join(imported.allowed_base_urls) or 'none'}"
+    )
     return 0
 
 

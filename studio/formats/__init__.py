@@ -29,6 +29,7 @@ from studio.formats import (
     openai_responses,
     studio_doc,
 )
+from studio.formats import openapi as openapi_format
 from studio.formats.base import (
     ExportResult,
     FormatError,
@@ -51,6 +52,10 @@ FORMAT_NAMES: tuple[str, ...] = (
     "mcp",
     "dir",
 )
+
+# Formats read but never written: OpenAPI documents (issue #17).
+IMPORT_ONLY_FORMATS: tuple[str, ...] = ("openapi",)
+_YAML_SUFFIXES = (".yaml", ".yml")
 
 # Registry name of an import_text() whose document names none.
 DEFAULT_IMPORT_NAME = "imported"
@@ -148,7 +153,7 @@ def import_path(path: Path, fmt: str = "auto", *, name: str | None = None) -> Im
         FormatError: naming the file and, where it applies, line and column or
             the JSON path of each problem. The message is one line.
     """
-    if fmt != "auto":
+    if fmt not in ("auto", *IMPORT_ONLY_FORMATS):
         _format(fmt)
     _check_name(name, "the registry name given")
     if path.is_dir():
@@ -162,6 +167,9 @@ def import_path(path: Path, fmt: str = "auto", *, name: str | None = None) -> Im
     if not path.exists() and not path.is_symlink():
         raise FormatError(f"{path}: file not found")
     text = files.read_text(path, path.name)
+    if fmt == "openapi" or (fmt == "auto" and path.suffix.lower() in _YAML_SUFFIXES):
+        data = openapi_format.read_document(text, path.name)
+        return openapi_format.import_openapi(data, path.name, name=name).result
     return _import_data(load_json(text, path.name), fmt, path.name, name, path.stem)
 
 
@@ -173,10 +181,13 @@ def import_text(text: str, fmt: str = "auto", *, name: str | None = None) -> Imp
     """
     if fmt == "dir":
         raise FormatError("the 'dir' format reads a folder; use import_path")
-    if fmt != "auto":
+    if fmt not in ("auto", *IMPORT_ONLY_FORMATS):
         _format(fmt)
     _check_name(name, "the registry name given")
     source = "input"
+    if fmt == "openapi":
+        data = openapi_format.read_document(text, source)
+        return openapi_format.import_openapi(data, source, name=name).result
     return _import_data(load_json(text, source), fmt, source, name, DEFAULT_IMPORT_NAME)
 
 
@@ -186,6 +197,8 @@ def _import_data(data: Any, fmt: str, source: str, name: str | None, fallback: s
             fmt = detect_format(data)
         except FormatError as exc:
             raise FormatError(f"{source}: {exc}") from exc
+    if fmt == "openapi":
+        return openapi_format.import_openapi(data, source, name=name).result
     if fmt == "studio":
         registry = studio_doc.import_registry(data, source, name, fallback)
         _check_name(registry.name, f"{source}: name")
@@ -211,6 +224,7 @@ def _check_name(name: str | None, where: str) -> None:
 __all__ = [
     "DEFAULT_IMPORT_NAME",
     "FORMAT_NAMES",
+    "IMPORT_ONLY_FORMATS",
     "MAX_FILE_BYTES",
     "ExportResult",
     "FormatError",

@@ -87,6 +87,8 @@ def detect_format(data: Any) -> str:
         raise FormatError("cannot tell the format: the document is neither an object nor a list")
     if data.get("format") == REGISTRY_FORMAT:
         return "studio"
+    if isinstance(data.get("openapi"), str) or "swagger" in data:
+        return "openapi"  # the importer refuses Swagger 2.0 with a clear message
     if "functionDeclarations" in data or "function_declarations" in data:
         return "gemini"
     result = data.get("result") if "jsonrpc" in data else None
