@@ -1,9 +1,11 @@
-"""Registry-as-code: a folder with ``registry.json`` and ``tools/<name>.json``.
+"""Registry-as-code: ``registry.json``, ``tools/<name>.json`` and ``evals/<set>.jsonl``.
 
 One file per tool keeps reviews and merges small in git. Files hold the
 normalised documents (key order of :func:`studio.contract.tool_to_dict`,
 indent 2, trailing newline, LF endings), so exporting an unchanged registry
 rewrites identical bytes and importing the folder gives the same hash.
+Eval sets (:func:`eval_files`, :func:`read_eval_sets`) are JSONL text kept
+byte for byte; they are validated by :mod:`studio.evals`, not here.
 """
 
 from __future__ import annotations
@@ -41,11 +43,83 @@ NAME = "dir"
 DIR_FORMAT = "tool-registry-studio/registry-dir@1"
 MANIFEST = "registry.json"
 TOOLS_DIR = "tools"
+EVALS_DIR = "evals"
+EVAL_SUFFIX = ".jsonl"
 
 
 def tool_file(name: str) -> str:
     """Relative path of a tool's file (names are already safe file names)."""
     return f"{TOOLS_DIR}/{name}.json"
+
+
+def eval_file(name: str) -> str:
+    """Relative path of an eval set's file."""
+    return f"{EVALS_DIR}/{name}{EVAL_SUFFIX}"
+
+
+def eval_files(sets: dict[str, str]) -> dict[str, str]:
+    """The files of eval sets (name → JSONL text), to add to an export's files.
+
+    Raises:
+        FormatError: a set name is not a safe file name, or two differ only in case.
+    """
+    seen: dict[str, str] = {}
+    for name in sets:
+        if not _safe_name(name):
+            raise FormatError(f"{name!r} is not an eval set name")
+        other = seen.setdefault(name.lower(), name)
+        if other != name:
+            raise FormatError(
+                f"eval sets {other!r} and {name!r} differ only in case; their files would "
+                "collide on case-insensitive file systems"
+            )
+    return {eval_file(name): text for name, text in sets.items()}
+
+
+def read_eval_sets(path: Path) -> dict[str, str]:
+    """The eval sets of a registry folder: ``evals/<set>.jsonl`` → name → text, sorted by name.
+
+    Links inside the folder are refused, never followed; each file must be a
+    regular file of at most :data:`studio.formats.files.MAX_FILE_BYTES`. A
+    folder without ``evals/`` has none.
+    """
+    with Folder.open(path) as folder:
+        folder.shown = ""
+        with folder.subfolder(EVALS_DIR) as evals:
+            if evals is None:
+                return {}
+            names = sorted(n for n in evals.names() if n.endswith(EVAL_SUFFIX) and _safe_name(n))
+            return {n.removesuffix(EVAL_SUFFIX): evals.read_text(n) for n in names}
+
+
+def write_eval_sets(sets: dict[str, str], out: Path) -> list[str]:
+    """Write eval sets into ``out/evals/`` (created), leaving everything else alone.
+
+    ``out`` is normally a registry folder; its tools and manifest are not
+    touched. Links are refused before anything is written, as in
+    :func:`write_files`.
+
+    Return:
+        The files written, relative to ``out``.
+    """
+    files = eval_files(sets)
+    if out.is_symlink() and not out.exists():
+        raise FormatError(f"{out}: is a broken symbolic link")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise FormatError(f"{out}: cannot be created: {exc.strerror or exc}") from None
+    names = [rel.rpartition("/")[2] for rel in files]
+    with Folder.open(out) as folder:
+        with folder.subfolder(EVALS_DIR) as existing:
+            if existing is not None:
+                for name in names:
+                    existing.check_writable(name)
+        with folder.subfolder(EVALS_DIR, create=True) as evals:
+            assert evals is not None  # created above
+            for name, content in zip(names, files.values(), strict=True):
+                evals.write_bytes(name, content.encode("utf-8"))
+    return list(files)
 
 
 def export_tool(
@@ -175,6 +249,11 @@ def write_files(files: dict[str, str], out: Path) -> None:
         # Check every target first, so a refused link leaves the folder untouched.
         for name in by_dir.get("", {}):
             folder.check_writable(name)
+        if EVALS_DIR in by_dir:
+            with folder.subfolder(EVALS_DIR) as existing:
+                if existing is not None:
+                    for name in by_dir[EVALS_DIR]:
+                        existing.check_writable(name)
         if TOOLS_DIR in by_dir or stale:
             with folder.subfolder(TOOLS_DIR, create=TOOLS_DIR in by_dir) as tools:
                 if tools is not None:
@@ -186,7 +265,14 @@ def write_files(files: dict[str, str], out: Path) -> None:
                     for name in sorted(stale):
                         if _wrote(tools, name):
                             tools.remove(name)
-        unknown = set(by_dir) - {"", TOOLS_DIR}
+        # Eval sets: written over their files; a set no longer exported keeps its
+        # file (the manifest does not list sets, so nothing says we wrote it).
+        if EVALS_DIR in by_dir:
+            with folder.subfolder(EVALS_DIR, create=True) as evals:
+                assert evals is not None  # created above
+                for name, content in by_dir[EVALS_DIR].items():
+                    evals.write_bytes(name, content.encode("utf-8"))
+        unknown = set(by_dir) - {"", TOOLS_DIR, EVALS_DIR}
         if unknown:
             raise FormatError(f"cannot write into {', '.join(sorted(unknown))}")
         # The manifest last: it records what this export wrote.
