@@ -23,13 +23,13 @@ from registry_db import (
     open_default_store,
     resolve_db_path,
 )
-from studio.cli import diff, lint, mcp, proxy, registry, release, run, serve, sessions
+from studio.cli import diff, evals, lint, mcp, proxy, registry, release, run, serve, sessions
 from studio.cli.common import Handler, UsageError
 
 __all__ = ["UsageError", "main"]
 
 # In the order `studio --help` lists their commands.
-_FEATURES = (registry, run, lint, diff, release, serve, proxy, mcp, sessions)
+_FEATURES = (registry, run, lint, diff, release, serve, proxy, mcp, sessions, evals)
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -1,0 +1,264 @@
+"""``studio eval``: a registry's eval sets (list, show, import, export) and discoverability.
+
+Exit codes follow :mod:`studio.cli`: 0 fine; 2 on bad input (an eval set that
+does not validate is reported one problem a line, ``file: line 4:
+expect.calls[0].tool: …``, and nothing is stored); ``discover --fail-under R``
+exits 1 when recall@5 is below R or a tool no case finds.
+
+Everything past argument parsing (the evals package, numpy for BM25) is
+imported only when a command runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from studio.cli.common import Subcommands, UsageError
+
+if TYPE_CHECKING:
+    from registry_db import RegistryStore
+    from studio.evals import EvalSet
+    from studio.evals.discover import Discoverability
+
+
+def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
+    """Register ``studio eval sets|show|import|export|discover``."""
+    p = sub.add_parser("eval", parents=[common], help="eval sets and tool discoverability")
+    actions = p.add_subparsers(dest="eval_command", metavar="ACTION", required=True)
+    pa = actions.add_parser("sets", parents=[common], help="list a registry's eval sets")
+    pa.add_argument("registry", metavar="REGISTRY")
+    pa = actions.add_parser("show", parents=[common], help="the cases of a set")
+    pa.add_argument("registry", metavar="REGISTRY")
+    pa.add_argument("set", metavar="SET")
+    pa.add_argument("--case", metavar="ID", help="one case, as JSON")
+    pa.add_argument("--raw", action="store_true", help="the set's JSONL text, byte for byte")
+    pa = actions.add_parser(
+        "import", parents=[common],
+        help="import a .jsonl file, or every evals/<set>.jsonl of a registry folder",
+    )  # fmt: skip
+    pa.add_argument("registry", metavar="REGISTRY")
+    pa.add_argument("path", metavar="FILE|FOLDER")
+    pa.add_argument("--name", metavar="SET", help="set name for a file (default: its stem)")
+    pa.add_argument("--replace", action="store_true", help="overwrite sets that exist")
+    pa = actions.add_parser(
+        "export", parents=[common], help="write sets to FOLDER/evals/<set>.jsonl (or stdout)"
+    )
+    pa.add_argument("registry", metavar="REGISTRY")
+    pa.add_argument("--out", metavar="FOLDER", required=True, help="a registry folder, or -")
+    pa.add_argument("--set", metavar="SET", help="only this set (required with --out -)")
+    pa = actions.add_parser(
+        "discover", parents=[common],
+        help="BM25 rank of each case's expected tool (no model, no key)",
+    )  # fmt: skip
+    pa.add_argument("registry", metavar="REGISTRY")
+    pa.add_argument("--set", metavar="SET", help="only this set (default: all)")
+    pa.add_argument("--version", default="draft", help="draft (default) or a version number")
+    pa.add_argument(
+        "--parameters", action="store_true",
+        help="also index parameter names and descriptions",
+    )  # fmt: skip
+    pa.add_argument("--json", action="store_true", help="the report as JSON")
+    pa.add_argument(
+        "--fail-under", metavar="R", type=float,
+        help="exit 1 when recall@5 is below R (0-1) or a tool no case finds",
+    )  # fmt: skip
+    p.set_defaults(handler=_cmd_eval)
+
+
+def _cmd_eval(store: RegistryStore, args: argparse.Namespace) -> int:
+    from studio.evals import EvalSetError
+
+    handlers = {
+        "sets": _sets,
+        "show": _show,
+        "import": _import,
+        "export": _export,
+        "discover": _discover,
+    }
+    try:
+        return handlers[args.eval_command](store, args)
+    except EvalSetError as exc:
+        _print_problems(exc, exc.name)
+        return 2
+
+
+def _print_problems(exc: Any, shown: str) -> None:
+    print(f"studio: eval set {shown} does not load:", file=sys.stderr)
+    for problem in exc.problems:
+        print(f"  {shown}: {problem}", file=sys.stderr)
+
+
+def _sets(store: RegistryStore, args: argparse.Namespace) -> int:
+    from studio.evals.store import EvalStore
+
+    for s in EvalStore(store).summaries(args.registry):
+        print(f"{s.name}\t{s.case_count} cases\trevision {s.revision}\t{s.updated_at}")
+    return 0
+
+
+def _expectation(case: Any) -> str:
+    expect = case.expect
+    if expect.kind in ("no_tool", "ask"):
+        return expect.kind
+    joiner = " → " if expect.order == "sequence" else " + "
+    return joiner.join(expect.tools)
+
+
+def _show(store: RegistryStore, args: argparse.Namespace) -> int:
+    from studio.evals import case_to_json
+    from studio.evals.store import EvalStore
+
+    evals = EvalStore(store)
+    if args.raw:
+        sys.stdout.write(evals.stored(args.registry, args.set).text)
+        return 0
+    loaded = evals.load(args.registry, args.set)
+    if args.case:
+        try:
+            case = loaded.case(args.case)
+        except KeyError:
+            raise UsageError(f"eval set {args.set!r} has no case {args.case!r}") from None
+        print(json.dumps(case_to_json(case), ensure_ascii=False, indent=2))
+        return 0
+    for case in loaded.cases:
+        tags = ",".join(case.tags)
+        avoid = f"  (not {', '.join(case.must_not)})" if case.must_not else ""
+        print(f"{case.id}\t{_expectation(case)}{avoid}\t{tags}\t{case.user}")
+    return 0
+
+
+def _read_sets(path: Path, name: str | None) -> dict[str, str]:
+    from studio.formats import FormatError
+    from studio.formats.files import read_text
+    from studio.formats.folder import read_eval_sets
+
+    try:
+        if path.is_dir():
+            if name:
+                raise UsageError("--name applies to a file; a folder's sets keep their names")
+            sets = read_eval_sets(path)
+            if not sets:
+                raise UsageError(f"{path}: no evals/<set>.jsonl files")
+            return sets
+        return {name or path.name.removesuffix(".jsonl"): read_text(path, str(path))}
+    except FormatError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _import(store: RegistryStore, args: argparse.Namespace) -> int:
+    from studio.evals import EvalSetError, parse_set
+    from studio.evals.store import EvalStore
+
+    path = Path(args.path)
+    sets = _read_sets(path, args.name)
+    evals = EvalStore(store)
+    existing = set(s.name for s in evals.summaries(args.registry))
+    parsed: list[EvalSet] = []
+    failed = False
+    # Every set is checked before any is stored: a bad file stores nothing.
+    for name, text in sets.items():
+        shown = str(path / "evals" / f"{name}.jsonl") if path.is_dir() else str(path)
+        try:
+            parsed.append(parse_set(name, text))
+        except EvalSetError as exc:
+            _print_problems(exc, shown)
+            failed = True
+    if failed:
+        return 2
+    clash = sorted(s.name for s in parsed if s.name in existing)
+    if clash and not args.replace:
+        raise UsageError(
+            f"{args.registry} already has eval set(s) {', '.join(clash)}; --replace overwrites"
+        )
+    for loaded in parsed:
+        evals.save_text(args.registry, loaded.name, loaded.text)
+        print(f"imported {args.registry}/{loaded.name}: {len(loaded.cases)} cases")
+    return 0
+
+
+def _export(store: RegistryStore, args: argparse.Namespace) -> int:
+    from studio.evals.store import EvalStore
+    from studio.formats import FormatError
+    from studio.formats.folder import write_eval_sets
+
+    evals = EvalStore(store)
+    if args.out == "-":
+        if not args.set:
+            raise UsageError("--out - writes one set: name it with --set")
+        sys.stdout.write(evals.stored(args.registry, args.set).text)
+        return 0
+    names = [args.set] if args.set else [s.name for s in evals.summaries(args.registry)]
+    sets = {n: evals.stored(args.registry, n).text for n in names}
+    if not sets:
+        raise UsageError(f"{args.registry} has no eval sets")
+    try:
+        written = write_eval_sets(sets, Path(args.out))
+    except FormatError as exc:
+        raise UsageError(str(exc)) from None
+    for rel in written:
+        print(f"wrote {Path(args.out) / rel}")
+    return 0
+
+
+def _percent(value: float | None) -> str:
+    return "-" if value is None else f"{100 * value:.0f} %"
+
+
+def _report_json(report: Discoverability) -> dict[str, Any]:
+    return {
+        "recall": {f"@{k}": report.recall(k) for k in (1, 3, 5)},
+        "tools": [
+            {
+                "tool": t.tool,
+                "cases": t.cases,
+                "recall": {f"@{k}": v for k, v in t.recall.items()},
+                "mean_rank": t.mean_rank,
+            }
+            for t in report.tools
+        ],
+        "unfound": list(report.unfound),
+        "untested": list(report.untested),
+        "cases": [
+            {"case": r.case_id, "tool": r.tool, "rank": r.rank, "top": list(r.top)}
+            for r in report.ranks
+        ],
+    }
+
+
+def _discover(store: RegistryStore, args: argparse.Namespace) -> int:
+    from studio.cli.common import load_registry
+    from studio.evals.discover import discoverability
+    from studio.evals.store import EvalStore
+
+    evals = EvalStore(store)
+    sets = [evals.load(args.registry, args.set)] if args.set else evals.load_all(args.registry)
+    cases = [case for s in sets for case in s.cases]
+    registry = load_registry(store, args.registry, args.version)
+    report = discoverability(registry, cases, parameters=args.parameters)
+    if args.json:
+        print(json.dumps(_report_json(report), ensure_ascii=False, indent=2))
+    else:
+        print("tool\tcases\trecall@3\trecall@5\tmean rank (found)")
+        for t in report.tools:
+            mean = "-" if t.mean_rank is None else f"{t.mean_rank:.2f}"
+            print(f"{t.tool}\t{t.cases}\t{_percent(t.recall[3])}\t{_percent(t.recall[5])}\t{mean}")
+        print(
+            f"all\t{len(report.ranks)}\t{_percent(report.recall(3))}\t{_percent(report.recall(5))}"
+        )
+        for name in report.unfound:
+            print(f"no case finds {name} within the top 5")
+        for name in report.untested:
+            print(f"no case expects {name}")
+        for r in report.ranks:
+            if not r.found_within(5):
+                where = "not found" if r.rank is None else f"rank {r.rank}"
+                print(f"  {r.case_id}: {r.tool} {where}; top: {', '.join(r.top) or 'nothing'}")
+    if args.fail_under is not None:
+        recall = report.recall(5)
+        if report.unfound or (recall is not None and recall < args.fail_under):
+            return 1
+    return 0
