@@ -6,6 +6,9 @@ when the database cannot be opened (not SQLite, damaged, a directory, unreadable
 
 Each module of this package adds the subcommands of one feature and their handlers
 (``add_parsers``); a subcommand's parser carries its handler as the ``handler`` default.
+Only the module of the command that runs is imported (all of them for the top-level
+help), and the database only when the command needs it: a parser may set
+``needs_store`` to a function of the parsed arguments that says whether it does.
 """
 
 from __future__ import annotations
@@ -14,25 +17,53 @@ import argparse
 import sqlite3
 import sys
 from collections.abc import Sequence
+from importlib import import_module
+from typing import TYPE_CHECKING, cast
 
-from registry_db import (
-    DatabaseOpenError,
-    RegistryStore,
-    StoreError,
-    default_db_path,
-    open_default_store,
-    resolve_db_path,
-)
-from studio.cli import diff, evals, lint, mcp, proxy, registry, release, run, serve, sessions
 from studio.cli.common import Handler, UsageError
+
+if TYPE_CHECKING:
+    from registry_db import RegistryStore
 
 __all__ = ["UsageError", "main"]
 
-# In the order `studio --help` lists their commands.
-_FEATURES = (registry, run, lint, diff, release, serve, proxy, mcp, sessions, evals)
+# Feature module → its commands, in the order `studio --help` lists them.
+_FEATURES: dict[str, tuple[str, ...]] = {
+    "registry": ("registries", "import", "export", "publish", "versions"),
+    "run": ("profiles", "run"),
+    "lint": ("lint",),
+    "diff": ("diff",),
+    "release": ("channel", "resolve"),
+    "serve": ("serve",),
+    "proxy": ("proxy",),
+    "mcp": ("mcp",),
+    "sessions": ("sessions",),
+    "evals": ("eval",),
+}
 
 
-def _parser() -> argparse.ArgumentParser:
+def _features_for(argv: Sequence[str]) -> tuple[str, ...]:
+    """The feature modules to import: the one of the command in ``argv``, else all.
+
+    The command is the first word that is not an option or the value of ``--db``;
+    when that guess is not a known command the full parser decides, so a wrong
+    guess only costs the imports.
+    """
+    skip = False
+    for word in argv:
+        if skip:
+            skip = False
+        elif word.startswith("-"):
+            skip = word.startswith("--d") and "=" not in word
+        else:
+            for feature, commands in _FEATURES.items():
+                if word in commands:
+                    return (feature,)
+            break
+    return tuple(_FEATURES)
+
+
+def _parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     # --db is accepted before or after the subcommand; the subcommand's copy
     # uses SUPPRESS so it does not overwrite a value given before it.
     common = argparse.ArgumentParser(add_help=False)
@@ -48,12 +79,15 @@ def _parser() -> argparse.ArgumentParser:
         parents=[common],
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for feature in _FEATURES:
-        feature.add_parsers(sub, common)
+    features = _features_for(sys.argv[1:] if argv is None else argv)
+    for feature in features:
+        import_module(f"studio.cli.{feature}").add_parsers(sub, common)
     return parser
 
 
 def _open_store(args: argparse.Namespace) -> RegistryStore:
+    from registry_db import default_db_path, open_default_store, resolve_db_path
+
     path = resolve_db_path(getattr(args, "db", None))
     # Only the embedded default database is seeded with the examples; a file
     # named by --db or $STUDIO_DB is the user's own and starts empty.
@@ -62,13 +96,26 @@ def _open_store(args: argparse.Namespace) -> RegistryStore:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``studio`` console script."""
-    args = _parser().parse_args(argv)
+    args = _parser(argv).parse_args(argv)
     if args.command is None:
+        from registry_db import resolve_db_path
         from studio.ui.app import run_gui
 
         db = getattr(args, "db", None)
         return run_gui(resolve_db_path(db) if db else None)
     handler: Handler = args.handler
+    needs_store = getattr(args, "needs_store", None)
+    if needs_store is not None and not needs_store(args):
+        try:
+            # Only parsers that set needs_store get here, and their handlers take None.
+            return handler(cast("RegistryStore", None), args)
+        except UsageError as exc:
+            print(f"studio: {exc}", file=sys.stderr)
+            return 2
+        except BrokenPipeError:
+            return 0
+    from registry_db import DatabaseOpenError, StoreError, resolve_db_path
+
     try:
         store = _open_store(args)
     except DatabaseOpenError as exc:

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from typing import TypeAlias
+from typing import TYPE_CHECKING, TypeAlias
 
-from registry_db import RegistryStore
 from studio.contract import Registry
 
-Handler: TypeAlias = Callable[[RegistryStore, argparse.Namespace], int]
-"""Runs one parsed command against the open store and returns its exit code."""
+if TYPE_CHECKING:  # the database is imported only by commands that open it
+    from registry_db import RegistryStore
+
+Handler: TypeAlias = "Callable[[RegistryStore, argparse.Namespace], int]"
+"""Runs one parsed command against the open store and returns its exit code
+(the store is None when the parser's ``needs_store`` said it is not needed)."""
 
 # argparse does not make the subparsers action public; the alias names it once.
 Subcommands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"

@@ -5,10 +5,13 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from registry_db import RegistryStore
 from studio.cli.common import Subcommands, UsageError, load_registry
 from studio.lint.model import PROFILES
+
+if TYPE_CHECKING:
+    from registry_db import RegistryStore
 
 
 def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
@@ -28,10 +31,15 @@ def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
         default="error",
         help="exit with 1 when a finding reaches this level (default: error)",
     )
-    p.set_defaults(handler=_cmd_lint)
+    p.set_defaults(handler=_cmd_lint, needs_store=_needs_store)
 
 
-def _cmd_lint(store: RegistryStore, args: argparse.Namespace) -> int:
+def _needs_store(args: argparse.Namespace) -> bool:
+    """A file or folder is linted without opening the database."""
+    return not Path(args.target).exists()
+
+
+def _cmd_lint(store: RegistryStore | None, args: argparse.Namespace) -> int:
     import json
 
     from studio.formats import FormatError, import_path
@@ -49,6 +57,7 @@ def _cmd_lint(store: RegistryStore, args: argparse.Namespace) -> int:
     elif any(sep in args.target for sep in ("/", "\\")) or path.suffix == ".json":
         raise UsageError(f"{path}: no such file or folder")
     else:
+        assert store is not None  # opened: the target is not a file (see _needs_store)
         registry = load_registry(store, args.target, args.version)
     report = lint_registry(registry, profile=args.profile)
     if args.format == "text":

@@ -1,5 +1,7 @@
 """Editing a registry draft through undoable commands."""
 
+from typing import TYPE_CHECKING, Any
+
 from studio.editing.edits import (
     ITEMS,
     MISSING,
@@ -16,16 +18,42 @@ from studio.editing.edits import (
     parent_schema,
     property_schema,
 )
-from studio.editing.workspace import (
-    DraftEntry,
-    DraftWorkspace,
-    EditTool,
-    Emitter,
-    InsertTool,
-    RegistryCommand,
-    RemoveTool,
-    SaveRefused,
+
+if TYPE_CHECKING:
+    from studio.editing.workspace import (
+        DraftEntry,
+        DraftWorkspace,
+        EditTool,
+        Emitter,
+        InsertTool,
+        RegistryCommand,
+        RemoveTool,
+        SaveRefused,
+    )
+
+_WORKSPACE = frozenset(
+    (
+        "DraftEntry",
+        "DraftWorkspace",
+        "EditTool",
+        "Emitter",
+        "InsertTool",
+        "RegistryCommand",
+        "RemoveTool",
+        "SaveRefused",
+    )
 )
+"""Names of the workspace module, imported on first use: it opens the database
+(registry_db), which the edits alone (used by the lint's quick fixes) do not need."""
+
+
+def __getattr__(name: str) -> Any:
+    if name in _WORKSPACE:
+        from studio.editing import workspace
+
+        return getattr(workspace, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "ITEMS",

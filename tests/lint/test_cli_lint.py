@@ -78,3 +78,42 @@ def test_bad_file_exits_2(tmp_path: Path, capsys) -> None:
     assert code == 2 and err.startswith("studio: ") and err.count("\n") == 1
     code, _, err = run(capsys, "lint", str(EXAMPLES / "order-service.json"), "--version", "2")
     assert code == 2 and "--version" in err
+
+
+def test_a_file_is_linted_without_opening_the_database(tmp_path: Path, capsys) -> None:
+    not_a_db = tmp_path / "folder.sqlite3"
+    not_a_db.mkdir()  # opening it would fail with exit code 2
+    travel = str(EXAMPLES / "travel-reimbursement.json")
+    code, out, _ = run(capsys, "--db", str(not_a_db), "lint", travel)
+    assert code == 0 and "travel-reimbursement [openai]" in out
+    assert run(capsys, "--db", str(not_a_db), "lint", "travel-reimbursement")[0] == 2
+
+
+def test_a_file_lint_imports_no_database_and_no_tokenizer_when_counts_are_cached(
+    tmp_path: Path,
+) -> None:
+    """Whole process: the second lint of the same file reads its token counts from the cache."""
+    import os
+    import subprocess
+    import sys
+
+    pytest.importorskip("bpe_openai")
+    env = {**os.environ, "STUDIO_TOKEN_CACHE": str(tmp_path / "tokens.sqlite3")}
+    probe = (
+        "import sys\n"
+        "from studio.cli import main\n"
+        "code = main(sys.argv[1:])\n"
+        "heavy = sorted(m for m in ('registry_db', 'sqlite_utils', 'bpe_openai', 'PySide6')"
+        " if m in sys.modules)\n"
+        "print('HEAVY', heavy, file=sys.stderr)\n"
+        "raise SystemExit(code)\n"
+    )
+    argv = [sys.executable, "-c", probe, "lint", str(EXAMPLES / "order-service.json")]
+    argv += ["--format", "json", "--fail-on", "never"]
+    first = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=120)
+    second = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=120)
+    assert first.returncode == second.returncode == 0, first.stderr + second.stderr
+    assert "HEAVY ['bpe_openai']" in first.stderr  # counted once, with the tokenizer
+    assert "HEAVY []" in second.stderr
+    assert json.loads(first.stdout) == json.loads(second.stdout)
+    assert json.loads(second.stdout)["tokens"]["method"] == "o200k_base"
