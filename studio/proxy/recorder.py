@@ -26,13 +26,13 @@ from registry_db.sessions import Outcome, SessionStore
 from registry_db.store import RegistryStore
 from studio.contract import Registry
 from studio.proxy.grouping import Conversation, digests
+from studio.sessions.library import SOURCE_PROXY
 from studio.sessions.model import Message, Role, message_from_dict, message_to_dict
 from studio.sessions.redact import REDACTED, Secrets, is_secret_header
 from studio.sessions.revalidate import FAILS, TOOL_GONE, revalidate
 
 log = logging.getLogger(__name__)
 
-SOURCE_PROXY = "proxy"
 TITLE_CHARS = 80
 META_CACHE = 2048
 """Sessions whose list metadata the writer keeps in memory."""

@@ -31,6 +31,8 @@ SOURCE_PLAYGROUND = "playground"
 SOURCE_REPLAY = "replay"
 SOURCE_MCP = "mcp"
 """Calls an MCP client made to a version served with ``studio mcp serve`` or ``/mcp/…``."""
+SOURCE_PROXY = "proxy"
+"""Conversations an agent sent through ``studio proxy`` to its provider."""
 
 
 @dataclass(frozen=True, slots=True)

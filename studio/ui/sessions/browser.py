@@ -43,6 +43,7 @@ from studio.sessions.library import (
     SOURCE_IMPORT,
     SOURCE_MCP,
     SOURCE_PLAYGROUND,
+    SOURCE_PROXY,
     SOURCE_REPLAY,
     load_messages,
     session_rows,
@@ -104,7 +105,7 @@ class SessionsView(QWidget):
         self.text_filter.setClearButtonEnabled(True)
         self.source_filter = QComboBox()
         self.source_filter.addItem("All sources", ALL)
-        for source in (SOURCE_PLAYGROUND, SOURCE_IMPORT, SOURCE_REPLAY, SOURCE_MCP,
+        for source in (SOURCE_PLAYGROUND, SOURCE_IMPORT, SOURCE_REPLAY, SOURCE_MCP, SOURCE_PROXY,
                        *DOCTOR_SOURCES):  # fmt: skip
             self.source_filter.addItem(source, source)
         self.registry_filter = QComboBox()
