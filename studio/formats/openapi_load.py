@@ -59,6 +59,9 @@ def load_document(text: str, source: str) -> Any:
             source, f"objects and arrays are nested more than {MAX_DEPTH} levels deep"
         ) from None
     except (yaml.YAMLError, ValueError) as exc:  # e.g. an integer Python refuses to convert
+        if "integer string conversion" in str(exc):
+            detail = f"an integer is too long (at most {MAX_INT_DIGITS} digits)"
+            raise json_problem(source, detail) from None
         raise json_problem(source, f"not valid YAML: {exc}") from None
     value = _to_json(raw, source)
     check_json_value(value, source)
