@@ -38,6 +38,7 @@ from studio.contract import (
     ToolContract,
     join_path,
 )
+from studio.contract.risk import guess_risk
 from studio.formats.base import ExportResult, FormatError, Note, dump_json, kind_of
 from studio.formats.provider import ToolCollector, export_entries, text_field, unknown_keys
 from studio.formats.schema import contract_notes, model_view
@@ -201,11 +202,15 @@ def tool_document(entry: dict[str, Any], path: str, collector: ToolCollector) ->
         collector.problem(where, f"must be an object, not {kind_of(annotations)}")
         annotations = {}
     title = text_field(entry, "title", path, collector) or _text(annotations.get("title"))
-    risk = risk_from_annotations(annotations, where, collector)
+    description = text_field(entry, "description", path, collector)
+    name = entry.get("name")
+    risk = risk_from_annotations(
+        annotations, where, collector, name if isinstance(name, str) else "", description
+    )
     doc: dict[str, Any] = {
-        "name": entry.get("name"),
+        "name": name,
         "title": title,
-        "description": text_field(entry, "description", path, collector),
+        "description": description,
         "risk": risk.value,
     }
     if "inputSchema" in entry:
@@ -252,34 +257,26 @@ def _authored_annotations(
 
 
 def risk_from_annotations(
-    annotations: dict[str, Any], path: str, collector: ToolCollector
+    annotations: dict[str, Any],
+    path: str,
+    collector: ToolCollector,
+    name: str = "",
+    description: str = "",
 ) -> RiskTier:
-    """The risk tier the hints describe, noting every guess.
+    """The risk tier the hints describe, else the verb; every guess noted.
 
     ``destructiveHint: true`` → destructive; ``readOnlyHint: true`` → read;
-    explicit ``false`` for both → write. Anything less explicit becomes write,
-    noted as guessed: the MCP default for a tool without hints is "may be
+    explicit ``false`` for both → write. Anything less explicit is guessed
+    from the name's verb by :func:`studio.contract.risk.guess_risk` (a hint
+    explicitly false still rules its tier out), and with no known verb
+    becomes write: the MCP default for a tool without hints is "may be
     destructive", but calling every unannotated tool destructive would make
     users type a confirmation phrase for trivial writes.
     """
-    read_only = annotations.get("readOnlyHint")
-    destructive = annotations.get("destructiveHint")
-    if destructive is True:
-        if read_only is True:
-            collector.note(
-                path, "readOnlyHint and destructiveHint both true; took destructive", "guessed"
-            )
-        return RiskTier.DESTRUCTIVE
-    if read_only is True:
-        return RiskTier.READ
-    if read_only is False and destructive is False:
-        return RiskTier.WRITE
-    collector.note(
-        path,
-        "risk tier 'write' guessed: no readOnlyHint/destructiveHint says read or destructive",
-        "guessed",
-    )
-    return RiskTier.WRITE
+    tier, why = guess_risk(name, description, annotations=annotations)
+    if why:
+        collector.note(path, why, "guessed")
+    return tier
 
 
 def _text(value: Any) -> str:

@@ -23,6 +23,7 @@ from studio.contract import (
     parse_tool,
 )
 from studio.contract.model import NAME_PATTERN
+from studio.contract.risk import guess_risk
 from studio.formats.base import FormatError, Note, has_control, kind_of
 from studio.formats.schema import blocks_summary
 
@@ -102,6 +103,9 @@ class ToolCollector:
 
         ``doc`` holds only the fields the provider gave (name, title,
         description, parameters, risk); everything else takes house defaults.
+        Without a risk tier (OpenAI, Anthropic, Gemini carry none) the tier is
+        guessed from the verb (:func:`studio.contract.risk.guess_risk`) and
+        the guess noted: unknown is write, never silently read.
         """
         name = doc.get("name")
         name_path = self._where(path, "name")
@@ -141,6 +145,12 @@ class ToolCollector:
                 self._where(path, "parameters"), "schema has no type; assumed 'object'", "guessed"
             )
             doc = {**doc, "parameters": {"type": "object", **params}}
+        if "risk" not in doc:
+            description = doc.get("description")
+            tier, why = guess_risk(name, description if isinstance(description, str) else "")
+            doc = {**doc, "risk": tier.value}
+            if why:
+                self.note(path, why, "guessed")
         try:
             self.tools.append(parse_tool(doc, path))
         except ContractError as exc:

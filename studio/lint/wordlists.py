@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
+from studio.contract.verbs import inflections as _inflections
+from studio.contract.verbs import verb_class, verb_classes
 from studio.lint.text import STOPWORDS
 
 VERB_PREFIX = "@"
@@ -45,21 +47,6 @@ def _words(filename: str) -> list[str]:
 
 
 @lru_cache(maxsize=1)
-def verb_classes() -> dict[str, str]:
-    """Verb → class (``get`` → ``read``, ``预订`` → ``buy``), from ``verbs.txt``."""
-    raw = resources.files("studio.lint").joinpath("data", "verbs.txt").read_text("utf-8")
-    out: dict[str, str] = {}
-    for line in raw.splitlines():
-        body = line.split("#", 1)[0].strip()
-        if ":" not in body:
-            continue
-        cls, words = body.split(":", 1)
-        for word in words.split():
-            out.setdefault(word.lower(), cls.strip())
-    return out
-
-
-@lru_cache(maxsize=1)
 def generic_words() -> frozenset[str]:
     """Words that name no domain object (``data``, ``details``, ``信息``, ``相关``)."""
     return frozenset(w.lower() for w in _words("generic_words.txt"))
@@ -69,40 +56,6 @@ def generic_words() -> frozenset[str]:
 def stopwords() -> frozenset[str]:
     """Function words: :data:`studio.lint.text.STOPWORDS` and ``stopwords.txt``."""
     return STOPWORDS | frozenset(w.lower() for w in _words("stopwords.txt"))
-
-
-def _inflections(word: str) -> tuple[str, ...]:
-    """``word`` and the base forms it may be an inflection of (gets, fetches, created)."""
-    out = [word]
-    n = len(word)
-    if n > 3 and word.endswith("ies"):
-        out.append(word[:-3] + "y")
-    if n > 3 and word.endswith("es"):
-        out.append(word[:-2])
-    if n > 2 and word.endswith("s") and not word.endswith("ss"):
-        out.append(word[:-1])
-    if n > 4 and word.endswith("ing"):
-        out += [word[:-3], word[:-3] + "e"]
-        if n > 5 and word[-4] == word[-5]:
-            out.append(word[:-4])
-    if n > 3 and word.endswith("ed"):
-        out += [word[:-2], word[:-1]]
-        if n > 4 and word[-3] == word[-4]:
-            out.append(word[:-3])
-        if word.endswith("ied"):
-            out.append(word[:-3] + "y")
-    return tuple(out)
-
-
-def verb_class(word: str) -> str | None:
-    """The class of a verb in any simple inflection (``fetching`` → ``read``), else None."""
-    classes = verb_classes()
-    low = word.lower()
-    for form in _inflections(low):
-        cls = classes.get(form)
-        if cls is not None:
-            return cls
-    return None
 
 
 def _in(word: str, words: frozenset[str]) -> bool:

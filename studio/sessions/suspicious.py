@@ -11,7 +11,8 @@
 
 A tool is a write when the registry says its risk is ``write`` or
 ``destructive``; without a registry (or for a tool it does not know) the
-name's verb decides (create, update, delete, send …).
+name's verb decides by its class in ``verbs.txt`` (create, update, delete,
+send … are writes), as on import (:func:`studio.contract.risk.verb_risk`).
 """
 
 from __future__ import annotations
@@ -23,19 +24,14 @@ from enum import StrEnum
 from typing import Any
 
 from studio.contract import Registry, RiskTier, canonical_json
+from studio.contract.risk import verb_risk
 from studio.runtime.repair import ArgumentsParseError, parse_arguments
 from studio.runtime.results import parse_result_content
 from studio.sessions.model import Message, ToolCallPart, ToolResultPart
 from studio.sessions.pairing import Position
 
-WRITE_VERBS = frozenset({
-    "create", "update", "delete", "remove", "send", "post", "submit", "cancel", "set", "add",
-    "pay", "book", "transfer", "write", "insert", "refund", "approve", "file", "issue", "put",
-    "patch", "upsert", "purge", "drop", "charge", "reserve", "close", "open", "assign",
-})  # fmt: skip
 _TIMEOUT_CODES = frozenset({"TIMEOUT", "OUTCOME_UNKNOWN", "DEADLINE_EXCEEDED", "GATEWAY_TIMEOUT"})
 _TIMEOUT_TEXT = re.compile(r"\btim(ed|e)[ -]?out\b|\bdeadline exceeded\b", re.IGNORECASE)
-_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 
 
 class SuspiciousKind(StrEnum):
@@ -66,8 +62,10 @@ def is_write_tool(name: str, registry: Registry | None = None) -> bool:
         tool = registry.tool(name)
         if tool is not None:
             return tool.risk is not RiskTier.READ
-    words = [w.lower() for w in _WORDS.findall(name.replace("-", "_"))]
-    return bool(words) and words[0] in WRITE_VERBS
+    # The importers' verb classes (studio.contract.risk); an unknown verb is no
+    # evidence of a write here: a duplicate read is no side effect to report.
+    by_verb = verb_risk(name)
+    return by_verb is not None and by_verb[0] is not RiskTier.READ
 
 
 def is_timeout_result(result: ToolResultPart) -> bool:

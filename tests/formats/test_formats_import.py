@@ -121,7 +121,10 @@ def test_bad_names_are_sanitised_or_refused():
     tools = [{"name": "get.weather", "input_schema": SCHEMA}]
     result = import_text(json.dumps(tools), "anthropic")
     assert result.registry.tools[0].name == "get_weather"
-    assert [(n.path, n.kind) for n in result.notes] == [("tools[0].name", "guessed")]
+    assert [(n.path, n.kind) for n in result.notes] == [
+        ("tools[0].name", "guessed"),
+        ("tools[0]", "guessed"),  # risk tier 'read' from the verb 'get'
+    ]
     tools.append({"name": "查询发票", "input_schema": SCHEMA})
     with pytest.raises(FormatError, match=r"tools\[1\]\.name: '查询发票' cannot be made"):
         import_text(json.dumps(tools), "anthropic")
@@ -139,13 +142,19 @@ def test_missing_parameters_become_an_empty_object_with_a_note():
     result = import_text(json.dumps([{"type": "function", "name": "ping"}]))
     assert result.format == "openai-responses"
     assert result.registry.tools[0].parameters == {"type": "object", "properties": {}}
-    assert [(n.path, n.kind) for n in result.notes] == [("tools[0].parameters", "guessed")]
+    assert [(n.path, n.kind) for n in result.notes] == [
+        ("tools[0].parameters", "guessed"),
+        ("tools[0]", "guessed"),  # risk tier unknown: write
+    ]
 
 
 def test_openai_strict_is_noted():
     data = [{"type": "function", "function": {"name": "a", "strict": True, "parameters": SCHEMA}}]
     notes = import_text(json.dumps(data)).notes
-    assert [(n.path, n.kind) for n in notes] == [("tools[0].function.strict", "lost")]
+    assert [(n.path, n.kind) for n in notes] == [
+        ("tools[0].function.strict", "lost"),
+        ("tools[0].function", "guessed"),  # risk tier unknown: write
+    ]
 
 
 @pytest.mark.parametrize(
@@ -169,6 +178,7 @@ def test_both_openai_layouts_note_where_the_function_fields_sit(
         (where, "keys not kept: x", "lost"),
         (f"{where}.strict", "strict mode not kept", "lost"),
         (f"{where}.parameters", "no parameters", "guessed"),
+        (where, "risk tier unknown: set to write (the safe side)", "guessed"),
     ]
 
 
@@ -257,7 +267,10 @@ def test_gemini_schema_converts_back_to_json_schema():
             "tags": {"type": "array", "items": {"type": "string"}},
         },
     }
-    assert [(n.path, n.kind) for n in result.notes] == [("tools[0]", "lost")]
+    assert [(n.path, n.kind) for n in result.notes] == [
+        ("tools[0]", "lost"),
+        ("tools[1].functionDeclarations[0]", "guessed"),  # risk tier 'read' from 'find'
+    ]
 
 
 def test_registry_name_comes_from_argument_document_or_file(travel: Registry, tmp_path: Path):

@@ -152,8 +152,8 @@ def test_pull_pages_and_maps_every_field(
     assert create.risk is RiskTier.WRITE
     assert create.annotations["idempotentHint"] is False  # kept as authored
     search = registry.tool("search_policy")
-    assert search.risk is RiskTier.WRITE  # no hints: guessed, and the guess is noted
-    assert "risk tier 'write' guessed" in out
+    assert search.risk is RiskTier.READ  # no hints: guessed from the verb, and noted
+    assert "risk tier 'read' guessed from the verb 'search'" in out
     assert registry.settings.extra[SOURCE_KEY]["server"] == {
         "name": "pull-test-server",
         "version": "1.2.3",

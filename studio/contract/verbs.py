@@ -1,0 +1,64 @@
+"""Verb classes: what the first word of a tool name or summary says it does.
+
+The classes come from ``studio/lint/data/verbs.txt`` (one class per line,
+English and Chinese side by side); the linter reads them through
+:mod:`studio.lint.wordlists`, imports through :mod:`studio.contract.risk`.
+The file is read from its place under ``studio/lint`` without importing the
+linter package, so ``import studio.formats`` stays light.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib import resources
+
+
+@lru_cache(maxsize=1)
+def verb_classes() -> dict[str, str]:
+    """Verb → class (``get`` → ``read``, ``预订`` → ``buy``), from ``verbs.txt``."""
+    data = resources.files("studio").joinpath("lint", "data", "verbs.txt")
+    out: dict[str, str] = {}
+    for line in data.read_text("utf-8").splitlines():
+        body = line.split("#", 1)[0].strip()
+        if ":" not in body:
+            continue
+        cls, words = body.split(":", 1)
+        for word in words.split():
+            out.setdefault(word.lower(), cls.strip())
+    return out
+
+
+def inflections(word: str) -> tuple[str, ...]:
+    """``word`` and the base forms it may be an inflection of (gets, fetches, created)."""
+    out = [word]
+    n = len(word)
+    if n > 3 and word.endswith("ies"):
+        out.append(word[:-3] + "y")
+    if n > 3 and word.endswith("es"):
+        out.append(word[:-2])
+    if n > 2 and word.endswith("s") and not word.endswith("ss"):
+        out.append(word[:-1])
+    if n > 4 and word.endswith("ing"):
+        out += [word[:-3], word[:-3] + "e"]
+        if n > 5 and word[-4] == word[-5]:
+            out.append(word[:-4])
+    if n > 3 and word.endswith("ed"):
+        out += [word[:-2], word[:-1]]
+        if n > 4 and word[-3] == word[-4]:
+            out.append(word[:-3])
+        if word.endswith("ied"):
+            out.append(word[:-3] + "y")
+    return tuple(out)
+
+
+def verb_class(word: str) -> str | None:
+    """The class of a verb in any simple inflection (``fetching`` → ``read``), else None."""
+    classes = verb_classes()
+    for form in inflections(word.lower()):
+        cls = classes.get(form)
+        if cls is not None:
+            return cls
+    return None
+
+
+__all__ = ["inflections", "verb_class", "verb_classes"]
