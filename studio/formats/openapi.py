@@ -246,6 +246,16 @@ def identifier(text: str) -> str:
     return name
 
 
+def _env_prefix(title: str) -> str:
+    """``Okta Admin Management API`` → ``OKTA_ADMIN_MANAGEMENT_API`` (whole words, ≤ 32)."""
+    prefix = ""
+    for word in snake(title).upper().split("_"):
+        if len(prefix) + len(word) + 1 > 32:
+            break
+        prefix = f"{prefix}_{word}" if prefix else word
+    return prefix or "API"
+
+
 def _example_fits(params: dict[str, Any], arguments: dict[str, Any]) -> bool:
     try:
         return bool(jsonschema_rs.validator_for(params).is_valid(arguments))
@@ -274,7 +284,7 @@ class _Builder:
         self.base_url = options.base_url.rstrip("/") if options.base_url else self._server_url()
         self.schemes = (data.get("components") or {}).get("securitySchemes") or {}
         info: dict[str, Any] = data["info"] if isinstance(data.get("info"), dict) else {}
-        self.env_prefix = snake(str(info.get("title") or "api")).upper()[:24] or "API"
+        self.env_prefix = _env_prefix(str(info.get("title") or ""))
 
     def note(self, where: str, message: str, kind: str = "info") -> None:
         self.notes.append(Note(where, message, kind))  # type: ignore[arg-type]
