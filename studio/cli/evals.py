@@ -151,6 +151,7 @@ def _read_sets(path: Path, name: str | None) -> dict[str, str]:
 
 def _import(store: RegistryStore, args: argparse.Namespace) -> int:
     from studio.evals import EvalSetError, parse_set
+    from studio.evals.check import check_against_registry
     from studio.evals.store import EvalStore
 
     path = Path(args.path)
@@ -169,6 +170,12 @@ def _import(store: RegistryStore, args: argparse.Namespace) -> int:
             failed = True
     if failed:
         return 2
+    # Against the draft: warnings only (a set may be written ahead of its tools).
+    registry = store.draft_registry(args.registry)
+    for loaded in parsed:
+        shown = str(path / "evals" / f"{loaded.name}.jsonl") if path.is_dir() else str(path)
+        for problem in check_against_registry(loaded, registry):
+            print(f"studio: warning: {shown}: {problem}", file=sys.stderr)
     clash = sorted(s.name for s in parsed if s.name in existing)
     if clash and not args.replace:
         raise UsageError(

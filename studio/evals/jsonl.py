@@ -28,6 +28,14 @@ class EvalSet:
     name: str
     text: str
     cases: tuple[EvalCase, ...]
+    lines: tuple[int, ...] = ()  # the 1-based line of each case, for messages
+
+    def line_of(self, case_id: str) -> int | None:
+        """The line ``case_id`` is on, when known."""
+        for case, line in zip(self.cases, self.lines, strict=False):
+            if case.id == case_id:
+                return line
+        return None
 
     def case(self, case_id: str) -> EvalCase:
         """The case with ``case_id``; KeyError when absent."""
@@ -75,6 +83,7 @@ def parse_set(name: str, text: str) -> EvalSet:
     if reason := check_set_name(name):
         problems.append(Problem("", reason))
     cases: list[EvalCase] = []
+    lines: list[int] = []
     first_line: dict[str, int] = {}
     for number, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
@@ -99,9 +108,10 @@ def parse_set(name: str, text: str) -> EvalSet:
             continue
         first_line[case.id] = number
         cases.append(case)
+        lines.append(number)
     if problems:
         raise EvalSetError(name, problems)
-    return EvalSet(name, text, tuple(cases))
+    return EvalSet(name, text, tuple(cases), tuple(lines))
 
 
 def _at(line: str, path: str) -> str:

@@ -98,3 +98,18 @@ def test_discover_reports_recall_and_gates_ci(db: str, capsys) -> None:
         capsys, "--db", db, "eval", "discover", "travel-reimbursement", "--fail-under", "0.99"
     )
     assert code == 1
+
+
+def test_import_warns_about_what_the_registry_lacks(db: str, tmp_path: Path, capsys) -> None:
+    text = (
+        '{"id": "a", "user": "x", "expect": {"kind": "tool", "calls": [{"tool": "query_invoices",'
+        ' "args": {"categroy": {"equals": "taxi"}, "employee_id": {"equals": "E-1"}}}]},'
+        ' "must_not": ["delete_everything"]}\n'
+    )
+    path = tmp_path / "typos.jsonl"
+    path.write_text(text, "utf-8")
+    code, out, err = run(capsys, "--db", db, "eval", "import", "travel-reimbursement", str(path))
+    assert code == 0 and "imported travel-reimbursement/typos: 1 cases" in out
+    assert f"warning: {path}: line 1: must_not[0]: no tool delete_everything" in err
+    assert "line 1: expect.calls[0].args.categroy: query_invoices has no parameter categroy" in err
+    assert "args.employee_id: employee_id is injected from the session; only absent applies" in err

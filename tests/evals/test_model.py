@@ -249,3 +249,9 @@ def test_a_set_keeps_its_text_byte_for_byte() -> None:
 def test_bad_set_names(name: str) -> None:
     with pytest.raises(EvalSetError):
         parse_set(name, "")
+
+
+def test_a_set_knows_the_line_of_each_case() -> None:
+    line = dump_case(parse_case(case()))
+    parsed = parse_set("s", f"\n\n{line}\n")
+    assert parsed.lines == (3,) and parsed.line_of("c1") == 3 and parsed.line_of("x") is None
