@@ -20,6 +20,7 @@ from studio.contract.problems import join_path
 from studio.contract.token_count import ESTIMATE, format_count
 from studio.lint.engine import LintReport, finding_tools, rule_info
 from studio.lint.model import Finding, Severity
+from studio.lint.scores import registry_tdqs
 
 SARIF_SCHEMA = (
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -97,8 +98,11 @@ def to_json(report: LintReport) -> dict[str, Any]:
         "findings": [finding_to_dict(f) for f in report.findings],
         "suppressed": [finding_to_dict(f) for f in report.suppressed],
         "scores": {
-            name: {**s.as_dict(), "average": s.average} for name, s in report.scores.items()
+            name: {**s.as_dict(), "average": s.average, "tdqs": s.tdqs.as_dict()}
+            for name, s in report.scores.items()
         },
+        # The registry on Glama's TDQS yardstick (studio.lint.scores): 0.6·mean + 0.4·min.
+        "tdqs": tdqs.as_dict() if (tdqs := registry_tdqs(report.scores.values())) else None,
         "tokens": {
             "method": t.method,
             "exact": t.method != ESTIMATE,

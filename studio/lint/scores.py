@@ -20,11 +20,45 @@ rendered text (a tool without blocks is judged on its free-text description):
 - **length** — completeness and size: one point for each filled block among
   summary, usage, returns, preconditions/errors and examples (max 5), minus
   one when the rendered text exceeds 2,000 characters; at least 1.
+
+The same scores are also read on a public yardstick: the six dimensions of
+Glama's open Tool Definition Quality Score (TDQS, specification 1.2, as its
+reference implementation ``tdqs`` 0.1.0 spells it out in
+``tdqs/spec/tool_dimensions.py``, ``spec/tiers.py``, ``compute_tdqs.py`` and
+``rollup_server_score.py``; https://github.com/glama-ai/tool-definition-quality-score).
+TDQS has a model grade each dimension; here each is mapped deterministically
+from the components above:
+
+==========================  ======  =========================================
+TDQS dimension              weight  from
+==========================  ======  =========================================
+Purpose Clarity             25 %    purpose
+Usage Guidelines            20 %    usage
+Behavioral Transparency     20 %    limitations (preconditions, errors, limits)
+Parameter Semantics         15 %    parameters (4, the spec's baseline, for a
+                                    tool without parameters to fill)
+Conciseness & Structure     10 %    size of the rendered text (5 up to 1,200
+                                    characters, 4 to 2,000, 3 to 3,000, 2 to
+                                    5,000, else 1), at most the purpose score:
+                                    under-specification is not conciseness
+Contextual Completeness     10 %    mean of length and examples, rounded up
+==========================  ======  =========================================
+
+A tool's TDQS is the weighted sum rounded half-up to one decimal; a tool
+without any description scores 1 on every dimension (the spec's "No
+Description" hard gate). Tiers, for a tool and for the registry alike:
+A ≥ 3.5, B ≥ 3.0 (the passing bar), C ≥ 2.0, D ≥ 1.0. The registry's score is
+the spec's description-quality rollup, ``0.6 · mean + 0.4 · min`` of the
+tools' scores (the minimum weighs 40 %: one poor definition degrades
+selection across the whole set). The spec's server coherence score (a model's
+judgement of the tool set) and the overall score that blends it in are not
+computed.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -71,9 +105,78 @@ _SCHEMA_BOUNDS = frozenset(
 _TOOL_NAME = compile_cues(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\b[a-z]+(?:[A-Z][a-z0-9]+)+\b")
 
 
+TDQS_DIMENSIONS: tuple[tuple[str, str, int], ...] = (
+    ("purpose_clarity", "Purpose clarity", 25),
+    ("usage_guidelines", "Usage guidelines", 20),
+    ("behavioral_transparency", "Behavioral transparency", 20),
+    ("parameter_semantics", "Parameter semantics", 15),
+    ("conciseness_structure", "Conciseness & structure", 10),
+    ("contextual_completeness", "Contextual completeness", 10),
+)
+"""``(key, label, weight in percent)`` of the TDQS dimensions, in the spec's order."""
+
+TDQS_TIERS: tuple[tuple[str, float], ...] = (("A", 3.5), ("B", 3.0), ("C", 2.0), ("D", 1.0))
+"""``(tier, inclusive lower bound)``; B and above is passing."""
+
+
+def _round1(p: int, q: int) -> float:
+    """``p / q`` rounded half-up to one decimal, in integers (as the spec does)."""
+    return ((20 * p + q) // (2 * q)) / 10
+
+
+def tdqs_tier(score: float) -> str:
+    """The letter tier of a TDQS score (A ≥ 3.5, B ≥ 3.0, C ≥ 2.0, D otherwise)."""
+    for tier, minimum in TDQS_TIERS:
+        if score >= minimum:
+            return tier
+    return "D"
+
+
+@dataclass(frozen=True, slots=True)
+class Tdqs:
+    """One tool on the TDQS yardstick.
+
+    Attributes:
+        dimensions: Score 1–5 per dimension key of :data:`TDQS_DIMENSIONS`.
+        score: The weighted sum, 1.0–5.0, one decimal.
+        tier: ``A`` … ``D``.
+    """
+
+    dimensions: dict[str, int]
+    score: float
+    tier: str
+
+    def as_dict(self) -> dict[str, object]:
+        return {"score": self.score, "tier": self.tier, "dimensions": dict(self.dimensions)}
+
+
+@dataclass(frozen=True, slots=True)
+class RegistryTdqs:
+    """A registry on the TDQS yardstick: ``0.6 · mean + 0.4 · min`` of its tools."""
+
+    score: float
+    tier: str
+    mean: float
+    minimum: float
+    tool_count: int
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "score": self.score,
+            "tier": self.tier,
+            "mean": self.mean,
+            "min": self.minimum,
+            "tools": self.tool_count,
+        }
+
+
 @dataclass(frozen=True, slots=True)
 class ToolScores:
-    """Scores 1–5 of one tool's description components."""
+    """Scores 1–5 of one tool's description components.
+
+    ``conciseness``, ``has_parameters`` and ``described`` are what the TDQS
+    mapping needs beyond the components (see the module docstring).
+    """
 
     purpose: int
     usage: int
@@ -81,6 +184,9 @@ class ToolScores:
     parameters: int
     examples: int
     length: int
+    conciseness: int = 5
+    has_parameters: bool = True
+    described: bool = True
 
     @property
     def total(self) -> int:
@@ -99,6 +205,38 @@ class ToolScores:
 
     def as_dict(self) -> dict[str, int]:
         return {c: getattr(self, c) for c in COMPONENTS}
+
+    @property
+    def tdqs(self) -> Tdqs:
+        """These scores on the six TDQS dimensions, with the weighted score and tier."""
+        if not self.described:
+            values = [1] * len(TDQS_DIMENSIONS)
+        else:
+            values = [
+                self.purpose,
+                self.usage,
+                self.limitations,
+                self.parameters if self.has_parameters else 4,
+                min(self.conciseness, self.purpose),
+                (self.length + self.examples + 1) // 2,
+            ]
+        hundredths = sum(v * w for v, (_, _, w) in zip(values, TDQS_DIMENSIONS, strict=True))
+        score = _round1(hundredths, 100)
+        keys = [k for k, _, _ in TDQS_DIMENSIONS]
+        return Tdqs(dict(zip(keys, values, strict=True)), score, tdqs_tier(score))
+
+
+def registry_tdqs(scores: Iterable[ToolScores]) -> RegistryTdqs | None:
+    """The registry's TDQS description quality: ``0.6 · mean + 0.4 · min``, or None for no tools.
+
+    Computed in tenths, as the spec does, so a tie never lands a tier low.
+    """
+    tenths = [round(s.tdqs.score * 10) for s in scores]
+    if not tenths:
+        return None
+    count, total, low = len(tenths), sum(tenths), min(tenths)
+    score = _round1(6 * total + 4 * count * low, 100 * count)
+    return RegistryTdqs(score, tdqs_tier(score), _round1(total, 10 * count), low / 10, count)
 
 
 def _properties(tool: ToolContract) -> dict[str, dict]:
@@ -200,6 +338,15 @@ def _length(tool: ToolContract, rendered: str) -> int:
     return max(1, min(5, score))
 
 
+# Upper bounds of the rendered text's size for conciseness 5, 4, 3, 2 (else 1).
+_CONCISE_SIZES = (1200, 2000, 3000, 5000)
+
+
+def _conciseness(rendered: str) -> int:
+    size = len(rendered)
+    return 5 - sum(size > bound for bound in _CONCISE_SIZES)
+
+
 def score_tool(
     tool: ToolContract,
     template: str = DEFAULT_DESCRIPTION_TEMPLATE,
@@ -213,11 +360,15 @@ def score_tool(
     if rendered is None:
         rendered = render_description(tool, template)
     props = _properties(tool)
+    purpose = _purpose(tool, rendered)
     return ToolScores(
-        purpose=_purpose(tool, rendered),
+        purpose=purpose,
         usage=_usage(tool, rendered),
         limitations=_limitations(tool, rendered, props),
         parameters=_parameters(props),
         examples=_examples(tool, rendered, props),
         length=_length(tool, rendered),
+        conciseness=_conciseness(rendered),
+        has_parameters=any("x-injected" not in v for v in props.values()),
+        described=bool(rendered.strip()),
     )
