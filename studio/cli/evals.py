@@ -269,3 +269,52 @@ def _discover(store: RegistryStore, args: argparse.Namespace) -> int:
         if report.unfound or (recall is not None and recall < args.fail_under):
             return 1
     return 0
+
+
+# ---------------------------------------------------------------- registry folders
+# `studio import DIR` and `studio export --format dir` carry the folder's eval sets.
+
+
+def read_folder_sets(path: Path) -> list[EvalSet]:
+    """The validated eval sets of a registry folder (none without ``evals/``).
+
+    Raises:
+        UsageError: a set does not load (its problems with line and JSON path).
+    """
+    from studio.evals import EvalSetError, parse_set
+    from studio.formats import FormatError
+    from studio.formats.folder import read_eval_sets
+
+    try:
+        return [parse_set(n, t) for n, t in read_eval_sets(path).items()]
+    except FormatError as exc:
+        raise UsageError(str(exc)) from None
+    except EvalSetError as exc:
+        raise UsageError(f"evals/{exc.name}.jsonl: {'; '.join(map(str, exc.problems))}") from None
+
+
+def store_folder_sets(store: RegistryStore, registry: str, sets: list[EvalSet]) -> None:
+    """Store sets read by :func:`read_folder_sets` (a set of the same name is replaced)."""
+    from studio.evals.store import EvalStore
+
+    evals = EvalStore(store)
+    for loaded in sets:
+        evals.save_text(registry, loaded.name, loaded.text)
+        print(f"imported eval set {loaded.name}: {len(loaded.cases)} cases")
+
+
+def export_folder_sets(store: RegistryStore, registry: str, out: Path) -> None:
+    """Write the registry's eval sets into the exported folder ``out``."""
+    from studio.evals.store import EvalStore
+    from studio.formats import FormatError
+    from studio.formats.folder import write_eval_sets
+
+    evals = EvalStore(store)
+    sets = {s.name: evals.stored(registry, s.name).text for s in evals.summaries(registry)}
+    if not sets:
+        return
+    try:
+        written = write_eval_sets(sets, out)
+    except FormatError as exc:
+        raise UsageError(str(exc)) from None
+    print(f"wrote {len(written)} eval set(s) into {out / 'evals'}", file=sys.stderr)

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from registry_db import RegistryStore
+from studio.cli import evals
 from studio.cli.common import Subcommands, UsageError, load_registry
 from studio.contract import Registry
 
@@ -109,7 +110,10 @@ def _cmd_import(store: RegistryStore, args: argparse.Namespace) -> int:
             f"registry {registry.name!r} already exists; pass --replace-draft to replace its "
             "draft (published versions are kept) or --registry NAME to import under another name"
         )
+    # A registry folder's evals/<set>.jsonl: all checked before anything is stored.
+    eval_sets = evals.read_folder_sets(path) if path.is_dir() else []
     store.import_registry(registry, replace_draft=args.replace_draft)
+    evals.store_folder_sets(store, registry.name, eval_sets)
     for note in result.notes:
         where = f"{note.path}: " if note.path else ""
         print(one_line(f"note: {where}{note.message}"))
@@ -192,6 +196,8 @@ def _cmd_export(store: RegistryStore, args: argparse.Namespace) -> int:
             write_export(result, Path(args.out))
     except FormatError as exc:
         raise UsageError(str(exc)) from exc
+    if args.out and args.format == "dir":
+        evals.export_folder_sets(store, args.registry, Path(args.out))
     if args.out:
         print(f"wrote {one_line(args.out)}", file=sys.stderr)
     elif result.text is not None:

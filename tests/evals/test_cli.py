@@ -113,3 +113,36 @@ def test_import_warns_about_what_the_registry_lacks(db: str, tmp_path: Path, cap
     assert f"warning: {path}: line 1: must_not[0]: no tool delete_everything" in err
     assert "line 1: expect.calls[0].args.categroy: query_invoices has no parameter categroy" in err
     assert "args.employee_id: employee_id is injected from the session; only absent applies" in err
+
+
+def test_a_registry_folder_carries_its_eval_sets(db: str, tmp_path: Path, capsys) -> None:
+    run(capsys, "--db", db, "eval", "import", "travel-reimbursement", str(CORE))
+    folder = tmp_path / "reg"
+    code, _, err = run(
+        capsys,
+        "--db",
+        db,
+        "export",
+        "travel-reimbursement",
+        "--format",
+        "dir",
+        "--out",
+        str(folder),
+    )
+    assert code == 0 and "wrote 1 eval set(s)" in err
+    assert (folder / "evals" / "core.jsonl").read_bytes() == CORE.read_bytes()
+
+    other = str(tmp_path / "other.sqlite3")
+    code, out, _ = run(capsys, "--db", other, "import", str(folder), "--registry", "copy")
+    assert code == 0 and "imported eval set core: 67 cases" in out
+    code, out, _ = run(
+        capsys, "--db", other, "eval", "export", "copy", "--out", "-", "--set", "core"
+    )
+    assert out.encode() == CORE.read_bytes()
+
+    # A broken set stops the import before anything is stored.
+    (folder / "evals" / "bad.jsonl").write_text('{"id": "x"}\n', "utf-8")
+    code, _, err = run(capsys, "--db", other, "import", str(folder), "--registry", "third")
+    assert code == 2 and "evals/bad.jsonl: line 1: user: is required" in err
+    code, out, _ = run(capsys, "--db", other, "registries")
+    assert "third" not in out
