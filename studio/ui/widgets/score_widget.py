@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 from studio.contract.token_count import ESTIMATE, format_count
 from studio.lint import COMPONENTS, LintReport, Severity, ToolScores
 from studio.lint.rules.cost import PER_TOOL_OVERHEAD
+from studio.lint.scores import TDQS_DIMENSIONS, RegistryTdqs, Tdqs, registry_tdqs
 from studio.ui.widgets.field_markers import SEVERITY_COLORS
 
 _SCORE_COLORS = {
@@ -129,6 +130,52 @@ def score_bars(scores: ToolScores) -> list[Bar]:
     ]
 
 
+# Short names of the TDQS dimensions, to fit beside the bars (the tooltip has the long ones).
+_TDQS_LABELS = {
+    "purpose_clarity": "Purpose",
+    "usage_guidelines": "Usage",
+    "behavioral_transparency": "Transparency",
+    "parameter_semantics": "Parameters",
+    "conciseness_structure": "Conciseness",
+    "contextual_completeness": "Completeness",
+}
+
+
+def tdqs_bars(tdqs: Tdqs) -> list[Bar]:
+    """The six TDQS dimensions (1–5) as bars, each with its weight."""
+    out = []
+    for key, _label, weight in TDQS_DIMENSIONS:
+        value = tdqs.dimensions[key]
+        color = _SCORE_COLORS[max(1, min(5, value))]
+        out.append(Bar(_TDQS_LABELS[key], value, 5, color, f"{value}/5 ×{weight}%"))
+    return out
+
+
+def tdqs_title(name: str, tdqs: Tdqs) -> str:
+    """``TDQS query_invoices: 4.9 · A`` for the box title."""
+    return f"TDQS {name}: {tdqs.score:.1f} · {tdqs.tier}"
+
+
+def registry_tdqs_text(rollup: RegistryTdqs | None) -> str:
+    """The registry's TDQS rollup with its formula, or a dash for no tools."""
+    if rollup is None:
+        return "Registry TDQS: — (no tools)"
+    return (
+        f"Registry TDQS: {rollup.score:.1f} · {rollup.tier} "
+        f"(0.6 × mean {rollup.mean:.1f} + 0.4 × min {rollup.minimum:.1f}, "
+        f"{rollup.tool_count} tool{'s' if rollup.tool_count != 1 else ''})"
+    )
+
+
+_TDQS_TIP = (
+    "Glama's open Tool Definition Quality Score (spec 1.2), computed deterministically from the "
+    "component scores: "
+    + ", ".join(f"{label} {weight} %" for _, label, weight in TDQS_DIMENSIONS)
+    + ". Tiers A ≥ 3.5, B ≥ 3.0 (passing), C ≥ 2.0, D ≥ 1.0; the registry is "
+    "0.6 × mean + 0.4 × min of its tools."
+)
+
+
 def severity_bars(report: LintReport) -> list[Bar]:
     """Active findings per severity, scaled to the largest count."""
     top = max([report.counts.get(s, 0) for s in Severity] + [1])
@@ -181,7 +228,8 @@ def _tool_tokens_text(report: LintReport | None, name: str) -> str:
 
 
 class ScoreWidget(QScrollArea):
-    """The selected tool's six component scores and the registry summary, side by side."""
+    """The selected tool's six component scores and the registry summary, side by side,
+    and both on the TDQS yardstick (:mod:`studio.lint.scores`)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -220,11 +268,25 @@ class ScoreWidget(QScrollArea):
         # Kept for callers that toggle the title of the mean scores.
         self.average_title = self.average_box
 
+        self.tdqs_box = QGroupBox("TDQS", body)
+        self.tdqs_box.setToolTip(_TDQS_TIP)
+        self.tdqs_chart = BarChartWidget(self.tdqs_box)
+        self.tdqs_registry = QLabel(self.tdqs_box)
+        self.tdqs_registry.setWordWrap(True)
+        self.tdqs_registry.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        tdqs_layout = QVBoxLayout(self.tdqs_box)
+        tdqs_layout.setContentsMargins(6, 4, 6, 4)
+        tdqs_layout.setSpacing(2)
+        tdqs_layout.addWidget(self.tdqs_chart)
+        tdqs_layout.addWidget(self.tdqs_registry)
+        tdqs_layout.addStretch(1)
+
         layout = QHBoxLayout(body)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.tool_box, 1)
         layout.addWidget(self.registry_box, 1)
         layout.addWidget(self.average_box, 1)
+        layout.addWidget(self.tdqs_box, 1)
         self.setWidget(body)
         self._report: LintReport | None = None
         self._tool: str | None = None
@@ -246,6 +308,9 @@ class ScoreWidget(QScrollArea):
             self.tool_total.setText("No tool selected" if not name else "Not linted yet")
             self.tool_chart.set_bars([])
             self.tool_chart.hide()
+            self.tdqs_box.setTitle("TDQS")
+            self.tdqs_chart.set_bars([])
+            self.tdqs_chart.hide()
         else:
             tokens = _tool_tokens_text(report, name)
             self.tool_box.setTitle(f"Tool: {name} · {scores.total}/30 · {tokens}")
@@ -259,7 +324,12 @@ class ScoreWidget(QScrollArea):
             )
             self.tool_chart.set_bars(score_bars(scores))
             self.tool_chart.show()
+            assert name is not None  # scores exist only for a named tool
+            self.tdqs_box.setTitle(tdqs_title(name, scores.tdqs))
+            self.tdqs_chart.set_bars(tdqs_bars(scores.tdqs))
+            self.tdqs_chart.show()
         if report is None:
+            self.tdqs_registry.setText("Registry TDQS: not linted yet")
             self.registry_box.setTitle("Registry")
             self.counts_chart.set_bars([])
             self.budget_label.setText("Not linted yet")
@@ -271,3 +341,4 @@ class ScoreWidget(QScrollArea):
         self.budget_label.setText(budget_text(report))
         self.average_chart.set_bars(average_bars(report))
         self.average_title.show()
+        self.tdqs_registry.setText(registry_tdqs_text(registry_tdqs(report.scores.values())))
