@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import threading
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtWidgets import QDialog, QMessageBox, QWidget
 
@@ -36,14 +36,20 @@ from studio.ui.dialogs.registry_settings_dialog import (
 from studio.ui.registry_jobs import (
     Cancelled,
     JobDialog,
+    OpenApiRead,
     Refused,
     RegistryJobs,
+    import_openapi_job,
     read_import,
     store_import,
     write_export_job,
 )
+from studio.ui.sessions.worker import ProgressCallback
 
 if TYPE_CHECKING:
+    from studio.formats.openapi import ImportOptions as OpenApiOptions
+    from studio.formats.openapi import OpenApiImport
+
     # Imported when the dialog opens: the MCP SDK is not loaded at start-up.
     from studio.ui.dialogs.mcp_import_dialog import (
         McpCheckDialog,
@@ -100,6 +106,15 @@ class RegistryPrompts:
     def show_notes(self, parent: QWidget, title: str, summary: str, notes: Sequence[Note]) -> None:
         NotesDialog(title, summary, notes, parent).exec()
 
+    def choose_openapi_operations(
+        self, parent: QWidget, document: dict[str, Any], source: str
+    ) -> OpenApiOptions | None:
+        """The operation picker of an OpenAPI import; None when cancelled."""
+        from studio.ui.dialogs.openapi_picker_dialog import OpenApiPickerDialog
+
+        dialog = OpenApiPickerDialog(document, source, parent)
+        return dialog.options() if dialog.exec() == QDialog.DialogCode.Accepted else None
+
 
 class RegistryOperations:
     """Runs the registry-level commands against the window's store and documents.
@@ -115,6 +130,7 @@ class RegistryOperations:
         self.last_summary = ""  # of the last import or export that finished
         self._cancel_event: threading.Event | None = None
         self._cancel_waits = False  # Cancel waits for the worker to confirm
+        self._openapi: OpenApiImport | None = None  # the OpenAPI import being stored
 
     def _names(self) -> list[str]:
         return [r.name for r in self._w.store.list_registries()]
@@ -298,6 +314,9 @@ class RegistryOperations:
         if isinstance(outcome, Refused):
             dialog.fail(outcome.message)
             return
+        if isinstance(outcome, OpenApiRead):
+            self._pick_openapi_operations(request, cancel, outcome)
+            return
         registry = outcome.registry
         exists = registry.name in self._names()
         if exists and not request.replace_draft:
@@ -322,13 +341,44 @@ class RegistryOperations:
         dialog.set_step(f"Storing {count:,} tool{'s' if count != 1 else ''} in {registry.name}…")
         self._cancel_waits = True  # the transaction rolls back in the worker
         store = w.store
+        # The HTTP targets of an OpenAPI import are stored in the same transaction.
+        openapi = self._openapi if self._openapi and self._openapi.result is outcome else None
+
+        def store_job(progress: ProgressCallback) -> RegistryInfo | Refused | Cancelled:
+            return store_import(store, registry, replace_draft=exists, cancel=cancel,
+                                progress=progress, openapi=openapi)  # fmt: skip
+
         self.jobs.start(
-            lambda progress: store_import(
-                store, registry, replace_draft=exists, cancel=cancel, progress=progress
-            ),
+            store_job,
             lambda stored: self._on_import_stored(request, outcome, exists, stored),
             self._on_job_failed,
             dialog.set_progress,
+        )
+
+    def _pick_openapi_operations(
+        self,
+        request: ImportRequest | McpImportRequest,
+        cancel: threading.Event,
+        read: OpenApiRead,
+    ) -> None:
+        """Ask which operations to import, then build their contracts and targets (worker)."""
+        w, dialog = self._w, self._dialog()
+        options = w.prompts.choose_openapi_operations(dialog, read.document, read.source)
+        if options is None or cancel.is_set():
+            dialog.cancelled("Nothing imported: no operations were chosen.")
+            return
+        count = len(options.operations or ())
+        dialog.set_step(f"Building {count:,} contract{'s' if count != 1 else ''}…")
+
+        def built(outcome: OpenApiImport | Refused) -> None:
+            if isinstance(outcome, Refused):
+                self._on_import_read(request, cancel, outcome)
+                return
+            self._openapi = outcome
+            self._on_import_read(request, cancel, outcome.result)
+
+        self.jobs.start(
+            lambda _progress: import_openapi_job(read, options), built, self._on_job_failed
         )
 
     def _on_import_stored(

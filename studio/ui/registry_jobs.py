@@ -26,12 +26,13 @@ dialog is modal meanwhile).
 
 from __future__ import annotations
 
+import re
 import sqlite3
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from PySide6.QtCore import QObject, Qt, QThreadPool, QTimer, Signal
 from PySide6.QtWidgets import (
@@ -47,6 +48,7 @@ from PySide6.QtWidgets import (
 )
 
 from registry_db import RegistryInfo, RegistryStore, StoreError
+from registry_db.executors import ExecutorStore
 from registry_db.versions import verify_version
 from studio.contract import Registry
 from studio.editing import DraftWorkspace
@@ -59,6 +61,10 @@ from studio.formats import (
     write_export,
 )
 from studio.ui.sessions.worker import Job, JobRunner, ProgressCallback
+
+if TYPE_CHECKING:
+    from studio.formats.openapi import ImportOptions as OpenApiOptions
+    from studio.formats.openapi import OpenApiImport
 
 # A FormatError may carry thousands of problems; the message lists this many.
 MAX_PROBLEMS_SHOWN = 30
@@ -113,16 +119,64 @@ def format_error_text(source: str, exc: FormatError) -> str:
 # ---------------------------------------------------------------------- the work
 
 
-def read_import(path: Path, fmt: str, name: str | None) -> ImportResult | Refused:
+@dataclass(frozen=True)
+class OpenApiRead:
+    """An OpenAPI document read and checked; its operations are picked next (issue #17)."""
+
+    document: dict[str, Any]
+    source: str
+    name: str | None
+
+
+_OPENAPI_KEY = re.compile(r'"(?:openapi|swagger)"\s*:')
+
+
+def _looks_like_openapi(path: Path, fmt: str) -> bool:
+    if fmt == "openapi":
+        return True
+    if fmt != "auto" or path.is_dir():
+        return False
+    if path.suffix.lower() in (".yaml", ".yml"):
+        return True
+    try:
+        with path.open("rb") as head:  # a peek only; the real read is the hardened one
+            return _OPENAPI_KEY.search(head.read(65536).decode("utf-8", "replace")) is not None
+    except OSError:
+        return False
+
+
+def read_import(path: Path, fmt: str, name: str | None) -> ImportResult | OpenApiRead | Refused:
     """Read and check ``path`` as ``studio import`` does (on the worker).
 
     Return:
-        The import result, or :class:`Refused` naming the file and each problem's place.
+        The import result; for an OpenAPI document, the document (its operations
+        are picked before anything is built); or :class:`Refused` naming the file
+        and each problem's place.
     """
     try:
+        if path.is_file() and _looks_like_openapi(path, fmt):
+            from studio.formats import files
+            from studio.formats.openapi import read_document
+
+            text = files.read_text(path, path.name)
+            try:
+                return OpenApiRead(read_document(text, path.name), path.name, name)
+            except FormatError:
+                if fmt == "openapi":
+                    raise
         return import_path(path, fmt, name=name)
     except FormatError as exc:
         return Refused(format_error_text(path.name, exc))
+
+
+def import_openapi_job(read: OpenApiRead, options: OpenApiOptions) -> OpenApiImport | Refused:
+    """Build the contracts and HTTP targets of the picked operations (on the worker)."""
+    from studio.formats.openapi import import_openapi
+
+    try:
+        return import_openapi(read.document, read.source, name=read.name, options=options)
+    except FormatError as exc:
+        return Refused(format_error_text(read.source, exc))
 
 
 def store_import(
@@ -132,6 +186,7 @@ def store_import(
     replace_draft: bool,
     cancel: threading.Event,
     progress: ProgressCallback | None = None,
+    openapi: OpenApiImport | None = None,
 ) -> RegistryInfo | Refused | Cancelled:
     """Store ``registry`` in one transaction that Cancel rolls back (on the worker).
 
@@ -147,6 +202,8 @@ def store_import(
         replace_draft: Replace the draft of an existing registry of that name.
         cancel: Set by the GUI thread to stop.
         progress: Called with (tools written, tools) as rows are written.
+        openapi: An OpenAPI import whose HTTP targets are stored in the same
+            transaction (:meth:`registry_db.executors.ExecutorStore.import_with_targets`).
     """
     conn = store.connection
     total = len(registry.tools)
@@ -166,7 +223,14 @@ def store_import(
         conn.set_progress_handler(lambda: 1 if cancel.is_set() else 0, CANCEL_POLL_STEPS)
         conn.set_trace_callback(on_statement)
         try:
-            info = store.import_registry(registry, replace_draft=replace_draft)
+            if openapi is None:
+                info = store.import_registry(registry, replace_draft=replace_draft)
+            else:
+                ExecutorStore.for_store(store).import_with_targets(
+                    store, registry, openapi.targets,
+                    allowed_base_urls=openapi.allowed_base_urls, replace_draft=replace_draft,
+                )  # fmt: skip
+                info = store.get_registry(registry.name)
         except sqlite3.OperationalError as exc:
             if cancel.is_set():  # "interrupted": the handler stopped it
                 return CANCELLED

@@ -23,12 +23,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.formats import FORMAT_NAMES
+from studio.formats import FORMAT_NAMES, IMPORT_ONLY_FORMATS
 from studio.ui.dialogs.new_registry_dialog import ERROR_STYLE, registry_name_problem
 from studio.ui.registry_jobs import JobDialog
 
 AUTO = "auto"
-IMPORT_FORMATS: tuple[str, ...] = (AUTO, *(f for f in FORMAT_NAMES))
+IMPORT_FORMATS: tuple[str, ...] = (AUTO, *FORMAT_NAMES, *IMPORT_ONLY_FORMATS)
 
 
 @dataclass(frozen=True)
@@ -101,7 +101,8 @@ class ImportDialog(JobDialog):
 
         intro = QLabel(
             "Import tool definitions from a provider file (OpenAI, Anthropic, Gemini, MCP…), "
-            "a studio document, or a registry folder (registry-as-code)."
+            "an OpenAPI document (you pick its operations next), a studio document, or a "
+            "registry folder (registry-as-code)."
         )
         intro.setWordWrap(True)
         self.path_edit = QLineEdit()
@@ -197,7 +198,10 @@ class ImportDialog(JobDialog):
 
     def _browse_file(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
-            self, "Import tools from a file", self.path_edit.text(), "JSON (*.json);;All files (*)"
+            self,
+            "Import tools from a file",
+            self.path_edit.text(),
+            "JSON or YAML (*.json *.yaml *.yml);;All files (*)",
         )
         if path:
             self.path_edit.setText(path)
