@@ -7,6 +7,7 @@ and non-string descriptions are skipped, never raised on.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -29,6 +30,20 @@ T = TypeVar("T")
 
 _MAX_DEPTH = 32
 """Walks stop here; a pathological (or cyclic-looking) import must not hang a lint."""
+
+
+def json_repr(value: Any, limit: int = 80) -> str:
+    """A JSON value as a message shows it: as JSON (``null``, ``true``, ``"taxi"``, ``[1, 2]``).
+
+    Python's ``repr`` would show ``None``, ``True`` and ``'taxi'``, which the
+    person fixing the schema never wrote. Longer than ``limit`` characters,
+    the text is cut with ``…``.
+    """
+    try:
+        shown = json.dumps(value, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError):  # not JSON (NaN, a set …): say what it is
+        shown = repr(value)
+    return shown if len(shown) <= limit else shown[: limit - 1] + "…"
 
 
 @dataclass(frozen=True, slots=True)

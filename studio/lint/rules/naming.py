@@ -12,7 +12,7 @@ from studio.editing.edits import SetField
 from studio.lint.model import Hit, LintContext, QuickFix, Severity, registry_rule, tool_rule
 from studio.lint.rules._common import text, visible_properties, words_of
 from studio.lint.text import split_identifier
-from studio.lint.wordlists import verb_class
+from studio.lint.wordlists import fold, verb_class
 
 CATEGORY = "naming"
 
@@ -324,9 +324,30 @@ def check_param_name(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
         words = split_identifier(ref.name)
         # Only a bare word is ambiguous: user_id already says which id.
         if len(words) == 1 and words[0] in AMBIGUOUS_PARAMS:
+            noun = _tool_noun(tool.name, words[0])
+            example = f" (e.g. {noun}_{words[0]})" if noun else ""
             yield Hit(
                 text(tool.name),
                 ref.json_path,
-                f"Parameter {ref.name!r} is ambiguous; name what it identifies or holds "
-                f"(e.g. order_{words[0]}).",
+                f"Parameter {ref.name!r} is ambiguous; name what it identifies or holds{example}.",
             )
+
+
+def _tool_noun(name: str, word: str) -> str | None:
+    """The noun a tool's name acts on (``get_song`` → song), to qualify a parameter with.
+
+    Only a noun of the tool's own name is suggested (``song_key``, never a stock
+    ``order_key`` for a music key); None when the name has none to offer.
+    """
+    nouns = [
+        w
+        for w in split_identifier(name)
+        if w.isalpha()
+        and len(w) > 2
+        and w != word
+        and verb_class(w) is None
+        and w not in AMBIGUOUS_PARAMS
+    ]
+    if not nouns:
+        return None
+    return fold(nouns[-1])  # list_invoices → invoice

@@ -23,6 +23,7 @@ from studio.lint.rules._common import (
     injected_names,
     injected_paths,
     iter_schemas,
+    json_repr,
     memo,
     model_parameters,
     option_int,
@@ -89,11 +90,11 @@ def check_root(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
     if not isinstance(params, dict):
         yield Hit(_tool(tool), "parameters", "The parameters are not a JSON object schema.")
     elif params.get("type") != "object":
-        found = params.get("type", "no type")
+        found = json_repr(params["type"]) if "type" in params else "without a type"
         yield Hit(
             _tool(tool),
             "parameters.type",
-            f'The root of the parameters is {found!r}, not "object"; make it an object '
+            f'The root of the parameters is {found}, not "object"; make it an object '
             "schema with named properties.",
         )
 
@@ -117,7 +118,7 @@ def check_types(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
         bad = [t for t in names if not (isinstance(t, str) and t in STANDARD_TYPES)]
         if not bad:
             continue
-        shown = ", ".join(repr(t) for t in bad)
+        shown = ", ".join(json_repr(t) for t in bad)
         fix = None
         if isinstance(typ, str) and typ.lower() in TYPE_FIXES and node.edit_path:
             new, extra = TYPE_FIXES[typ.lower()]
@@ -128,7 +129,9 @@ def check_types(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
         suggestion = ""
         if isinstance(typ, str) and typ.lower() in TYPE_FIXES:
             new, extra = TYPE_FIXES[typ.lower()]
-            suggestion = f" (use {new!r}" + (f" with format {extra['format']!r})" if extra else ")")
+            suggestion = f" (use {json_repr(new)}" + (
+                f" with format {json_repr(extra['format'])})" if extra else ")"
+            )
             if new is None:
                 suggestion = " (leave the type out, or name the real type)"
         yield Hit(
@@ -229,7 +232,8 @@ def check_enum_types(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
             yield Hit(
                 _tool(tool),
                 path,
-                f"Enum values {bad[:3]!r} do not match type {typ!r}; make the values and the "
+                f"Enum values {json_repr(bad[:3])} do not match type {json_repr(typ)}; make the "
+                "values and the "
                 "type agree.",
             )
 
@@ -277,7 +281,8 @@ def check_enum_duplicates(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]
                     yield Hit(
                         _tool(tool),
                         path,
-                        f"Enum values {other!r} and {v!r} differ only in case; keep one spelling.",
+                        f"Enum values {json_repr(other)} and {json_repr(v)} differ only in case; "
+                        "keep one spelling.",
                     )
                     break
 
@@ -464,7 +469,20 @@ def _first_error(schema: Any, value: Any) -> str | None:
     if error is None:
         return None
     where = ".".join(str(p) for p in error.absolute_path)
-    return f"{where}: {error.message}" if where else error.message
+    message = _error_text(error)
+    return f"{where}: {message}" if where else message
+
+
+def _error_text(error: Any) -> str:
+    """A validation error in JSON terms (``null is not of type "string"``, not ``None …``)."""
+    kind, instance, expected = error.validator, error.instance, error.validator_value
+    if kind == "type":
+        return f"{json_repr(instance)} is not of type {json_repr(expected)}"
+    if kind == "enum":
+        return f"{json_repr(instance)} is not one of {json_repr(expected)}"
+    if kind == "const":
+        return f"{json_repr(instance)} is not {json_repr(expected)}"
+    return str(error.message)
 
 
 @tool_rule(
@@ -493,7 +511,8 @@ def _default_hits(tool: ToolContract) -> Iterator[Hit]:
                 yield Hit(
                     name,
                     join_path(node.json_path, "default"),
-                    f"The default {schema['default']!r} fails its own schema ({error}); fix "
+                    f"The default {json_repr(schema['default'])} fails its own schema ({error}); "
+                    "fix "
                     "the default or the schema.",
                 )
         examples = schema.get("examples")
@@ -505,7 +524,7 @@ def _default_hits(tool: ToolContract) -> Iterator[Hit]:
                     yield Hit(
                         name,
                         join_path(node.json_path, "examples", i),
-                        f"The example {value!r} fails its own schema ({error}); fix it.",
+                        f"The example {json_repr(value)} fails its own schema ({error}); fix it.",
                     )
     params = params_of(tool)
     if not tool.examples or not params:
@@ -606,7 +625,9 @@ def _check_prose_enum_hits(tool: ToolContract, ctx: LintContext) -> Iterator[Hit
         values = prose_values(description_of(schema))
         if not values:
             continue
-        fix = QuickFix(f"Turn into enum {values}", (SetPropertyKey(ref.path, "enum", values),))
+        fix = QuickFix(
+            f"Turn into enum {json_repr(values)}", (SetPropertyKey(ref.path, "enum", values),)
+        )
         yield Hit(
             _tool(tool),
             ref.at("description"),
