@@ -204,7 +204,10 @@ class Refs:
         siblings = {k: v for k, v in schema.items() if k != "$ref"}
         if siblings and isinstance(cached, dict):
             extra = self._convert(siblings, where, mode, stack)
-            return {**cached, **extra}
+            merged = {**cached, **extra}
+            if "default" in extra or "examples" in extra:
+                self._check_examples(merged, where)  # a sibling default meets the real schema
+            return merged
         return cached
 
 
