@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from studio.cli.common import Subcommands, UsageError, load_registry
 from studio.lint.model import PROFILES
@@ -64,7 +64,27 @@ def _cmd_lint(store: RegistryStore | None, args: argparse.Namespace) -> int:
         sys.stdout.write(to_text(report))
     else:
         doc = to_json(report) if args.format == "json" else to_sarif(report, registry)
-        sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
+        _write_json(doc, json)
     if args.fail_on != "never" and report.reaches(Severity(args.fail_on)):
         return 1
     return 0
+
+
+def _write_json(doc: object, json: Any) -> None:
+    """``json.dumps(doc, ensure_ascii=False, indent=2)`` and a newline, written in pieces.
+
+    With ``indent`` the json module encodes in pure Python into millions of
+    small strings; joined all at once they were the peak memory of a large lint
+    (~130 MB at 10,000 tools). Writing them a batch at a time keeps the bytes
+    and drops the peak.
+    """
+    encoder = json.JSONEncoder(ensure_ascii=False, indent=2)
+    write = sys.stdout.write
+    batch: list[str] = []
+    for chunk in encoder.iterencode(doc):
+        batch.append(chunk)
+        if len(batch) >= 16384:
+            write("".join(batch))
+            batch.clear()
+    batch.append("\n")
+    write("".join(batch))
