@@ -26,6 +26,7 @@ dialog is modal meanwhile).
 
 from __future__ import annotations
 
+import os
 import re
 import sqlite3
 import threading
@@ -138,11 +139,19 @@ def _looks_like_openapi(path: Path, fmt: str) -> bool:
         return False
     if path.suffix.lower() in (".yaml", ".yml"):
         return True
+    from studio.formats.files import open_regular
+
+    try:  # a peek at the head, opened like every import (no FIFO, no device, size cap)
+        fd = open_regular(path, path.name)
+    except FormatError:
+        return False  # the ordinary import says why
     try:
-        with path.open("rb") as head:  # a peek only; the real read is the hardened one
-            return _OPENAPI_KEY.search(head.read(65536).decode("utf-8", "replace")) is not None
+        head = os.read(fd, 65536).decode("utf-8", "replace")
     except OSError:
         return False
+    finally:
+        os.close(fd)
+    return _OPENAPI_KEY.search(head) is not None
 
 
 def read_import(path: Path, fmt: str, name: str | None) -> ImportResult | OpenApiRead | Refused:
