@@ -343,6 +343,10 @@ class _Builder:
                 required.append(prop)
             if "example" in param:
                 examples[prop] = param["example"]
+            elif isinstance(param.get("examples"), dict) and param["examples"]:
+                first = next(iter(param["examples"].values()))
+                if isinstance(first, dict) and "value" in first:  # a $ref'd example is skipped
+                    examples[prop] = first["value"]
             if loc == "path":
                 url_path = url_path.replace("{" + raw + "}", "{" + prop + "}")
             elif loc == "query":

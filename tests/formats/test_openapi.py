@@ -192,6 +192,20 @@ def test_clashes_read_only_cookies_multipart_and_names_without_operation_id() ->
     assert any("'PATCH /items/{id}' imported as 'update_items_by_id'" in n for n in notes)
 
 
+def test_parameter_and_body_examples_make_one_example_call() -> None:
+    text = doc({"/items/{id}": {"put": {
+        "operationId": "replaceItem",
+        "parameters": [{"name": "id", "in": "path", "required": True,
+                        "schema": {"type": "string"}, "examples": {"a": {"value": "it-1"}}}],
+        "requestBody": {"content": {"application/json": {
+            "schema": {"type": "object", "properties": {"name": {"type": "string"}}},
+            "example": {"name": "lamp"}}}},
+        "responses": {},
+    }}})  # fmt: skip
+    tool = import_openapi_text(text, "t.json").result.registry.tools[0]
+    assert [e.arguments for e in tool.examples] == [{"id": "it-1", "name": "lamp"}]
+
+
 def test_a_body_property_clashing_with_a_parameter_is_renamed() -> None:
     text = doc({"/items/{id}": {"put": {
         "operationId": "replaceItem",
