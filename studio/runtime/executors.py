@@ -236,7 +236,36 @@ def _fill_url(template: str, values: Mapping[str, Any]) -> str:
             )
         return quote(text, safe="").replace(".", "%2E")
 
-    return _PLACEHOLDER.sub(sub, template)
+    path, query = template[:query_at], template[query_at:]
+    return _PLACEHOLDER.sub(sub, path) + _fill_query(query, values, sub)
+
+
+def _fill_query(query: str, values: Mapping[str, Any], fill: Callable[[re.Match[str]], str]) -> str:
+    """The query (and fragment) of a URL template, filled.
+
+    A pair whose value is exactly one placeholder (``limit={limit}``) follows
+    the argument: left out when the model did not give it (or gave null), and
+    repeated for each element of a list (``tags=a&tags=b``), as OpenAPI's
+    default form style sends them. Other pairs are filled as written.
+    """
+    if not query.startswith("?"):
+        return _PLACEHOLDER.sub(fill, query)
+    rest, hash_, fragment = query[1:].partition("#")
+    pairs: list[str] = []
+    for pair in rest.split("&"):
+        key, eq, value = pair.partition("=")
+        whole = _PLACEHOLDER.fullmatch(value) if eq else None
+        if whole is None:
+            pairs.append(_PLACEHOLDER.sub(fill, pair))
+            continue
+        given = values.get(whole.group(1))
+        if given is None:
+            continue
+        for item in given if isinstance(given, list) else [given]:
+            pairs.append(f"{key}={quote(_text(item), safe='')}")
+    filled = "&".join(p for p in pairs if p)
+    tail = hash_ + _PLACEHOLDER.sub(fill, fragment)
+    return (f"?{filled}" if filled else "") + tail
 
 
 def as_sent(url: str) -> str | None:
@@ -287,10 +316,17 @@ def _fill_body(template: Any, values: Mapping[str, Any]) -> Any:
             return values.get(whole.group(1))
         return _fill(template, values)
     if isinstance(template, dict):
-        return {k: _fill_body(v, values) for k, v in template.items()}
+        # A member that is exactly one placeholder the model did not give is left
+        # out (an optional property), not sent as null.
+        return {k: _fill_body(v, values) for k, v in template.items() if not _absent(v, values)}
     if isinstance(template, list):
         return [_fill_body(v, values) for v in template]
     return template
+
+
+def _absent(template: Any, values: Mapping[str, Any]) -> bool:
+    whole = _PLACEHOLDER.fullmatch(template) if isinstance(template, str) else None
+    return whole is not None and whole.group(1) not in values
 
 
 @dataclass(frozen=True, slots=True)

@@ -100,9 +100,9 @@ def sample(schema: dict[str, Any]) -> Any:
         return next(v for v in schema["enum"] if v is not None)
     kind = schema.get("type")
     kind = next((k for k in kind if k != "null"), "string") if isinstance(kind, list) else kind
-    return {"integer": 7, "number": 1.5, "boolean": True, "array": [], "object": {}}.get(
-        kind or "string", "abc"
-    )
+    if kind == "array":  # one element: a list query parameter is repeated per element
+        return [sample(schema.get("items") or {})]
+    return {"integer": 7, "number": 1.5, "boolean": True, "object": {}}.get(kind or "string", "abc")
 
 
 def run_all(name: str, tmp_path: Path, serve: Any, prefix: str, **options: Any):
@@ -174,7 +174,7 @@ def test_petstore_expanded_sends_what_the_document_describes(tmp_path: Path, ser
     )
     check_requests(document, imported, received, calls)
     by_tool = {c[0].name: r for c, r in zip(calls, received, strict=True)}
-    assert by_tool["find_pets"]["query"] == {"tags": ["[]"], "limit": ["7"]}
+    assert by_tool["find_pets"]["query"] == {"tags": ["abc"], "limit": ["7"]}
     assert by_tool["add_pet"]["body"] == {"name": "abc", "tag": "abc"}
     assert by_tool["delete_pet"]["method"] == "DELETE"
     assert by_tool["find_pet_by_id"]["path"] == "/v2/pets/7"

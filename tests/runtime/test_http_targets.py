@@ -264,3 +264,20 @@ def test_a_declared_parameter_wins_over_the_builtin_of_the_same_name():
     request = ExecutionRequest(write, {"idempotency_key": "forged"}, idempotency_key="real-key")
     _, _, headers, _ = executor._build(request)
     assert headers == {"X-Key": "real-key", "Idempotency-Key": "real-key"}
+
+
+def test_optional_arguments_the_model_left_out_are_not_sent():
+    from studio.runtime.executors import build_http_request
+
+    target = HttpTarget(
+        "https://api.example/pets?tags={tags}&limit={limit}&v=2#{section}",
+        "POST",
+        body={"name": "{name}", "tag": "{tag}", "note": "by {name}"},
+    )
+    allowed = ["https://api.example/"]
+    _, url, _, body = build_http_request(target, {"name": "Rex", "tags": ["a b", "c"]}, allowed)
+    assert url == "https://api.example/pets?tags=a%20b&tags=c&v=2#"
+    assert body == {"name": "Rex", "note": "by Rex"}  # "tag" left out, not null
+    _, url, _, body = build_http_request(target, {"limit": 5, "tag": None}, allowed)
+    assert url == "https://api.example/pets?limit=5&v=2#"
+    assert body == {"tag": None, "note": "by "}  # an explicit null is the model's to send
