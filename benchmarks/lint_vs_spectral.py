@@ -111,7 +111,7 @@ def tools_for(count: int, pool: list[dict]) -> list[dict]:
     from benchmarks.lint_scale import generated_registry
     from studio.formats import export_registry
 
-    extra = export_registry(generated_registry(count - len(pool), seed=7), "openai").text
+    extra = export_registry(generated_registry(count - len(pool), seed=7), "openai").text or "[]"
     generated = json.loads(extra)
     generated = generated.get("tools", generated) if isinstance(generated, dict) else generated
     taken = {re.sub(r"[^a-zA-Z0-9_-]", "_", t["function"]["name"])[:64] for t in pool}
