@@ -29,24 +29,13 @@ from referencing.exceptions import Unresolvable
 from referencing.jsonschema import DRAFT202012
 
 from studio.formats.base import FormatError, Note
+from studio.formats.schema import SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_SINGLES
 
 _DOC_URI = "urn:studio:openapi-document"
 _DROPPED = frozenset({"discriminator", "xml", "externalDocs", "nullable", "example"})
-_SCHEMA_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
-_SCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
-_SCHEMA_ONE = (
-    "items",
-    "additionalProperties",
-    "not",
-    "if",
-    "then",
-    "else",
-    "contains",
-    "propertyNames",
-    "unevaluatedProperties",
-    "unevaluatedItems",
-    "additionalItems",
-)
+_SCHEMA_MAPS = SCHEMA_MAPS
+_SCHEMA_LISTS = SCHEMA_LISTS
+_SCHEMA_ONE = (*SCHEMA_SINGLES, "additionalItems")  # OpenAPI 3.0 documents still use it
 # How many references deep one schema is inlined; past it the schema is cut
 # like a cycle. Real documents stay far below; it bounds the size of a contract.
 MAX_REF_DEPTH = 12
