@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import socket
 import threading
 import time
 from collections.abc import Callable
@@ -28,6 +27,7 @@ except ImportError:  # pragma: no cover - httptools is a declared dependency
 from registry_db.store import RegistryStore
 from studio.proxy.app import ProxyApp, ProxyConfig, build_client
 from studio.proxy.recorder import Recorder, RegistryTarget, recorded_conversations
+from studio.server.run import bind_socket, set_nodelay, socket_url
 
 DEFAULT_HOST = "127.0.0.1"
 _BASE: type = HttpToolsProtocol if HttpToolsProtocol is not None else H11Protocol
@@ -35,31 +35,8 @@ _BASE: type = HttpToolsProtocol if HttpToolsProtocol is not None else H11Protoco
 
 class _NoDelayProtocol(_BASE):
     def connection_made(self, transport: asyncio.Transport) -> None:
-        sock = transport.get_extra_info("socket")
-        if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
-            with contextlib.suppress(OSError):  # only latency suffers
-                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        set_nodelay(transport)
         super().connection_made(transport)
-
-
-def bind_socket(host: str, port: int) -> socket.socket:
-    """A listening TCP socket on ``host``:``port`` (0 picks a free port)."""
-    family, _, _, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind(address)
-        sock.listen(2048)
-    except BaseException:
-        sock.close()
-        raise
-    sock.set_inheritable(True)
-    return sock
-
-
-def socket_url(sock: socket.socket) -> str:
-    host, port = sock.getsockname()[:2]
-    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
 
 class _Lifespan:

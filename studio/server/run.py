@@ -79,7 +79,7 @@ def socket_url(sock: socket.socket) -> str:
     return f"http://{host}:{port}"
 
 
-def _set_nodelay(transport) -> None:
+def set_nodelay(transport: Any) -> None:
     """TCP_NODELAY on a served connection.
 
     The response goes out in two writes (head, then body); with Nagle on, the
@@ -131,7 +131,7 @@ class _GuardMixin:
     cycle: Any
 
     def connection_made(self, transport: asyncio.Transport) -> None:
-        _set_nodelay(transport)
+        set_nodelay(transport)
         super().connection_made(transport)  # type: ignore[misc]
         self._head_timer: asyncio.TimerHandle | None = None
         self._head_bytes = 0
