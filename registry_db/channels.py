@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from registry_db.channel_log import NO_CHANNEL, PUBLISH, append_event
-from registry_db.connection import read_transaction, utc_now, write_transaction
+from registry_db.connection import find_registry_id, read_transaction, utc_now, write_transaction
 from registry_db.errors import NotFoundError, StoreError
 from registry_db.store import RegistryStore
 from registry_db.versions import check_version, default_author, read_version
@@ -104,14 +104,8 @@ class ChannelRepository:
 
     # ------------------------------------------------------------------ reads
 
-    def _registry_id(self, registry: str) -> int:
-        row = self._conn.execute("SELECT id FROM registries WHERE name = ?", (registry,)).fetchone()
-        if row is None:
-            raise NotFoundError(f"registry {registry!r} does not exist")
-        return int(row[0])
-
     def _rows(self, registry: str) -> list[Channel]:
-        registry_id = self._registry_id(registry)
+        registry_id = find_registry_id(self._conn, registry)
         rows = self._conn.execute(
             "SELECT name, version, share, salt, updated_at FROM channels"
             " WHERE registry_id = ? ORDER BY id",
@@ -139,7 +133,7 @@ class ChannelRepository:
     def latest_version_number(self, registry: str) -> int | None:
         """The newest published version of ``registry`` (None before the first publish)."""
         with self._lock, read_transaction(self._conn):
-            registry_id = self._registry_id(registry)
+            registry_id = find_registry_id(self._conn, registry)
             row = self._conn.execute(
                 "SELECT max(number) FROM versions WHERE registry_id = ?", (registry_id,)
             ).fetchone()
@@ -156,7 +150,7 @@ class ChannelRepository:
             sql += " AND channel = ?"
             params.append(channel)
         with self._lock, read_transaction(self._conn):
-            self._registry_id(registry)
+            find_registry_id(self._conn, registry)
             rows = self._conn.execute(sql + " ORDER BY id", params).fetchall()
         return [
             ChannelEvent(
@@ -281,7 +275,7 @@ class ChannelRepository:
         who = who or default_author()
         self._check_version(registry, version)
         with self._lock, write_transaction(self._conn):
-            registry_id = self._registry_id(registry)
+            registry_id = find_registry_id(self._conn, registry)
             if not self._version_exists(registry_id, version):
                 raise NotFoundError(f"{registry} has no version {version}")
             current = {c.name: c for c in self._rows(registry)}
@@ -312,7 +306,7 @@ class ChannelRepository:
             raise ChannelError("stable cannot be promoted; promote a canary channel")
         who = who or default_author()
         with self._lock, write_transaction(self._conn):
-            registry_id = self._registry_id(registry)
+            registry_id = find_registry_id(self._conn, registry)
             current = {c.name: c for c in self._rows(registry)}
             source = current.get(channel)
             if source is None or source.version is None:
@@ -337,7 +331,7 @@ class ChannelRepository:
         """
         who = who or default_author()
         with self._lock, write_transaction(self._conn):
-            registry_id = self._registry_id(registry)
+            registry_id = find_registry_id(self._conn, registry)
             current = {c.name: c for c in self._rows(registry)}
             before = current.get(channel)
             now = utc_now()

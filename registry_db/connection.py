@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
-from registry_db.errors import DatabaseOpenError
+from registry_db.errors import DatabaseOpenError, NotFoundError
 
 BUSY_TIMEOUT_MS = 5000
 """How long a writer waits for another process's transaction before giving up."""
@@ -113,3 +113,11 @@ def read_transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
 def utc_now() -> str:
     """The current time as UTC ISO-8601 with milliseconds, e.g. ``2025-05-01T09:30:00.123Z``."""
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def find_registry_id(conn: sqlite3.Connection, registry: str) -> int:
+    """The row id of the registry named ``registry``; raises NotFoundError when there is none."""
+    row = conn.execute("SELECT id FROM registries WHERE name = ?", (registry,)).fetchone()
+    if row is None:
+        raise NotFoundError(f"registry {registry!r} does not exist")
+    return int(row[0])

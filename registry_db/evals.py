@@ -12,7 +12,7 @@ import sqlite3
 import threading
 from dataclasses import dataclass
 
-from registry_db.connection import read_transaction, utc_now, write_transaction
+from registry_db.connection import find_registry_id, read_transaction, utc_now, write_transaction
 from registry_db.errors import ConflictError, NotFoundError
 from registry_db.store import RegistryStore
 
@@ -46,16 +46,10 @@ class EvalSetStore:
     def for_store(cls, store: RegistryStore) -> EvalSetStore:
         return cls(store.connection, store.lock)
 
-    def _registry_id(self, registry: str) -> int:
-        row = self._conn.execute("SELECT id FROM registries WHERE name = ?", (registry,)).fetchone()
-        if row is None:
-            raise NotFoundError(f"registry {registry!r} does not exist")
-        return int(row[0])
-
     def names(self, registry: str) -> list[str]:
         """The registry's set names, sorted; raises NotFoundError for an unknown registry."""
         with self._lock, read_transaction(self._conn):
-            registry_id = self._registry_id(registry)
+            registry_id = find_registry_id(self._conn, registry)
             rows = self._conn.execute(
                 "SELECT name FROM eval_sets WHERE registry_id = ? ORDER BY name", (registry_id,)
             ).fetchall()
@@ -64,7 +58,7 @@ class EvalSetStore:
     def list(self, registry: str) -> list[StoredEvalSet]:
         """Every set of the registry, sorted by name."""
         with self._lock, read_transaction(self._conn):
-            registry_id = self._registry_id(registry)
+            registry_id = find_registry_id(self._conn, registry)
             rows = self._conn.execute(
                 "SELECT name, text, case_count, sha256, revision, updated_at FROM eval_sets"
                 " WHERE registry_id = ? ORDER BY name",
@@ -75,7 +69,7 @@ class EvalSetStore:
     def get(self, registry: str, name: str) -> StoredEvalSet:
         """One set; NotFoundError when the registry or the set does not exist."""
         with self._lock, read_transaction(self._conn):
-            registry_id = self._registry_id(registry)
+            registry_id = find_registry_id(self._conn, registry)
             row = self._conn.execute(
                 "SELECT name, text, case_count, sha256, revision, updated_at FROM eval_sets"
                 " WHERE registry_id = ? AND name = ?",
@@ -112,7 +106,7 @@ class EvalSetStore:
         now = utc_now()
         digest = text_sha256(text)
         with self._lock, write_transaction(self._conn):
-            registry_id = self._registry_id(registry)
+            registry_id = find_registry_id(self._conn, registry)
             row = self._conn.execute(
                 "SELECT revision FROM eval_sets WHERE registry_id = ? AND name = ?",
                 (registry_id, name),
@@ -141,7 +135,7 @@ class EvalSetStore:
     def delete(self, registry: str, name: str) -> None:
         """Remove a set; NotFoundError when it does not exist."""
         with self._lock, write_transaction(self._conn):
-            registry_id = self._registry_id(registry)
+            registry_id = find_registry_id(self._conn, registry)
             cur = self._conn.execute(
                 "DELETE FROM eval_sets WHERE registry_id = ? AND name = ?", (registry_id, name)
             )

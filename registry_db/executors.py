@@ -18,8 +18,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from registry_db.connection import read_transaction, utc_now, write_transaction
-from registry_db.errors import NotFoundError, StoreError
+from registry_db.connection import find_registry_id, read_transaction, utc_now, write_transaction
+from registry_db.errors import StoreError
 from registry_db.store import RegistryStore
 from studio.contract import Registry
 from studio.sessions.redact import literal_credential
@@ -85,16 +85,10 @@ class ExecutorStore:
     def for_store(cls, store: RegistryStore) -> ExecutorStore:
         return cls(store.connection, store.lock)
 
-    def _registry_id(self, registry: str) -> int:
-        row = self._conn.execute("SELECT id FROM registries WHERE name = ?", (registry,)).fetchone()
-        if row is None:
-            raise NotFoundError(f"registry {registry!r} does not exist")
-        return int(row[0])
-
     def settings(self, registry: str) -> ExecutorSettings:
         """The executors and allow-list of ``registry``; raises NotFoundError."""
         with self._lock, read_transaction(self._conn):
-            registry_id = self._registry_id(registry)
+            registry_id = find_registry_id(self._conn, registry)
             rows = self._conn.execute(
                 "SELECT tool, executor, http_json FROM tool_executors WHERE registry_id = ?"
                 " ORDER BY tool",
@@ -141,7 +135,7 @@ class ExecutorStore:
         """Run ``tool`` on ``executor`` (its HTTP target, if any, is kept)."""
         _check(tool, executor, None)
         with self._lock, write_transaction(self._conn):
-            self._upsert(self._registry_id(registry), tool, executor, _KEEP, utc_now())
+            self._upsert(find_registry_id(self._conn, registry), tool, executor, _KEEP, utc_now())
 
     def save_http_target(
         self,
@@ -160,7 +154,7 @@ class ExecutorStore:
         _check(tool, executor, http)
         now = utc_now()
         with self._lock, write_transaction(self._conn):
-            registry_id = self._registry_id(registry)
+            registry_id = find_registry_id(self._conn, registry)
             self._upsert(registry_id, tool, executor, dict(http), now)
             if allowed_base_urls is not None:
                 self._set_allowed(registry_id, allowed_base_urls, now)
@@ -191,7 +185,7 @@ class ExecutorStore:
         with self._lock, store.lock, write_transaction(self._conn):
             # The store's own step (same package), so draft and targets share the transaction.
             store._import(registry, replace_draft=replace_draft)
-            registry_id = self._registry_id(registry.name)
+            registry_id = find_registry_id(self._conn, registry.name)
             for tool, http in targets.items():
                 self._upsert(registry_id, tool, executor, dict(http), now)
             self._set_allowed(registry_id, allowed_base_urls, now)
@@ -199,4 +193,4 @@ class ExecutorStore:
     def set_allowed_base_urls(self, registry: str, urls: Sequence[str]) -> None:
         """Replace the registry's allowed base URLs (blank entries and repeats dropped)."""
         with self._lock, write_transaction(self._conn):
-            self._set_allowed(self._registry_id(registry), urls, utc_now())
+            self._set_allowed(find_registry_id(self._conn, registry), urls, utc_now())

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from registry_db.connection import read_transaction, utc_now, write_transaction
+from registry_db.connection import find_registry_id, read_transaction, utc_now, write_transaction
 from registry_db.errors import NotFoundError
 from registry_db.store import RegistryStore
 
@@ -374,16 +374,10 @@ class SessionStore:
 
     # ------------------------------------------------------------------ mocks
 
-    def _registry_id(self, registry: str) -> int:
-        row = self._conn.execute("SELECT id FROM registries WHERE name = ?", (registry,)).fetchone()
-        if row is None:
-            raise NotFoundError(f"registry {registry!r} does not exist")
-        return int(row[0])
-
     def mock_specs(self, registry: str) -> dict[str, Any]:
         """Tool name → mock spec (JSON) of ``registry``; key ``""`` is the suggested context."""
         with self._lock, read_transaction(self._conn):
-            registry_id = self._registry_id(registry)
+            registry_id = find_registry_id(self._conn, registry)
             rows = self._conn.execute(
                 "SELECT tool, spec_json FROM mock_responses WHERE registry_id = ? ORDER BY tool",
                 (registry_id,),
@@ -392,7 +386,7 @@ class SessionStore:
 
     def has_mocks(self, registry: str) -> bool:
         with self._lock, read_transaction(self._conn):
-            registry_id = self._registry_id(registry)
+            registry_id = find_registry_id(self._conn, registry)
             return (
                 self._conn.execute(
                     "SELECT 1 FROM mock_responses WHERE registry_id = ? LIMIT 1", (registry_id,)
@@ -406,7 +400,7 @@ class SessionStore:
         """Insert or replace the given tools' specs and delete ``remove``, in one transaction."""
         now = utc_now()
         with self._lock, write_transaction(self._conn):
-            registry_id = self._registry_id(registry)
+            registry_id = find_registry_id(self._conn, registry)
             for tool, spec in specs.items():
                 self._conn.execute(
                     "INSERT INTO mock_responses (registry_id, tool, spec_json, updated_at)"
