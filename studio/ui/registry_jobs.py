@@ -565,7 +565,8 @@ class JobDialog(QDialog):
 
     Subclasses build their inputs, call :meth:`_lay_out` (problem line, job
     panel, OK and Cancel under them) and implement :meth:`problem`,
-    :meth:`request`, :meth:`inputs` and ``_validate`` (enables OK).
+    :meth:`request`, :meth:`inputs` and ``_entered`` (the main input; or override
+    ``_validate``, which enables OK).
 
     Signals:
         submitted(object): OK was pressed with a valid request.
@@ -616,8 +617,24 @@ class JobDialog(QDialog):
         """The widgets disabled while the job runs."""
         raise NotImplementedError
 
-    def _validate(self) -> None:
+    def _entered(self) -> str:
+        """The main input as typed; its problem is shown only once something is typed."""
         raise NotImplementedError
+
+    def _on_edited(self, *_args: object) -> None:
+        self.job_panel.clear()  # the last run's message was about the old input
+        self._validate()
+
+    def _validate(self) -> None:
+        """Enable OK when :meth:`problem` is None; show the problem once input is typed."""
+        if self.running:
+            return
+        problem = self.problem()
+        # Before anything is entered the disabled button says enough.
+        shown = problem if problem and self._entered().strip() else ""
+        self.problem_label.setText(shown)
+        self.problem_label.setVisible(bool(shown))
+        self.ok_button.setEnabled(problem is None)
 
     @property
     def running(self) -> bool:

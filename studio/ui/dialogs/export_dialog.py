@@ -157,10 +157,6 @@ class ExportDialog(JobDialog):
     def inputs(self) -> list[QWidget]:
         return [self.source_combo, self.format_combo, self.destination_edit, self.browse_button]
 
-    def _on_edited(self, *_args: object) -> None:
-        self.job_panel.clear()  # the last run's message was about the old input
-        self._validate()
-
     def _update_source_note(self) -> None:
         self.job_panel.clear()
         source = self.source_combo.currentData()

@@ -182,19 +182,8 @@ class ImportDialog(JobDialog):
         self.name_edit.setPlaceholderText(hint)
         self._on_edited()
 
-    def _on_edited(self, *_args: object) -> None:
-        self.job_panel.clear()  # the last run's message was about the old input
-        self._validate()
-
-    def _validate(self) -> None:
-        if self.running:
-            return
-        problem = self.problem()
-        # Before anything is chosen the disabled button says enough.
-        shown = problem if problem and self.path_edit.text().strip() else ""
-        self.problem_label.setText(shown)
-        self.problem_label.setVisible(bool(shown))
-        self.ok_button.setEnabled(problem is None)
+    def _entered(self) -> str:
+        return self.path_edit.text()
 
     def _browse_file(self) -> None:
         path, _ = QFileDialog.getOpenFileName(

@@ -225,18 +225,8 @@ class McpImportDialog(JobDialog):
             self.extra_edit.setPlaceholderText("API_KEY={env:MY_API_KEY}\nPATH_TO_PASS_THROUGH")
         self._on_edited()
 
-    def _on_edited(self, *_args: object) -> None:
-        self.job_panel.clear()
-        self._validate()
-
-    def _validate(self) -> None:
-        if self.running:
-            return
-        problem = self.problem()
-        shown = problem if problem and self.where_edit.text().strip() else ""
-        self.problem_label.setText(shown)
-        self.problem_label.setVisible(bool(shown))
-        self.ok_button.setEnabled(problem is None)
+    def _entered(self) -> str:
+        return self.where_edit.text()
 
 
 @dataclass(frozen=True)
