@@ -9,13 +9,13 @@ spacing and escapes all survive. A set built from cases is written with
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from studio.contract import Problem
 from studio.evals.model import CaseError, EvalCase, dump_case, parse_case
+from studio.formats.base import FormatError, load_json
 
 SET_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 SUFFIX = ".jsonl"
@@ -90,9 +90,11 @@ def parse_set(name: str, text: str) -> EvalSet:
             continue
         where = f"line {number}"
         try:
-            data = json.loads(line)
-        except json.JSONDecodeError as exc:
-            problems.append(Problem(where, f"not JSON: {exc.msg} (column {exc.colno})"))
+            data = load_json(line, "")  # the importers' loader: huge ints, depth, surrogates
+        except FormatError as exc:
+            column = f" (column {exc.column})" if exc.column else ""
+            reason = f"not JSON: {exc.detail}" if exc.malformed else exc.detail
+            problems.append(Problem(_at(where, exc.path), reason + column))
             continue
         try:
             case = parse_case(data)

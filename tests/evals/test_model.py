@@ -237,6 +237,20 @@ def test_a_set_names_the_line_and_path_of_each_problem() -> None:
     assert "eval set core: line 3" in str(info.value)
 
 
+def test_hostile_json_in_a_set_is_a_located_problem_not_a_crash() -> None:
+    huge = "9" * 5000
+    text = (
+        f'{{"id": "c1", "user": "hi", "n": {huge}}}\n'
+        '{"id": "c2", "user": "\\ud800"}\n' + "[" * 200 + "]" * 200 + "\n"
+    )
+    with pytest.raises(EvalSetError) as info:
+        parse_set("core", text)
+    shown = [str(p) for p in info.value.problems]
+    assert shown[0].startswith("line 1: an integer of 5000 digits is too long")
+    assert shown[1].startswith("line 2: user: a string holds a lone surrogate")
+    assert shown[2].startswith("line 3: ") and "nested more than" in shown[2]
+
+
 def test_a_set_keeps_its_text_byte_for_byte() -> None:
     line = '{"user":"hi",  "id":"a", "expect":{"kind":"no_tool"}, "tags":["en"]}'
     other = line.replace('"a"', '"b"')
