@@ -27,6 +27,7 @@ from typing import Any
 
 import httpx
 
+from studio.formats.base import load_json
 from studio.proxy.grouping import Grouper, Placement, digests
 from studio.proxy.policy import (
     OnBroken,
@@ -174,8 +175,10 @@ class ProxyApp:
         body: bytes,
     ) -> None:
         try:
-            data = json.loads(body)
-        except ValueError:
+            # The importers' loader: a body the studio could not store (lone
+            # surrogates, huge ints, deep nesting) passes through unrecorded.
+            data = load_json(body.decode("utf-8"), "")
+        except ValueError:  # FormatError, UnicodeDecodeError
             raise _NotAModelCall from None
         if not isinstance(data, dict) or not isinstance(data.get("messages"), list):
             raise _NotAModelCall

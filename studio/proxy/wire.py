@@ -10,11 +10,11 @@ or a stream of server-sent events — becomes the assistant message.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from studio.formats.base import load_json
 from studio.providers.anthropic import (
     AnthropicStreamAssembler,
     parse_anthropic_message,
@@ -221,7 +221,7 @@ class Answer:
 def read_answer(kind: Kind, body: bytes) -> Answer:
     """A non-streamed answer (one JSON document)."""
     try:
-        data = json.loads(body)
+        data = load_json(body.decode("utf-8"), "")
         if kind is Kind.OPENAI_CHAT:
             message, stop, usage = parse_openai_completion(data)
         else:
@@ -273,12 +273,12 @@ class StreamWatcher:
                 self._openai.done = True
                 return
             if data:
-                for _ in self._openai.feed(json.loads(data)):
+                for _ in self._openai.feed(load_json(data, "")):
                     pass
             return
         assert self._anthropic is not None
         if data:
-            payload = json.loads(data)
+            payload = load_json(data, "")
             if name == "error" and isinstance(payload, dict):
                 payload.setdefault("type", "error")
             for _ in self._anthropic.feed(payload):

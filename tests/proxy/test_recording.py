@@ -83,6 +83,24 @@ def test_model_list_and_other_paths_pass_through_unrecorded(upstream, proxy, ses
     assert sessions.list_sessions(source="proxy") == []
 
 
+def test_a_body_the_studio_cannot_store_passes_through_unrecorded(upstream, proxy, sessions):
+    server = upstream([Turn(text="a"), Turn(text="b"), Turn(text="c")])
+    px = proxy(server, Kind.OPENAI_CHAT)
+    nested = "[" * 150 + "]" * 150  # deeper than the studio stores
+    deep = '{"model": "m", "messages": [{"role": "user", "content": "hi", "x": ' + nested + "}]}"
+    surrogate = '{"model": "m", "messages": [{"role": "user", "content": "\\ud800"}]}'
+    for body in (deep, surrogate):
+        response = httpx.post(
+            px.url + URL, content=body, headers={"content-type": "application/json"}
+        )
+        assert response.status_code == 200, response.text  # forwarded as sent
+    # The proxy still records what it can store.
+    sid = post(px.url, [USER]).headers["x-studio-session-id"]
+    px.flush()
+    assert [s.id for s in sessions.list_sessions(source="proxy")] == [sid]
+    assert [m["role"] for m in sessions.messages(sid)] == ["user", "assistant"]
+
+
 def test_unreachable_upstream_is_a_502_in_the_providers_shape(proxy, upstream, sessions):
     server = upstream([])
     px = proxy(server, Kind.OPENAI_CHAT)
