@@ -16,6 +16,7 @@ read from the environment when the connection opens and never leave this module
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import re
 import shlex
@@ -279,14 +280,19 @@ async def list_server_tools(
     with _stderr_capture() as stderr:
         spawned: list[Any] = []
         try:
-            with anyio.fail_after(timeout):
-                async with _connect(target, stderr, spawned, environ, mode, report) as client:
+            garbled: list[str] = []
+            with anyio.fail_after(timeout), anyio.CancelScope() as stop:
+                handler = _garbled_handler(garbled, stop)
+                async with _connect(
+                    target, stderr, spawned, environ, mode, report, handler
+                ) as client:
                     if required is not None and client.protocol_version != required:
                         raise PullError(
                             f"protocol version refused: the server speaks "
                             f"{client.protocol_version}, not {required}"
                         )
                     return await _list(client, target, report)
+            raise PullError(f"the server sent a message that is not valid MCP: {garbled[0]}")
         except PullError:
             raise
         except TimeoutError:
@@ -310,6 +316,28 @@ async def list_server_tools(
 # ---------------------------------------------------------------------------- connecting
 
 _spawned: ContextVar[list[Any] | None] = ContextVar("studio_mcp_spawned", default=None)
+
+# The SDK logs a message it cannot parse with a traceback and then waits for an answer
+# that never comes; a pull stops at once and says so in one sentence instead.
+logging.getLogger("mcp").addHandler(logging.NullHandler())
+
+
+def _garbled_handler(seen: list[str], stop: anyio.CancelScope) -> Any:
+    """A message handler that notes what the server sent that is not MCP and stops the pull."""
+
+    async def handler(message: Any) -> None:
+        if isinstance(message, Exception):
+            text = " ".join(str(message).split())
+            # pydantic's "1 validation error for union[…] Invalid JSON: <why> [type=…]"
+            why = re.search(r"Invalid JSON: (.*?)(?: \[type=|$)", text)
+            seen.append((f"invalid JSON ({why.group(1)})" if why else text)[:200])
+            stop.cancel()
+            return
+        await anyio.lowlevel.checkpoint()
+
+    return handler
+
+
 _original_spawn = sdk_stdio._create_platform_compatible_process
 
 
@@ -336,6 +364,7 @@ async def _connect(
     environ: Mapping[str, str] | None,
     mode: str,
     report: Progress,
+    message_handler: Any = None,
 ) -> AsyncIterator[Client]:
     if isinstance(target, StdioTarget):
         if shutil.which(target.command) is None:
@@ -350,7 +379,9 @@ async def _connect(
         token = _spawned.set(spawned)
         try:
             transport = sdk_stdio.stdio_client(params, errlog=cast(TextIO, stderr))
-            async with Client(transport, mode=mode, cache=None) as client:
+            async with Client(
+                transport, mode=mode, cache=None, message_handler=message_handler
+            ) as client:
                 report("connected")
                 yield client
         finally:
@@ -370,7 +401,10 @@ async def _connect(
     ) as http:
         try:
             async with Client(
-                streamable_http_client(target.url, http_client=http), mode=mode, cache=None
+                streamable_http_client(target.url, http_client=http),
+                mode=mode,
+                cache=None,
+                message_handler=message_handler,
             ) as client:
                 report("connected")
                 yield client

@@ -236,6 +236,39 @@ def test_exit_code_and_the_last_lines_of_stderr():
     assert error.stderr == "config file missing: /etc/x.toml"
 
 
+_LIAR = """
+import json, sys
+deep = {"type": "object"}
+for _ in range(300):
+    deep = {"type": "object", "properties": {"a": deep}}
+for line in sys.stdin:
+    msg = json.loads(line)
+    if "id" not in msg:
+        continue
+    if msg["method"] == "initialize":
+        result = {"protocolVersion": msg["params"]["protocolVersion"],
+                  "capabilities": {"tools": {}}, "serverInfo": {"name": "liar", "version": "1"}}
+    else:
+        result = {"tools": [{"name": "query_x", "description": "MODE", "inputSchema": deep}]}
+    out = json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": result})
+    if sys.argv[1] == "surrogate":
+        out = out.replace("MODE", "\\\\ud800")
+    print(out, flush=True)
+"""
+
+
+@pytest.mark.parametrize(
+    ("mode", "why"),
+    [("deep", "recursion limit exceeded"), ("surrogate", "unexpected end of hex escape")],
+)
+def test_a_server_that_sends_what_is_not_mcp_is_one_sentence_at_once(tmp_path, mode, why):
+    server = tmp_path / "liar.py"
+    server.write_text(_LIAR.replace("sys.argv[1]", repr(mode)))
+    error = _error(StdioTarget(sys.executable, (str(server),)), timeout=15)
+    assert str(error).startswith("the server sent a message that is not valid MCP: invalid JSON")
+    assert why in str(error)
+
+
 def test_timeout():
     error = _error(StdioTarget(sys.executable, ("-c", "import time; time.sleep(30)")), timeout=1)
     assert str(error) == "timed out after 1 s"
