@@ -1,0 +1,158 @@
+"""The interface language: English (the source strings) or Simplified Chinese.
+
+Strings in the UI are English in the code, wrapped in ``self.tr()`` or
+``QCoreApplication.translate()``; ``resources/translations/studio_zh_CN.ts``
+holds their Chinese and ``studio_zh_CN.qm`` is its compiled form (committed,
+and a test checks it is current). Installing a translator makes Qt send a
+``LanguageChange`` event to every widget, so the shell can rebuild its texts
+without a restart.
+
+Qt's own strings (the OK/Cancel of standard dialog buttons, the context menu
+of a line edit) come from Qt's ``qtbase_zh_CN.qm``, shipped in the PySide6
+wheel; it is installed beside ours.
+
+Lint rule titles and rationales are not Qt strings (the linter is headless):
+:func:`lint_text` looks them up in ``lint_zh_CN.json`` when the UI is Chinese.
+
+To refresh the catalogue after changing UI strings::
+
+    python scripts/update_translations.py
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
+
+_log = logging.getLogger(__name__)
+
+SYSTEM = "system"
+ENGLISH = "en"
+CHINESE = "zh_CN"
+
+# The label of each choice is written in its own language, as language
+# menus do: a reader who cannot read the current language still finds theirs.
+_LANGUAGES: tuple[tuple[str, str], ...] = (
+    (SYSTEM, "System"),
+    (ENGLISH, "English"),
+    (CHINESE, "简体中文"),
+)
+
+# The translators installed now (kept referenced: Qt does not own them, and a
+# collected translator would silently turn the UI back to English).
+_installed: list[QTranslator] = []
+_current = ENGLISH
+
+
+def available_languages() -> list[tuple[str, str]]:
+    """The choices of View → Language: ``(code, label)``, "system" first."""
+    return list(_LANGUAGES)
+
+
+def current_language() -> str:
+    """The language the UI shows now: ``"en"`` or ``"zh_CN"`` (never "system")."""
+    return _current
+
+
+def is_chinese() -> bool:
+    """True when the UI shows Simplified Chinese."""
+    return _current == CHINESE
+
+
+def translations_dir() -> Path:
+    """The folder of the studio's ``.ts`` sources and ``.qm`` catalogues."""
+    return Path(str(resources.files("resources"))) / "translations"
+
+
+def resolve_language(code: str, system_locale: QLocale | None = None) -> str:
+    """The language ``code`` means: "system" becomes "en" or "zh_CN".
+
+    Any Chinese locale resolves to Simplified Chinese: Traditional readers
+    read it far more easily than English, and it is the only Chinese there is.
+
+    Raises:
+        ValueError: ``code`` is not one of :func:`available_languages`.
+    """
+    if code == SYSTEM:
+        locale = system_locale if system_locale is not None else QLocale.system()
+        return CHINESE if locale.language() == QLocale.Language.Chinese else ENGLISH
+    if code in (ENGLISH, CHINESE):
+        return code
+    choices = ", ".join(known for known, _label in _LANGUAGES)
+    raise ValueError(f"unknown language {code!r}: choose one of {choices}")
+
+
+def apply_language(app: QCoreApplication, code: str) -> str:
+    """Show the UI in ``code`` ("system", "en" or "zh_CN"); return the language applied.
+
+    Previous translators are removed first, so switching back and forth does
+    not stack them. When the studio's catalogue cannot be loaded (a broken
+    install), the UI stays English and the reason is logged: English is
+    still a working UI, a half-translated one is not.
+
+    Raises:
+        ValueError: ``code`` is not a known language.
+    """
+    global _current
+    effective = resolve_language(code)
+    for translator in _installed:
+        app.removeTranslator(translator)
+    _installed.clear()
+    _current = ENGLISH
+    if effective == ENGLISH:
+        return ENGLISH
+    studio = QTranslator(app)
+    catalogue = translations_dir() / f"studio_{effective}.qm"
+    if not studio.load(str(catalogue)):
+        _log.warning(
+            "cannot load the %s translation %s: the UI stays English", effective, catalogue
+        )
+        return ENGLISH
+    qt_base = QTranslator(app)
+    qt_dir = QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
+    if qt_base.load(f"qtbase_{effective}", qt_dir):
+        app.installTranslator(qt_base)
+        _installed.append(qt_base)
+    else:
+        _log.info(
+            "Qt's own %s strings not found in %s: standard buttons stay English", effective, qt_dir
+        )
+    # Ours last: the translator installed last is asked first.
+    app.installTranslator(studio)
+    _installed.append(studio)
+    _current = effective
+    return effective
+
+
+def translate(context: str, text: str, n: int = -1) -> str:
+    """``QCoreApplication.translate`` for module-level code (functions, not QObjects)."""
+    return QCoreApplication.translate(context, text, None, n)
+
+
+@cache
+def _lint_catalogue(language: str) -> dict[str, dict[str, str]]:
+    path = translations_dir() / f"lint_{language}.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        _log.warning("cannot read the lint translations %s: %s", path, exc)
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def lint_text(rule_id: str, field: str, english: str) -> str:
+    """A lint rule's ``field`` ("title" or "rationale") in the UI language.
+
+    ``english`` is returned when the UI is English or the rule has no
+    translation yet (a new rule is readable before it is translated).
+    """
+    if _current == ENGLISH:
+        return english
+    entry = _lint_catalogue(_current).get(rule_id, {})
+    text = entry.get(field) if isinstance(entry, dict) else None
+    return text if isinstance(text, str) and text else english
