@@ -349,6 +349,50 @@ def _eval_sets(db: Database) -> None:
         db.execute(statement)
 
 
+# Eval runs (studio.evals.runner): one row per run, one per attempt (case ×
+# variant × profile × repetition) written as it arrives, so a killed run resumes
+# where it stopped; the attempt itself is its JSON (studio.evals.runs reads it).
+# The response cache maps the SHA-256 of an exact provider request to the answer,
+# so re-running an unchanged variant sends nothing.
+_EVAL_RUNS = (
+    """CREATE TABLE eval_runs (
+        id TEXT PRIMARY KEY,
+        registry_id INTEGER NOT NULL REFERENCES registries(id) ON DELETE CASCADE,
+        set_name TEXT NOT NULL,
+        config_json TEXT NOT NULL,
+        status TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    )""",
+    "CREATE INDEX eval_runs_registry ON eval_runs (registry_id, created_at)",
+    """CREATE TABLE eval_attempts (
+        run_id TEXT NOT NULL REFERENCES eval_runs(id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        case_id TEXT NOT NULL,
+        variant TEXT NOT NULL,
+        profile TEXT NOT NULL,
+        repetition INTEGER NOT NULL,
+        status TEXT NOT NULL,
+        attempt_json TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (run_id, case_id, variant, profile, repetition)
+    )""",
+    """CREATE TABLE eval_response_cache (
+        key TEXT PRIMARY KEY,
+        provider TEXT NOT NULL,
+        model TEXT NOT NULL,
+        response_json TEXT NOT NULL,
+        created_at TEXT NOT NULL
+    )""",
+)
+
+
+@migrations(name="0011_eval_runs")
+def _eval_runs(db: Database) -> None:
+    for statement in _EVAL_RUNS:
+        db.execute(statement)
+
+
 def apply_migrations(conn: sqlite3.Connection) -> list[str]:
     """Apply pending migrations; safe when several processes open a new file at once.
 
