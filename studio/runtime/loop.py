@@ -21,7 +21,6 @@ import contextlib
 import dataclasses
 import json
 import random
-import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
@@ -79,8 +78,15 @@ from studio.sessions.model import (
     message_to_dict,
 )
 
-DELTA_FLUSH_COUNT = 32
-DELTA_FLUSH_SECONDS = 0.05
+FLUSH_SECONDS = 0.05
+"""The longest an event waits in memory before its batch is written."""
+_DURABLE_TYPES = frozenset({
+    ev.ToolCallExecuting.TYPE, ev.ApprovalRequired.TYPE, ev.ApprovalDecided.TYPE,
+    *ev.TERMINAL_TYPES,
+})  # fmt: skip
+"""Written at once, with everything queued before them: what a crash must not lose
+(a call that may have reached the tool, a run waiting for a person, the end)."""
+_DURABLE_RISKS = frozenset({RiskTier.WRITE.value, RiskTier.DESTRUCTIVE.value})
 _SECRET_KEYS = frozenset({"authorization", "x-api-key", "api-key", "api_key", "cookie"})
 
 
@@ -201,9 +207,9 @@ class Run:
         self.from_message: int | None = None
         self._futures: dict[str, asyncio.Future[ApprovalDecision]] = {}
         self._waiter = asyncio.Event()
-        self._delta_buffer: list[ev.RunEvent] = []
-        self._delta_since = 0.0
-        self._flush_scheduled = False
+        self._event_buffer: list[ev.RunEvent] = []
+        self._flush_timer: asyncio.TimerHandle | None = None
+        self._risks: dict[str, str] = {}
         self._message_buffer: list[tuple[int, str, dict[str, Any]]] = []
         self._outcome_buffer: list[Outcome] = []
         self._task: asyncio.Task[RunResult] | None = None
@@ -333,36 +339,38 @@ class Run:
         return event
 
     def _persist(self, event: ev.RunEvent) -> None:
-        """Queue ``event`` for the store; it is written before the run next waits on anything.
+        """Queue ``event`` for the store: one transaction per batch, not per event.
 
-        Events emitted in one synchronous stretch (no await in between) share
-        one transaction, flushed by a ``call_soon`` callback, i.e. as soon as
-        the run yields to the network, an executor or an approval. Deltas
-        wait for a batch (count or age) unless another event flushes them.
-        Terminal events are written at once.
+        A batch (events, messages and outcomes queued since the last write) is
+        written at most :data:`FLUSH_SECONDS` after its first entry, and at
+        once when an event records what a crash must not lose: a call about
+        to execute, an approval asked or decided, a write's completion, the
+        end of the run. A model turn and a read call therefore cost one
+        commit (with the ``tool_call.executing`` that follows) instead of one
+        per await, which on a synced SQLite file was most of the runtime's
+        overhead per round trip.
         """
-        now = time.monotonic()
-        if not self._delta_buffer:
-            self._delta_since = now
-        self._delta_buffer.append(event)
-        if event.type in ev.TERMINAL_TYPES:
-            self._flush()
-            return
-        if isinstance(event, ev.MessageDelta) and (
-            len(self._delta_buffer) < DELTA_FLUSH_COUNT
-            and now - self._delta_since < DELTA_FLUSH_SECONDS
+        self._event_buffer.append(event)
+        if isinstance(event, ev.ToolCallPrepared):
+            self._risks[event.call_id] = event.risk
+        if event.type in _DURABLE_TYPES or (
+            isinstance(event, ev.ToolCallCompleted)
+            and self._risks.get(event.call_id) in _DURABLE_RISKS
         ):
-            return
-        self._schedule_flush()
+            self._flush()
+        else:
+            self._schedule_flush()
 
     def _schedule_flush(self) -> None:
-        if not self._flush_scheduled:
-            self._flush_scheduled = True
-            asyncio.get_running_loop().call_soon(self._flush)
+        if self._flush_timer is None:
+            loop = asyncio.get_running_loop()
+            self._flush_timer = loop.call_later(FLUSH_SECONDS, self._flush)
 
     def _flush(self) -> None:
-        self._flush_scheduled = False
-        batch, self._delta_buffer = self._delta_buffer, []
+        if self._flush_timer is not None:
+            self._flush_timer.cancel()
+            self._flush_timer = None
+        batch, self._event_buffer = self._event_buffer, []
         messages, self._message_buffer = self._message_buffer, []
         outcomes, self._outcome_buffer = self._outcome_buffer, []
         if self.sessions is None or not (batch or messages or outcomes):
@@ -375,7 +383,7 @@ class Run:
     def _append(self, message: Message) -> None:
         self.messages.append(message)
         if self.sessions is not None:
-            # Written with the events of the same burst (see _persist).
+            # Written with the events of the same batch (see _persist).
             entry = (len(self.messages) - 1, self.run_id, message_to_dict(message))
             self._message_buffer.append(entry)
             self._schedule_flush()
@@ -820,19 +828,19 @@ class Run:
         the tool (this call is a duplicate write attempt).
         """
         code = "" if result.get("ok") else str(result.get("error_code", ""))
-        self._emit(ev.ToolCallCompleted(
-            call_id=p.call.id, tool=p.name, status=status, latency_ms=round(latency_ms, 3),
-            summary=summarize(result), error_code=code, attempts=attempts, result=result,
-            idempotency_key=p.idempotency_key, replay_of=replay_of, duplicate_of=duplicate_of,
-        ))  # fmt: skip
         if self.sessions is not None:
+            # Queued first: a write's completion is flushed at once, with its outcome.
             self._outcome_buffer.append(Outcome(
                 self.session_id, p.call.id, self.config.registry.name, self.config.version,
                 p.name, status, code, latency_ms, "",
                 risk=p.risk.value if p.tool else "", idempotency_key=p.idempotency_key,
                 duplicate_of=duplicate_of,
             ))  # fmt: skip
-            self._schedule_flush()
+        self._emit(ev.ToolCallCompleted(
+            call_id=p.call.id, tool=p.name, status=status, latency_ms=round(latency_ms, 3),
+            summary=summarize(result), error_code=code, attempts=attempts, result=result,
+            idempotency_key=p.idempotency_key, replay_of=replay_of, duplicate_of=duplicate_of,
+        ))  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
