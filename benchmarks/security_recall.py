@@ -1,6 +1,7 @@
 """Security recall benchmark: poisoned-tool recall per category and the benign false-positive rate.
 
-Run: ``python benchmarks/security_recall.py [--split heldout|tune|all] [--show-misses]``
+Run: ``python benchmarks/security_recall.py [--split heldout|tune|all] [--batch FILE]
+[--show-misses]``
 
 The corpus is ``tests/data/security/`` (sources and licences in its README):
 ``poisoned.jsonl`` holds poisoned tools labelled with one attack category,
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import time
 from collections import defaultdict
@@ -101,87 +103,177 @@ class Score:
 
 @dataclass
 class Result:
-    """Recall per category, overall recall and the false positives of one split."""
+    """Recall per category and language, overall recall and the false positives of one batch."""
 
+    name: str
     categories: dict[str, Score]
+    languages: dict[str, Score]
     overall: Score
     benign_total: int
     false_positives: list[str]
+    benign_languages: dict[str, tuple[int, int]]
+    """Per language: (benign tools, false positives)."""
     seconds: float
 
     @property
     def false_positive_rate(self) -> float:
         return len(self.false_positives) / self.benign_total if self.benign_total else 0.0
 
+    def under_target(self) -> list[str]:
+        """The targets this batch misses (recall needs poisoned records, FP benign ones)."""
+        failed = []
+        overall = self.overall
+        if overall.total and overall.rate(overall.warning) < TARGETS["recall_warning"]:
+            failed.append("recall at warning+")
+        if overall.total and overall.rate(overall.error) < TARGETS["recall_error"]:
+            failed.append("recall at error")
+        if self.false_positive_rate > TARGETS["false_positive_rate"]:
+            failed.append("false-positive rate")
+        for lang, (total, flagged) in self.benign_languages.items():
+            if total and flagged / total > TARGETS["false_positive_rate"]:
+                failed.append(f"false-positive rate ({lang})")
+        return failed
 
-def _poisoned(records: list[dict[str, Any]], rules: list[Rule]) -> Iterator[tuple[str, int, str]]:
+
+_CJK = re.compile("[\u3400-\u9fff\uf900-\ufaff]")
+
+
+def language(rec: dict[str, Any]) -> str:
+    """A record's language: its ``lang``, else ``zh`` when its tool holds a CJK character."""
+    lang = rec.get("lang")
+    if isinstance(lang, str):
+        return lang
+    return "zh" if _CJK.search(json.dumps(rec["tool"], ensure_ascii=False)) else "en"
+
+
+def _poisoned(
+    records: list[dict[str, Any]], rules: list[Rule]
+) -> Iterator[tuple[dict[str, Any], int, str]]:
     for rec in records:
         tool = to_tool(rec["tool"])
         siblings = tuple(ToolContract(name=n) for n in rec.get("siblings", ()))
         rank, _ = worst(tool, _context((tool, *siblings)), rules)
         text = json.dumps(rec["tool"], ensure_ascii=False)[:110]
-        yield rec["category"], rank, f"{rec['id']} {text}"
+        yield rec, rank, f"{rec['id']} {text}"
 
 
-def _benign(records: list[dict[str, Any]], rules: list[Rule]) -> Iterator[str]:
-    groups: dict[str, list[ToolContract]] = defaultdict(list)
-    ids: dict[str, list[str]] = defaultdict(list)
+def _benign(
+    records: list[dict[str, Any]], rules: list[Rule]
+) -> Iterator[tuple[dict[str, Any], str | None]]:
+    """Each benign record with what fired on it (None: nothing at warning or above)."""
+    groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for rec in records:
-        groups[rec["group"]].append(to_tool(rec["tool"]))
-        ids[rec["group"]].append(rec["id"])
-    for group, tools in groups.items():
-        ctx = _context(tuple(tools))
-        for rid, tool in zip(ids[group], tools, strict=True):
+        groups[rec["group"]].append(rec)
+    for recs in groups.values():
+        tools = tuple(to_tool(rec["tool"]) for rec in recs)
+        ctx = _context(tools)
+        for rec, tool in zip(recs, tools, strict=True):
             rank, fired = worst(tool, ctx, rules)
-            if rank >= Severity.WARNING.rank:
-                yield f"{rid} {tool.name}: " + " | ".join(fired)[:300]
+            flagged = rank >= Severity.WARNING.rank
+            yield rec, (f"{rec['id']} {tool.name}: " + " | ".join(fired)[:300]) if flagged else None
 
 
-def evaluate(split: str = "heldout") -> Result:
-    """Lint the corpus split with the security rules and count what they find."""
+def measure(name: str, poisoned: list[dict[str, Any]], benign: list[dict[str, Any]]) -> Result:
+    """Lint poisoned and benign records with the security rules and count what they find."""
     rules = security_rules()
     start = time.perf_counter()
     categories: dict[str, Score] = defaultdict(Score)
+    languages: dict[str, Score] = defaultdict(Score)
     overall = Score()
-    for category, rank, label in _poisoned(load("poisoned.jsonl", split), rules):
-        categories[category].add(rank, label)
+    for rec, rank, label in _poisoned(poisoned, rules):
+        categories[rec["category"]].add(rank, label)
+        languages[language(rec)].add(rank, label)
         overall.add(rank, label)
-    benign = load("benign.jsonl", split)
-    false_positives = list(_benign(benign, rules))
-    seconds = time.perf_counter() - start
-    return Result(dict(sorted(categories.items())), overall, len(benign), false_positives, seconds)
+    false_positives: list[str] = []
+    by_lang: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for rec, fired in _benign(benign, rules):
+        counts = by_lang[language(rec)]
+        counts[0] += 1
+        if fired:
+            counts[1] += 1
+            false_positives.append(fired)
+    return Result(
+        name,
+        dict(sorted(categories.items())),
+        dict(sorted(languages.items())),
+        overall,
+        len(benign),
+        false_positives,
+        {lang: (n, fp) for lang, (n, fp) in sorted(by_lang.items())},
+        time.perf_counter() - start,
+    )
+
+
+def evaluate(split: str = "heldout") -> Result:
+    """The main corpus (``poisoned.jsonl``, ``benign.jsonl``) in ``split``."""
+    return measure(split, load("poisoned.jsonl", split), load("benign.jsonl", split))
+
+
+def evaluate_batch(path: Path) -> Result:
+    """A batch file: poisoned and benign records in one JSON-lines file (``label``)."""
+    with path.open(encoding="utf-8") as handle:
+        records = [json.loads(line) for line in handle if line.strip()]
+    poisoned = [r for r in records if r.get("label") == "poisoned"]
+    benign = [r for r in records if r.get("label") == "benign"]
+    return measure(path.name, poisoned, benign)
+
+
+def batches() -> list[Path]:
+    """The fresh held-out batch files of the corpus, oldest first."""
+    return sorted(CORPUS.glob("heldout_*.jsonl"))
+
+
+def report(result: Result, show_misses: bool = False) -> list[str]:
+    """The printed table of one batch."""
+    lines = [f"== {result.name}   ({result.seconds:.2f} s)"]
+    if result.overall.total:
+        lines.append(f"{'category / language':<22} {'n':>4} {'warning+':>9} {'error':>9}")
+        rows = [
+            *result.categories.items(),
+            *(("lang " + k, v) for k, v in result.languages.items()),
+        ]
+        for name, score in [*rows, ("ALL", result.overall)]:
+            lines.append(
+                f"{name:<22} {score.total:>4} {score.rate(score.warning):>9.1%} "
+                f"{score.rate(score.error):>9.1%}"
+            )
+    fp = result.false_positive_rate
+    per_lang = ", ".join(
+        f"{lang} {flagged}/{total} ({flagged / total if total else 0:.2%})"
+        for lang, (total, flagged) in result.benign_languages.items()
+    )
+    lines.append(
+        f"false positives: {len(result.false_positives)} of {result.benign_total} ({fp:.2%})"
+        + (f"   [{per_lang}]" if per_lang else "")
+    )
+    if show_misses:
+        lines.extend("  " + line for line in result.overall.misses)
+        lines.extend("  FP " + line for line in result.false_positives)
+    lines.extend(f"under target: {what}" for what in result.under_target())
+    return lines
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--split", choices=("heldout", "tune", "all"), default="heldout")
+    ap.add_argument(
+        "--batch",
+        action="append",
+        type=Path,
+        help="a batch file to measure (default: every tests/data/security/heldout_*.jsonl)",
+    )
     ap.add_argument("--show-misses", action="store_true", help="list misses and false positives")
     args = ap.parse_args(argv)
-    result = evaluate(args.split)
-    print(f"split: {args.split}   ({result.seconds:.2f} s)")
-    print(f"{'category':<20} {'n':>4} {'warning+':>9} {'error':>9}")
-    for name, score in [*result.categories.items(), ("ALL", result.overall)]:
-        print(
-            f"{name:<20} {score.total:>4} {score.rate(score.warning):>9.1%} "
-            f"{score.rate(score.error):>9.1%}"
-        )
-    fp = result.false_positive_rate
-    print(f"false positives: {len(result.false_positives)} of {result.benign_total} ({fp:.2%})")
-    if args.show_misses:
-        for line in result.overall.misses:
-            print("  " + line)
-        for line in result.false_positives:
-            print("  FP " + line)
-    failed = []
-    if result.overall.rate(result.overall.warning) < TARGETS["recall_warning"]:
-        failed.append("recall at warning+")
-    if result.overall.rate(result.overall.error) < TARGETS["recall_error"]:
-        failed.append("recall at error")
-    if fp > TARGETS["false_positive_rate"]:
-        failed.append("false-positive rate")
-    for what in failed:
-        print(f"under target: {what}")
-    return 1 if failed else 0
+    results = [evaluate(args.split)]
+    for path in args.batch or batches():
+        if not path.is_file():
+            print(f"error: batch file {path} does not exist", file=sys.stderr)
+            return 2
+        results.append(evaluate_batch(path))
+    for result in results:
+        print("\n".join(report(result, args.show_misses)))
+        print()
+    return 1 if any(r.under_target() for r in results) else 0
 
 
 if __name__ == "__main__":
