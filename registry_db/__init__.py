@@ -5,36 +5,69 @@ Typical use::
     store = open_default_store()
     store.save_draft("travel-reimbursement", [UpsertTool(tool)])
     info = store.publish("travel-reimbursement", notes="first cut", semver="1.0.0")
+
+The names below are loaded when first used (PEP 562): importing one leaf module
+such as ``registry_db.paths`` or ``registry_db.connection`` must not pull in the
+store, sqlite-utils and the contract model (``studio registries`` reads the file
+with plain ``sqlite3``: :func:`registry_db.connection.read_registry_listing`).
 """
 
-from registry_db.defaults import (
-    default_db_path,
-    load_examples,
-    open_default_store,
-    resolve_db_path,
-    seed_examples,
-)
-from registry_db.errors import (
-    AlreadyExistsError,
-    ConflictError,
-    DatabaseOpenError,
-    DuplicateNameError,
-    InvalidSemverError,
-    NotFoundError,
-    RegistryHasVersionsError,
-    StoreError,
-    TamperedVersionError,
-)
-from registry_db.models import (
-    DeleteTool,
-    DraftSaveResult,
-    DraftTool,
-    RegistryInfo,
-    UpsertTool,
-    Version,
-    VersionInfo,
-)
-from registry_db.store import RegistryStore
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from registry_db.defaults import load_examples, open_default_store, seed_examples
+    from registry_db.errors import (
+        AlreadyExistsError,
+        ConflictError,
+        DatabaseOpenError,
+        DuplicateNameError,
+        InvalidSemverError,
+        NotFoundError,
+        RegistryHasVersionsError,
+        StoreError,
+        TamperedVersionError,
+    )
+    from registry_db.models import (
+        DeleteTool,
+        DraftSaveResult,
+        DraftTool,
+        RegistryInfo,
+        UpsertTool,
+        Version,
+        VersionInfo,
+    )
+    from registry_db.paths import default_db_path, resolve_db_path
+    from registry_db.store import RegistryStore
+
+_HOMES = {
+    "registry_db.defaults": ("load_examples", "open_default_store", "seed_examples"),
+    "registry_db.errors": (
+        "AlreadyExistsError",
+        "ConflictError",
+        "DatabaseOpenError",
+        "DuplicateNameError",
+        "InvalidSemverError",
+        "NotFoundError",
+        "RegistryHasVersionsError",
+        "StoreError",
+        "TamperedVersionError",
+    ),
+    "registry_db.models": (
+        "DeleteTool",
+        "DraftSaveResult",
+        "DraftTool",
+        "RegistryInfo",
+        "UpsertTool",
+        "Version",
+        "VersionInfo",
+    ),
+    "registry_db.paths": ("default_db_path", "resolve_db_path"),
+    "registry_db.store": ("RegistryStore",),
+}
+_HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
 
 __all__ = [
     "AlreadyExistsError",
@@ -60,3 +93,16 @@ __all__ = [
     "resolve_db_path",
     "seed_examples",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _HOME_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module 'registry_db' has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value  # later lookups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

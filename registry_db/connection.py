@@ -13,6 +13,7 @@ import os
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -121,3 +122,58 @@ def find_registry_id(conn: sqlite3.Connection, registry: str) -> int:
     if row is None:
         raise NotFoundError(f"registry {registry!r} does not exist")
     return int(row[0])
+
+
+@dataclass(frozen=True)
+class RegistryListing:
+    """What ``studio registries`` prints, read without opening the full store.
+
+    Attributes:
+        rows: ``(name, title, draft tool count, latest version or None)`` by name.
+        never_seeded: The database has no registries and was never seeded with the
+            examples (the embedded database then needs the full store, which seeds it).
+    """
+
+    rows: list[tuple[str, str, int, int | None]]
+    never_seeded: bool
+
+
+_LISTING = """
+    SELECT r.name, r.title,
+        (SELECT count(*) FROM draft_tools t WHERE t.registry_id = r.id),
+        (SELECT max(number) FROM versions v WHERE v.registry_id = r.id)
+    FROM registries r ORDER BY r.name
+"""
+
+
+def read_registry_listing(path: Path) -> RegistryListing | None:
+    """The registries of an existing database file, with plain ``sqlite3`` and no migration.
+
+    The full store imports sqlite-utils (and through it numpy) and the contract model
+    to migrate the file first: ~0.2 s a listing does not need. Anything unusual
+    returns None and the caller opens the full store, which creates, migrates,
+    seeds and words errors as usual.
+
+    Args:
+        path: The database file.
+
+    Return:
+        The listing, or None when the file is missing, is not a readable
+        database, or lacks the tables and columns the listing reads.
+    """
+    if not path.is_file():
+        return None
+    try:
+        conn = connect(path)
+    except DatabaseOpenError:
+        return None
+    try:
+        with read_transaction(conn):
+            rows = [(str(n), str(t), int(c), m) for n, t, c, m in conn.execute(_LISTING)]
+            seeded = conn.execute("SELECT 1 FROM meta WHERE key = 'examples_seeded_at'")
+            never_seeded = not rows and seeded.fetchone() is None
+    except sqlite3.Error:
+        return None
+    finally:
+        conn.close()
+    return RegistryListing(rows, never_seeded)

@@ -4,37 +4,28 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 from collections.abc import Sequence
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
-import platformdirs
-
+from registry_db.paths import APP_NAME, DB_ENV_VAR, DB_FILENAME, default_db_path, resolve_db_path
 from registry_db.store import RegistryStore
 from studio.contract import ContractError, Registry, parse_registry
 
-APP_NAME = "tool-registry-studio"
-DB_FILENAME = "studio.sqlite3"
-DB_ENV_VAR = "STUDIO_DB"
+__all__ = [
+    "APP_NAME",
+    "DB_ENV_VAR",
+    "DB_FILENAME",
+    "default_db_path",
+    "load_examples",
+    "open_default_store",
+    "resolve_db_path",
+    "seed_example_evals",
+    "seed_examples",
+]
 
 _log = logging.getLogger(__name__)
-
-
-def default_db_path() -> Path:
-    """The embedded database in the user's data directory (platform specific)."""
-    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False)) / DB_FILENAME
-
-
-def resolve_db_path(arg: str | None) -> Path:
-    """The database to open: ``arg`` (``--db``), else ``$STUDIO_DB``, else the default."""
-    if arg:
-        return Path(arg).expanduser()
-    env = os.environ.get(DB_ENV_VAR)
-    if env:
-        return Path(env).expanduser()
-    return default_db_path()
 
 
 def _examples_directory() -> Traversable | None:

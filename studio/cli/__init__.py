@@ -6,9 +6,11 @@ when the database cannot be opened (not SQLite, damaged, a directory, unreadable
 
 Each module of this package adds the subcommands of one feature and their handlers
 (``add_parsers``); a subcommand's parser carries its handler as the ``handler`` default.
-Only the module of the command that runs is imported (all of them for the top-level
-help), and the database only when the command needs it: a parser may set
-``needs_store`` to a function of the parsed arguments that says whether it does.
+Only the module of the command that runs is imported (none for the top-level help,
+which :mod:`studio.cli.commands` lists), and the database only when the command needs
+it: a parser may set ``needs_store`` to a function of the parsed arguments that says
+whether it does. ``studio --help`` and ``studio registries`` stay near the bare
+interpreter's start-up (tests/test_import_discipline.py).
 """
 
 from __future__ import annotations
@@ -21,27 +23,14 @@ from collections.abc import Sequence
 from importlib import import_module
 from typing import TYPE_CHECKING, cast
 
+from registry_db.paths import resolve_db_path
+from studio.cli.commands import COMMANDS
 from studio.cli.common import Handler, UsageError
 
 if TYPE_CHECKING:
     from registry_db import RegistryStore
 
 __all__ = ["UsageError", "main"]
-
-# Feature module → its commands, in the order `studio --help` lists them.
-_FEATURES: dict[str, tuple[str, ...]] = {
-    "registry": ("registries", "import", "export", "publish", "versions"),
-    "run": ("profiles", "run"),
-    "lint": ("lint",),
-    "diff": ("diff",),
-    "release": ("channel", "resolve"),
-    "serve": ("serve",),
-    "proxy": ("proxy",),
-    "mcp": ("mcp",),
-    "sessions": ("sessions",),
-    "evals": ("eval",),
-}
-
 
 _NO_GC = frozenset(("lint",))
 """Commands that build much, free little and exit: the cyclic collector is paused while
@@ -61,19 +50,6 @@ def _command_word(argv: Sequence[str]) -> str | None:
     return None
 
 
-def _features_for(argv: Sequence[str]) -> tuple[str, ...]:
-    """The feature modules to import: the one of the command in ``argv``, else all.
-
-    When the guessed command word is not a known command the full parser
-    decides, so a wrong guess only costs the imports.
-    """
-    word = _command_word(argv)
-    for feature, commands in _FEATURES.items():
-        if word in commands:
-            return (feature,)
-    return tuple(_FEATURES)
-
-
 def _parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     # --db is accepted before or after the subcommand; the subcommand's copy
     # uses SUPPRESS so it does not overwrite a value given before it.
@@ -90,14 +66,20 @@ def _parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         parents=[common],
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    features = _features_for(sys.argv[1:] if argv is None else argv)
-    for feature in features:
-        import_module(f"studio.cli.{feature}").add_parsers(sub, common)
+    entry = COMMANDS.get(_command_word(sys.argv[1:] if argv is None else argv) or "")
+    if entry is not None:
+        import_module(f"studio.cli.{entry[0]}").add_parsers(sub, common)
+    else:
+        # No command (the GUI, --help) or an unknown one (argparse says so): the
+        # table alone lists the commands, without importing a feature module.
+        for command, (_, summary) in COMMANDS.items():
+            sub.add_parser(command, parents=[common], help=summary)
     return parser
 
 
 def _open_store(args: argparse.Namespace) -> RegistryStore:
-    from registry_db import default_db_path, open_default_store, resolve_db_path
+    from registry_db import open_default_store
+    from registry_db.paths import default_db_path
 
     path = resolve_db_path(getattr(args, "db", None))
     # Only the embedded default database is seeded with the examples; a file
@@ -120,7 +102,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(argv: Sequence[str] | None) -> int:
     args = _parser(argv).parse_args(argv)
     if args.command is None:
-        from registry_db import resolve_db_path
         from studio.ui.app import run_gui
 
         db = getattr(args, "db", None)
@@ -134,9 +115,13 @@ def _main(argv: Sequence[str] | None) -> int:
         except UsageError as exc:
             print(f"studio: {exc}", file=sys.stderr)
             return 2
+        except sqlite3.DatabaseError as exc:  # a plain read (studio registries) went wrong
+            path = resolve_db_path(getattr(args, "db", None))
+            print(f"studio: database error in {path}: {_one_line(exc)}", file=sys.stderr)
+            return 1
         except BrokenPipeError:
             return 0
-    from registry_db import DatabaseOpenError, StoreError, resolve_db_path
+    from registry_db import DatabaseOpenError, StoreError
 
     try:
         store = _open_store(args)

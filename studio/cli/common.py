@@ -6,10 +6,9 @@ import argparse
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeAlias
 
-from studio.contract import Registry
-
-if TYPE_CHECKING:  # the database is imported only by commands that open it
+if TYPE_CHECKING:  # the database and the contract model only for commands that use them
     from registry_db import RegistryStore
+    from studio.contract import Registry
 
 Handler: TypeAlias = "Callable[[RegistryStore, argparse.Namespace], int]"
 """Runs one parsed command against the open store and returns its exit code

@@ -165,7 +165,7 @@ def test_a_file_sqlite_may_not_open_is_a_permission_error_even_as_root(
 
 
 def test_damage_found_during_a_command_is_one_line_too(tmp_path: Path, monkeypatch, capsys):
-    import studio.cli.registry as registry_cli
+    import studio.cli.registries as registry_cli
 
     path = tmp_path / "ok.sqlite3"
     _valid(path)

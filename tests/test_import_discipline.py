@@ -1,0 +1,107 @@
+"""``studio --help`` and ``studio registries`` import only what they use (issue 16).
+
+They run in a fresh interpreter, as a user runs them; the child prints the modules
+it imported and the test checks that the heavy ones (the validators, the HTTP
+client, the linter, the runtime, Qt, MCP, numpy, sqlite-utils) are not among them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from importlib import import_module
+from pathlib import Path
+
+import pytest
+
+from registry_db import RegistryStore
+from studio.cli import main
+from studio.cli.commands import COMMANDS
+
+HEAVY = (
+    "jsonschema",
+    "httpx",
+    "studio.lint",
+    "studio.runtime",
+    "PySide6",
+    "mcp",
+    "numpy",
+    "sqlite_utils",
+    "studio.contract",
+)
+
+# Runs main() and reports every module imported, whatever main printed or raised.
+_CHILD = """
+import json, sys
+from studio.cli import main
+try:
+    code = main(sys.argv[1:])
+except SystemExit as exc:
+    code = exc.code
+sys.stderr.write("\\nMODULES " + json.dumps(sorted(sys.modules)) + "\\n")
+sys.exit(code)
+"""
+
+
+def _imported_by(*argv: str) -> tuple[str, set[str]]:
+    done = subprocess.run(
+        [sys.executable, "-c", _CHILD, *argv], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    modules = json.loads(done.stderr.rpartition("MODULES ")[2])
+    return done.stdout, set(modules)
+
+
+def _heavy(modules: set[str]) -> list[str]:
+    return sorted(m for m in modules if any(m == h or m.startswith(h + ".") for h in HEAVY))
+
+
+def test_top_level_help_imports_no_feature() -> None:
+    out, modules = _imported_by("--help")
+    assert "registries" in out and "sessions" in out
+    assert _heavy(modules) == []
+    assert "registry_db.store" not in modules
+
+
+def test_registries_reads_the_file_without_the_store(tmp_path: Path) -> None:
+    db = tmp_path / "studio.sqlite3"
+    with RegistryStore.open(db) as store:
+        store.create_registry("weather", "Weather tools")
+    out, modules = _imported_by("registries", "--db", str(db))
+    assert out == "weather\t0 tools\tunpublished\tWeather tools\n"
+    assert _heavy(modules) == []
+
+
+def test_registries_of_a_new_file_goes_through_the_store(tmp_path: Path, capsys) -> None:
+    # No file yet: the full store creates and migrates it; the listing is the same.
+    db = tmp_path / "new.sqlite3"
+    assert main(["registries", "--db", str(db)]) == 0
+    assert capsys.readouterr().out == "no registries\n"
+    assert db.is_file()
+    assert main(["registries", "--db", str(db)]) == 0
+    assert capsys.readouterr().out == "no registries\n"
+
+
+def test_embedded_database_is_seeded_before_it_is_listed(capsys) -> None:
+    assert main(["registries"]) == 0
+    first = capsys.readouterr().out
+    assert "travel-reimbursement\t" in first
+    assert main(["registries"]) == 0  # now the plain read
+    assert capsys.readouterr().out == first
+
+
+@pytest.mark.parametrize("module", sorted({module for module, _ in COMMANDS.values()}))
+def test_the_command_table_matches_what_the_modules_register(module: str) -> None:
+    parser = argparse.ArgumentParser()
+    sub = parser.add_subparsers()
+    import_module(f"studio.cli.{module}").add_parsers(sub, argparse.ArgumentParser(add_help=False))
+    registered = {action.dest: action.help for action in sub._choices_actions}
+    listed = {c: summary for c, (home, summary) in COMMANDS.items() if home == module}
+    for command, summary in listed.items():
+        assert registered.get(command) == summary, command
+    # registry.py still registers `registries` (its full-store handler); the table
+    # sends the command to studio.cli.registries.
+    unlisted = set(registered) - set(COMMANDS)
+    assert unlisted == set(), f"studio.cli.{module} registers {unlisted} not in COMMANDS"
