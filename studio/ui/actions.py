@@ -2,19 +2,27 @@
 
 Widgets never create their own shortcuts: they connect to these actions, so
 a key sequence is defined once and appears in the menus next to its action.
+
+Texts are set by :func:`retranslate_actions` (and the ``retranslate_*``
+helpers), not by the constructors: the window calls them again when the
+language changes, so every menu, toolbar and the mode bar follow at once.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QUndoGroup
 from PySide6.QtWidgets import QWidget
 
 from studio.lint import PROFILES
 
 StandardKey = QKeySequence.StandardKey
+
+
+# lupdate extracts ``translate("Actions", "…")`` calls under this alias.
+translate = QCoreApplication.translate
 
 
 @dataclass(frozen=True)
@@ -46,6 +54,7 @@ class Actions:
     run_lint: QAction
     next_problem: QAction
     previous_problem: QAction
+    shortcuts_help: QAction
     lint_profiles: tuple[QAction, ...]
 
     def editing(self) -> tuple[QAction, ...]:
@@ -53,16 +62,19 @@ class Actions:
         return (self.new_tool, self.duplicate_tool, self.delete_tool, self.save, self.publish)
 
 
-def _action(
-    parent: QWidget, text: str, shortcuts: list[QKeySequence] | None = None, tip: str = ""
-) -> QAction:
-    action = QAction(text, parent)
+def _action(parent: QWidget, name: str, shortcuts: list[QKeySequence] | None = None) -> QAction:
+    action = QAction(parent)
+    action.setObjectName(name)
     if shortcuts:
         action.setShortcuts(shortcuts)
+    return action
+
+
+def _set(action: QAction, text: str, tip: str = "") -> None:
+    action.setText(text)
     if tip:
         action.setStatusTip(tip)
         action.setToolTip(tip)
-    return action
 
 
 def create_actions(parent: QWidget, undo_group: QUndoGroup) -> Actions:
@@ -74,95 +86,178 @@ def create_actions(parent: QWidget, undo_group: QUndoGroup) -> Actions:
             step they undo ("Undo Edit summary") and follow the active registry.
 
     Return:
-        The actions, not yet connected to anything.
+        The actions, texts set, not yet connected to anything.
     """
-    undo = undo_group.createUndoAction(parent, "Undo")
+    undo = undo_group.createUndoAction(parent, translate("Actions", "Undo"))
+    undo.setObjectName("undo")
     undo.setShortcuts([QKeySequence("Ctrl+Z")])
-    redo = undo_group.createRedoAction(parent, "Redo")
+    redo = undo_group.createRedoAction(parent, translate("Actions", "Redo"))
+    redo.setObjectName("redo")
     redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
-    delete = _action(
-        parent, "De&lete tool", [QKeySequence(StandardKey.Delete)], "Delete the selected tool"
-    )
+    delete = _action(parent, "delete_tool", [QKeySequence(StandardKey.Delete)])
     # Del must keep deleting characters in the editor's fields: the window
     # adds this action to the tool list, and the shortcut only fires there.
     delete.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-    dark = _action(parent, "&Dark theme", tip="Switch between the dark and the light theme")
+    dark = _action(parent, "dark_theme")
     dark.setCheckable(True)
     profiles = QActionGroup(parent)
     profiles.setExclusive(True)
     lint_profiles = []
     for profile in PROFILES:
-        action = _action(parent, profile, tip=f"Lint for the {profile} profile")
+        action = _action(parent, f"lint_profile_{profile}")
         action.setCheckable(True)
         action.setData(profile)
         profiles.addAction(action)
         lint_profiles.append(action)
-    return Actions(
-        new_tool=_action(
-            parent, "&New tool", [QKeySequence("Ctrl+N")], "Add a new tool to the draft"
-        ),
-        duplicate_tool=_action(
-            parent, "&Duplicate tool", [QKeySequence("Ctrl+D")], "Copy the selected tool"
-        ),
+    actions = Actions(
+        new_tool=_action(parent, "new_tool", [QKeySequence("Ctrl+N")]),
+        duplicate_tool=_action(parent, "duplicate_tool", [QKeySequence("Ctrl+D")]),
         delete_tool=delete,
-        save=_action(parent, "&Save", [QKeySequence("Ctrl+S")], "Save the draft"),
+        save=_action(parent, "save", [QKeySequence("Ctrl+S")]),
         undo=undo,
         redo=redo,
-        find=_action(parent, "&Find tool", [QKeySequence("Ctrl+F")], "Filter the tool list"),
-        publish=_action(
-            parent, "&Publish…", tip="Publish the saved draft as a new immutable version"
-        ),
-        open_version=_action(
-            parent, "&Open version…", tip="Open the selected published version read-only"
-        ),
-        back_to_draft=_action(parent, "&Back to draft", tip="Return to the editable draft"),
+        find=_action(parent, "find", [QKeySequence("Ctrl+F")]),
+        publish=_action(parent, "publish"),
+        open_version=_action(parent, "open_version"),
+        back_to_draft=_action(parent, "back_to_draft"),
         dark_theme=dark,
-        quit=_action(parent, "&Quit", [QKeySequence("Ctrl+Q")], "Close the studio"),
-        new_registry=_action(parent, "New &registry…", tip="Create an empty registry"),
-        import_tools=_action(
-            parent,
-            "&Import…",
-            [QKeySequence("Ctrl+I")],
-            "Import tools from a provider file or a registry folder",
-        ),
-        import_mcp=_action(
-            parent,
-            "Import from &MCP server…",
-            tip="Pull the tools a live MCP server lists (a command over stdio, or a URL)",
-        ),
-        check_mcp=_action(
-            parent,
-            "&Check against MCP server…",
-            tip="Compare what the registry's live MCP server lists with a pinned version",
-        ),
-        export_registry=_action(
-            parent,
-            "&Export…",
-            [QKeySequence("Ctrl+E")],
-            "Export the shown draft or version to a file or folder",
-        ),
-        registry_settings=_action(
-            parent,
-            "Registry se&ttings…",
-            tip="Title, description, verb vocabulary and description template",
-        ),
-        delete_registry=_action(
-            parent, "Delete re&gistry…", tip="Delete a registry that has no published versions"
-        ),
-        run_lint=_action(
-            parent, "&Run lint", [QKeySequence("Ctrl+Shift+L")], "Lint the whole draft again"
-        ),
-        next_problem=_action(
-            parent, "&Next problem", [QKeySequence("F8")], "Go to the next lint problem"
-        ),
-        previous_problem=_action(
-            parent,
-            "&Previous problem",
-            [QKeySequence("Shift+F8")],
-            "Go to the previous lint problem",
-        ),
+        quit=_action(parent, "quit", [QKeySequence("Ctrl+Q")]),
+        new_registry=_action(parent, "new_registry"),
+        import_tools=_action(parent, "import_tools", [QKeySequence("Ctrl+I")]),
+        import_mcp=_action(parent, "import_mcp"),
+        check_mcp=_action(parent, "check_mcp"),
+        export_registry=_action(parent, "export_registry", [QKeySequence("Ctrl+E")]),
+        registry_settings=_action(parent, "registry_settings"),
+        delete_registry=_action(parent, "delete_registry"),
+        run_lint=_action(parent, "run_lint", [QKeySequence("Ctrl+Shift+L")]),
+        next_problem=_action(parent, "next_problem", [QKeySequence("F8")]),
+        previous_problem=_action(parent, "previous_problem", [QKeySequence("Shift+F8")]),
+        shortcuts_help=_action(parent, "shortcuts_help", [QKeySequence("Ctrl+/")]),
         lint_profiles=tuple(lint_profiles),
     )
+    retranslate_actions(actions)
+    return actions
+
+
+def retranslate_actions(a: Actions) -> None:
+    """Set every text and tooltip of ``a`` in the current language."""
+    # Undo/Redo texts come from the undo group ("Undo Edit summary"); only
+    # their tooltips are ours.
+    a.undo.setStatusTip(translate("Actions", "Undo the last change to the shown draft"))
+    a.redo.setStatusTip(translate("Actions", "Redo the change undone last"))
+    _set(
+        a.new_tool,
+        translate("Actions", "&New tool"),
+        translate("Actions", "Add a new tool to the draft"),
+    )
+    _set(
+        a.duplicate_tool,
+        translate("Actions", "&Duplicate tool"),
+        translate("Actions", "Copy the selected tool"),
+    )
+    _set(
+        a.delete_tool,
+        translate("Actions", "De&lete tool"),
+        translate("Actions", "Delete the selected tool"),
+    )
+    _set(a.save, translate("Actions", "&Save"), translate("Actions", "Save the draft"))
+    _set(a.find, translate("Actions", "&Find tool"), translate("Actions", "Filter the tool list"))
+    _set(
+        a.publish,
+        translate("Actions", "&Publish…"),
+        translate("Actions", "Publish the saved draft as a new immutable version"),
+    )
+    _set(
+        a.open_version,
+        translate("Actions", "&Open version…"),
+        translate("Actions", "Open the selected published version read-only"),
+    )
+    _set(
+        a.back_to_draft,
+        translate("Actions", "&Back to draft"),
+        translate("Actions", "Return to the editable draft"),
+    )
+    _set(
+        a.dark_theme,
+        translate("Actions", "&Dark theme"),
+        translate("Actions", "Switch between the dark and the light theme"),
+    )
+    _set(a.quit, translate("Actions", "&Quit"), translate("Actions", "Close the studio"))
+    _set(
+        a.new_registry,
+        translate("Actions", "New &registry…"),
+        translate("Actions", "Create an empty registry"),
+    )
+    _set(
+        a.import_tools,
+        translate("Actions", "&Import…"),
+        translate("Actions", "Import tools from a provider file or a registry folder"),
+    )
+    _set(
+        a.import_mcp,
+        translate("Actions", "Import from &MCP server…"),
+        translate(
+            "Actions", "Pull the tools a live MCP server lists (a command over stdio, or a URL)"
+        ),
+    )
+    _set(
+        a.check_mcp,
+        translate("Actions", "&Check against MCP server…"),
+        translate(
+            "Actions", "Compare what the registry's live MCP server lists with a pinned version"
+        ),
+    )
+    _set(
+        a.export_registry,
+        translate("Actions", "&Export…"),
+        translate("Actions", "Export the shown draft or version to a file or folder"),
+    )
+    _set(
+        a.registry_settings,
+        translate("Actions", "Registry se&ttings…"),
+        translate("Actions", "Title, description, verb vocabulary and description template"),
+    )
+    _set(
+        a.delete_registry,
+        translate("Actions", "Delete re&gistry…"),
+        translate("Actions", "Delete a registry that has no published versions"),
+    )
+    _set(
+        a.run_lint,
+        translate("Actions", "&Run lint"),
+        translate("Actions", "Lint the whole draft again"),
+    )
+    _set(
+        a.next_problem,
+        translate("Actions", "&Next problem"),
+        translate("Actions", "Go to the next lint problem"),
+    )
+    _set(
+        a.previous_problem,
+        translate("Actions", "&Previous problem"),
+        translate("Actions", "Go to the previous lint problem"),
+    )
+    _set(
+        a.shortcuts_help,
+        translate("Actions", "&Keyboard shortcuts"),
+        translate("Actions", "Every keyboard shortcut of the studio"),
+    )
+    for action in a.lint_profiles:
+        profile = str(action.data())
+        _set(
+            action,
+            profile,
+            translate("Actions", "Lint for the {profile} profile").format(profile=profile),
+        )
+
+
+def all_actions(a: Actions) -> list[QAction]:
+    """Every action of ``a`` (the lint profiles included), in declaration order."""
+    out: list[QAction] = []
+    for field in fields(a):
+        value = getattr(a, field.name)
+        out.extend(value if isinstance(value, tuple) else [value])
+    return out
 
 
 @dataclass(frozen=True)
@@ -180,40 +275,83 @@ class PlaygroundActions:
 
 
 def create_playground_actions(parent: QWidget) -> PlaygroundActions:
-    editor = _action(parent, "&Editor", [QKeySequence("Ctrl+1")], "Edit the registry's tools")
-    playground = _action(
-        parent, "&Playground", [QKeySequence("Ctrl+2")], "Try the tools with a real model"
-    )
+    editor = _action(parent, "show_editor", [QKeySequence("Ctrl+1")])
+    playground = _action(parent, "show_playground", [QKeySequence("Ctrl+2")])
     for action in (editor, playground):
         action.setCheckable(True)
     editor.setChecked(True)
-    run = _action(parent, "&Run", [QKeySequence("Ctrl+Return")], "Send the prompt to the model")
-    stop = _action(parent, "&Stop", [QKeySequence("Esc")], "Stop the run in progress")
+    run = _action(parent, "run_prompt", [QKeySequence("Ctrl+Return")])
+    stop = _action(parent, "stop_run", [QKeySequence("Esc")])
     for action in (run, stop):
         action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-    return PlaygroundActions(editor, playground, run, stop)
+    actions = PlaygroundActions(editor, playground, run, stop)
+    retranslate_playground_actions(actions)
+    return actions
+
+
+def retranslate_playground_actions(pa: PlaygroundActions) -> None:
+    _set(
+        pa.show_editor,
+        translate("Actions", "&Editor"),
+        translate("Actions", "Edit the registry's tools"),
+    )
+    _set(
+        pa.show_playground,
+        translate("Actions", "&Playground"),
+        translate("Actions", "Try the tools with a real model"),
+    )
+    _set(
+        pa.run_prompt,
+        translate("Actions", "&Run"),
+        translate("Actions", "Send the prompt to the model"),
+    )
+    _set(
+        pa.stop_run, translate("Actions", "&Stop"), translate("Actions", "Stop the run in progress")
+    )
 
 
 def create_release_action(parent: QWidget) -> QAction:
     """The Release mode (Ctrl+5): channels, rollout simulator and guard metrics."""
-    action = _action(
-        parent, "&Release", [QKeySequence("Ctrl+5")], "Gray release: channels, simulator, guard"
-    )
+    action = _action(parent, "show_release", [QKeySequence("Ctrl+5")])
     action.setCheckable(True)
+    retranslate_mode_action(action)
     return action
 
 
 def create_sessions_action(parent: QWidget) -> QAction:
     """The Sessions mode (Ctrl+3): stored and imported sessions, replay and re-validation."""
-    action = _action(
-        parent, "&Sessions", [QKeySequence("Ctrl+3")], "Browse, replay and re-validate sessions"
-    )
+    action = _action(parent, "show_sessions", [QKeySequence("Ctrl+3")])
     action.setCheckable(True)
+    retranslate_mode_action(action)
     return action
 
 
 def create_diff_action(parent: QWidget) -> QAction:
     """The Diff mode (Ctrl+4): compare the draft, versions and channels."""
-    action = _action(parent, "&Diff", [QKeySequence("Ctrl+4")], "What changes between two versions")
+    action = _action(parent, "show_diff", [QKeySequence("Ctrl+4")])
     action.setCheckable(True)
+    retranslate_mode_action(action)
     return action
+
+
+def retranslate_mode_action(action: QAction) -> None:
+    """The text of the Sessions, Diff or Release mode action (by its object name)."""
+    name = action.objectName()
+    if name == "show_release":
+        _set(
+            action,
+            translate("Actions", "&Release"),
+            translate("Actions", "Gray release: channels, simulator, guard"),
+        )
+    elif name == "show_sessions":
+        _set(
+            action,
+            translate("Actions", "&Sessions"),
+            translate("Actions", "Browse, replay and re-validate sessions"),
+        )
+    elif name == "show_diff":
+        _set(
+            action,
+            translate("Actions", "&Diff"),
+            translate("Actions", "What changes between two versions"),
+        )

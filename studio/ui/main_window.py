@@ -10,12 +10,13 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Literal
 
-from PySide6.QtCore import QItemSelectionModel, QSettings, Qt
-from PySide6.QtGui import QActionGroup, QCloseEvent, QShowEvent, QUndoGroup
+from PySide6.QtCore import QEvent, QItemSelectionModel, QSettings, Qt, QTimer
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QShowEvent, QUndoGroup
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
     QComboBox,
+    QDialog,
     QDockWidget,
     QFrame,
     QHBoxLayout,
@@ -50,6 +51,9 @@ from studio.ui.actions import (
     create_playground_actions,
     create_release_action,
     create_sessions_action,
+    retranslate_actions,
+    retranslate_mode_action,
+    retranslate_playground_actions,
 )
 from studio.ui.dialogs.publish_dialog import (
     PublishDialog,
@@ -58,7 +62,9 @@ from studio.ui.dialogs.publish_dialog import (
     ReviewedPublisher,
 )
 from studio.ui.document import RegistryDocument
+from studio.ui.language_menu import LanguageMenu
 from studio.ui.lint_actions import LintOperations, LintPrompts
+from studio.ui.mode_bar import ModeBar
 from studio.ui.models.registry_list_model import RegistryListModel
 from studio.ui.models.tool_list_model import ToolFilterModel, ToolListModel
 from studio.ui.registry_actions import RegistryOperations, RegistryPrompts
@@ -77,6 +83,9 @@ if TYPE_CHECKING:
 _log = logging.getLogger(__name__)
 
 APP_TITLE = "Tool Registry Studio"
+# The registry a first start opens: the example written to be copied (the
+# other bundled example, order-service, is flawed on purpose).
+EXEMPLARY_REGISTRY = "travel-reimbursement"
 ConflictAnswer = Literal["reload", "cancel"]
 
 # Drafts and published versions of at least this many tools load on a worker.
@@ -212,14 +221,16 @@ class MainWindow(QMainWindow):
         # replace each other's callbacks; the store's lock orders their reads.
         self.open_jobs = RegistryJobs(self)
         self.opening: PendingOpen | None = None
+        self._retranslate_pending = False
         self.resize(1280, 800)
 
         self._build_widgets()
         self._build_menus()
         self._connect()
         self.refresh_registries()
-        if self.registry_model.rowCount() > 0:
-            self.open_registry(self.registry_model.registries()[0].name)
+        names = [r.name for r in self.registry_model.registries()]
+        if names:
+            self.open_registry(EXEMPLARY_REGISTRY if EXEMPLARY_REGISTRY in names else names[0])
         self._update_state()
 
     # ------------------------------------------------------------------ building
@@ -329,71 +340,252 @@ class MainWindow(QMainWindow):
 
     def _build_menus(self) -> None:
         a = self.actions
-        file_menu = self.menuBar().addMenu("&File")
-        file_menu.addActions(
+        self.file_menu = self.menuBar().addMenu("")
+        self.file_menu.addActions(
             [a.new_registry, a.import_tools, a.import_mcp, a.check_mcp, a.export_registry]
         )
-        file_menu.addSeparator()
-        file_menu.addActions([a.save, a.publish, a.open_version, a.back_to_draft])
-        file_menu.addSeparator()
-        file_menu.addActions([a.registry_settings, a.delete_registry])
-        file_menu.addSeparator()
-        file_menu.addAction(a.quit)
-        edit_menu = self.menuBar().addMenu("&Edit")
-        edit_menu.addActions([a.undo, a.redo])
-        edit_menu.addSeparator()
-        edit_menu.addActions([a.new_tool, a.duplicate_tool, a.delete_tool])
-        edit_menu.addSeparator()
-        edit_menu.addAction(a.find)
-        view_menu = self.menuBar().addMenu("&View")
+        self.file_menu.addSeparator()
+        self.file_menu.addActions([a.save, a.publish, a.open_version, a.back_to_draft])
+        self.file_menu.addSeparator()
+        self.file_menu.addActions([a.registry_settings, a.delete_registry])
+        self.file_menu.addSeparator()
+        self.file_menu.addAction(a.quit)
+        self.edit_menu = self.menuBar().addMenu("")
+        self.edit_menu.addActions([a.undo, a.redo])
+        self.edit_menu.addSeparator()
+        self.edit_menu.addActions([a.new_tool, a.duplicate_tool, a.delete_tool])
+        self.edit_menu.addSeparator()
+        self.edit_menu.addAction(a.find)
+        self.view_menu = view_menu = self.menuBar().addMenu("")
         self.playground_actions = create_playground_actions(self)
-        modes = QActionGroup(self)
-        for action in (
+        self.sessions_action = create_sessions_action(self)
+        self.diff_action = create_diff_action(self)
+        self.release_action = create_release_action(self)
+        self.mode_actions: list[QAction] = [
             self.playground_actions.show_editor,
             self.playground_actions.show_playground,
-        ):
+            self.sessions_action,
+            self.diff_action,
+            self.release_action,
+        ]
+        modes = QActionGroup(self)
+        for action in self.mode_actions:
             modes.addAction(action)
             view_menu.addAction(action)
+        for action in self.mode_actions[:2]:
             action.toggled.connect(self._on_mode_toggled)
-        self.sessions_action = create_sessions_action(self)
-        modes.addAction(self.sessions_action)
-        view_menu.addAction(self.sessions_action)
         self.sessions_action.toggled.connect(lambda on: on and self.show_sessions())
-        self.diff_action = create_diff_action(self)
-        modes.addAction(self.diff_action)
-        view_menu.addAction(self.diff_action)
         self.diff_action.toggled.connect(lambda on: on and self.show_diff())
-        self.release_action = create_release_action(self)
-        modes.addAction(self.release_action)
-        view_menu.addAction(self.release_action)
         self.release_action.toggled.connect(lambda on: on and self.show_release())
         view_menu.addSeparator()
         view_menu.addAction(a.dark_theme)
+        self.language_menu = LanguageMenu(self)
+        view_menu.addMenu(self.language_menu)
+        view_menu.addSeparator()
         view_menu.addAction(self.versions_dock.toggleViewAction())
         lint = self.lint_ops
         for dock in (lint.problems_dock, lint.similar_dock, lint.scores_dock):
             view_menu.addAction(dock.toggleViewAction())
-        lint_menu = self.menuBar().addMenu("&Lint")
-        lint_menu.addActions([a.run_lint, a.next_problem, a.previous_problem])
-        lint_menu.addSeparator()
-        profile_menu = lint_menu.addMenu("&Profile")
-        profile_menu.addActions(list(a.lint_profiles))
+        self.lint_menu = self.menuBar().addMenu("")
+        self.lint_menu.addActions([a.run_lint, a.next_problem, a.previous_problem])
+        self.lint_menu.addSeparator()
+        self.profile_menu = self.lint_menu.addMenu("")
+        self.profile_menu.addActions(list(a.lint_profiles))
+        self.help_menu = self.menuBar().addMenu("")
+        self.help_menu.addAction(a.shortcuts_help)
 
-        toolbar = QToolBar("Main", self)
-        toolbar.setObjectName("mainToolbar")
-        toolbar.setMovable(False)
-        toolbar.addActions([a.new_tool, a.duplicate_tool, a.delete_tool])
-        toolbar.addSeparator()
-        toolbar.addActions([a.save, a.undo, a.redo])
-        toolbar.addSeparator()
-        toolbar.addAction(a.publish)
-        toolbar.addSeparator()
-        toolbar.addAction(a.dark_theme)
-        self.addToolBar(toolbar)
+        # The activity bar: every mode visible, labelled, with its shortcut in the tooltip.
+        self.mode_bar = ModeBar(self.mode_actions, self)
+        self.addToolBar(Qt.ToolBarArea.LeftToolBarArea, self.mode_bar)
+        # One toolbar per mode, with that mode's actions only: New tool or
+        # Publish beside a run (acting on the editor, unseen) misled.
+        editor_bar = self._mode_toolbar("editorToolbar")
+        editor_bar.addActions([a.new_tool, a.duplicate_tool, a.delete_tool])
+        editor_bar.addSeparator()
+        editor_bar.addActions([a.save, a.undo, a.redo])
+        editor_bar.addSeparator()
+        editor_bar.addActions([a.publish, a.run_lint])
+        playground_bar = self._mode_toolbar("playgroundToolbar")
+        playground_bar.addActions(
+            [self.playground_actions.run_prompt, self.playground_actions.stop_run]
+        )
+        self.refresh_action = QAction(self)
+        self.refresh_action.setObjectName("refresh_mode")
+        self.refresh_action.triggered.connect(self.refresh_mode)
+        self.mode_toolbars: dict[str, QToolBar] = {
+            "editor": editor_bar,
+            "playground": playground_bar,
+        }
+        for mode in ("sessions", "diff", "release"):
+            bar = self._mode_toolbar(f"{mode}Toolbar")
+            self.mode_toolbars[mode] = bar
+        self._show_mode_toolbar("editor")
         # Shortcuts of actions only shown in menus still need a widget in the window.
         self.addActions([a.find, a.quit, a.open_version, a.back_to_draft])
         self.addActions([a.import_tools, a.export_registry])
-        self.addActions([a.run_lint, a.next_problem, a.previous_problem])
+        self.addActions([a.run_lint, a.next_problem, a.previous_problem, a.shortcuts_help])
+        self._retranslate_shell()
+
+    def _mode_toolbar(self, name: str) -> QToolBar:
+        bar = QToolBar(self)
+        bar.setObjectName(name)
+        bar.setMovable(False)
+        bar.toggleViewAction().setVisible(False)  # it follows the mode
+        self.addToolBar(bar)
+        return bar
+
+    def _show_mode_toolbar(self, mode: str) -> None:
+        """Show the toolbar of ``mode``; the Refresh action moves to it."""
+        for name, bar in self.mode_toolbars.items():
+            bar.setVisible(name == mode)
+        if mode in ("sessions", "diff", "release"):
+            bar = self.mode_toolbars[mode]
+            for other in self.mode_toolbars.values():
+                other.removeAction(self.refresh_action)
+            bar.addAction(self.refresh_action)
+
+    def current_mode(self) -> str:
+        """The mode shown: editor, playground, sessions, diff or release."""
+        widget = self.modes.currentWidget()
+        if widget is not None and widget is self.playground:
+            return "playground"
+        if widget is not None and widget is self.sessions_view:
+            return "sessions"
+        if widget is not None and widget is self.diff_view:
+            return "diff"
+        if widget is not None and widget is self.release_view:
+            return "release"
+        return "editor"
+
+    def show_mode(self, mode: str) -> None:
+        """Switch to ``mode`` by name (see :meth:`current_mode`)."""
+        if mode == "playground":
+            self.show_playground(True)
+        elif mode == "sessions":
+            self.show_sessions()
+        elif mode == "diff":
+            self.show_diff()
+        elif mode == "release":
+            self.show_release()
+        else:
+            self.show_playground(False)
+
+    def refresh_mode(self) -> None:
+        """Read the shown mode's data again (its toolbar's Refresh)."""
+        mode = self.current_mode()
+        if mode == "sessions" and self.sessions_view is not None:
+            self.sessions_view.refresh()
+        elif mode == "diff" and self.diff_view is not None:
+            self.diff_view.refresh_sides()
+            self.diff_view.recompute()
+        elif mode == "release" and self.release_view is not None:
+            self.release_view.refresh()
+
+    def show_shortcuts(self) -> QDialog:
+        """Help → Keyboard shortcuts: every shortcut of the window's actions (non-modal)."""
+        from studio.ui.shortcuts_dialog import ShortcutsDialog
+
+        dialog = ShortcutsDialog(self.findChildren(QAction), self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.show()
+        return dialog
+
+    # ------------------------------------------------------------------ language
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange and not self._retranslate_pending:
+            # Qt sends one event per translator added or removed: rebuild once.
+            self._retranslate_pending = True
+            QTimer.singleShot(0, self.retranslate_ui)
+        super().changeEvent(event)
+
+    def retranslate_ui(self) -> None:
+        """Re-read every text in the current language; rebuild the mode widgets.
+
+        The documents (open registries, unsaved edits, undo stacks) live in
+        :attr:`documents`, not in the widgets, so rebuilding the widgets loses
+        nothing: the mode, the selected tool, the editor tab and the window
+        geometry are put back as they were.
+        """
+        self._retranslate_pending = False
+        retranslate_actions(self.actions)
+        retranslate_playground_actions(self.playground_actions)
+        for action in (self.sessions_action, self.diff_action, self.release_action):
+            retranslate_mode_action(action)
+        self._retranslate_shell()
+        self._rebuild_mode_widgets()
+        self._update_state()
+
+    def _retranslate_shell(self) -> None:
+        self.file_menu.setTitle(self.tr("&File"))
+        self.edit_menu.setTitle(self.tr("&Edit"))
+        self.view_menu.setTitle(self.tr("&View"))
+        self.lint_menu.setTitle(self.tr("&Lint"))
+        self.profile_menu.setTitle(self.tr("&Profile"))
+        self.help_menu.setTitle(self.tr("&Help"))
+        self.language_menu.retranslate()
+        self.mode_bar.retranslate()
+        titles = {
+            "editor": self.tr("Editor"),
+            "playground": self.tr("Playground"),
+            "sessions": self.tr("Sessions"),
+            "diff": self.tr("Diff"),
+            "release": self.tr("Release"),
+        }
+        for mode, bar in self.mode_toolbars.items():
+            bar.setWindowTitle(titles[mode])
+        self.refresh_action.setText(self.tr("Refresh"))
+        self.refresh_action.setToolTip(self.tr("Read this mode's data again"))
+        self.versions_dock.setWindowTitle(self.tr("Versions"))
+        self.registry_combo.setToolTip(self.tr("The registry being edited"))
+        self.filter_edit.setPlaceholderText(self.tr("Filter tools (Ctrl+F)"))
+        self.banner_button.setText(self.tr("Back to draft"))
+        self.loading_bar.setAccessibleName(self.tr("Opening registry"))
+
+    def _rebuild_mode_widgets(self) -> None:
+        """New editor, preview and mode views, built in the current language."""
+        mode = self.current_mode()
+        tab = self.editor.current_tab()
+        fmt = self.preview.current_format()
+        old_editor, old_preview = self.editor, self.preview
+        old_editor.set_tool(None, None)  # disconnects it from the document
+        self.editor = ToolEditorWidget(self)
+        self.preview = PreviewWidget(self)
+        self.preview.setMinimumWidth(220)
+        sizes = self.splitter.sizes()
+        self.splitter.replaceWidget(1, self.editor)
+        self.splitter.replaceWidget(2, self.preview)
+        self.splitter.setSizes(sizes)
+        old_editor.deleteLater()
+        old_preview.deleteLater()
+        self.preview.set_format(fmt)
+        self._on_tool_selected()
+        self.editor.show_tab(tab)
+        # The other modes are built again on first use; one busy with a run,
+        # a replay or a server keeps its widgets (their texts follow later).
+        if self.playground is not None and not self.playground.controller.busy:
+            self._drop_mode_widget(self.playground)
+            self.playground = None
+        if self.sessions_view is not None and not self.sessions_view.replayer.busy:
+            self.sessions_view.shutdown()
+            self._drop_mode_widget(self.sessions_view)
+            self.sessions_view = None
+        if self.diff_view is not None:
+            self.diff_view.runner.wait()
+            self._drop_mode_widget(self.diff_view)
+            self.diff_view = None
+        if self.release_view is not None and self.release_view.server is None:
+            self.release_view.shutdown()
+            self._drop_mode_widget(self.release_view)
+            self.release_view = None
+        if mode != "editor":
+            self.show_mode(mode)
+
+    def _drop_mode_widget(self, widget: QWidget) -> None:
+        if self.modes.currentWidget() is widget:
+            self.modes.setCurrentIndex(0)
+        self.modes.removeWidget(widget)
+        widget.deleteLater()
 
     def _connect(self) -> None:
         a = self.actions
@@ -406,6 +598,12 @@ class MainWindow(QMainWindow):
         a.open_version.triggered.connect(self._open_selected_version)
         a.back_to_draft.triggered.connect(self.back_to_draft)
         a.dark_theme.toggled.connect(self._set_dark)
+        a.shortcuts_help.triggered.connect(self.show_shortcuts)
+        pa = self.playground_actions
+        # Through the window: the playground is built on first use, and again
+        # when the language changes.
+        pa.run_prompt.triggered.connect(lambda: self.playground and self.playground.run_prompt())
+        pa.stop_run.triggered.connect(lambda: self.playground and self.playground.stop())
         a.quit.triggered.connect(self.close)
         ops = self.registry_ops
         a.new_registry.triggered.connect(ops.new_registry)
@@ -971,8 +1169,6 @@ class MainWindow(QMainWindow):
             self.playground = PlaygroundView(self.store)
             pa = self.playground_actions
             self.playground.addActions([pa.run_prompt, pa.stop_run])
-            pa.run_prompt.triggered.connect(self.playground.run_prompt)
-            pa.stop_run.triggered.connect(self.playground.stop)
             self.modes.addWidget(self.playground)
             self.playground.size_panes(self.width())
         if on and self.playground is not None:
@@ -999,6 +1195,7 @@ class MainWindow(QMainWindow):
         else:
             self.modes.setCurrentWidget(widget)
         is_editor = self.modes.currentIndex() == 0
+        self._show_mode_toolbar(self.current_mode())
         for dock in self.findChildren(QDockWidget):
             # Editor docks (versions, lint) make no sense beside a run; keep their state.
             if was_editor and not is_editor:
