@@ -36,6 +36,14 @@ from studio.contract.model import (
     ToolContract,
 )
 from studio.contract.problems import ContractError, Problem, join_path, json_kind
+from studio.contract.provider_options import (
+    ANTHROPIC_CACHE_PLACEMENTS,
+    CALLERS,
+    GEMINI_MODES,
+    GeminiSettings,
+    ProviderOptions,
+    ProviderSettings,
+)
 from studio.contract.render import template_problems
 from studio.contract.schema_checks import check_output_schema, check_parameters
 
@@ -64,6 +72,7 @@ _TOOL_KEYS = (
     "icons",
     "annotations",
     "meta",
+    "provider",
 )
 
 T = TypeVar("T")
@@ -132,6 +141,11 @@ def tool_to_dict(tool: ToolContract) -> JSONDict:
         **({"icons": copy.deepcopy(list(tool.icons))} if tool.icons else {}),
         **({"annotations": copy.deepcopy(tool.annotations)} if tool.annotations else {}),
         **({"meta": copy.deepcopy(tool.meta)} if tool.meta else {}),
+        **(
+            {"provider": provider_options_to_dict(tool.provider)}
+            if not tool.provider.is_default()
+            else {}
+        ),
     }
 
 
@@ -142,6 +156,24 @@ def settings_to_dict(settings: RegistrySettings) -> JSONDict:
         "description_template": settings.description_template,
         **copy.deepcopy(settings.extra),
     }
+
+
+def provider_options_to_dict(options: ProviderOptions) -> JSONDict:
+    """The document form of a tool's provider options: only what differs from the default."""
+    out: JSONDict = {}
+    if options.strict is not None:
+        out["strict"] = options.strict
+    if options.defer_loading:
+        out["defer_loading"] = True
+    if options.input_examples:
+        out["input_examples"] = True
+    if options.allowed_callers:
+        out["allowed_callers"] = list(options.allowed_callers)
+    if options.namespace:
+        out["namespace"] = options.namespace
+    if options.eager_input_streaming is not None:
+        out["eager_input_streaming"] = options.eager_input_streaming
+    return out
 
 
 def registry_to_dict(registry: Registry) -> JSONDict:
@@ -350,6 +382,90 @@ def _read_annotations(r: _Reader) -> JSONDict:
     return copy.deepcopy(r.data)
 
 
+_PROVIDER_KEYS = (
+    "strict",
+    "defer_loading",
+    "input_examples",
+    "allowed_callers",
+    "namespace",
+    "eager_input_streaming",
+)
+_NAMESPACE_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+
+
+def _optional_bool(r: _Reader, key: str) -> bool | None:
+    value = r.data.get(key)
+    if value is None or isinstance(value, bool):
+        return value
+    r.fail(key, f"must be true, false or null, not {json_kind(value)}")
+    return None
+
+
+def _read_provider(r: _Reader) -> ProviderOptions:
+    r.unknown_keys(_PROVIDER_KEYS)
+    callers = r.strings("allowed_callers")
+    for i, caller in enumerate(callers):
+        if caller not in CALLERS:
+            r.problems.append(
+                Problem(
+                    join_path(r.path, "allowed_callers", i),
+                    f"{caller!r} is not one of {', '.join(CALLERS)}",
+                )
+            )
+    namespace = r.text("namespace")
+    if namespace and not _NAMESPACE_RE.fullmatch(namespace):
+        r.fail("namespace", f"{namespace!r} must be letters, digits, _ and - (≤ 64)")
+    return ProviderOptions(
+        strict=_optional_bool(r, "strict"),
+        defer_loading=r.boolean("defer_loading", False),
+        input_examples=r.boolean("input_examples", False),
+        allowed_callers=tuple(c for c in callers if c in CALLERS),
+        namespace=namespace if _NAMESPACE_RE.fullmatch(namespace or "-") else "",
+        eager_input_streaming=_optional_bool(r, "eager_input_streaming"),
+    )
+
+
+def provider_settings(settings: RegistrySettings) -> ProviderSettings:
+    """The registry-wide provider options in ``settings.extra["provider"]`` (checked on parse)."""
+    data = settings.extra.get("provider")
+    if not isinstance(data, dict):
+        return ProviderSettings()
+    return _read_provider_settings(_Reader(data, "settings.provider", []))
+
+
+def _read_provider_settings(r: _Reader) -> ProviderSettings:
+    r.unknown_keys(("anthropic", "openai", "gemini"))
+    anthropic = r.child("anthropic")
+    anthropic.unknown_keys(("cache_control",))
+    cache = anthropic.text("cache_control", "none")
+    if cache not in ANTHROPIC_CACHE_PLACEMENTS:
+        anthropic.fail(
+            "cache_control", f"{cache!r} is not one of {', '.join(ANTHROPIC_CACHE_PLACEMENTS)}"
+        )
+        cache = "none"
+    openai = r.child("openai")
+    openai.unknown_keys(("namespaces",))
+    namespaces: dict[str, str] = {}
+    raw = openai.data.get("namespaces", {})
+    if not isinstance(raw, dict):
+        openai.fail("namespaces", f"must be an object of name → description, not {json_kind(raw)}")
+    else:
+        for name, description in raw.items():
+            if not _NAMESPACE_RE.fullmatch(name):
+                openai.fail("namespaces", f"{name!r} must be letters, digits, _ and - (≤ 64)")
+            elif not isinstance(description, str):
+                openai.fail("namespaces", f"{name}: the description must be a string")
+            else:
+                namespaces[name] = description
+    gemini = r.child("gemini")
+    gemini.unknown_keys(("mode",))
+    mode = gemini.text("mode")
+    if mode and mode not in GEMINI_MODES:
+        gemini.fail("mode", f"{mode!r} is not one of {', '.join(GEMINI_MODES)}")
+        mode = ""
+    return ProviderSettings(cache, namespaces, GeminiSettings(mode))
+
+
 def _read_opaque_object(r: _Reader, key: str) -> JSONDict:
     value = r.data.get(key)
     if value is None:
@@ -421,6 +537,7 @@ def _read_tool(r: _Reader, check_schema: bool = True) -> ToolContract | None:
         icons=r.items("icons", _read_icon),
         annotations=annotations,
         meta=_read_opaque_object(r, "meta"),
+        provider=_read_provider(r.child("provider")) if "provider" in r.data else ProviderOptions(),
     )
 
 
@@ -491,6 +608,8 @@ def _read_settings(r: _Reader) -> RegistrySettings:
     extra = {
         k: copy.deepcopy(v) for k, v in r.data.items() if k not in ("verbs", "description_template")
     }
+    if "provider" in extra:
+        _read_provider_settings(r.child("provider"))
     return RegistrySettings(verbs=verbs, description_template=template, extra=extra)
 
 

@@ -12,6 +12,7 @@ from enum import StrEnum
 from typing import Any
 
 from studio.contract.problems import join_path
+from studio.contract.provider_options import ProviderOptions
 
 JSONDict = dict[str, Any]
 
@@ -204,6 +205,9 @@ class ToolContract:
     differ from) what ``risk`` implies; the rest is derived from the risk tier on export."""
     meta: JSONDict = field(default_factory=dict)
     """MCP ``_meta``, kept opaque: exported as it was imported, never interpreted."""
+    provider: ProviderOptions = field(default_factory=ProviderOptions)
+    """Options only some providers' tool definitions express (strict, deferred loading,
+    input examples, allowed callers, namespace): :mod:`studio.contract.provider_options`."""
 
     def has_blocks(self) -> bool:
         """True when any structured description block is filled in."""

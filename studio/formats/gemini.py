@@ -13,8 +13,11 @@ import re
 from typing import Any
 
 from studio.contract import Registry, RegistrySettings, ToolContract, join_path
+from studio.contract.document import provider_settings
+from studio.contract.provider_options import GEMINI_MODES
 from studio.formats.base import ExportResult, FormatError, Note, dump_json, kind_of
 from studio.formats.provider import ToolCollector, export_entries, text_field, unknown_keys
+from studio.formats.provider_fields import NONE_KEPT, dropped_note
 from studio.formats.schema import contract_notes, model_view
 
 NAME = "gemini"
@@ -132,6 +135,7 @@ def export_tool(
         )
     if not _GEMINI_NAME.fullmatch(tool.name):
         notes.append(Note(path, "Gemini names must start with a letter or underscore", "info"))
+    notes += dropped_note(tool, path, LABEL, NONE_KEPT)
     return {"name": tool.name, "description": description, "parameters": converted}, notes
 
 
@@ -151,7 +155,15 @@ def _bad_param_names(schema: Any) -> set[str]:
 def export_registry(registry: Registry) -> ExportResult:
     """A Gemini ``Tool`` object holding every declaration."""
     entries, notes = export_entries(registry, export_tool, LABEL)
-    return ExportResult(dump_json({"functionDeclarations": entries}), None, notes)
+    mode = provider_settings(registry.settings).gemini.mode
+    if not mode:
+        return ExportResult(dump_json({"functionDeclarations": entries}), None, notes)
+    # A calling mode is a request option: the export becomes the request's tools part.
+    request = {
+        "tools": [{"functionDeclarations": entries}],
+        "toolConfig": {"functionCallingConfig": {"mode": mode}},
+    }
+    return ExportResult(dump_json(request), None, notes)
 
 
 def from_gemini_schema(node: Any) -> Any:
@@ -218,6 +230,7 @@ def _declarations(data: Any, source: str, collector: ToolCollector) -> list[tupl
 def import_tools(data: Any, source: str) -> ToolCollector:
     """Read Gemini function declarations."""
     collector = ToolCollector()
+    _read_tool_config(data, collector)
     for path, decl in _declarations(data, source, collector):
         if not isinstance(decl, dict):
             collector.problem(path, "must be an object")
@@ -236,3 +249,24 @@ def import_tools(data: Any, source: str) -> ToolCollector:
             doc["parameters"] = from_gemini_schema(decl["parameters"])
         collector.add(doc, path)
     return collector
+
+
+def _read_tool_config(data: Any, collector: ToolCollector) -> None:
+    """A request's ``toolConfig.functionCallingConfig.mode``, kept as the registry's setting."""
+    if not isinstance(data, dict):
+        return
+    config = data.get("toolConfig", data.get("tool_config"))
+    calling = config.get("functionCallingConfig") if isinstance(config, dict) else None
+    if not isinstance(calling, dict):
+        return
+    mode = calling.get("mode")
+    if isinstance(mode, str) and mode.upper() in GEMINI_MODES:
+        collector.settings_extra.setdefault("provider", {})["gemini"] = {"mode": mode.upper()}
+    elif mode is not None:
+        collector.note("toolConfig.functionCallingConfig.mode", f"mode {mode!r} not kept", "lost")
+    if "allowedFunctionNames" in calling:
+        collector.note(
+            "toolConfig.functionCallingConfig.allowedFunctionNames",
+            "allowed function names not kept: they are chosen per audience at export",
+            "lost",
+        )

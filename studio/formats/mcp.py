@@ -41,6 +41,7 @@ from studio.contract import (
 from studio.contract.risk import guess_risk
 from studio.formats.base import ExportResult, FormatError, Note, dump_json, kind_of
 from studio.formats.provider import ToolCollector, export_entries, text_field, unknown_keys
+from studio.formats.provider_fields import NONE_KEPT, dropped_note
 from studio.formats.schema import contract_notes, model_view
 
 NAME = "mcp"
@@ -100,6 +101,7 @@ def export_tool(
         keeps_title=True,
         keeps_mcp=True,
     )
+    notes += dropped_note(tool, path, LABEL, NONE_KEPT)
     implied = implied_annotations(tool)
     annotations: dict[str, Any] = {}
     if tool.title:

@@ -68,6 +68,65 @@ def to_openai_strict(schema: dict[str, Any]) -> tuple[dict[str, Any], list[Note]
     return strict(schema, ""), notes
 
 
+def from_openai_strict(schema: dict[str, Any]) -> dict[str, Any]:
+    """A strict-mode schema back to the contract's form: nullable properties optional again.
+
+    Strict mode makes every property required and an optional one nullable; the
+    reverse treats a nullable property of a strict object as optional and not
+    null. ``additionalProperties: false`` stays (the strict export sets it anyway).
+    Exporting the result strict again gives the same schema.
+    """
+
+    def loosen(node: Any, path: str, _keyword: str = "") -> Any:
+        if not isinstance(node, dict):
+            return node
+        out = map_subschemas(node, loosen, path)
+        props = out.get("properties")
+        required = out.get("required")
+        if (
+            isinstance(props, dict)
+            and isinstance(required, list)
+            and out.get("additionalProperties") is False
+        ):
+            optional = [n for n in required if n in props and _is_nullable(props[n])]
+            for name in optional:
+                props[name] = _without_null(props[name])
+            out["required"] = [n for n in required if n not in optional]
+            if not out["required"]:
+                del out["required"]
+        return out
+
+    result: dict[str, Any] = loosen(schema, "")
+    return result
+
+
+def _is_nullable(prop: Any) -> bool:
+    if not isinstance(prop, dict):
+        return False
+    kind = prop.get("type")
+    if isinstance(kind, list) and "null" in kind and len(kind) > 1:
+        return True
+    branches = prop.get("anyOf")
+    return (
+        isinstance(branches, list)
+        and len(branches) == 2
+        and {"type": "null"} in branches
+        and len(prop) == 1
+    )
+
+
+def _without_null(prop: dict[str, Any]) -> Any:
+    """The inverse of :func:`_nullable`."""
+    if isinstance(prop.get("anyOf"), list) and len(prop) == 1:
+        return next(b for b in prop["anyOf"] if b != {"type": "null"})
+    out = dict(prop)
+    kinds = [k for k in prop["type"] if k != "null"]
+    out["type"] = kinds[0] if len(kinds) == 1 else kinds
+    if isinstance(out.get("enum"), list):
+        out["enum"] = [v for v in out["enum"] if v is not None]
+    return out
+
+
 def _nullable(prop: Any) -> Any:
     """``prop`` widened to accept null, in the form strict mode understands."""
     if not isinstance(prop, dict):

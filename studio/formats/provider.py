@@ -88,6 +88,8 @@ class ToolCollector:
         self.tools: list[ToolContract] = []
         self.notes: list[Note] = []
         self.problems: list[Problem] = []
+        self.settings_extra: dict[str, Any] = {}
+        """Registry settings an import found (``provider`` options), kept in ``settings.extra``."""
         self._seen: dict[str, str] = {}
 
     def note(self, path: str, message: str, kind: str = "info") -> None:
@@ -162,7 +164,8 @@ class ToolCollector:
         """The registry of all tools added, or a FormatError listing every problem."""
         if self.problems:
             raise FormatError.from_problems(self.problems, source)
-        return Registry(name=name, tools=tuple(self.tools))
+        settings = RegistrySettings(extra=self.settings_extra)
+        return Registry(name=name, settings=settings, tools=tuple(self.tools))
 
     def _where(self, path: str, key: str) -> str:
         return join_path(path, self.renames.get(key, key))

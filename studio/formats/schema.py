@@ -167,6 +167,7 @@ def contract_notes(
     keeps_risk: bool = False,
     keeps_title: bool,
     keeps_mcp: bool = False,
+    keeps_output_schema: bool = False,
 ) -> list[Note]:
     """Notes for contract fields a provider format cannot carry.
 
@@ -182,6 +183,7 @@ def contract_notes(
         keeps_title: The format has a title field.
         keeps_mcp: The format carries the MCP fields (output schema, icons,
             annotations, ``_meta``, task support).
+        keeps_output_schema: The format carries the output schema (OpenAI Responses).
     """
     notes = []
     if tool.risk is not RiskTier.READ and not keeps_risk:
@@ -209,7 +211,7 @@ def contract_notes(
     if tool.deprecated is not None:
         lost.append("deprecation")
     if not keeps_mcp:
-        if tool.output_schema is not None:
+        if tool.output_schema is not None and not keeps_output_schema:
             lost.append("output schema")
         if tool.icons:
             lost.append("icons")

@@ -148,11 +148,11 @@ def test_missing_parameters_become_an_empty_object_with_a_note():
     ]
 
 
-def test_openai_strict_is_noted():
+def test_openai_strict_is_kept_as_a_provider_option():
     data = [{"type": "function", "function": {"name": "a", "strict": True, "parameters": SCHEMA}}]
-    notes = import_text(json.dumps(data)).notes
-    assert [(n.path, n.kind) for n in notes] == [
-        ("tools[0].function.strict", "lost"),
+    result = import_text(json.dumps(data))
+    assert result.registry.tools[0].provider.strict is True
+    assert [(n.path, n.kind) for n in result.notes] == [
         ("tools[0].function", "guessed"),  # risk tier unknown: write
     ]
 
@@ -176,7 +176,6 @@ def test_both_openai_layouts_note_where_the_function_fields_sit(
     assert [(n.path, n.message.split(";")[0], n.kind) for n in notes] == [
         ("tools[0]", "tool of type 'web_search' skipped", "lost"),
         (where, "keys not kept: x", "lost"),
-        (f"{where}.strict", "strict mode not kept", "lost"),
         (f"{where}.parameters", "no parameters", "guessed"),
         (where, "risk tier unknown: set to write (the safe side)", "guessed"),
     ]
