@@ -1,0 +1,183 @@
+"""``studio eval compare`` and ``studio eval report``: A vs B and the report of a stored run.
+
+``studio eval compare RUN_A RUN_B`` compares two runs (each of one variant, or
+pick with ``--a``/``--b``); ``studio eval compare --run RUN [--a V --b V]``
+compares two variants of one run. ``studio eval report RUN`` reports a run (with
+the A vs B section when it holds two variants). Both write ``--format
+text|json|junit|md|html`` to stdout or ``--output FILE``.
+
+Exit codes: 0 fine; 2 bad input (unknown run or variant, one line on stderr);
+with ``--fail-on regression``, 3 when B is significantly worse than A (exact
+McNemar, α 0.05); with ``--fail-on broken``, 4 when any case that passed on A
+fails on B (for a one-variant report: when any case fails). ``--fail-on
+never`` (the default) always exits 0 once the report is written.
+
+Registered by :mod:`studio.cli.evals` through :func:`add_parsers`; everything
+heavier than argparse is imported when a command runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from studio.cli.common import Subcommands, UsageError
+
+if TYPE_CHECKING:
+    from registry_db import RegistryStore
+    from studio.evals.compare import Report
+    from studio.evals.metrics import Price
+    from studio.evals.results import Attempt
+
+FORMATS = ("text", "json", "junit", "md", "html")
+FAIL_ON = ("regression", "broken", "never")
+OUTCOMES = ("pipeline", "raw", "selection", "end_to_end")
+
+
+def _common_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--a", metavar="VARIANT", help="the variant to take as A (the baseline)")
+    p.add_argument("--b", metavar="VARIANT", help="the variant to take as B (the candidate)")
+    p.add_argument("--format", choices=FORMATS, default="text")
+    p.add_argument("--output", metavar="FILE", help="write the report here (default: stdout)")
+    p.add_argument(
+        "--fail-on", choices=FAIL_ON, default="never",
+        help="exit 3 on a significant regression, or 4 when any case broke (default: never)",
+    )  # fmt: skip
+    p.add_argument(
+        "--outcome", choices=OUTCOMES, default="pipeline",
+        help="what counts as a pass for A vs B (default: pipeline, the arguments "
+        "after the runtime's pipeline)",
+    )  # fmt: skip
+    p.add_argument(
+        "--price", metavar="PROFILE=IN/OUT", action="append", default=[],
+        help="price of a profile's tokens per million (e.g. gpt=2.5/10) for the cost estimate",
+    )  # fmt: skip
+
+
+def add_parsers(actions: Subcommands, common: argparse.ArgumentParser) -> None:
+    """Register ``studio eval compare`` and ``studio eval report`` under ``studio eval``."""
+    p = actions.add_parser(
+        "compare", parents=[common],
+        help="A vs B: two runs, or two variants of one run (flips, McNemar, interval)",
+    )  # fmt: skip
+    p.add_argument("runs", metavar="RUN", nargs="*", help="RUN_A RUN_B (or use --run)")
+    p.add_argument("--run", metavar="RUN", help="compare two variants of this one run")
+    _common_options(p)
+    p.set_defaults(handler=_cmd_compare)
+
+    p = actions.add_parser("report", parents=[common], help="the report of a stored run")
+    p.add_argument("run", metavar="RUN")
+    _common_options(p)
+    p.set_defaults(handler=_cmd_report)
+
+
+def _prices(values: list[str]) -> dict[str, Price]:
+    from studio.evals.metrics import parse_price
+
+    prices = {}
+    for value in values:
+        try:
+            name, price = parse_price(value)
+        except ValueError as exc:
+            raise UsageError(f"--price: {exc}") from None
+        prices[name] = price
+    return prices
+
+
+def _cmd_compare(store: RegistryStore, args: argparse.Namespace) -> int:
+    from studio.evals.compare import CompareError, build_report, load_run, only_variant
+    from studio.evals.compare import split_variants as split
+
+    prices = _prices(args.price)
+    try:
+        if args.run is not None:
+            if args.runs:
+                raise UsageError("give either --run RUN or RUN_A RUN_B, not both")
+            attempts, title = _load(store, args.run, load_run)
+            a, b, _, _ = split(attempts, args.a, args.b)
+        elif len(args.runs) == 2:
+            run_a, run_b = args.runs
+            attempts_a, title_a = _load(store, run_a, load_run)
+            attempts_b, _ = _load(store, run_b, load_run)
+            a = only_variant(attempts_a, args.a, run_a)
+            b = only_variant(attempts_b, args.b, run_b)
+            title = f"{title_a} vs run {run_b}"
+        else:
+            raise UsageError("compare needs RUN_A RUN_B, or --run RUN (with --a and --b)")
+        report = build_report(a, b, title=title, prices=prices, outcome=args.outcome)
+    except CompareError as exc:
+        raise UsageError(str(exc)) from None
+    return _emit(report, args)
+
+
+def _cmd_report(store: RegistryStore, args: argparse.Namespace) -> int:
+    from studio.evals.compare import (
+        CompareError,
+        build_report,
+        load_run,
+        split_variants,
+        variants_of,
+    )
+
+    prices = _prices(args.price)
+    attempts, title = _load(store, args.run, load_run)
+    try:
+        if args.a or args.b or len(variants_of(attempts)) == 2:
+            a, b, _, _ = split_variants(attempts, args.a, args.b)
+            report = build_report(a, b, title=title, prices=prices, outcome=args.outcome)
+        else:
+            report = build_report(attempts, title=title, prices=prices, outcome=args.outcome)
+    except CompareError as exc:
+        raise UsageError(str(exc)) from None
+    return _emit(report, args)
+
+
+def _load(
+    store: RegistryStore,
+    run_id: str,
+    load_run: Callable[[RegistryStore, str], tuple[list[Attempt], str]],
+) -> tuple[list[Attempt], str]:
+    from registry_db import NotFoundError
+
+    try:
+        attempts, title = load_run(store, run_id)
+    except NotFoundError as exc:
+        raise UsageError(str(exc)) from None
+    if not attempts:
+        raise UsageError(f"eval run {run_id!r} has no attempts yet")
+    return attempts, title
+
+
+def _emit(report: Report, args: argparse.Namespace) -> int:
+    from studio.evals.gates import EXIT_BROKEN, EXIT_REGRESSION
+    from studio.evals.report import render
+    from studio.formats.base import one_line
+
+    text = render(report, args.format)
+    if args.output:
+        try:
+            Path(args.output).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise UsageError(f"cannot write {one_line(args.output)}: {exc.strerror}") from None
+        print(f"wrote {one_line(args.output)}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return fail_code(report, args.fail_on, EXIT_REGRESSION, EXIT_BROKEN)
+
+
+def fail_code(report: Report, fail_on: str, regression: int, broken: int) -> int:
+    """The exit code ``--fail-on`` asks for, given the report."""
+    c = report.comparison
+    if fail_on == "regression" and c is not None and c.verdict == "worse":
+        return regression
+    if fail_on == "broken":
+        if c is not None and c.broken:
+            return broken
+        if c is None and any(
+            a.scored and a.pipeline is not None and not a.pipeline.passed for a in report.attempts
+        ):
+            return broken
+    return 0
