@@ -177,6 +177,8 @@ class DraftWorkspace:
         self._positions: dict[int, int] | None = None
         self._saved_order: list[int] = []
         self._order_dirty = False
+        self._saved_names: dict[str, int] | None = None
+        """Saved tool name → key, built on the first save of an unmoved working copy."""
         self._reset_bookkeeping()
 
     # ------------------------------------------------------------------ loading
@@ -219,6 +221,7 @@ class DraftWorkspace:
         return self.read_only_version is not None
 
     def _reset_bookkeeping(self) -> None:
+        self._saved_names = None
         self._changed = {e.key for e in self.entries if e.saved_tool != e.tool}
         self._saved_order = [e.key for e in self.entries if e.saved_position is not None]
         self._positions = None
@@ -299,6 +302,17 @@ class DraftWorkspace:
     def problems(self) -> list[Problem]:
         """What stops the working copy from being saved (checked like an import)."""
         problems: list[Problem] = []
+        if not self._order_dirty and not self.deleted and not self._changed_names_clash():
+            # The saved tools, unique by name, minus nothing plus nothing: only
+            # changed entries can have problems, so a save of one tool does not
+            # re-walk 10,000 in Python.
+            positions = self._position_map()
+            for i in sorted(positions[key] for key in self._changed if key in positions):
+                try:
+                    parse_tool(tool_to_dict(self.entries[i].tool), f"tools[{i}]")
+                except ContractError as exc:
+                    problems.extend(exc.problems)
+            return problems
         seen: dict[str, int] = {}
         for i, entry in enumerate(self.entries):
             path = f"tools[{i}]"
@@ -314,6 +328,29 @@ class DraftWorkspace:
                 )
             seen.setdefault(name, i)
         return problems
+
+    def _changed_names_clash(self) -> bool:
+        """True when a changed entry may share its name with another entry.
+
+        Only meaningful when the entries are the saved ones in the saved order:
+        unchanged entries then keep their saved names, which the store keeps
+        unique, so only a changed entry's name can collide.
+        """
+        if self._saved_names is None:
+            self._saved_names = {
+                e.saved_tool.name: e.key for e in self.entries if e.saved_tool is not None
+            }
+        positions = self._position_map()
+        names: set[str] = set()
+        for key in self._changed:
+            if key not in positions:
+                return True
+            name = self.entries[positions[key]].tool.name
+            holder = self._saved_names.get(name, key)
+            if name in names or (holder != key and holder not in self._changed):
+                return True
+            names.add(name)
+        return False
 
     def save(self, store: RegistryStore) -> None:
         """Write every change since the last load/save in one transaction.
@@ -331,11 +368,25 @@ class DraftWorkspace:
             for e in self.deleted
             if e.stored_id is not None
         ]
-        dirty = [
-            (i, e)
-            for i, e in enumerate(self.entries)
-            if e.key in self._changed or e.saved_position != i
-        ]
+        positions = self._position_map()
+        moved = (
+            self._order_dirty
+            or bool(self.deleted)
+            or any(key not in positions for key in self._changed)
+        )
+        if moved:
+            dirty = [
+                (i, e)
+                for i, e in enumerate(self.entries)
+                if e.key in self._changed or e.saved_position != i
+            ]
+        else:
+            # Same order as saved: every entry sits at its saved position, so
+            # only the changed ones go to the store (O(changed), not O(tools)).
+            dirty = sorted((positions[k], self.entries[positions[k]]) for k in self._changed)
+            saved_names_before = {
+                e.key: e.saved_tool.name for _, e in dirty if e.saved_tool is not None
+            }
         changes.extend(
             UpsertTool(e.tool, e.stored_id, e.base_revision, position=i) for i, e in dirty
         )
@@ -348,5 +399,12 @@ class DraftWorkspace:
             entry.saved_tool = entry.tool
             entry.saved_position = i
         self.deleted.clear()
-        self._reset_bookkeeping()
+        if moved:
+            self._reset_bookkeeping()
+        else:
+            if self._saved_names is not None:
+                for _, entry in dirty:
+                    self._saved_names.pop(saved_names_before[entry.key], None)
+                self._saved_names.update((e.tool.name, e.key) for _, e in dirty)
+            self._changed.difference_update(e.key for _, e in dirty)
         self.events.emit("dirty", self.is_dirty)
