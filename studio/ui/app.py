@@ -11,7 +11,7 @@ from types import TracebackType
 from typing import Literal
 
 import platformdirs
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import QMessageLogContext, QSettings, Qt, QtMsgType, qInstallMessageHandler
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication, QMessageBox
 
@@ -88,6 +88,33 @@ def apply_palette(app: QApplication, theme: Theme | str) -> str:
     return theme
 
 
+# Qt messages that say nothing to a user or developer of the studio: the
+# offscreen and some Wayland platforms print this for every dialog shown.
+_QT_NOISE = ("This plugin does not support propagateSizeHints",)
+
+
+def qt_message_filter(mode: QtMsgType, context: QMessageLogContext, message: str) -> None:
+    """Print Qt's messages as Qt would, minus the known noise (:data:`_QT_NOISE`)."""
+    if any(noise in message for noise in _QT_NOISE):
+        return
+    if mode in (QtMsgType.QtWarningMsg, QtMsgType.QtCriticalMsg, QtMsgType.QtFatalMsg):
+        _log.warning("Qt: %s", message)
+    else:
+        _log.debug("Qt: %s", message)
+
+
+def install_qt_message_filter() -> None:
+    """Route Qt's messages through :func:`qt_message_filter` (the log, noise dropped)."""
+    qInstallMessageHandler(qt_message_filter)
+
+
+def apply_saved_language(app: QApplication) -> str:
+    """Show the UI in the language picked under View → Language (the system's at first)."""
+    from studio.ui.language_menu import apply_language, saved_language
+
+    return apply_language(saved_language())
+
+
 def _log_file() -> Path:
     folder = Path(platformdirs.user_log_dir("tool-registry-studio", appauthor=False))
     folder.mkdir(parents=True, exist_ok=True)
@@ -155,8 +182,10 @@ def run_gui(db_path: Path | None) -> int:
     app.setOrganizationName(ORG_NAME)
     app.setStyle(StudioStyle())
     install_excepthook(log_path)
+    install_qt_message_filter()
     theme = QSettings().value("ui/theme", "system")
     apply_palette(app, str(theme))
+    apply_saved_language(app)
 
     path = db_path if db_path is not None else resolve_db_path(None)
     try:

@@ -62,6 +62,7 @@ from studio.ui.dialogs.publish_dialog import (
     ReviewedPublisher,
 )
 from studio.ui.document import RegistryDocument
+from studio.ui.fonts import FONT_PACKAGE, CjkFontCheck
 from studio.ui.language_menu import LanguageMenu
 from studio.ui.lint_actions import LintOperations, LintPrompts
 from studio.ui.mode_bar import ModeBar
@@ -76,6 +77,7 @@ from studio.ui.widgets.unsaved import UnsavedAnswer, ask_save_discard_cancel
 
 if TYPE_CHECKING:
     from studio.ui.diff.diff_view import DiffView
+    from studio.ui.playground.sidebar import WorkingCopy
     from studio.ui.playground.view import PlaygroundView
     from studio.ui.release import ReleaseView
     from studio.ui.sessions.browser import SessionsView
@@ -222,6 +224,7 @@ class MainWindow(QMainWindow):
         self.open_jobs = RegistryJobs(self)
         self.opening: PendingOpen | None = None
         self._retranslate_pending = False
+        self.cjk_check = CjkFontCheck()
         self.resize(1280, 800)
 
         self._build_widgets()
@@ -278,6 +281,20 @@ class MainWindow(QMainWindow):
         banner_layout.addWidget(self.banner_button)
         self.banner.hide()
 
+        # Chinese text without a CJK font shows as boxes: said once, in words.
+        self.font_banner = QFrame()
+        self.font_banner.setObjectName("fontBanner")
+        self.font_banner.setFrameShape(QFrame.Shape.StyledPanel)
+        self.font_label = QLabel()
+        self.font_label.setWordWrap(True)
+        self.font_close = QPushButton()
+        self.font_close.clicked.connect(self.font_banner.hide)
+        font_layout = QHBoxLayout(self.font_banner)
+        font_layout.setContentsMargins(8, 4, 8, 4)
+        font_layout.addWidget(self.font_label, 1)
+        font_layout.addWidget(self.font_close)
+        self.font_banner.hide()
+
         self.loading_banner = QFrame()
         self.loading_banner.setObjectName("loadingBanner")
         self.loading_banner.setFrameShape(QFrame.Shape.StyledPanel)
@@ -312,6 +329,7 @@ class MainWindow(QMainWindow):
         central_layout.setContentsMargins(0, 0, 0, 0)
         central_layout.setSpacing(0)
         central_layout.addWidget(self.banner)
+        central_layout.addWidget(self.font_banner)
         central_layout.addWidget(self.loading_banner)
         central_layout.addWidget(self.splitter, 1)
         # Editor and Playground share the centre; the playground is built on first use.
@@ -540,6 +558,14 @@ class MainWindow(QMainWindow):
         self.registry_combo.setToolTip(self.tr("The registry being edited"))
         self.filter_edit.setPlaceholderText(self.tr("Filter tools (Ctrl+F)"))
         self.banner_button.setText(self.tr("Back to draft"))
+        self.font_close.setText(self.tr("Dismiss"))
+        self.font_label.setText(
+            self.tr(
+                "This registry contains Chinese (or other CJK) text, but no installed font "
+                "can show it: it appears as boxes. Install a CJK font (on Debian or Ubuntu: "
+                "sudo apt install {package}) and restart the studio."
+            ).format(package=FONT_PACKAGE)
+        )
         self.loading_bar.setAccessibleName(self.tr("Opening registry"))
 
     def _rebuild_mode_widgets(self) -> None:
@@ -625,6 +651,10 @@ class MainWindow(QMainWindow):
         self.versions_panel.openRequested.connect(self.open_version)
         self.versions_panel.compareRequested.connect(lambda n: self.show_diff(compare_version=n))
         self.undo_group.indexChanged.connect(lambda _i: self._update_state())
+        # Ctrl+Z works in every mode: the Playground's draft must follow it.
+        self.undo_group.indexChanged.connect(
+            lambda _i: self.current_mode() == "playground" and self._playground_follow()
+        )
         self.undo_group.cleanChanged.connect(lambda _c: self._update_state())
 
     # ------------------------------------------------------------------ documents
@@ -887,11 +917,19 @@ class MainWindow(QMainWindow):
         else:
             self.banner.hide()
         self._refresh_versions()
+        self._check_cjk_font(doc)
         self.lint_ops.activate(key)
         if self.tool_proxy.rowCount() > 0:
             self.tool_view.setCurrentIndex(self.tool_proxy.index(0, 0))
         self._on_tool_selected()
         self._update_state()
+
+    def _check_cjk_font(self, doc: RegistryDocument) -> None:
+        tools = (e.tool for e in doc.workspace.entries)
+        texts = (t for tool in tools for t in (tool.title, tool.summary, tool.description))
+        if self.cjk_check.needs_warning(texts):
+            _log.warning("no CJK font installed: Chinese text shows as boxes (%s)", FONT_PACKAGE)
+            self.font_banner.show()
 
     def _on_registry_picked(self, row: int) -> None:
         name = self.registry_model.data(
@@ -1169,16 +1207,39 @@ class MainWindow(QMainWindow):
             self.playground = PlaygroundView(self.store)
             pa = self.playground_actions
             self.playground.addActions([pa.run_prompt, pa.stop_run])
+            self.playground.sidebar.working_copy = self.working_copy
             self.modes.addWidget(self.playground)
             self.playground.size_panes(self.width())
         if on and self.playground is not None:
             self.playground.sidebar.refresh()
+            self._playground_follow()
         self._switch_mode(self.playground if on else None)
         target = (
             self.playground_actions.show_playground if on else self.playground_actions.show_editor
         )
         target.setChecked(True)
         return self.playground
+
+    def working_copy(self, registry: str) -> WorkingCopy | None:
+        """The editor's draft of ``registry`` as shown (None when it is not open)."""
+        from studio.ui.playground.sidebar import WorkingCopy
+
+        doc = self.documents.get(registry)
+        if doc is None or doc.read_only:
+            return None
+        stack = doc.undo_stack
+        clean = stack.cleanIndex()
+        unsaved = abs(stack.index() - clean) if clean >= 0 else max(1, stack.index())
+        return WorkingCopy(doc.workspace.registry(), unsaved if doc.is_dirty else 0)
+
+    def _playground_follow(self) -> None:
+        """The Playground shows the editor's registry (unless pinned) and its working copy."""
+        if self.playground is None:
+            return
+        doc = self.current_document()
+        name = doc.name if doc is not None else self.opening.name if self.opening else None
+        self.playground.sidebar.follow(name)
+        self.playground.update_header()
 
     def _on_mode_toggled(self, _checked: bool) -> None:
         pa = self.playground_actions

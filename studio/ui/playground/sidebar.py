@@ -14,11 +14,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QCheckBox,
     QComboBox,
     QFormLayout,
     QGroupBox,
@@ -41,6 +44,7 @@ from registry_db.profiles import ProfileRepository
 from registry_db.sessions import SessionStore
 from studio.contract import Registry
 from studio.providers import ModelProfile, store_api_key, test_connection
+from studio.providers.profiles import find_api_key
 from studio.runtime import (
     HttpExecutor,
     HttpTarget,
@@ -65,8 +69,30 @@ _log = logging.getLogger(__name__)
 DRAFT = "draft"
 
 
+@dataclass(frozen=True)
+class WorkingCopy:
+    """The editor's draft of a registry as shown, unsaved edits included."""
+
+    registry: Registry
+    unsaved: int  # undo steps since the last save (0: as saved)
+
+
+WorkingCopySource = Callable[[str], WorkingCopy | None]
+
+
 class PlaygroundSidebar(QScrollArea):
-    """Everything a run is configured with; scrolls when the window is small."""
+    """Everything a run is configured with; scrolls when the window is small.
+
+    The registry follows the editor's (:meth:`follow`) unless the user pins
+    another one; "draft" runs the editor's working copy as shown, unsaved
+    edits included, and says how many (``draft · 2 unsaved edits``).
+
+    Signals:
+        configChanged(): what a run would run changed (registry, version,
+            profile or an executor); the header re-reads :meth:`describe`.
+    """
+
+    configChanged = Signal()
 
     def __init__(
         self, store: RegistryStore, sessions: SessionStore, parent: QWidget | None = None
@@ -85,6 +111,9 @@ class PlaygroundSidebar(QScrollArea):
         self._test_task: asyncio.Task[None] | None = None
         self._registry: Registry | None = None
         self._mock_specs: dict[str, Any] = {}
+        self.working_copy: WorkingCopySource = lambda _name: None
+        """The editor's unsaved draft of a registry (the window sets it)."""
+        self._unsaved = 0
         self.setWidgetResizable(True)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setMinimumWidth(250)
@@ -112,11 +141,21 @@ class PlaygroundSidebar(QScrollArea):
 
         self.registry_combo = QComboBox()
         self.version_combo = QComboBox()
-        self.version_combo.setToolTip("Run against the draft or a published version")
-        registry_box = QGroupBox("Registry")
+        self.version_combo.setToolTip(
+            self.tr("Run the draft as the editor shows it (unsaved edits included) or a version")
+        )
+        self.pin_check = QCheckBox(self.tr("&Pin"))
+        self.pin_check.setToolTip(
+            self.tr("Keep this registry; unpinned, the Playground follows the editor's registry")
+        )
+        registry_row = QHBoxLayout()
+        registry_row.setContentsMargins(0, 0, 0, 0)
+        registry_row.addWidget(self.registry_combo, 1)
+        registry_row.addWidget(self.pin_check)
+        registry_box = QGroupBox(self.tr("Registry"))
         rl = QFormLayout(registry_box)
-        rl.addRow("&Registry", self.registry_combo)
-        rl.addRow("&Version", self.version_combo)
+        rl.addRow(self.tr("&Registry"), registry_row)
+        rl.addRow(self.tr("&Version"), self.version_combo)
 
         self.system_edit = QPlainTextEdit()
         self.system_edit.setPlaceholderText("System prompt (optional)")
@@ -194,7 +233,12 @@ class PlaygroundSidebar(QScrollArea):
         self.edit_profile_button.clicked.connect(self._edit_current)
         self.test_button.clicked.connect(self.start_test_connection)
         self.registry_combo.currentTextChanged.connect(self._on_registry)
-        self.version_combo.currentTextChanged.connect(self._on_version)
+        # Picked by hand: the user wants this one, whatever the editor shows.
+        self.registry_combo.activated.connect(lambda _row: self.pin_check.setChecked(True))
+        self.version_combo.currentIndexChanged.connect(
+            lambda _row: self._on_version(self.current_version())
+        )
+        self.profile_combo.currentTextChanged.connect(lambda _t: self.configChanged.emit())
         self.executor_model.executorChanged.connect(self._on_executor_changed)
         self.executor_view.doubleClicked.connect(self._on_row_activated)
         self.http_button.clicked.connect(lambda: self.open_http_editor())
@@ -218,6 +262,55 @@ class PlaygroundSidebar(QScrollArea):
         if registry:
             self.registry_combo.setCurrentText(registry)
         self._on_registry(self.registry_combo.currentText())
+
+    def follow(self, registry: str | None) -> None:
+        """Show the editor's ``registry`` unless pinned; re-read its working copy."""
+        following = not self.pin_check.isChecked()
+        if registry and following and self.registry_combo.currentText() != registry:
+            if self.registry_combo.findText(registry) < 0:
+                self.refresh()
+            self.registry_combo.setCurrentText(registry)
+            return  # _on_registry re-read everything
+        if self.current_version() == DRAFT:
+            self._on_version(DRAFT)
+
+    def current_version(self) -> str:
+        """``draft`` or a version number, as text."""
+        data = self.version_combo.currentData()
+        return str(data) if data is not None else self.version_combo.currentText()
+
+    def describe(self) -> str:
+        """One line saying exactly what a run would run: registry, version, profile, executors."""
+        name = self.registry_combo.currentText()
+        if not name or self._registry is None:
+            return self.tr("Nothing to run yet: pick a registry")
+        version = self.current_version()
+        if version == DRAFT:
+            what = self._draft_label()
+        else:
+            what = self.tr("version {number}").format(number=version)
+        profile = self.profile_combo.currentText()
+        who = (
+            self.tr("profile {name}").format(name=profile)
+            if profile
+            else self.tr("no model profile yet")
+        )
+        counts: dict[str, int] = {}
+        for choice in self.executor_model.choices():
+            counts[choice.executor] = counts.get(choice.executor, 0) + 1
+        executors = ", ".join(f"{n} {kind}" for kind, n in sorted(counts.items()))
+        parts = [name, what, who]
+        if executors:
+            parts.append(self.tr("executors: {counts}").format(counts=executors))
+        pinned = self.tr(" (pinned)") if self.pin_check.isChecked() else ""
+        return self.tr("Runs {what}").format(what=" · ".join(parts)) + pinned
+
+    def _draft_label(self) -> str:
+        if self._unsaved <= 0:
+            return self.tr("draft")
+        if self._unsaved == 1:
+            return self.tr("draft · 1 unsaved edit")
+        return self.tr("draft · {count} unsaved edits").format(count=self._unsaved)
 
     def current_profile(self) -> ModelProfile | None:
         name = self.profile_combo.currentText()
@@ -284,15 +377,25 @@ class PlaygroundSidebar(QScrollArea):
         self.version_combo.blockSignals(True)
         self.version_combo.clear()
         if name:
-            self.version_combo.addItem(DRAFT)
-            for info in reversed(self.store.list_versions(name)):
-                self.version_combo.addItem(str(info.number))
+            self.version_combo.addItem(DRAFT, DRAFT)
+            try:
+                versions = self.store.list_versions(name)
+            except StoreError as exc:  # deleted elsewhere meanwhile
+                self.connection_label.setText(
+                    self.tr("Versions not loaded: {error}").format(error=exc)
+                )
+                versions = []
+            for info in reversed(versions):
+                self.version_combo.addItem(str(info.number), str(info.number))
         self.version_combo.blockSignals(False)
         self._load_mocks(name)
-        self._on_version(self.version_combo.currentText())
+        self._on_version(self.current_version())
 
     def _on_version(self, version: str) -> None:
+        self._unsaved = 0
         self._registry = self.load_registry(self.registry_combo.currentText(), version)
+        if version == DRAFT and self.version_combo.count():
+            self.version_combo.setItemText(0, self._draft_label())
         self.reload_executors()
 
     def reload_executors(self) -> None:
@@ -314,13 +417,23 @@ class PlaygroundSidebar(QScrollArea):
             self.select_tool(selected)
         shown = ", ".join(self._allowed) if self._allowed else "none yet (set in HTTP target…)"
         self.allowed_label.setText(f"HTTP allowed: {shown}")
+        self.configChanged.emit()
 
     def load_registry(self, name: str, version: str) -> Registry | None:
+        """The registry a run uses; the draft is the editor's working copy when it has one."""
         if not name or not version:
             return None
-        if version == DRAFT:
-            return self.store.draft_registry(name)
-        return self.store.load_version(name, int(version)).registry
+        try:
+            if version == DRAFT:
+                copy = self.working_copy(name)
+                if copy is not None:
+                    self._unsaved = copy.unsaved
+                    return copy.registry
+                return self.store.draft_registry(name)
+            return self.store.load_version(name, int(version)).registry
+        except StoreError as exc:  # deleted or renamed elsewhere meanwhile
+            self.connection_label.setText(self.tr("Registry not loaded: {error}").format(error=exc))
+            return None
 
     def _load_mocks(self, name: str, *, reset_context: bool = True) -> None:
         specs: dict[str, Any] = {}
@@ -352,6 +465,16 @@ class PlaygroundSidebar(QScrollArea):
         profile = self.current_profile()
         if profile is None:
             raise ValueError("Add a model profile first (Model → Add…)")
+        if profile.api_key_env:
+            # Said before any request: the provider's "401" named no cause.
+            lookup = find_api_key(profile)
+            if lookup.key is None:
+                raise ValueError(
+                    self.tr(
+                        "{variable} is not set: export it before starting the studio, "
+                        "or store a key with Edit… (profile {profile})"
+                    ).format(variable=profile.api_key_env, profile=profile.name)
+                )
         if self._registry is None:
             raise ValueError("Pick a registry")
         try:
@@ -366,7 +489,7 @@ class PlaygroundSidebar(QScrollArea):
             executors = dict.fromkeys(targets, http)
         config = RunConfig(
             self._registry,
-            version=self.version_combo.currentText(),
+            version=self.current_version(),
             profile=profile.name,
             system=self.system_edit.toPlainText().strip(),
             params=profile.params,
@@ -436,6 +559,7 @@ class PlaygroundSidebar(QScrollArea):
             self.executor_store.set_executor(registry, tool, executor)
         except StoreError as exc:
             self.connection_label.setText(f"Executor not saved: {exc}")
+        self.configChanged.emit()
 
     def _http_editor_closed(self, dialog: HttpTargetDialog, tool: str) -> None:
         if not dialog.saved:

@@ -82,7 +82,26 @@ class PlaygroundView(QWidget):
         self.event_log = EventLogView()
         self.inspector = InspectorWidget()
 
-        self.session_label = QLabel("No session yet")
+        # What a run would run, always in view: the registry, its version or
+        # draft state (unsaved edits counted), the profile and the executors.
+        self.header_label = QLabel()
+        self.header_label.setObjectName("playgroundHeader")
+        self.header_label.setWordWrap(True)
+        self.header_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.header_label.setContentsMargins(6, 4, 6, 4)
+        self.empty_label = QLabel(
+            self.tr(
+                "Nothing has run yet. Type a prompt below and press Run (Ctrl+Return): the "
+                "model's answer, every tool call it makes and each result appear here. "
+                "The header above says what runs."
+            )
+        )
+        self.empty_label.setObjectName("playgroundEmpty")
+        self.empty_label.setWordWrap(True)
+        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty_label.setEnabled(False)
+        self.empty_label.setContentsMargins(24, 24, 24, 24)
+        self.session_label = QLabel(self.tr("No session yet"))
         self.status_label = QLabel("Idle")
         self.status_label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         self.again_button = QPushButton("Run again from here")
@@ -123,7 +142,9 @@ class PlaygroundView(QWidget):
         ct.setContentsMargins(0, 0, 0, 0)
         ct.setSpacing(0)
         ct.addLayout(bar)
+        ct.addWidget(self.empty_label, 1)
         ct.addWidget(self.conversation, 1)
+        self.conversation.hide()
         ct.addLayout(prompt_row)
         self.centre = QSplitter(Qt.Orientation.Vertical)
         self.centre.setChildrenCollapsible(False)
@@ -145,7 +166,11 @@ class PlaygroundView(QWidget):
         self.centre.setMinimumWidth(320)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.splitter)
+        layout.setSpacing(0)
+        layout.addWidget(self.header_label)
+        layout.addWidget(self.splitter, 1)
+        self.sidebar.configChanged.connect(self.update_header)
+        self.update_header()
 
         self.run_button.clicked.connect(self.run_prompt)
         self.stop_button.clicked.connect(self.stop)
@@ -218,7 +243,13 @@ class PlaygroundView(QWidget):
 
     # ------------------------------------------------------------------ run signals
 
+    def update_header(self) -> None:
+        """Say what a run would run now (see :meth:`PlaygroundSidebar.describe`)."""
+        self.header_label.setText(self.sidebar.describe())
+
     def _on_started(self, run: Run) -> None:
+        self.empty_label.hide()
+        self.conversation.show()
         self.model.set_messages(run.messages)
         self.event_log.log_model.clear()
         self.inspector.show_item(None, self.model)
