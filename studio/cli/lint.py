@@ -71,7 +71,66 @@ def _cmd_lint(store: RegistryStore | None, args: argparse.Namespace) -> int:
 
 
 def _write_json(doc: object, json: Any) -> None:
-    """``json.dumps(doc, ensure_ascii=False, indent=2)`` and a newline, written in pieces.
+    """``json.dumps(doc, ensure_ascii=False, indent=2)`` and a newline, to standard output.
+
+    orjson writes those exact bytes about 25 times faster than the json module
+    (whose ``indent`` encoder is pure Python: a quarter of a second at 2,000
+    tools) when the document holds nothing they spell differently; see
+    :func:`_orjson_safe`. Anything else goes through the json module.
+    """
+    fast = _orjson_bytes(doc)
+    if fast is not None:
+        out = sys.stdout
+        binary = getattr(out, "buffer", None)
+        encoding = (getattr(out, "encoding", None) or "").lower().replace("-", "")
+        if binary is not None and encoding == "utf8":
+            out.flush()
+            binary.write(fast)
+            binary.flush()
+        else:
+            out.write(fast.decode("utf-8"))
+        return
+    _write_json_slow(doc, json)
+
+
+def _orjson_bytes(doc: object) -> bytes | None:
+    """The document as indented JSON by orjson, or None when the json module must write it."""
+    try:
+        import orjson
+    except ImportError:  # pragma: no cover - a dependency; the json module still works
+        return None
+    if not _orjson_safe(doc):
+        return None
+    try:
+        return orjson.dumps(doc, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE)
+    except (TypeError, ValueError):  # non-str keys, lone surrogates, integers past 64 bits
+        return None
+
+
+def _orjson_safe(doc: object) -> bool:
+    """True when orjson spells every float of ``doc`` as ``repr`` does.
+
+    Both write the shortest round-trip digits; they differ on NaN and the
+    infinities (``NaN`` vs ``null``) and on exponents (``1e-05`` vs ``1e-5``),
+    which ``repr`` uses below 1e-4 and from 1e16 on.
+    """
+    stack: list[Any] = [doc]
+    while stack:
+        value = stack.pop()
+        kind = type(value)
+        if kind is dict:
+            stack.extend(value.values())
+        elif kind is list or kind is tuple:
+            stack.extend(value)
+        elif kind is float:
+            size = abs(value)
+            if not (size == 0.0 or 1e-4 <= size < 1e16):  # NaN fails both
+                return False
+    return True
+
+
+def _write_json_slow(doc: object, json: Any) -> None:
+    """The json module's encoding, written a batch of chunks at a time.
 
     With ``indent`` the json module encodes in pure Python into millions of
     small strings; joined all at once they were the peak memory of a large lint

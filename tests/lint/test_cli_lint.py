@@ -117,3 +117,28 @@ def test_a_file_lint_imports_no_database_and_no_tokenizer_when_counts_are_cached
     assert "HEAVY []" in second.stderr
     assert json.loads(first.stdout) == json.loads(second.stdout)
     assert json.loads(second.stdout)["tokens"]["method"] == "o200k_base"
+
+
+@pytest.mark.parametrize(
+    "doc",
+    [
+        {"a": [1, 0.5, -0.0, 123.4, '订单\n"q"', None, True, [], {}], "b": {"c": []}},
+        {"tiny": 1e-05, "huge": 1e16},  # repr's exponents: the json module writes these
+        {"nan": float("nan"), "inf": float("inf")},
+        {"surrogate": "\ud800"},
+        {1: "an int key"},
+    ],
+)
+def test_json_output_is_the_json_module_bytes(capsys, doc: dict) -> None:
+    """The fast writer gives exactly ``json.dumps(doc, ensure_ascii=False, indent=2)``."""
+    from studio.cli.lint import _write_json
+
+    _write_json(doc, json)
+    out, _ = capsys.readouterr()
+    assert out == json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
+
+
+def test_the_json_report_is_the_json_module_bytes(capsys) -> None:
+    code, out, _ = run(capsys, "lint", str(EXAMPLES / "order-service.json"), "--format", "json")
+    assert code == 1
+    assert out == json.dumps(json.loads(out), ensure_ascii=False, indent=2) + "\n"
