@@ -125,7 +125,6 @@ def test_a_file_lint_imports_no_database_and_no_tokenizer_when_counts_are_cached
         {"a": [1, 0.5, -0.0, 123.4, '订单\n"q"', None, True, [], {}], "b": {"c": []}},
         {"tiny": 1e-05, "huge": 1e16},  # repr's exponents: the json module writes these
         {"nan": float("nan"), "inf": float("inf")},
-        {"surrogate": "\ud800"},
         {1: "an int key"},
     ],
 )
@@ -136,6 +135,14 @@ def test_json_output_is_the_json_module_bytes(capsys, doc: dict) -> None:
     _write_json(doc, json)
     out, _ = capsys.readouterr()
     assert out == json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
+
+
+def test_what_orjson_refuses_goes_to_the_json_module() -> None:
+    from studio.cli.lint import _orjson_bytes
+
+    assert _orjson_bytes({"surrogate": "\ud800"}) is None
+    assert _orjson_bytes({"big": 2**70}) is None
+    assert _orjson_bytes({"ok": "订单"}) == '{\n  "ok": "订单"\n}\n'.encode()
 
 
 def test_the_json_report_is_the_json_module_bytes(capsys) -> None:
