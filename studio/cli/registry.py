@@ -9,6 +9,7 @@ from pathlib import Path
 from registry_db import RegistryStore
 from studio.cli import evals
 from studio.cli.common import Subcommands, UsageError, load_registry
+from studio.cli.publish_review import add_review_options
 from studio.contract import Registry
 
 IMPORT_FORMATS = (
@@ -68,6 +69,7 @@ def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     p.add_argument("--notes", default="")
     p.add_argument("--semver", metavar="X.Y.Z")
     p.add_argument("--author", metavar="NAME", help="who publishes (default: the OS user)")
+    add_review_options(p)
     p.set_defaults(handler=_cmd_publish)
 
     p = sub.add_parser("versions", parents=[common], help="list published versions")
@@ -211,10 +213,10 @@ def _cmd_export(store: RegistryStore, args: argparse.Namespace) -> int:
 
 
 def _cmd_publish(store: RegistryStore, args: argparse.Namespace) -> int:
-    info = store.publish(args.registry, notes=args.notes, semver=args.semver, author=args.author)
-    semver = f" ({info.semver})" if info.semver else ""
-    print(f"published {args.registry} version {info.number}{semver} {info.content_hash}")
-    return 0
+    """Review (diff summary, semver, gates; see :mod:`studio.cli.publish_review`), then publish."""
+    from studio.cli.publish_review import review_and_publish
+
+    return review_and_publish(store, args)
 
 
 def _cmd_versions(store: RegistryStore, args: argparse.Namespace) -> int:
