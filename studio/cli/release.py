@@ -1,4 +1,10 @@
-"""``studio channel`` and ``studio resolve``: release channels and who gets which version."""
+"""``studio channel`` and ``studio resolve``: release channels and who gets which version.
+
+``studio channel REG promote --require-evals SET --profile P`` first runs the
+eval set on the version stable serves and on the canary's version, and refuses
+(exit 6, :data:`~studio.evals.gates.EXIT_PROMOTE_REFUSED`; nothing changes) when
+the canary is significantly worse. Bad input exits 2.
+"""
 
 from __future__ import annotations
 
@@ -27,6 +33,14 @@ def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     pc.add_argument("--share", metavar="S", type=int, help="percent of subjects (0-100)")
     pc = channel.add_parser("promote", parents=[common], help="make the canary's version stable")
     pc.add_argument("--channel", metavar="NAME", default="canary")
+    pc.add_argument(
+        "--require-evals", metavar="SET",
+        help="run this eval set on stable's and the channel's versions first; refuse "
+        "(exit 6) when the channel's version is significantly worse",
+    )  # fmt: skip
+    pc.add_argument("--profile", metavar="P", help="model profile for --require-evals")
+    pc.add_argument("--repeat", metavar="N", type=int, default=1,
+                    help="repetitions per case for --require-evals (default 1)")  # fmt: skip
     pc = channel.add_parser(
         "rollback", parents=[common], help="canary to 0 %%, or stable to its previous version"
     )
@@ -74,6 +88,9 @@ def _cmd_channel(store: RegistryStore, args: argparse.Namespace) -> int:
         state = set_channel(store, name, args.channel, version=args.version, share=args.share,
                             who=args.who, why=args.why)  # fmt: skip
     elif action == "promote":
+        refused = _promote_gate(store, name, args)
+        if refused:
+            return refused
         state = promote(store, name, args.channel, who=args.who, why=args.why)
     elif action == "rollback":
         state = rollback(store, name, args.channel, who=args.who, why=args.why)
@@ -93,6 +110,46 @@ def _cmd_channel(store: RegistryStore, args: argparse.Namespace) -> int:
         if report is not None:
             rec = report.recommendation
             print(f"guard: {rec.action}: {rec.reason}")
+    return 0
+
+
+def _promote_gate(store: RegistryStore, name: str, args: argparse.Namespace) -> int:
+    """0 when the promote may go ahead; the refusal's exit code when the evals say no."""
+    if args.profile and not args.require_evals:
+        raise UsageError("--profile is for --require-evals SET")
+    if not args.require_evals:
+        return 0
+    if not args.profile:
+        raise UsageError("--require-evals needs --profile P (the model to run the set with)")
+    if args.repeat < 1:
+        raise UsageError("--repeat must be at least 1")
+    from studio.evals.gates import EXIT_PROMOTE_REFUSED, GateError, run_gate, runner_sides
+    from studio.release import release_state
+
+    state = release_state(store, name)
+    channel = state.channel(args.channel)
+    if channel.version is None:
+        raise UsageError(f"channel {args.channel!r} of {name} serves no version to promote")
+    stable = state.stable_version
+    if stable is None or stable == channel.version:
+        print(f"note: stable serves {f'v{stable}' if stable else 'nothing'}: "
+              "--require-evals has nothing to compare with", file=sys.stderr)  # fmt: skip
+        return 0
+    try:
+        run = runner_sides(store, name, args.require_evals, args.profile, repeat=args.repeat)
+        gate = run_gate(
+            (f"{name}@{stable}#stable", store.load_version(name, stable).registry),
+            (f"{name}@{channel.version}#{channel.name}",
+             store.load_version(name, channel.version).registry),
+            run,
+        )  # fmt: skip
+    except GateError as exc:
+        raise UsageError(str(exc)) from None
+    print(f"evals ({args.require_evals}, {args.profile}): {gate.summary}")
+    if not gate.passed:
+        print(f"studio: not promoted: v{channel.version} is significantly worse than stable "
+              f"v{stable} on eval set {args.require_evals}", file=sys.stderr)  # fmt: skip
+        return EXIT_PROMOTE_REFUSED
     return 0
 
 
