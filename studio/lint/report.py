@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from studio import __version__
@@ -20,7 +21,7 @@ from studio.contract.problems import join_path
 from studio.contract.token_count import ESTIMATE, format_count
 from studio.lint.engine import LintReport, finding_tools, rule_info
 from studio.lint.model import Finding, Severity
-from studio.lint.scores import registry_tdqs
+from studio.lint.scores import TDQS_DIMENSIONS, ToolScores, registry_tdqs
 
 SARIF_SCHEMA = (
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -54,6 +55,7 @@ def to_text(report: LintReport) -> str:
         lines.append(
             f"suppressed {f.rule_id} {_where(f)}: {f.message} (reason: {f.suppressed_reason})"
         )
+    lines.extend(tdqs_lines(report.registry, report.scores))
     c = report.counts
     t = report.tokens
     approx = "≈ " if t.method == ESTIMATE else ""
@@ -65,6 +67,46 @@ def to_text(report: LintReport) -> str:
         f"{approx}{t.per_task} per task of {t.rounds} rounds"
     )
     return "\n".join(lines) + "\n"
+
+
+TDQS_WORST_SHOWN = 5
+"""Tools below tier B named in the text report, lowest first (the rest are counted)."""
+
+_TDQS_LABELS = {key: label.lower() for key, label, _weight in TDQS_DIMENSIONS}
+
+
+def tdqs_lines(registry: str, scores: Mapping[str, ToolScores]) -> list[str]:
+    """The registry's TDQS and its weakest tools, in at most two lines.
+
+    The registry score is ``0.6 · mean + 0.4 · min`` of its tools, so one weak
+    tool pulls it down: the second line names the few tools below tier B
+    (lowest first) with their weakest dimension, which is what to fix first.
+    Nothing for a registry without tools.
+    """
+    summary = registry_tdqs(scores.values())
+    if summary is None:
+        return []
+    tools = [(name, s.tdqs) for name, s in scores.items()]
+    passing = sum(1 for _name, t in tools if t.tier in ("A", "B"))
+    lines = [
+        f"TDQS {summary.score:.1f} ({summary.tier}) for {registry}: 0.6 × mean "
+        f"{summary.mean:.1f} + 0.4 × lowest {summary.minimum:.1f}; "
+        f"{passing} of {summary.tool_count} tools at B or above"
+    ]
+    weak = sorted(
+        ((t.score, i, name, t) for i, (name, t) in enumerate(tools) if t.tier not in ("A", "B")),
+        key=lambda item: item[:2],
+    )
+    if weak:
+        shown = []
+        for score, _i, name, t in weak[:TDQS_WORST_SHOWN]:
+            key = min(t.dimensions, key=t.dimensions.__getitem__)  # first lowest, spec order
+            weakest = f"{_TDQS_LABELS.get(key, key)} {t.dimensions[key]}"
+            shown.append(f"{name} {score:.1f} ({t.tier}, weakest: {weakest})")
+        more = len(weak) - len(shown)
+        tail = f"; {more} more" if more > 0 else ""
+        lines.append(f"TDQS below B: {', '.join(shown)}{tail}")
+    return lines
 
 
 # ---------------------------------------------------------------- JSON

@@ -142,3 +142,36 @@ def test_sarif_structure_locations_and_suppressions() -> None:
         summary["locations"][0]["physicalLocation"]["region"]["startLine"] - 1
     ]
     assert '"sku":' in line
+
+
+def test_text_report_shows_the_tdqs_of_the_registry_and_its_weakest_tools(
+    estimated_tokens: None,
+) -> None:
+    from studio.lint.report import TDQS_WORST_SHOWN
+    from studio.lint.scores import registry_tdqs
+
+    _, report = _suppressed_report()
+    lines = to_text(report).splitlines()
+    summary = registry_tdqs(report.scores.values())
+    assert summary is not None
+    head = f"TDQS {summary.score:.1f} ({summary.tier}) for order-service: 0.6 × mean "
+    registry_line = next(line for line in lines if line.startswith("TDQS "))
+    assert registry_line.startswith(head)
+    weak = sorted(  # lowest first, registry order among equals
+        (s.tdqs.score, i, name)
+        for i, (name, s) in enumerate(report.scores.items())
+        if s.tdqs.tier in ("C", "D")
+    )
+    assert weak, "the flawed example has tools below tier B"
+    below = next(line for line in lines if line.startswith("TDQS below B: "))
+    lowest_score, _, lowest = weak[0]
+    assert below.startswith(f"TDQS below B: {lowest} {lowest_score:.1f} (")
+    assert below.count(", weakest: ") == min(len(weak), TDQS_WORST_SHOWN)
+    assert lines[-1].startswith("order-service [openai]: ")  # the summary stays last
+
+
+def test_text_report_of_a_good_registry_names_no_weak_tools(estimated_tokens: None) -> None:
+    report = lint_registry(example("travel-reimbursement"))
+    lines = to_text(report).splitlines()
+    assert any(line.startswith("TDQS ") and "(A)" in line for line in lines)
+    assert not any(line.startswith("TDQS below B") for line in lines)
