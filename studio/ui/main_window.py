@@ -1312,12 +1312,18 @@ class MainWindow(QMainWindow):
             from studio.ui.release import ReleaseView  # only when first shown
 
             self.release_view = ReleaseView(self.store)
+            self.release_view.publishRequested.connect(self._publish_from_release)
             self.modes.addWidget(self.release_view)
         doc = self.current_document()
         self.release_view.set_registry(doc.name if doc else None)
         self._switch_mode(self.release_view)
         self.release_action.setChecked(True)
         return self.release_view
+
+    def _publish_from_release(self) -> None:
+        """The Release mode's empty state: publish the draft, then show its channels."""
+        if self.publish_current() is not None and self.release_view is not None:
+            self.release_view.refresh()
 
     # ------------------------------------------------------------------ closing
 

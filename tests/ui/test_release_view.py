@@ -120,7 +120,7 @@ def test_set_canary_promote_rollback_update_table_and_log(qtbot, view: ReleaseVi
 def test_event_log_shows_publishes_readably(view: ReleaseView) -> None:
     model = view.event_model
     headers = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
-    assert headers == ["When", "Who", "Channel", "Action", "Before → after", "Why"]
+    assert headers == ["When", "Who", "Channel", "Action", "Before → after", "Why", "What happened"]
     # The fixture's two publishes, newest first; a publish belongs to no channel.
     rows = [tuple(cell(model, r, c) for c in range(1, 6)) for r in range(model.rowCount())]
     assert [r[1:] for r in rows] == [

@@ -14,6 +14,7 @@ from PySide6.QtCore import Qt
 from studio.release import Assignment, Channel, ChannelEvent, Comparison, event_change
 from studio.release.guard import ALL_TOOLS
 from studio.ui.models.table_base import RowTableModel
+from studio.ui.release.impact import event_words
 
 T = TypeVar("T")
 
@@ -86,6 +87,8 @@ class EventLogModel(RowsModel[ChannelEvent]):
         ("Action", lambda e: e.action),
         ("Before → after", _change),
         ("Why", lambda e: e.why),
+        # The same change as a sentence: "stable pinned to v1 (it followed the newest version)".
+        ("What happened", event_words),
     )
 
 

@@ -5,7 +5,7 @@ Tests replace :class:`ReleasePrompts` with a stub returning canned answers.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from PySide6.QtWidgets import (
@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFormLayout,
     QInputDialog,
+    QLabel,
     QLineEdit,
     QMessageBox,
     QSpinBox,
@@ -38,15 +39,23 @@ def version_label(info: VersionInfo) -> str:
     return f"{label} — {info.notes[:40]}" if info.notes else label
 
 
+CanaryImpact = Callable[[int, int], str]
+"""(version, share) → what setting the canary so does to subjects, in words."""
+
+
 class CanaryDialog(QDialog):
-    """Version combo, share spin box and a required reason."""
+    """Version combo, share spin box, a required reason, and who would move where."""
 
     def __init__(
         self, versions: Sequence[VersionInfo], version: int | None, share: int,
-        parent: QWidget | None = None,
+        parent: QWidget | None = None, *, impact: CanaryImpact | None = None,
     ) -> None:  # fmt: skip
         super().__init__(parent)
-        self.setWindowTitle("Set canary")
+        self.setWindowTitle(self.tr("Set canary"))
+        self.impact = impact
+        self.impact_label = QLabel()
+        self.impact_label.setObjectName("canaryImpact")
+        self.impact_label.setWordWrap(True)
         self.version_combo = QComboBox()
         for info in reversed(versions):  # newest first
             self.version_combo.addItem(version_label(info), info.number)
@@ -65,11 +74,23 @@ class CanaryDialog(QDialog):
         form.addRow("Version", self.version_combo)
         form.addRow("Share", self.share_spin)
         form.addRow("Why", self.why_edit)
+        form.addRow(self.impact_label)
         form.addRow(self.buttons)
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         self.why_edit.textChanged.connect(self._update_ok)
+        self.version_combo.currentIndexChanged.connect(self._update_impact)
+        self.share_spin.valueChanged.connect(self._update_impact)
         self._update_ok()
+        self._update_impact()
+
+    def _update_impact(self) -> None:
+        data = self.version_combo.currentData()
+        if self.impact is None or data is None:
+            self.impact_label.hide()
+            return
+        self.impact_label.setText(self.impact(int(data), self.share_spin.value()))
+        self.impact_label.show()
 
     def _update_ok(self) -> None:
         ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
@@ -90,7 +111,9 @@ class ReleasePrompts:
         self, parent: QWidget, versions: Sequence[VersionInfo], version: int | None, share: int
     ) -> CanaryRequest | None:
         """Ask for the canary's version, share and the reason."""
-        dialog = CanaryDialog(versions, version, share, parent)
+        # The Release view says who would move where as the version and share change.
+        impact = getattr(parent, "canary_impact", None)
+        dialog = CanaryDialog(versions, version, share, parent, impact=impact)
         return dialog.request() if dialog.exec() == QDialog.DialogCode.Accepted else None
 
     def why(self, parent: QWidget, title: str, text: str) -> str | None:

@@ -11,6 +11,7 @@ import dataclasses
 import getpass
 import logging
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -40,9 +41,20 @@ from studio.release import (
     set_canary,
 )
 from studio.ui.release.guard_widget import GuardWidget
+from studio.ui.release.impact import (
+    after_promote,
+    after_rollback,
+    after_set_canary,
+    describe_moves,
+    previous_stable,
+    subject_moves,
+)
 from studio.ui.release.models import ChannelTableModel, EventLogModel
 from studio.ui.release.prompts import ReleasePrompts
 from studio.ui.release.simulator_widget import SimulatorWidget
+
+if TYPE_CHECKING:
+    from studio.server import ServerThread
 
 _log = logging.getLogger(__name__)
 
@@ -67,6 +79,7 @@ class ReleaseView(QWidget):
     """
 
     changed = Signal(object)
+    publishRequested = Signal()
 
     def __init__(
         self, store: RegistryStore, prompts: ReleasePrompts | None = None, *,
@@ -78,7 +91,7 @@ class ReleaseView(QWidget):
         self.who = _who() if who is None else who
         self.registry: str | None = None
         self.state: ReleaseState | None = None
-        self.server = None  # studio.server.ServerThread while serving
+        self.server: ServerThread | None = None  # while serving
 
         self.title = QLabel()
         self.title.setTextFormat(Qt.TextFormat.RichText)
@@ -131,8 +144,24 @@ class ReleaseView(QWidget):
         self.splitter.addWidget(self.tabs)
         self.splitter.setStretchFactor(0, 0)
         self.splitter.setStretchFactor(1, 1)
+        # Before the first publish there are no channels to move: say so, offer the next step.
+        self.empty_state = QWidget()
+        self.empty_state.setObjectName("releaseEmpty")
+        self.empty_label = QLabel()
+        self.empty_label.setWordWrap(True)
+        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty_publish_button = QPushButton(self.tr("Publish the draft…"))
+        self.empty_publish_button.clicked.connect(self.publishRequested.emit)
+        empty_layout = QVBoxLayout(self.empty_state)
+        empty_layout.setContentsMargins(24, 24, 24, 24)
+        empty_layout.addStretch(1)
+        empty_layout.addWidget(self.empty_label)
+        empty_layout.addWidget(self.empty_publish_button, 0, Qt.AlignmentFlag.AlignHCenter)
+        empty_layout.addStretch(2)
+        self.empty_state.hide()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.empty_state)
         layout.addWidget(self.splitter)
 
         self.set_canary_button.clicked.connect(self.ask_set_canary)
@@ -172,6 +201,24 @@ class ReleaseView(QWidget):
         self.guard.set_registry(self.registry)
         self._update_title()
         self._update_buttons()
+        self._update_empty_state(latest)
+
+    def _update_empty_state(self, latest: int | None) -> None:
+        empty = self.registry is None or latest is None
+        if self.registry is None:
+            self.empty_label.setText(
+                self.tr("No registry is open. Open or import one in the Editor (Ctrl+1).")
+            )
+        else:
+            self.empty_label.setText(
+                self.tr(
+                    "{registry} has no published version yet. Channels serve published "
+                    "versions: publish the draft, then set a canary here and watch the guard."
+                ).format(registry=self.registry)
+            )
+        self.empty_publish_button.setVisible(self.registry is not None)
+        self.empty_state.setVisible(empty)
+        self.splitter.setVisible(not empty)
 
     def display_channels(self) -> list[Channel]:
         """The channels with stable's effective version filled in."""
@@ -200,6 +247,28 @@ class ReleaseView(QWidget):
 
     # ------------------------------------------------------------------ actions
 
+    def canary_impact(self, version: int, share: int) -> str:
+        """What setting the canary to ``version`` at ``share`` % does, in words."""
+        if self.state is None or self.registry is None:
+            return ""
+        before = self.display_channels()
+        try:
+            numbers = [v.number for v in self.store.list_versions(self.registry)]
+        except StoreError:
+            numbers = []
+        after = after_set_canary(before, self.state.stable_pinned, numbers, version, share)
+        text = describe_moves(subject_moves(before, after))
+        stable_before, stable_after = before[0].version, after[0].version
+        if not self.state.stable_pinned and stable_before != stable_after:
+            pin = self.tr(
+                "Stable follows the newest version (v{old}); setting a canary pins it to v{new}."
+            ).format(old=stable_before, new=stable_after)
+            text = f"{pin} {text}"
+        return text
+
+    def _moves_text(self, after: list[Channel]) -> str:
+        return describe_moves(subject_moves(self.display_channels(), after))
+
     def ask_set_canary(self) -> bool:
         """Ask for version, share and why; write them. True when written."""
         if self.registry is None or self.state is None:
@@ -223,7 +292,13 @@ class ReleaseView(QWidget):
         canary = _find(self.state, CANARY)
         if self.registry is None or canary is None or canary.version is None:
             return False
-        why = self.prompts.why(self, "Promote", f"Why promote v{canary.version} to stable?")
+        moves = self._moves_text(after_promote(self.display_channels()))
+        why = self.prompts.why(
+            self,
+            self.tr("Promote"),
+            self.tr("Why promote v{version} to stable?").format(version=canary.version)
+            + f"\n\n{moves}",
+        )
         if why is None:
             return False
         registry = self.registry
@@ -233,8 +308,18 @@ class ReleaseView(QWidget):
         """Ask why, then roll ``channel`` back (stable: previous version; canary: 0 %)."""
         if self.registry is None:
             return False
-        what = "stable to its previous version" if channel == STABLE else "the canary to 0 %"
-        why = self.prompts.why(self, "Roll back", f"Why roll back {what}?")
+        what = (
+            self.tr("stable to its previous version")
+            if channel == STABLE
+            else self.tr("the canary to 0 %")
+        )
+        previous = previous_stable(channel_events(self.store, self.registry))
+        moves = self._moves_text(after_rollback(self.display_channels(), channel, previous))
+        why = self.prompts.why(
+            self,
+            self.tr("Roll back"),
+            self.tr("Why roll back {what}?").format(what=what) + f"\n\n{moves}",
+        )
         if why is None:
             return False
         registry = self.registry
