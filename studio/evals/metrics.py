@@ -26,7 +26,9 @@ and skipped attempts are counted, never scored):
   parts are reported so the decomposition can be read. Priced with an optional
   per-profile :class:`Price`.
 - **latency** p50/p95: of attempts that reached the model (cached answers left out).
-- **end-to-end** and **grounding**: multi-step mode only, None when not measured.
+- **end-to-end** and **grounding**: multi-step mode only, None when not measured;
+  **false success**: of the multi-step answers after a failed tool call, the share that
+  answered as if it had succeeded.
 """
 
 from __future__ import annotations
@@ -178,6 +180,8 @@ class Metrics:
     tools: tuple[ToolScore, ...]
     cached: int = 0
     error_messages: tuple[tuple[str, int], ...] = field(default=())
+    false_success: float | None = None
+    false_success_cases: int = 0
 
 
 def _share(hits: int, total: int) -> float | None:
@@ -236,7 +240,7 @@ def compute(attempts: Iterable[Attempt], price: Price | None = None) -> Metrics:
     selection = args_raw = args_pipe = 0
     calls = repaired = invalid = 0
     abst_total = abst_hits = 0
-    e2e_total = e2e_hits = grd_total = grd_hits = 0
+    e2e_total = e2e_hits = grd_total = grd_hits = fs_total = fs_hits = 0
     tokens_in = tokens_out = 0
     tool_calls = 0
     latencies: list[float] = []
@@ -277,6 +281,10 @@ def compute(attempts: Iterable[Attempt], price: Price | None = None) -> Metrics:
         if a.grounded is not None:
             grd_total += 1
             grd_hits += a.grounded
+        false_success = getattr(a, "false_success", None)  # added to the record in multi-step
+        if false_success is not None:
+            fs_total += 1
+            fs_hits += false_success
         tokens_in += a.tokens_in
         tokens_out += a.tokens_out
         if a.cached:
@@ -320,6 +328,8 @@ def compute(attempts: Iterable[Attempt], price: Price | None = None) -> Metrics:
         tools=tool_scores(matrix),
         cached=cached,
         error_messages=tuple(error_messages.most_common(5)),
+        false_success=_share(fs_hits, fs_total),
+        false_success_cases=fs_total,
     )
 
 

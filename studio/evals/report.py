@@ -112,6 +112,9 @@ def details_rows(m: Metrics) -> list[tuple[str, str]]:
     ]  # fmt: skip
     if m.grounded is not None:
         rows.append(("grounded answers", pct(m.grounded)))
+    if m.false_success is not None:
+        rows.append(("answered as if a failed call succeeded",
+                     f"{pct(m.false_success)} of {m.false_success_cases}"))  # fmt: skip
     for message, count in m.error_messages:
         rows.append(("error", f"{count} × {message}"))
     return rows
@@ -245,6 +248,7 @@ def _metrics_json(m: Metrics) -> dict[str, Any]:
         },
         "latency_ms": {"p50": m.latency_p50_ms, "p95": m.latency_p95_ms},
         "end_to_end": m.end_to_end, "grounded": m.grounded,
+        "false_success": m.false_success, "false_success_cases": m.false_success_cases,
         "confusion": {
             "labels": list(m.confusion.labels),
             "matrix": [[m.confusion.count(e, c) for c in m.confusion.labels]
