@@ -114,3 +114,84 @@ def coerce(value: Any, schema: Any, path: str, notes: list[Note]) -> Any:
         for i, item in enumerate(value):
             value[i] = coerce(item, items, f"{path}[{i}]", notes)
     return value
+
+
+class CoercePlan:
+    """What :func:`coerce` reads from one schema node, read once per tool.
+
+    A tool's schema does not change between calls, so its types and its
+    sub-schemas are looked up once; :func:`coerce_planned` then does what
+    :func:`coerce` does without the dictionary lookups. Sub-schemas that are not
+    objects are left out (``coerce`` returns their values unchanged).
+    """
+
+    __slots__ = ("exact", "items", "leaf", "props", "types")
+
+    def __init__(self, schema: dict[str, Any], depth: int = 0) -> None:
+        if depth > 200:
+            raise RecursionError("schema too deep to plan")
+        self.types = tuple(_types(schema))
+        # Python types that surely match one of the types (the common case, one test);
+        # others (3.0 for an integer, subclasses) go through matches_type.
+        self.exact = frozenset(t for name in self.types for t in _EXACT.get(name, ()))
+        props = schema.get("properties")
+        self.props: dict[str, CoercePlan] | None = None
+        if isinstance(props, dict):
+            self.props = {
+                name: CoercePlan(sub, depth + 1)
+                for name, sub in props.items()
+                if isinstance(sub, dict)
+            }
+        items = schema.get("items")
+        self.items = CoercePlan(items, depth + 1) if isinstance(items, dict) else None
+        self.leaf = self.props is None and self.items is None
+
+    @classmethod
+    def of(cls, schema: Any) -> CoercePlan | None:
+        """The plan of ``schema``; None when it is not an object or is too deep to plan."""
+        if not isinstance(schema, dict):
+            return None
+        try:
+            return cls(schema)
+        except RecursionError:
+            return None
+
+
+_EXACT: dict[str, tuple[type, ...]] = {
+    "null": (type(None),),
+    "boolean": (bool,),
+    "integer": (int,),
+    "number": (int, float),
+    "string": (str,),
+    "array": (list,),
+    "object": (dict,),
+}
+
+
+def coerce_planned(value: Any, plan: CoercePlan, path: str, notes: list[Note]) -> Any:
+    """:func:`coerce` on a planned schema: the same changes, the same notes."""
+    types = plan.types
+    if types and type(value) not in plan.exact and not any(matches_type(value, t) for t in types):
+        for type_ in types:
+            converted = _convert(value, type_, {})
+            if converted is not _FAIL:
+                notes.append((path, value, converted))
+                value = converted
+                break
+    if isinstance(value, dict):
+        props = plan.props
+        if props is not None:
+            for key in list(value):
+                sub = props.get(key)
+                if sub is None:
+                    continue
+                item = value[key]
+                if sub.leaf and (not sub.types or type(item) in sub.exact):
+                    continue  # a leaf whose value already has its type: nothing to do
+                value[key] = coerce_planned(item, sub, f"{path}.{key}", notes)
+    elif isinstance(value, list):
+        items = plan.items
+        if items is not None:
+            for i, item in enumerate(value):
+                value[i] = coerce_planned(item, items, f"{path}[{i}]", notes)
+    return value

@@ -7,8 +7,11 @@ what changed and why; the first failing step stops the pipeline with a
 :class:`~studio.runtime.results.ToolError` the model can read.
 
 Tools are compiled once per registry (:class:`CompiledTool`): the schema with
-``x-`` keys stripped, alias maps, and a validator cached by the schema's
-content hash, so a call costs well under a millisecond.
+``x-`` keys stripped, a plan of the parameters (alias maps, enum synonyms, types
+to coerce to, defaults and injected fields, so a call does not re-derive them)
+and a validator cached by the schema's content hash (``jsonschema-rs`` with the
+Python validator's words, :mod:`studio.runtime.validators`): a typical call costs
+a few tens of microseconds.
 """
 
 from __future__ import annotations
@@ -19,19 +22,26 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from jsonschema import Draft202012Validator
-
-from studio.contract import Registry, RiskTier, ToolContract, canonical_json, content_hash
-from studio.contract.model import INJECTED_ITEMS
-from studio.contract.patterns import BoundedValidator
-from studio.runtime.coerce import coerce
+from studio.contract import Registry, RiskTier, ToolContract, canonical_json
+from studio.contract.model import INJECTED_ITEMS, InjectedField
+from studio.runtime.coerce import CoercePlan, coerce, coerce_planned
 from studio.runtime.context import SessionContext
 from studio.runtime.policy import check_permission
 from studio.runtime.repair import ArgumentsParseError, parse_arguments
 from studio.runtime.results import ToolError
+from studio.runtime.validators import SchemaValidator, is_plain_json, validator_for
 from studio.sessions.model import ToolCallPart
 
-_VALIDATORS: dict[str, Draft202012Validator] = {}
+__all__ = [
+    "ArgumentPipeline",
+    "CompiledTool",
+    "Prepared",
+    "StepRecord",
+    "args_hash",
+    "strip_extensions",
+    "validator_for",
+]
+
 _SCHEMA_KEYWORDS_WITH_NAMES = ("properties", "patternProperties", "$defs", "definitions")
 
 
@@ -50,17 +60,6 @@ def strip_extensions(schema: Any) -> Any:
         else:
             out[key] = strip_extensions(value)
     return out
-
-
-def validator_for(schema: dict[str, Any]) -> tuple[str, Draft202012Validator]:
-    """The compiled validator of an (``x-``-free) schema, cached by its content hash."""
-    digest = content_hash(schema)
-    validator = _VALIDATORS.get(digest)
-    if validator is None:
-        # pattern keywords run on RE2 / capped backtracking: a hostile schema cannot hang a call.
-        validator = BoundedValidator(schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
-        _VALIDATORS[digest] = validator
-    return digest, validator
 
 
 def args_hash(arguments: Any) -> str:
@@ -83,16 +82,41 @@ class StepRecord:
 
 @dataclass(frozen=True, slots=True)
 class CompiledTool:
+    """A tool ready for calls: its schema, validator and the plan of its parameters.
+
+    ``names`` and ``coercions`` are None for a schema too deep to plan; the
+    pipeline then walks the schema itself, as it did before plans.
+    """
+
     contract: ToolContract
     schema: dict[str, Any]
     schema_hash: str
-    validator: Draft202012Validator
+    validator: SchemaValidator
+    names: _NamePlan | None = None
+    coercions: CoercePlan | None = None
+    injected: tuple[InjectedField, ...] = ()
+    defaults: tuple[tuple[str, Any], ...] = ()
 
     @classmethod
     def compile(cls, tool: ToolContract) -> CompiledTool:
         schema = strip_extensions(tool.parameters)
         digest, validator = validator_for(schema)
-        return cls(tool, schema, digest, validator)
+        props = tool.parameters.get("properties") or {}
+        defaults = tuple(
+            (name, sub["default"])
+            for name, sub in props.items()
+            if isinstance(sub, dict) and "default" in sub
+        )
+        return cls(
+            tool,
+            schema,
+            digest,
+            validator,
+            _NamePlan.of(tool.parameters),
+            CoercePlan.of(tool.parameters),
+            tool.injected_fields(),
+            defaults,
+        )
 
 
 @dataclass(slots=True)
@@ -196,6 +220,107 @@ def _map_names(value: Any, schema: Any, path: str, changes: list[dict[str, Any]]
     return value
 
 
+class _NamePlan:
+    """What :func:`_map_names` reads from one schema node, read once per tool.
+
+    ``lookup`` maps a lower-cased name or an alias to its property; enum nodes
+    keep their schema, read only when a value is not one of the enum's values.
+    """
+
+    __slots__ = ("enum_schema", "items", "lookup", "props")
+
+    def __init__(self, schema: dict[str, Any], depth: int = 0) -> None:
+        if depth > 200:
+            raise RecursionError("schema too deep to plan")
+        props = schema.get("properties")
+        self.props: dict[str, _NamePlan | None] | None = None
+        self.lookup: dict[str, str] = {}
+        if isinstance(props, dict):
+            self.props = {}
+            for name, sub in props.items():
+                self.lookup.setdefault(name.lower(), name)
+                if isinstance(sub, dict):
+                    for alias in sub.get("x-aliases") or ():
+                        self.lookup[alias] = name
+                        self.lookup.setdefault(alias.lower(), name)
+                    self.props[name] = _NamePlan(sub, depth + 1).useful()
+                else:
+                    self.props[name] = None
+        items = schema.get("items")
+        self.items = _NamePlan(items, depth + 1).useful() if isinstance(items, dict) else None
+        self.enum_schema = schema if isinstance(schema.get("enum"), list) else None
+
+    def useful(self) -> _NamePlan | None:
+        """This plan, or None when it can change nothing (a plain leaf: no need to visit)."""
+        if self.lookup or self.items is not None or self.enum_schema is not None:
+            return self
+        if self.props and any(sub is not None for sub in self.props.values()):
+            return self
+        return None
+
+    @classmethod
+    def of(cls, schema: Any) -> _NamePlan | None:
+        """The plan of ``schema``; None when it cannot be planned (then the walk does it)."""
+        if not isinstance(schema, dict):
+            return None
+        try:
+            return cls(schema)
+        except (RecursionError, AttributeError, TypeError):
+            return None
+
+
+def _map_planned(value: Any, plan: _NamePlan, path: str, changes: list[dict[str, Any]]) -> Any:
+    """:func:`_map_names` on a planned schema: the same changes in the same order."""
+    props = plan.props
+    if props is not None and isinstance(value, dict):
+        lookup = plan.lookup
+        for key in [k for k in value if k not in props]:
+            target = lookup.get(key) or lookup.get(key.lower())
+            if target is None:
+                continue
+            item = value.pop(key)
+            if target in value:
+                changes.append(
+                    {
+                        "path": f"{path}.{key}",
+                        "action": "dropped",
+                        "reason": f"alias of {target!r}, which is also present",
+                    }
+                )
+                continue
+            value[target] = item
+            changes.append(
+                {
+                    "path": f"{path}.{key}",
+                    "action": "renamed",
+                    "to": target,
+                    "reason": f"{key!r} is an alias of {target!r}",
+                }
+            )
+        for key, sub in props.items():
+            if sub is not None and key in value:
+                value[key] = _map_planned(value[key], sub, f"{path}.{key}", changes)
+        return value
+    if plan.items is not None and isinstance(value, list):
+        items = plan.items
+        return [_map_planned(v, items, f"{path}[{i}]", changes) for i, v in enumerate(value)]
+    if plan.enum_schema is not None and isinstance(value, str):
+        return _map_names(value, plan.enum_schema, path, changes)
+    return value
+
+
+def _copy_arguments(value: Any) -> Any:
+    """A deep copy of parsed arguments (JSON values copy without ``copy.deepcopy``'s memo)."""
+    kind = type(value)
+    if kind is dict:
+        return {k: _copy_arguments(v) for k, v in value.items()}
+    if kind is list:
+        return [_copy_arguments(v) for v in value]
+    if kind is str or kind is int or kind is float or kind is bool or value is None:
+        return value
+    return copy.deepcopy(value)
+
+
 class ArgumentPipeline:
     """Prepares tool calls against one registry (draft or version) and session context."""
 
@@ -267,14 +392,20 @@ class ArgumentPipeline:
         out.tool = tool
         out.steps.append(StepRecord(2, "resolve"))
         contract = tool.contract
-        args: dict[str, Any] = copy.deepcopy(parsed)
+        args: dict[str, Any] = _copy_arguments(parsed)
         # (3) aliases and enum aliases
         changes: list[dict[str, Any]] = []
-        args = _map_names(args, contract.parameters, "$", changes)
+        if tool.names is not None:
+            args = _map_planned(args, tool.names, "$", changes)
+        else:
+            args = _map_names(args, contract.parameters, "$", changes)
         out.steps.append(StepRecord(3, "aliases", True, tuple(changes)))
         # (4) lossless coercion
         notes: list[tuple[str, Any, Any]] = []
-        args = coerce(args, contract.parameters, "$", notes)
+        if tool.coercions is not None:
+            args = coerce_planned(args, tool.coercions, "$", notes)
+        else:
+            args = coerce(args, contract.parameters, "$", notes)
         out.steps.append(
             StepRecord(
                 4,
@@ -293,12 +424,15 @@ class ArgumentPipeline:
             )
         )
         # (5) defaults and injected values
-        error = self._fill(contract, args, out)
+        error = self._fill(tool, args, out)
         if error is not None:
             out.error = error
             return out
         # (6) validate
-        errors = sorted(tool.validator.iter_errors(args), key=lambda e: list(e.absolute_path))
+        if is_plain_json(args):
+            errors = tool.validator.errors_of_plain(args)
+        else:
+            errors = sorted(tool.validator.iter_errors(args), key=lambda e: list(e.absolute_path))
         if errors:
             problems = [
                 {
@@ -356,12 +490,10 @@ class ArgumentPipeline:
             )
         return out
 
-    def _fill(
-        self, contract: ToolContract, args: dict[str, Any], out: Prepared
-    ) -> ToolError | None:
+    def _fill(self, tool: CompiledTool, args: dict[str, Any], out: Prepared) -> ToolError | None:
         changes: list[dict[str, Any]] = []
-        props = contract.parameters.get("properties") or {}
-        fields = contract.injected_fields()
+        contract = tool.contract
+        fields = tool.injected
         broken = [f for f in fields if not f.fillable]
         if broken:
             # Fail closed: exports hide these from the model, but the runtime cannot
@@ -390,7 +522,7 @@ class ArgumentPipeline:
                         }
                     )
                 try:
-                    parent[f.name] = copy.deepcopy(self.context.lookup(f.source))
+                    parent[f.name] = _copy_arguments(self.context.lookup(f.source))
                 except KeyError:
                     out.steps.append(StepRecord(5, "defaults_and_injected", False, tuple(changes)))
                     return ToolError(
@@ -410,14 +542,14 @@ class ArgumentPipeline:
                         "reason": "x-injected",
                     }
                 )
-        for name, sub in props.items():
-            if name not in args and isinstance(sub, dict) and "default" in sub:
-                args[name] = copy.deepcopy(sub["default"])
+        for name, default in tool.defaults:
+            if name not in args:
+                args[name] = _copy_arguments(default)
                 changes.append(
                     {
                         "path": f"$.{name}",
                         "action": "default",
-                        "to": sub["default"],
+                        "to": default,
                         "reason": "schema default",
                     }
                 )
