@@ -216,9 +216,16 @@ class EvalRunStore:
         return None if row is None else str(row[0])
 
     def cache_response(self, key: str, provider: str, model: str, response_json: str) -> None:
+        self.cache_responses([(key, provider, model, response_json)])
+
+    def cache_responses(self, rows: Sequence[tuple[str, str, str, str]]) -> None:
+        """Store answers: (request hash, provider kind, model, answer JSON) each."""
+        if not rows:
+            return
+        now = utc_now()
         with self._lock, write_transaction(self._conn):
-            self._conn.execute(
+            self._conn.executemany(
                 "INSERT OR REPLACE INTO eval_response_cache (key, provider, model, response_json,"
                 " created_at) VALUES (?, ?, ?, ?, ?)",
-                (key, provider, model, response_json, utc_now()),
+                [(*row, now) for row in rows],
             )

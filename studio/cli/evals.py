@@ -12,6 +12,7 @@ imported only when a command runs.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 from pathlib import Path
@@ -26,7 +27,8 @@ if TYPE_CHECKING:
 
 
 def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
-    """Register ``studio eval sets|show|import|export|discover``."""
+    """Register ``studio eval``: sets, show, import, export, discover, run, from-sessions,
+    and compare/report when their module is present."""
     p = sub.add_parser("eval", parents=[common], help="eval sets and tool discoverability")
     actions = p.add_subparsers(dest="eval_command", metavar="ACTION", required=True)
     pa = actions.add_parser("sets", parents=[common], help="list a registry's eval sets")
@@ -66,7 +68,57 @@ def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
         "--fail-under", metavar="R", type=float,
         help="exit 1 when recall@5 is below R (0-1) or a tool no case finds",
     )  # fmt: skip
+    _add_run_parsers(actions, common)
+    try:  # compare and report live in their own module (another part of the evals work)
+        evals_compare = importlib.import_module("studio.cli.evals_compare")
+    except ImportError:
+        pass
+    else:
+        evals_compare.add_parsers(actions, common)
     p.set_defaults(handler=_cmd_eval)
+
+
+def _add_run_parsers(actions: Any, common: argparse.ArgumentParser) -> None:
+    """``studio eval run`` and ``studio eval from-sessions``."""
+    pa = actions.add_parser(
+        "run", parents=[common],
+        help="send every case to a model for variant A (and B) and store the scored attempts",
+    )  # fmt: skip
+    pa.add_argument("registry", metavar="REGISTRY")
+    pa.add_argument("set", metavar="SET")
+    pa.add_argument(
+        "--a", metavar="VARIANT", required=True,
+        help="draft, a version number (3), a semver (1.2.0) or a channel (#stable)",
+    )  # fmt: skip
+    pa.add_argument("--b", metavar="VARIANT", help="a second variant to compare with A")
+    pa.add_argument("--profile", metavar="NAME", action="append", required=True,
+                    help="model profile (repeatable)")  # fmt: skip
+    pa.add_argument("--repeat", metavar="K", type=int, default=1)
+    pa.add_argument("--concurrency", metavar="N", type=int, default=4)
+    pa.add_argument("--budget-requests", metavar="N", type=int)
+    pa.add_argument("--budget-tokens", metavar="N", type=int)
+    pa.add_argument(
+        "--no-cache", action="store_true", help="neither read nor fill the response cache"
+    )
+    pa.add_argument("--run-id", metavar="ID", help="resume this run (or name a new one)")
+    pa.add_argument(
+        "--multi-step", action="store_true",
+        help="play whole conversations on the stored mocks (end-to-end, grounding)",
+    )  # fmt: skip
+    pa.add_argument("--json", action="store_true", help="the summary as JSON on stdout")
+    pa.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    pa = actions.add_parser(
+        "from-sessions", parents=[common],
+        help="make cases from stored sessions: each user turn that led to tool calls",
+    )  # fmt: skip
+    pa.add_argument("registry", metavar="REGISTRY")
+    pa.add_argument("set", metavar="SET")
+    pa.add_argument(
+        "--session", metavar="ID", action="append", default=[],
+        help="only this session (repeatable; default: all of the registry)",
+    )  # fmt: skip
+    pa.add_argument("--replace", action="store_true", help="overwrite the set if it exists")
+    pa.add_argument("--append", action="store_true", help="add to the set if it exists")
 
 
 def _cmd_eval(store: RegistryStore, args: argparse.Namespace) -> int:
@@ -78,12 +130,28 @@ def _cmd_eval(store: RegistryStore, args: argparse.Namespace) -> int:
         "import": _import,
         "export": _export,
         "discover": _discover,
+        "run": _run,
+        "from-sessions": _from_sessions,
     }
+    handler = handlers.get(args.eval_command)
+    if handler is None:  # compare, report: studio.cli.evals_compare
+        return _dispatch_compare(store, args)
     try:
-        return handlers[args.eval_command](store, args)
+        return handler(store, args)
     except EvalSetError as exc:
         _print_problems(exc, exc.name)
         return 2
+
+
+def _dispatch_compare(store: RegistryStore, args: argparse.Namespace) -> int:
+    """Hand ``compare``/``report`` to studio.cli.evals_compare (``handle`` or ``cmd_<action>``)."""
+    evals_compare = importlib.import_module("studio.cli.evals_compare")
+    action = str(args.eval_command).replace("-", "_")
+    for name in ("handle", f"cmd_{action}", f"_cmd_{action}", f"run_{action}", f"_{action}"):
+        fn = getattr(evals_compare, name, None)
+        if callable(fn):
+            return int(fn(store, args))
+    raise UsageError(f"studio eval {args.eval_command} is not available in this build")
 
 
 def _print_problems(exc: Any, shown: str) -> None:
@@ -318,3 +386,127 @@ def export_folder_sets(store: RegistryStore, registry: str, out: Path) -> None:
     except FormatError as exc:
         raise UsageError(str(exc)) from None
     print(f"wrote {len(written)} eval set(s) into {out / 'evals'}", file=sys.stderr)
+
+
+# ---------------------------------------------------------------- run
+
+
+def _progress_printer(quiet: bool) -> Any:
+    """A progress callback printing one updating line on stderr (at most ~10 a second)."""
+    import time
+
+    last = [0.0]
+
+    def show(p: Any) -> None:
+        now = time.monotonic()
+        if quiet or (now - last[0] < 0.1 and p.done < p.total):
+            return
+        last[0] = now
+        end = "\n" if p.done >= p.total else ""
+        print(
+            f"\r{p.done}/{p.total} attempts: {p.scored} scored, {p.cached} cached, "
+            f"{p.errors} errors, {p.skipped} skipped; {p.requests} requests, "
+            f"{p.tokens_in + p.tokens_out} tokens",
+            end=end, file=sys.stderr, flush=True,
+        )  # fmt: skip
+
+    return show
+
+
+def _run(store: RegistryStore, args: argparse.Namespace) -> int:
+    import asyncio
+    import contextlib
+    import signal
+
+    from registry_db.profiles import ProfileRepository
+    from studio.evals.runner import EvalRunError, EvalRunner, RunOptions, selection_accuracy
+    from studio.evals.store import EvalStore
+    from studio.evals.variants import VariantError, resolve_variant
+
+    for flag, value in (("--repeat", args.repeat), ("--concurrency", args.concurrency),
+                        ("--budget-requests", args.budget_requests),
+                        ("--budget-tokens", args.budget_tokens)):  # fmt: skip
+        if value is not None and value < 1:
+            raise UsageError(f"{flag} must be at least 1, not {value}")
+    eval_set = EvalStore(store).load(args.registry, args.set)
+    try:
+        variants = [resolve_variant(store, args.registry, args.a, "A")]
+        if args.b:
+            variants.append(resolve_variant(store, args.registry, args.b, "B"))
+    except VariantError as exc:
+        raise UsageError(str(exc)) from None
+    if len(variants) == 2 and variants[0].label == variants[1].label:
+        raise UsageError(
+            f"--a and --b both name {variants[0].label}; compare two different variants"
+        )
+    repo = ProfileRepository(store)
+    profiles = [repo.get(name) for name in dict.fromkeys(args.profile)]
+    options = RunOptions(
+        repeat=args.repeat, concurrency=args.concurrency, budget_requests=args.budget_requests,
+        budget_tokens=args.budget_tokens, use_cache=not args.no_cache, multi_step=args.multi_step,
+    )  # fmt: skip
+    runner = EvalRunner(store, args.registry, eval_set, variants, profiles, options,
+                        run_id=args.run_id, on_progress=_progress_printer(args.quiet))  # fmt: skip
+
+    async def go() -> Any:
+        loop = asyncio.get_running_loop()
+        with contextlib.suppress(NotImplementedError, RuntimeError):  # Windows, threads
+            loop.add_signal_handler(signal.SIGINT, runner.cancel)
+        return await runner.run()
+
+    try:
+        summary = asyncio.run(go())
+    except EvalRunError as exc:
+        raise UsageError(str(exc)) from None
+    accuracy = selection_accuracy(summary.attempts)
+    if args.json:
+        out = {
+            "run_id": summary.run_id, "status": summary.status, "budget": summary.budget_stop,
+            "variants": accuracy, "requests": summary.progress.requests,
+            "cached": summary.progress.cached,
+        }  # fmt: skip
+        print(json.dumps(out, ensure_ascii=False, indent=2))
+    else:
+        print(f"run {summary.run_id}: {summary.status}"
+              + (f" ({summary.budget_stop})" if summary.budget_stop else ""))  # fmt: skip
+        print("variant\tscored\tselection\targs raw\targs after pipeline\tskipped\terrors")
+        for label, row in accuracy.items():
+            print(f"{label}\t{row['scored']}\t{_percent(float(row['selection']))}"
+                  f"\t{_percent(float(row['raw']))}\t{_percent(float(row['pipeline']))}"
+                  f"\t{row['skipped']}\t{row['errors']}")  # fmt: skip
+        p = summary.progress
+        print(f"{p.requests} requests sent, {p.cached} answers from the cache, "
+              f"{p.resumed} attempts kept from before")  # fmt: skip
+    return 130 if summary.status == "cancelled" else 0
+
+
+def _from_sessions(store: RegistryStore, args: argparse.Namespace) -> int:
+    from studio.evals.from_sessions import cases_from_sessions
+    from studio.evals.store import EvalStore
+
+    evals = EvalStore(store)
+    existing = {s.name for s in evals.summaries(args.registry)}
+    if args.set in existing and not (args.replace or args.append):
+        raise UsageError(
+            f"{args.registry} already has eval set {args.set}; "
+            "--append adds to it, --replace overwrites"
+        )
+    before = list(evals.load(args.registry, args.set).cases) if (
+        args.append and args.set in existing) else []  # fmt: skip
+    made = cases_from_sessions(store, args.registry, args.session or None, existing=before)
+    if not made.cases:
+        if made.merged:
+            raise UsageError(
+                f"the {made.merged} user turn(s) with tool calls are already cases of "
+                f"{args.set}; nothing stored"
+            )
+        raise UsageError(
+            f"no user turn of the {len(made.sessions)} session(s) read led to tool calls; "
+            "nothing stored"
+        )
+    evals.save_cases(args.registry, args.set, [*before, *made.cases])
+    print(
+        f"{args.registry}/{args.set}: {len(made.cases)} case(s) from "
+        f"{len(made.sessions)} session(s) ({made.merged} duplicate turn(s) merged)"
+    )
+    return 0

@@ -88,6 +88,8 @@ class Attempt:
         cached: The answer came from the response cache.
         error: For ``error``/``skipped``: what happened, in words.
         tags: The case's tags, copied for filtering.
+        false_success: Multi-step mode only: a tool call failed and the final
+            answer does not say so (None when no call failed or not measured).
     """
 
     run_id: str
@@ -111,6 +113,7 @@ class Attempt:
     cached: bool = False
     error: str = ""
     tags: tuple[str, ...] = ()
+    false_success: bool | None = None
 
     @property
     def scored(self) -> bool:

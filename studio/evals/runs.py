@@ -99,6 +99,7 @@ def attempt_to_dict(attempt: Attempt) -> dict[str, Any]:
         "cached": attempt.cached,
         "error": attempt.error,
         "tags": list(attempt.tags),
+        "false_success": attempt.false_success,
     }
 
 
@@ -126,6 +127,7 @@ def attempt_from_dict(data: dict[str, Any]) -> Attempt:
         cached=bool(data.get("cached", False)),
         error=data.get("error", ""),
         tags=tuple(data.get("tags", ())),
+        false_success=data.get("false_success"),
     )
 
 

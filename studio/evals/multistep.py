@@ -1,0 +1,136 @@
+"""Multi-step mode: a whole conversation per case, its tools executed on the stored mocks.
+
+The case's user turn goes to the runtime's agent loop (:class:`studio.runtime.Run`)
+exactly as the playground runs it: the variant's tools, the case's context,
+writes approved (destructive calls are refused, as with ``studio run --approve
+write``), every tool answered by the registry's mocks. The conversation is then
+scored on every call it made (raw and after the pipeline, like single-turn
+mode) and on what only a whole conversation shows:
+
+- ``end_to_end``: the expected calls were made with the right arguments after
+  the pipeline, and each of them succeeded (e.g. the reimbursement ticket was
+  really filed);
+- ``grounded``: every number and id the final answer states (118.5, 80, 38.5,
+  R-55821) appears in a tool result of the conversation;
+- ``false_success``: a call failed and the final answer does not say so.
+
+Responses are not cached in this mode (a conversation is several requests).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import TYPE_CHECKING, Any
+
+from registry_db.sessions import SessionStore
+from studio.evals.model import EvalCase
+from studio.evals.requests import case_messages
+from studio.evals.results import STATUS_ERROR, Attempt
+from studio.evals.scoring import runtime_context, score_answer
+from studio.evals.variants import Variant
+from studio.providers.base import ModelClient
+from studio.providers.profiles import ModelProfile
+from studio.runtime import MockExecutor, Run, RunConfig, auto_approver, example_mocks, parse_mocks
+from studio.runtime.mocks import MockSet
+from studio.runtime.pipeline import ArgumentPipeline
+from studio.sessions.model import Message, Role, TextPart, ToolCallPart
+
+if TYPE_CHECKING:
+    from studio.evals.runner import EvalRunner
+
+_FACT = re.compile(r"[A-Z]{1,5}-\d+|\d+(?:\.\d+)?")
+_FAILURE_WORDS = re.compile(
+    r"(?i)fail|error|could not|couldn't|unable|not (?:been )?(?:created|filed|done)|"
+    r"失败|错误|无法|未能|没有成功"
+)
+_MAX_TURNS = 8
+
+
+def load_mocks(runner: EvalRunner) -> MockSet:
+    """The registry's stored mocks (the bundled example's when none are stored), once per run."""
+    cached: MockSet | None = getattr(runner, "_mocks", None)
+    if cached is not None:
+        return cached
+    specs = SessionStore.for_store(runner.store).mock_specs(runner.registry)
+    if specs:
+        document: dict[str, Any] = {"tools": {k: v for k, v in specs.items() if k}}
+    else:
+        document = {"tools": (example_mocks(runner.registry) or {}).get("tools", {})}
+    mocks = parse_mocks(document)
+    runner._mocks = mocks  # type: ignore[attr-defined]
+    return mocks
+
+
+def _facts(text: str) -> set[str]:
+    return set(_FACT.findall(text))
+
+
+def _results_text(messages: list[Message]) -> tuple[str, list[tuple[str, bool]]]:
+    """All tool results of the conversation as one text, and (call id, failed) per result."""
+    texts, outcomes = [], []
+    for message in messages:
+        for result in message.tool_results:
+            texts.append(result.content)
+            failed = result.is_error or result.content.startswith("[SYSTEM_FAULT]")
+            outcomes.append((result.id, failed))
+    return "\n".join(texts), outcomes
+
+
+async def play_case(
+    runner: EvalRunner,
+    case: EvalCase,
+    variant: Variant,
+    profile: ModelProfile,
+    client: ModelClient,
+    base: Attempt,
+) -> tuple[Attempt, int]:
+    """Play ``case`` as a whole conversation; returns the scored attempt and its model turns."""
+    import dataclasses
+
+    mocks = load_mocks(runner)
+    config = RunConfig(
+        variant.registry, version=variant.label, profile=profile.name, system=case.system,
+        params=profile.params, context=runtime_context(case), mock=MockExecutor(mocks.tools),
+        max_tool_calls=12, max_turns=_MAX_TURNS,
+    )  # fmt: skip
+    run = Run(client, config, approver=auto_approver("write"))
+    history = case_messages(case)[:-1]
+    run.messages = list(history)  # the run appends to its own list
+    started = time.perf_counter()
+    result = await run.execute(case.user)
+    latency = (time.perf_counter() - started) * 1000
+    tokens_in = int(result.usage.get("input_tokens", 0))
+    tokens_out = int(result.usage.get("output_tokens", 0))
+    if result.status == "failed":
+        failed = dataclasses.replace(base, status=STATUS_ERROR, error=result.reason,
+                                     latency_ms=latency, tokens_in=tokens_in,
+                                     tokens_out=tokens_out)  # fmt: skip
+        return failed, result.turns
+    conversation = list(result.messages[len(history) :])
+    calls: list[ToolCallPart] = [c for m in conversation for c in m.tool_calls]
+    final = next((m.text for m in reversed(conversation)
+                  if m.role is Role.ASSISTANT and m.text and not m.tool_calls), "")  # fmt: skip
+    answer = Message(Role.ASSISTANT, (*((TextPart(final),) if final else ()), *calls))
+    pipeline = ArgumentPipeline(variant.registry, runtime_context(case))
+    scored = score_answer(case, answer, pipeline)
+    results_text, outcomes = _results_text(conversation)
+    failed_ids = {call_id for call_id, failed in outcomes if failed}
+    expected = set(case.expect.tools)
+    succeeded = all(c.id not in failed_ids for c in calls if c.name in expected)
+    end_to_end = scored.pipeline.passed and succeeded and result.status == "completed"
+    grounded: bool | None = None
+    false_success: bool | None = None
+    if outcomes:
+        grounded = all(fact in results_text for fact in _facts(final))
+        if failed_ids:
+            false_success = bool(final) and not _FAILURE_WORDS.search(final)
+    attempt = dataclasses.replace(
+        base, chosen=scored.chosen, raw_calls=scored.raw_calls,
+        pipeline_calls=scored.pipeline_calls, text=final, raw=scored.raw,
+        pipeline=scored.pipeline, end_to_end=end_to_end, grounded=grounded,
+        false_success=false_success, latency_ms=round(latency, 3), tokens_in=tokens_in,
+        tokens_out=tokens_out,
+        error="" if result.status == "completed" else f"{result.status}: {result.reason}",
+    )  # fmt: skip
+    return attempt, result.turns

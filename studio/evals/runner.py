@@ -1,0 +1,461 @@
+"""The eval runner: every case × variant × profile × repetition, one model turn each.
+
+For each attempt the runner builds the request the provider would get from
+the variant's export (:mod:`studio.evals.requests`), sends it through the
+studio's own provider clients (their retries and ``Retry-After`` handling
+included), and scores the answer raw and after the runtime's argument
+pipeline (:mod:`studio.evals.scoring`). Tools are not executed, except in
+multi-step mode (:mod:`studio.evals.multistep`), which plays whole
+conversations on the registry's stored mocks.
+
+Attempts are stored as they arrive (every ~0.1 s, in one transaction), so a
+run that is killed keeps what it had: running the same run id again skips
+every attempt already scored (errors and budget skips are tried again). Answers
+go to a response cache keyed by the exact request, so re-running an unchanged
+variant sends nothing. A budget stops sending after N requests or N tokens;
+what was not sent is stored as ``skipped``. :meth:`EvalRunner.cancel` stops
+at once; what was in flight is simply not stored and is redone on resume.
+
+Typical use::
+
+    runner = EvalRunner(store, "travel-reimbursement", eval_set, variants, [profile],
+                        RunOptions(concurrency=8), on_progress=print)
+    summary = await runner.run()
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import copy
+import json
+import os
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from registry_db import RegistryStore
+from registry_db.eval_runs import RUN_CANCELLED, RUN_DONE, AttemptRow, EvalRunStore
+from studio.evals.jsonl import EvalSet
+from studio.evals.model import EvalCase
+from studio.evals.requests import cache_key, case_request, decode_answer, encode_answer
+from studio.evals.results import (
+    STATUS_ERROR,
+    STATUS_SCORED,
+    STATUS_SKIPPED,
+    Attempt,
+)
+from studio.evals.runs import attempt_from_dict, attempt_row
+from studio.evals.scoring import expected_of, runtime_context, score_answer
+from studio.evals.variants import Variant
+from studio.providers.base import ModelClient, ProviderError, ToolSpec, TurnCompleted
+from studio.providers.profiles import ModelProfile, client_for, find_api_key
+from studio.runtime.loop import tool_specs
+from studio.runtime.pipeline import ArgumentPipeline
+
+ClientFactory = Callable[[ModelProfile, str | None], ModelClient]
+"""Makes the client of a profile given its key (tests may route it elsewhere)."""
+
+_FLUSH_SECONDS = 0.1
+
+
+class EvalRunError(Exception):
+    """The run cannot start (a missing key, no cases…); nothing was sent. One line."""
+
+
+@dataclass(frozen=True, slots=True)
+class RunOptions:
+    """How a run goes.
+
+    Attributes:
+        repeat: Repetitions of every case (pass^k needs k > 1).
+        concurrency: Requests in flight at once.
+        budget_requests: Stop sending after this many requests (cache hits are free).
+        budget_tokens: Stop sending once this many tokens (in + out) were used.
+        use_cache: Read and write the response cache.
+        multi_step: Play whole conversations on the stored mocks (tools executed as mocks).
+        max_retries: Provider retries per request (429, 5xx, transport errors).
+    """
+
+    repeat: int = 1
+    concurrency: int = 4
+    budget_requests: int | None = None
+    budget_tokens: int | None = None
+    use_cache: bool = True
+    multi_step: bool = False
+    max_retries: int = 2
+
+
+@dataclass(slots=True)
+class Progress:
+    """How far the run is; handed to ``on_progress`` after every attempt.
+
+    ``overhead_ms`` sums the runner's own time (building, hashing, scoring,
+    storing) outside the model's answer, for the benchmark.
+    """
+
+    total: int
+    done: int = 0
+    resumed: int = 0
+    scored: int = 0
+    errors: int = 0
+    skipped: int = 0
+    cached: int = 0
+    requests: int = 0
+    tokens_in: int = 0
+    tokens_out: int = 0
+    model_ms: float = 0.0
+    overhead_ms: float = 0.0
+    last: Attempt | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RunSummary:
+    """What a run ended with: status (``done`` or ``cancelled``), counts, every stored attempt."""
+
+    run_id: str
+    status: str
+    progress: Progress
+    attempts: list[Attempt] = field(default_factory=list)
+    budget_stop: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class _Job:
+    case: EvalCase
+    variant: Variant
+    profile: ModelProfile
+    repetition: int
+
+    @property
+    def key(self) -> tuple[str, str, str, int]:
+        return (self.case.id, self.variant.label, self.profile.name, self.repetition)
+
+
+def new_run_id() -> str:
+    """A fresh run id: UTC time to the second plus 6 random hex digits."""
+    return time.strftime("%Y%m%d-%H%M%S", time.gmtime()) + "-" + uuid.uuid4().hex[:6]
+
+
+def check_api_keys(profiles: list[ModelProfile]) -> dict[str, str | None]:
+    """Each profile's key; a profile naming an unset variable fails the run before any request.
+
+    Raises:
+        EvalRunError: ``OPENAI_API_KEY is not set`` (naming the profile's variable).
+    """
+    keys: dict[str, str | None] = {}
+    for profile in profiles:
+        if profile.api_key_env:
+            value = os.environ.get(profile.api_key_env)
+            if not value:
+                raise EvalRunError(
+                    f"{profile.api_key_env} is not set (profile {profile.name} reads its API "
+                    "key from it); nothing was sent"
+                )
+            keys[profile.name] = value
+        else:  # a local server may need no key; the keyring may hold one
+            keys[profile.name] = find_api_key(profile).key
+    return keys
+
+
+def _default_client(profile: ModelProfile, key: str | None, max_retries: int) -> ModelClient:
+    return client_for(profile, api_key=key, max_retries=max_retries)
+
+
+class EvalRunner:
+    """Runs one eval set against variants and profiles; see the module docstring.
+
+    Args:
+        store: The open database (attempts, the cache and the run are stored there).
+        registry: The registry's name.
+        eval_set: The cases.
+        variants: One or two resolved variants (``A``, ``B``).
+        profiles: The model profiles to ask.
+        options: Repetitions, concurrency, budget, cache, mode.
+        run_id: Resume this run (or create it with this id); None makes a new id.
+        on_progress: Called on the event loop after every attempt.
+        client_factory: ``(profile, key) -> client``; default: the studio's provider clients.
+    """
+
+    def __init__(
+        self,
+        store: RegistryStore,
+        registry: str,
+        eval_set: EvalSet,
+        variants: list[Variant],
+        profiles: list[ModelProfile],
+        options: RunOptions | None = None,
+        *,
+        run_id: str | None = None,
+        on_progress: Callable[[Progress], None] | None = None,
+        client_factory: ClientFactory | None = None,
+    ) -> None:
+        self.store = store
+        self.registry = registry
+        self.eval_set = eval_set
+        self.variants = variants
+        self.profiles = profiles
+        self.options = options or RunOptions()
+        self.run_id = run_id or new_run_id()
+        self.on_progress = on_progress
+        self._client_factory = client_factory
+        self._runs = EvalRunStore.for_store(store)
+        self._cancelled = False
+        self._tasks: list[asyncio.Task[None]] = []
+        self._pending: list[AttemptRow] = []
+        self._pending_cache: list[tuple[str, str, str, str]] = []
+        self._budget_stop = ""
+        self._specs: dict[str, tuple[ToolSpec, ...]] = {}
+        self._pipelines: dict[tuple[str, str], ArgumentPipeline] = {}
+        self._base_pipelines: dict[str, ArgumentPipeline] = {}
+        self.progress = Progress(0)
+
+    # ------------------------------------------------------------------ public API
+
+    def config(self) -> dict[str, Any]:
+        """What the run was asked to do (stored with it, read by reports)."""
+        o = self.options
+        return {
+            "set": self.eval_set.name,
+            "variants": [{"name": v.name, "spec": v.spec, "label": v.label} for v in self.variants],
+            "profiles": [
+                {"name": p.name, "kind": p.kind.value, "model": p.model} for p in self.profiles
+            ],
+            "repeat": o.repeat,
+            "multi_step": o.multi_step,
+            "cache": o.use_cache,
+            "budget_requests": o.budget_requests,
+            "budget_tokens": o.budget_tokens,
+        }
+
+    def cancel(self) -> None:
+        """Stop now: nothing more is sent; what is in flight is dropped (redone on resume)."""
+        self._cancelled = True
+        for task in self._tasks:
+            task.cancel()
+
+    async def run(self) -> RunSummary:
+        """Run (or resume) every attempt; returns when all are stored or the run is cancelled.
+
+        Raises:
+            EvalRunError: before any request: no cases, no variants, a profile's key missing.
+        """
+        if not self.eval_set.cases:
+            raise EvalRunError(f"eval set {self.eval_set.name} has no cases")
+        if not self.variants or not self.profiles:
+            raise EvalRunError("a run needs at least one variant and one profile")
+        if self.options.repeat < 1 or self.options.concurrency < 1:
+            raise EvalRunError("--repeat and --concurrency must be at least 1")
+        keys = check_api_keys(self.profiles)
+        self._runs.open_run(self.run_id, self.registry, self.eval_set.name, self.config())
+        jobs = list(self._jobs())
+        done = self._runs.stored_keys(self.run_id, [STATUS_SCORED])
+        todo = [j for j in jobs if j.key not in done]
+        self.progress = Progress(
+            len(jobs), done=len(jobs) - len(todo), resumed=len(jobs) - len(todo)
+        )
+        for variant in self.variants:
+            self._specs[variant.label] = tool_specs(variant.registry)
+            self._base_pipelines[variant.label] = ArgumentPipeline(
+                variant.registry, runtime_context(self.eval_set.cases[0])
+            )
+        clients = {p.name: self._make_client(p, keys[p.name]) for p in self.profiles}
+        queue = iter(todo)
+        flusher = asyncio.create_task(self._flush_periodically())
+        try:
+            workers = min(self.options.concurrency, max(1, len(todo)))
+            self._tasks = [
+                asyncio.create_task(self._worker(queue, clients)) for _ in range(workers)
+            ]
+            results = await asyncio.gather(*self._tasks, return_exceptions=True)
+            for result in results:
+                if isinstance(result, BaseException) and not isinstance(
+                    result, asyncio.CancelledError
+                ):
+                    raise result
+        finally:
+            flusher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await flusher
+            self._flush()
+            for client in clients.values():
+                with contextlib.suppress(Exception):
+                    await client.aclose()
+        status = RUN_CANCELLED if self._cancelled else RUN_DONE
+        self._runs.set_status(self.run_id, status)
+        attempts = [attempt_from_dict(json.loads(r.attempt_json))
+                    for r in self._runs.attempt_rows(self.run_id)]  # fmt: skip
+        return RunSummary(self.run_id, status, self.progress, attempts, self._budget_stop)
+
+    # ------------------------------------------------------------------ internals
+
+    def _make_client(self, profile: ModelProfile, key: str | None) -> ModelClient:
+        if self._client_factory is not None:
+            return self._client_factory(profile, key)
+        return _default_client(profile, key, self.options.max_retries)
+
+    def _jobs(self) -> Iterator[_Job]:
+        # Variants side by side: a run stopped early still holds paired attempts.
+        for repetition in range(self.options.repeat):
+            for case in self.eval_set.cases:
+                for profile in self.profiles:
+                    for variant in self.variants:
+                        yield _Job(case, variant, profile, repetition)
+
+    def _pipeline(self, variant: Variant, case: EvalCase) -> ArgumentPipeline:
+        ctx = case.context
+        key = (variant.label, json.dumps([ctx.role, ctx.scenario, dict(ctx.values)],
+                                         sort_keys=True, default=str))  # fmt: skip
+        pipeline = self._pipelines.get(key)
+        if pipeline is None:
+            # The compiled tools are shared; only the session context differs per case.
+            pipeline = copy.copy(self._base_pipelines[variant.label])
+            pipeline.context = runtime_context(case)
+            self._pipelines[key] = pipeline
+        return pipeline
+
+    def _budget_left(self) -> bool:
+        o, p = self.options, self.progress
+        if o.budget_requests is not None and p.requests >= o.budget_requests:
+            self._budget_stop = f"budget of {o.budget_requests} requests reached"
+            return False
+        if o.budget_tokens is not None and p.tokens_in + p.tokens_out >= o.budget_tokens:
+            self._budget_stop = f"budget of {o.budget_tokens} tokens reached"
+            return False
+        return True
+
+    async def _worker(self, queue: Iterator[_Job], clients: dict[str, ModelClient]) -> None:
+        for job in queue:
+            if self._cancelled:
+                return
+            attempt = await self._attempt(job, clients[job.profile.name])
+            self._record(attempt)
+
+    def _record(self, attempt: Attempt) -> None:
+        p = self.progress
+        p.done += 1
+        p.last = attempt
+        if attempt.status == STATUS_SCORED:
+            p.scored += 1
+        elif attempt.status == STATUS_ERROR:
+            p.errors += 1
+        else:
+            p.skipped += 1
+        if attempt.cached:
+            p.cached += 1
+        self._pending.append(attempt_row(attempt))
+        if self.on_progress is not None:
+            self.on_progress(p)
+
+    def _base(self, job: _Job, status: str, **fields: Any) -> Attempt:
+        return Attempt(
+            self.run_id, job.case.id, job.variant.label, job.profile.name, job.repetition,
+            status, expected=expected_of(job.case), tags=job.case.tags, **fields,
+        )  # fmt: skip
+
+    async def _attempt(self, job: _Job, client: ModelClient) -> Attempt:
+        if self.options.multi_step:
+            from studio.evals.multistep import play_case
+
+            if not self._budget_left():
+                return self._base(job, STATUS_SKIPPED, error=self._budget_stop)
+            self.progress.requests += 1
+            attempt, turns = await play_case(self, job.case, job.variant, job.profile, client,
+                                             self._base(job, STATUS_SCORED))  # fmt: skip
+            self.progress.requests += max(0, turns - 1)
+            self.progress.tokens_in += attempt.tokens_in
+            self.progress.tokens_out += attempt.tokens_out
+            return attempt
+        started = time.perf_counter()
+        request = case_request(job.case, self._specs[job.variant.label], job.profile.params)
+        build = getattr(client, "build_body", None)
+        body = build(request) if callable(build) else {"request": repr(request)}
+        url = str(getattr(client, "url", job.profile.base_url))
+        key = cache_key(job.profile.kind.value, url, body, job.repetition)
+        cached_text = self._runs.cached_response(key) if self.options.use_cache else None
+        model_ms = 0.0
+        if cached_text is not None:
+            completed = decode_answer(cached_text)
+        else:
+            if not self._budget_left():
+                return self._base(job, STATUS_SKIPPED, error=self._budget_stop)
+            self.progress.requests += 1
+            sent = time.perf_counter()
+            try:
+                completed = await _one_turn(client, request)
+            except ProviderError as exc:
+                model_ms = (time.perf_counter() - sent) * 1000
+                return self._base(job, STATUS_ERROR, error=str(exc), latency_ms=model_ms)
+            model_ms = (time.perf_counter() - sent) * 1000
+            self.progress.tokens_in += completed.usage.input_tokens or 0
+            self.progress.tokens_out += completed.usage.output_tokens or 0
+            if self.options.use_cache:
+                self._pending_cache.append(
+                    (key, job.profile.kind.value, job.profile.model, encode_answer(completed))
+                )
+        scored = score_answer(job.case, completed.message, self._pipeline(job.variant, job.case))
+        usage = completed.usage
+        attempt = self._base(
+            job, STATUS_SCORED, chosen=scored.chosen, raw_calls=scored.raw_calls,
+            pipeline_calls=scored.pipeline_calls, text=scored.text, raw=scored.raw,
+            pipeline=scored.pipeline, tokens_in=usage.input_tokens or 0,
+            tokens_out=usage.output_tokens or 0, latency_ms=round(model_ms, 3),
+            cached=cached_text is not None,
+        )  # fmt: skip
+        self.progress.model_ms += model_ms
+        self.progress.overhead_ms += (time.perf_counter() - started) * 1000 - model_ms
+        return attempt
+
+    async def _flush_periodically(self) -> None:
+        while True:
+            await asyncio.sleep(_FLUSH_SECONDS)
+            self._flush()
+
+    def _flush(self) -> None:
+        """Store what arrived since the last flush (the answers first, then the attempts)."""
+        started = time.perf_counter()
+        cache, self._pending_cache = self._pending_cache, []
+        rows, self._pending = self._pending, []
+        self._runs.cache_responses(cache)
+        self._runs.put_attempts(self.run_id, rows)
+        self.progress.overhead_ms += (time.perf_counter() - started) * 1000
+
+
+async def _one_turn(client: ModelClient, request: Any) -> TurnCompleted:
+    """Send one request and return its completed turn (the deltas are not needed here)."""
+    completed: TurnCompleted | None = None
+    async with contextlib.aclosing(client.stream(request)) as stream:  # type: ignore[type-var]
+        async for item in stream:
+            if isinstance(item, TurnCompleted):
+                completed = item
+    if completed is None:
+        raise ProviderError("the stream ended without a completed turn", type="incomplete")
+    return completed
+
+
+def selection_accuracy(attempts: list[Attempt]) -> dict[str, dict[str, float | int]]:
+    """Per variant label: scored attempts and the share passing selection, raw and pipeline.
+
+    The CLI's end-of-run summary; the full metrics are the reports' job.
+    """
+    out: dict[str, dict[str, float | int]] = {}
+    for label in dict.fromkeys(a.variant for a in attempts):
+        mine = [a for a in attempts if a.variant == label and a.scored]
+        n = len(mine)
+
+        def share(pred: Callable[[Attempt], bool], items: list[Attempt] = mine) -> float:
+            return sum(1 for a in items if pred(a)) / len(items) if items else 0.0
+
+        out[label] = {
+            "scored": n,
+            "selection": share(lambda a: bool(a.raw and a.raw.selection_passed)),
+            "raw": share(lambda a: bool(a.raw and a.raw.passed)),
+            "pipeline": share(lambda a: bool(a.pipeline and a.pipeline.passed)),
+            "skipped": sum(
+                1 for a in attempts if a.variant == label and a.status == STATUS_SKIPPED
+            ),
+            "errors": sum(1 for a in attempts if a.variant == label and a.status == STATUS_ERROR),
+        }
+    return out
