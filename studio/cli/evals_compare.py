@@ -28,9 +28,8 @@ from studio.cli.common import Subcommands, UsageError
 
 if TYPE_CHECKING:
     from registry_db import RegistryStore
-    from studio.evals.compare import Report
+    from studio.evals.compare import LoadedRun, Report
     from studio.evals.metrics import Price
-    from studio.evals.results import Attempt
 
 FORMATS = ("text", "json", "junit", "md", "html")
 FAIL_ON = ("regression", "broken", "never")
@@ -96,15 +95,14 @@ def _cmd_compare(store: RegistryStore, args: argparse.Namespace) -> int:
         if args.run is not None:
             if args.runs:
                 raise UsageError("give either --run RUN or RUN_A RUN_B, not both")
-            attempts, title = _load(store, args.run, load_run)
-            a, b, _, _ = split(attempts, args.a, args.b)
+            run = _load(store, args.run, load_run)
+            a, b, _, _ = split(run.attempts, run.label(args.a), run.label(args.b))
+            title = run.title
         elif len(args.runs) == 2:
-            run_a, run_b = args.runs
-            attempts_a, title_a = _load(store, run_a, load_run)
-            attempts_b, _ = _load(store, run_b, load_run)
-            a = only_variant(attempts_a, args.a, run_a)
-            b = only_variant(attempts_b, args.b, run_b)
-            title = f"{title_a} vs run {run_b}"
+            run_a, run_b = (_load(store, run_id, load_run) for run_id in args.runs)
+            a = only_variant(run_a.attempts, run_a.label(args.a), args.runs[0])
+            b = only_variant(run_b.attempts, run_b.label(args.b), args.runs[1])
+            title = f"{run_a.title} vs run {args.runs[1]}"
         else:
             raise UsageError("compare needs RUN_A RUN_B, or --run RUN (with --a and --b)")
         report = build_report(a, b, title=title, prices=prices, outcome=args.outcome)
@@ -123,10 +121,11 @@ def _cmd_report(store: RegistryStore, args: argparse.Namespace) -> int:
     )
 
     prices = _prices(args.price)
-    attempts, title = _load(store, args.run, load_run)
+    run = _load(store, args.run, load_run)
+    attempts, title = run.attempts, run.title
     try:
         if args.a or args.b or len(variants_of(attempts)) == 2:
-            a, b, _, _ = split_variants(attempts, args.a, args.b)
+            a, b, _, _ = split_variants(attempts, run.label(args.a), run.label(args.b))
             report = build_report(a, b, title=title, prices=prices, outcome=args.outcome)
         else:
             report = build_report(attempts, title=title, prices=prices, outcome=args.outcome)
@@ -138,17 +137,17 @@ def _cmd_report(store: RegistryStore, args: argparse.Namespace) -> int:
 def _load(
     store: RegistryStore,
     run_id: str,
-    load_run: Callable[[RegistryStore, str], tuple[list[Attempt], str]],
-) -> tuple[list[Attempt], str]:
+    load_run: Callable[[RegistryStore, str], LoadedRun],
+) -> LoadedRun:
     from registry_db import NotFoundError
 
     try:
-        attempts, title = load_run(store, run_id)
+        run = load_run(store, run_id)
     except NotFoundError as exc:
         raise UsageError(str(exc)) from None
-    if not attempts:
+    if not run.attempts:
         raise UsageError(f"eval run {run_id!r} has no attempts yet")
-    return attempts, title
+    return run
 
 
 def _emit(report: Report, args: argparse.Namespace) -> int:

@@ -132,8 +132,33 @@ def _label(attempts: Sequence[Attempt], default: str) -> str:
     return names[0] if len(names) == 1 else default
 
 
-def load_run(store: RegistryStore, run_id: str) -> tuple[list[Attempt], str]:
-    """A stored run's attempts and a title (``registry/set · run id``).
+@dataclass(frozen=True, slots=True)
+class LoadedRun:
+    """A stored run's attempts (variant A's first), a title and the variants' role names.
+
+    Attributes:
+        attempts: In arrival order within a variant; the variants in the order
+            the run was configured with (A, then B), so an unnamed split is A vs B.
+        title: ``registry/set · run id``.
+        roles: Role name → label (``{"A": "travel-reimbursement@1", …}``), so
+            ``--a A --b B`` can name the sides of a run by their roles.
+    """
+
+    attempts: list[Attempt]
+    title: str
+    roles: dict[str, str]
+
+    def label(self, name: str | None) -> str | None:
+        """A variant named by its label or its role (``A``/``B``)."""
+        if name is None:
+            return None
+        if any(a.variant == name for a in self.attempts):
+            return name
+        return self.roles.get(name, name)
+
+
+def load_run(store: RegistryStore, run_id: str) -> LoadedRun:
+    """A stored run, its variants in configured order.
 
     Raises:
         registry_db.NotFoundError: no run has that id.
@@ -142,4 +167,11 @@ def load_run(store: RegistryStore, run_id: str) -> tuple[list[Attempt], str]:
     from studio.evals.runs import load_attempts
 
     run = EvalRunStore.for_store(store).get(run_id)
-    return load_attempts(store, run_id), f"{run.registry}/{run.set_name} · run {run_id}"
+    attempts = load_attempts(store, run_id)
+    roles: dict[str, str] = {}
+    for variant in run.config.get("variants") or ():
+        if isinstance(variant, dict) and variant.get("name") and variant.get("label"):
+            roles[str(variant["name"])] = str(variant["label"])
+    order = {label: i for i, label in enumerate(roles.values())}
+    attempts.sort(key=lambda a: order.get(a.variant, len(order)))  # stable: arrival order kept
+    return LoadedRun(attempts, f"{run.registry}/{run.set_name} · run {run_id}", roles)

@@ -116,3 +116,22 @@ def test_json_and_html_formats_and_a_price(db, capsys) -> None:
 def test_bad_input_is_one_line(db, capsys, argv, message) -> None:
     code, _, err = cli(db, capsys, *argv)
     assert code == 2 and message in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_run_is_split_in_its_configured_order_and_roles_name_the_sides(db, capsys) -> None:
+    config = {"variants": [{"name": "A", "spec": "1", "label": "travel@1"},
+                           {"name": "B", "spec": "draft", "label": "travel@draft"}]}  # fmt: skip
+    attempts = []
+    for i in range(30):  # B's answers arrive first, as they can with concurrency
+        attempts.append(attempt(f"c{i}", variant="travel@draft", run_id="ordered"))
+        attempts.append(attempt(f"c{i}", variant="travel@1", passed=i >= 15, run_id="ordered"))
+    store = RegistryStore.open(db)
+    runs = EvalRunStore.for_store(store)
+    runs.open_run("ordered", "travel-reimbursement", "core", config)
+    runs.put_attempts("ordered", [attempt_row(a) for a in attempts])
+    store.close()
+    code, out, _ = cli(db, capsys, "report", "ordered")
+    assert code == 0 and "travel@draft vs travel@1: 50.0 % → 100.0 %" in out
+    code, out, _ = cli(db, capsys, "compare", "--run", "ordered", "--a", "B", "--b", "A",
+                       "--fail-on", "regression")  # fmt: skip
+    assert code == EXIT_REGRESSION and "travel@1 vs travel@draft" in out
