@@ -13,6 +13,7 @@ import studio.lint.rules.consistency
 import studio.lint.rules.description
 import studio.lint.rules.schema
 import studio.lint.rules.security
+import studio.lint.rules.security_privilege
 import studio.lint.scores
 from studio.lint.regex import compile_cues, first_characters
 
@@ -22,6 +23,7 @@ MODULES = (
     studio.lint.rules.description,
     studio.lint.rules.schema,
     studio.lint.rules.security,
+    studio.lint.rules.security_privilege,
     studio.lint.scores,
 )
 

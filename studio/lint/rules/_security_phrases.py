@@ -22,7 +22,6 @@ from __future__ import annotations
 import importlib
 import json
 import re
-import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -33,6 +32,7 @@ import re2  # type: ignore[import-untyped]
 
 from studio.lint.model import Severity
 from studio.lint.regex import compile_cues
+from studio.lint.rules import security_normalise
 
 _parser: Any = importlib.import_module("re._parser")
 _c: Any = importlib.import_module("re._constants")
@@ -383,86 +383,7 @@ BOOK = _load()
 
 # --------------------------------------------------------------------------- normalisation
 
-# Zero-width and formatting characters, bidirectional controls, invisible fillers,
-# Unicode tag characters and the variation selectors of the supplement.
-_INVISIBLE_CLASS = (
-    "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180e\u200b-\u200f\u202a-\u202e"
-    "\u2060-\u2064\u2066-\u206f\u3164\ufeff\uffa0\U000e0000-\U000e007f\U000e0100-\U000e01ef"
-)
-INVISIBLE = re.compile(f"[{_INVISIBLE_CLASS}]")
-_INVISIBLE_SEEN = re2.compile(f"[{_INVISIBLE_CLASS}]")
-"""The same class on RE2, to tell quickly whether a text holds one."""
-
-# Letters of other scripts that look like Latin ones (Cyrillic, Greek).
-_CONFUSABLES = str.maketrans(
-    "аеорсухіѕјԁӏАЕОРСХНКМТВІЅЈοαεινκρτΑΒΕΖΗΙΚΜΝΟΡΤΥΧ",
-    "aeopcyxisjdlAEOPCXHKMTBISJoaeivkptABEZHIKMNOPTYX",
-)
-_CONFUSABLE = re.compile("[\u0370-\u03ff\u0400-\u04ff\u0500-\u052f]")
-_LEET_TABLE = str.maketrans("013457@$", "oieastas")
-_LEET_DIGITS = frozenset("013457@$")
-_LEET_WORD = re.compile(
-    r"(?<![\w@$])(?=[\w@$]*[A-Za-z])(?=[\w@$]*[0-9@$])[A-Za-z0-9@$]{3,}(?![\w@$])"
-)
-# Five or more single letters with the same separator between each: "I G N O R E",
-# "i.g.n.o.r.e" (a different separator ends the word: "i.g.n.o.r.e p.r.e.v…").
-_SPACED = re.compile(
-    r"(?<![A-Za-z])[A-Za-z](?P<sep>[ ._*·-])[A-Za-z](?:(?P=sep)[A-Za-z]){3,}(?![A-Za-z])"
-)
-_SPACER = re.compile(r"[ ._*·-]")
-# Three words chopped by hyphens close together ("Ig-nore al-l prev-ious"): a word
-# split to dodge matching, not "read-only" or "e-mail" alone.
-_CHOP = r"[A-Za-z]{1,5}-[A-Za-z]"
-_CHOPPED_RUN = rf"\b{_CHOP}+(?:\W+\w+){{0,2}}?\W+{_CHOP}+(?:\W+\w+){{0,2}}?\W+{_CHOP}"
-_CHOPPED = re2.compile(_CHOPPED_RUN)
-_INNER_HYPHEN = re.compile(r"(?<=[A-Za-z])-(?=[A-Za-z])")
-# Text that may hold either, or an escaped line break: a text without a match is
-# returned as it is. (RE2: one DFA pass; a superset of what the folds change.)
-_OBFUSCATED = re2.compile(
-    r"[A-Za-z][013457@$]|[013457@$][A-Za-z]|\\n"
-    r"|\b[A-Za-z][ ._*·-][A-Za-z][ ._*·-][A-Za-z][ ._*·-][A-Za-z]|" + _CHOPPED_RUN
-)
-
-
-def _unleet(match: re.Match[str]) -> str:
-    word = match.group()
-    if "@" in word and match.string[match.end() : match.end() + 1] in (".", "-"):
-        return word  # an e-mail address
-    digits = {c for c in word if not c.isalpha()}
-    if sum(c.isalpha() for c in word) < 2 and not digits <= _LEET_DIGITS:
-        return word
-    return word.replace("11", "ll").translate(_LEET_TABLE)
-
-
-def normalise(value: str) -> str:
-    """``value`` as the phrases read it: obfuscation of width, script and spacing undone.
-
-    NFKC (full-width and styled letters to plain ones), invisible characters
-    removed, Cyrillic and Greek look-alikes mapped to Latin, leetspeak words
-    (``1gn0re``) and letter-spaced words (``I G N O R E``) folded, and escaped
-    line breaks (a literal backslash-n) turned into line breaks. Line breaks are
-    kept, so the normalised lines of joined texts are the texts normalised.
-    """
-    if value.isascii():
-        if not _OBFUSCATED.search(value):
-            return value
-    else:
-        if not unicodedata.is_normalized("NFKC", value):
-            value = unicodedata.normalize("NFKC", value)
-        if _INVISIBLE_SEEN.search(value):
-            value = INVISIBLE.sub("", value)
-        if _CONFUSABLE.search(value):
-            value = value.translate(_CONFUSABLES)
-        if not _OBFUSCATED.search(value):
-            return value
-    if "\\n" in value:
-        value = value.replace("\\n", "\n")
-    if _CHOPPED.search(value):
-        value = _INNER_HYPHEN.sub("", value)
-    value = _LEET_WORD.sub(_unleet, value)
-    return _SPACED.sub(lambda m: _SPACER.sub("", m.group()), value)
-
-
-def strip_invisible(value: str) -> str:
-    """``value`` without zero-width, bidirectional-control and tag characters."""
-    return INVISIBLE.sub("", value)
+# Kept importable from here (the rules and tests read them with the phrase book).
+INVISIBLE = security_normalise.INVISIBLE
+normalise = security_normalise.normalise
+strip_invisible = security_normalise.strip_invisible

@@ -22,19 +22,16 @@ a security finding here unless the text asks the model to gather or send it.
 
 from __future__ import annotations
 
-import base64
-import binascii
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-
-import re2  # type: ignore[import-untyped]
 
 from studio.contract.model import ToolContract
 from studio.editing.edits import SetField
 from studio.lint.cache import memo_slots
 from studio.lint.model import Hit, LintContext, QuickFix, Severity, tool_rule
 from studio.lint.regex import compile_cues
+from studio.lint.rules import security_grammar
 from studio.lint.rules._common import cached_hits, memo, sentences, text, tool_texts
 from studio.lint.rules._security_phrases import (
     BOOK,
@@ -43,259 +40,19 @@ from studio.lint.rules._security_phrases import (
     normalise,
     strip_invisible,
 )
+from studio.lint.rules.security_encoded import LONG_RUN as _LONG_RUN
+from studio.lint.rules.security_encoded import encoded as _encoded
+from studio.lint.rules.security_encoded import has_blob as _has_blob
+from studio.lint.rules.security_markers import MARKER_START as _MARKER_START
+from studio.lint.rules.security_markers import marker as _marker
+from studio.lint.rules.security_privilege import NAME_PATH as _NAME_PATH
+from studio.lint.rules.security_privilege import PRIV_HINT as _PRIV_HINT
+from studio.lint.rules.security_privilege import is_privilege_text as _is_privilege_text
 from studio.lint.text import split_identifier
 
 __all__ = ["normalise", "strip_invisible"]
 
 CATEGORY = "security"
-
-_LONG_RUN = re2.compile(r"\S{24}")
-"""An encoded blob has no whitespace, so it lies inside such a run."""
-
-# --------------------------------------------------------------------------- markers
-
-# A directive label inside brackets of any style, or a header framed by rules.
-_MARKER = re.compile(
-    r"<!--(?P<comment>[^\n]{0,80}?)(?:-->|\n|$)"
-    r"|(?P<token><\|[a-z_]{2,30}\|>|\[/?INST\]|<</?SYS>>"
-    r"|[\"']role[\"']\s*:\s*[\"'](?:system|developer|assistant)[\"']"
-    r"|\n\s*\n\s*(?:Human|Assistant|System|H|A)\s*:)"
-    r"|<\|?\s*/?\s*(?P<angle>[A-Za-z][\w\- ]{1,40}?|[\u4e00-\u9fff]{1,8})\s*"
-    r"(?:\s[\w-]+\s*=\s*[\"'][^\"'<>]{0,40}[\"']\s*){0,3}\|?>"
-    r"|\[\[?\s*/?\s*(?P<square>[^\[\]\n]{2,48}?)\s*\]\]?"
-    r"|\{\{\s*/?\s*(?P<curly>[^{}\n]{2,48}?)\s*(?:\}\}|:)"
-    r"|[【〔〖「『]\s*/?\s*(?P<cjk>[^】〕〗」』\n]{1,24}?)\s*[】〕〗」』：:]"
-    r"|\|\|\|\s*(?P<pipes>[^|\n]{2,40}?)\s*\|\|\|"
-    r"|\(\s*(?P<paren>[A-Z][A-Z _]{3,40})\s*:"
-    r"|\(\s*(?P<word>(?i:hidden|secret|for the (?:ai|assistant|model)|(?:ai|assistant|model) only"
-    r"|note to (?:the )?(?:ai|assistant|model))"
-    r"|系统(?:消息|提示|指令)?|管理员(?:指令|备注)?|隐藏指令)\s*[):：]"
-    r"|(?:\*{3,}|#{3,}|>{3,}|={3,})[ \t]*(?P<framed>[^\n#*>=<]{2,50}?)[ \t]*"
-    r"(?:\*{3,}|#{3,}|<{3,}|={3,})"
-    r"|(?:^|\n)[ \t]*(?:#{1,6}|\*{3,}|>{3,}|-{3,}|={3,}|`{3}[^\n]*\n)[ \t]*"
-    r"(?P<rule>[^\n#*>=`]{2,60}?)[ \t]*(?:#{2,}|\*{3,}|<{3,}|-{3,}|={3,}|:|\n|$)"
-    r"|(?:^|\n|[.!?]\s+)[ \t]*(?:[>#*=|\[(-]{1,6}[ \t]*)?"
-    r"(?P<caps>[A-Z][A-Z_]+(?:[ \t]+[A-Z][A-Z_]+){0,6})[ \t]*:",
-)
-_MARKER_START = re2.compile(
-    r"<|\[|\{\{|[【〔〖「『]|\|\|\||\(\s*[A-Z]{4}|#|\*\*\*|>>>|---|===|```|[A-Z]{2}[A-Z_ \t]*:"
-    r"|role|\n\s*\n\s*[HAS]|\(\s*(?i:hidden|secret|for|ai|assistant|model|note)|\(\s*(?:系统|管理员|隐藏)"
-)
-"""Every match of :data:`_MARKER` contains one of these (one DFA pass: a cheap first look)."""
-_STRONG_LABEL = frozenset(
-    (  # noqa: SIM905 - a word list reads better as prose
-        "important system sys inst instruction instructions directive directives "
-        "override overrides sysprompt im_start jailbreak"
-    ).split()
-)
-_WEAK_LABEL = frozenset(
-    (  # noqa: SIM905 - a word list reads better as prose
-        "assistant ai model agent agents llm admin administrator hidden secret internal "
-        "critical urgent priority confidential developer privileged elevated"
-    ).split()
-)
-_ADDRESSEE = frozenset(("assistant", "ai", "model", "agent", "agents", "llm", "gpt", "claude"))
-_LABEL_NOUN = frozenset(
-    (  # noqa: SIM905 - a word list reads better as prose
-        "note notice message instruction instructions directive command commands mode "
-        "prompt override order orders to for enabled policy"
-    ).split()
-)
-_CJK_LABEL = re.compile(r"系统|指令|隐藏|管理员|机密指示|提示词|模型须知|给模型|给AI|AI须知")
-_CJK_ANGLE = re.compile(r"重要|系统|指令|隐藏|管理员|提示|注意|秘密")
-_ROLE_CAPS = frozenset(("SYSTEM", "ASSISTANT", "ADMIN", "DEVELOPER", "SYS"))
-_LABEL_WORDS = re.compile(r"[a-z]+")
-
-
-def _label_is_directive(kind: str, label: str) -> bool:
-    if kind in ("token", "word"):
-        return True  # a chat-template token (<|im_start|>, [INST]) or "(hidden)", "(系统消息："
-    if kind == "cjk" or (not label.isascii() and kind not in ("angle", "comment")):
-        return _CJK_LABEL.search(label) is not None
-    if kind == "angle" and not label.isascii():
-        return _CJK_ANGLE.search(label) is not None
-    low = label.lower().replace("_", " ")
-    words = set(_LABEL_WORDS.findall(low))
-    if kind == "comment":
-        return len(low.split()) >= 3  # an HTML comment is read by the model, hidden from readers
-    if kind == "caps":
-        if label.strip() in _ROLE_CAPS:
-            return True
-        return bool(words & {"override", "directive", "instruction", "instructions"}) or bool(
-            words & _WEAK_LABEL and words & (_LABEL_NOUN | {"system"})
-        )
-    if kind in ("rule", "framed"):
-        addressed = words & (_WEAK_LABEL | {"system"})
-        return bool(addressed and words & (_LABEL_NOUN | {"instructions"}) - {"to", "for"})
-    if kind in ("angle", "pipes", "paren") and words & _STRONG_LABEL:
-        return True
-    if kind == "angle" and words & _WEAK_LABEL and len(words) == 1:
-        return True  # <hidden>…, <secret>…: a tag pair only (checked by the caller)
-    if kind in ("square", "curly") and words & _STRONG_LABEL and len(words) <= 5:
-        return True
-    if kind in ("square", "curly", "pipes") and words & _ADDRESSEE and len(words) <= 4:
-        return True  # [ASSISTANT ONLY], {{AI}}: text for the model's eyes only
-    return bool(words & _WEAK_LABEL and words & _LABEL_NOUN)
-
-
-def _marker(value: str) -> str | None:
-    for match in _MARKER.finditer(value):
-        kind = match.lastgroup
-        label = match.group(kind) if kind else None
-        if not (kind and label and _label_is_directive(kind, label)):
-            continue
-        if kind == "angle" and label.isascii():
-            words = set(_LABEL_WORDS.findall(label.lower().replace("_", " ")))
-            # A lone weak word in angle brackets is a placeholder ("Bearer <secret>")
-            # unless the tag is closed further on.
-            if not words & _STRONG_LABEL and f"</{label.strip()}" not in value.lower():
-                continue
-        return match.group().strip()
-    return None
-
-
-# --------------------------------------------------------------------------- encoded payloads
-
-_BLOB = re.compile(
-    r"(?<![\w+/-])(?:[A-Za-z0-9+/]{24,}={0,2}|[A-Za-z0-9_-]{24,}={0,2})(?![\w+/=-])"
-    r"|(?:\\x[0-9a-fA-F]{2}){8,}"
-)
-_IDENT_PART = re.compile(r"[A-Za-z][a-z]*(?:[A-Z][a-z]+)*[A-Z]*\d*|\d+")
-_HEX = re.compile(r"(?:0x)?([0-9a-fA-F]{2})+")
-
-
-def _identifier_like(blob: str) -> bool:
-    """``analysis_api_AnalysisApi_retrieve_analysis_2``: words joined by ``_`` or ``-``."""
-    parts = re.split(r"[_-]+", blob)
-    return len(parts) >= 3 and all(_IDENT_PART.fullmatch(p) for p in parts if p)
-
-
-def _readable(raw: bytes, min_words: int = 4) -> str | None:
-    """``raw`` as text when it reads as prose (letters and spaces, or CJK), else None."""
-    try:
-        decoded = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-    if len(decoded) < 8:
-        return None
-    printable = sum(c.isprintable() or c in "\n\t" for c in decoded)
-    letters = sum(c.isalpha() for c in decoded)
-    if printable < 0.95 * len(decoded) or letters < 0.5 * len(decoded.replace(" ", "")):
-        return None
-    # Prose: four words or more, or a run of Chinese (an encoded "/g/x:Acme Inc" id is not).
-    words = [w for w in decoded.split() if sum(c.isalpha() for c in w) >= 2]
-    if len(words) < min_words and sum("\u4e00" <= c <= "\u9fff" for c in decoded) < 4:
-        return None
-    return decoded
-
-
-def _decode(blob: str) -> str | None:
-    if blob.startswith("\\x"):
-        # Escaped bytes in a description are obfuscation by themselves: any word counts.
-        raw = bytes(int(h, 16) for h in re.findall(r"\\x([0-9a-fA-F]{2})", blob))
-        return _readable(raw, min_words=1)
-    candidates = []
-    core = blob[2:] if blob[:2] in ("0x", "0X") else blob
-    if len(core) % 2 == 0 and all(c in "0123456789abcdefABCDEF" for c in core):
-        candidates.append(binascii.unhexlify(core))
-    padded = blob + "=" * (-len(blob) % 4)
-    for decode in (base64.b64decode, base64.urlsafe_b64decode):
-        try:
-            candidates.append(decode(padded))
-        except (binascii.Error, ValueError):
-            continue
-    for raw in candidates:
-        found = _readable(raw)
-        if found:
-            return found
-    return None
-
-
-def _looks_encoded(blob: str) -> bool:
-    if all(c in "0123456789abcdefABCDEFx" for c in blob):
-        return False  # a hash or an id in hex: no prose hides in it (decoded above)
-    kinds = sum(
-        (
-            any(c.isupper() for c in blob),
-            any(c.islower() for c in blob),
-            any(c.isdigit() for c in blob),
-        )
-    )
-    return kinds >= 3 or (kinds >= 2 and any(c in "+/=" for c in blob))
-
-
-_BLOB_SEEN = re2.compile(r"[A-Za-z0-9+/=_-]{24,}|(?:\\x[0-9a-fA-F]{2}){8,}")
-"""Runs that may hold a :data:`_BLOB` (RE2: a first look without look-behinds)."""
-
-
-def _has_blob(value: str) -> bool:
-    """True when ``value`` may hold a blob that is not an identifier (a first look)."""
-    return any(not _identifier_like(m.group()) for m in _BLOB_SEEN.finditer(value))
-
-
-_OPAQUE_BLOB = 100
-"""Length from which a blob that decodes to nothing readable is still worth a warning
-(shorter ones are ids, cursors and sample tokens, which real APIs document)."""
-
-
-def _encoded(value: str) -> tuple[Severity, str] | None:
-    worst: tuple[Severity, str] | None = None
-    for match in _BLOB.finditer(value):
-        blob = match.group()
-        if _identifier_like(blob):
-            continue
-        decoded = _decode(blob)
-        if decoded is not None:
-            short = " ".join(decoded.split())[:60]
-            return Severity.ERROR, f"an encoded text ({len(blob)} characters, reads {short!r})"
-        if worst is None and len(blob) >= _OPAQUE_BLOB and _looks_encoded(blob):
-            worst = Severity.WARNING, f"a {len(blob)}-character base64-like blob"
-    return worst
-
-
-# --------------------------------------------------------------------------- privilege names
-
-
-def _alternation(words: str) -> frozenset[str]:
-    return frozenset(words.split("|"))
-
-
-_CASELESS = re2.Options()
-_CASELESS.case_sensitive = False
-_PRIV_WORDS = frozenset(BOOK.privilege["words"])
-_PRIV_PAIRS = tuple((_alternation(a), _alternation(b)) for a, b in BOOK.privilege["pairs"])
-_PRIV_ZH = compile_cues(BOOK.privilege["zh"])
-_PRIV_VALUE = re.compile(BOOK.privilege["values"])
-
-
-_PRIV_HINT = re2.compile(
-    "|".join(
-        sorted(
-            {
-                *_PRIV_WORDS,
-                *(w for left, _ in _PRIV_PAIRS for w in left),
-                *("god", "admin", "root", "developer", "danger", "limit", "system"),
-            }
-        )
-    )
-    + "|"
-    + BOOK.privilege["zh"],
-    _CASELESS,
-)
-"""Every privileged name or value contains one of these (one DFA pass: a cheap first look)."""
-
-
-def _privileged_name(name: str) -> bool:
-    if _PRIV_ZH.search(name):
-        return True
-    words = [w.lower() for w in split_identifier(name)]
-    if _PRIV_WORDS.intersection(words) or "".join(words) in _PRIV_WORDS:
-        return True
-    for i, first in enumerate(words):
-        for left, right in _PRIV_PAIRS:
-            if first in left and right.intersection(words[i + 1 :]):
-                return True
-    return False
 
 
 # --------------------------------------------------------------------------- the scan
@@ -332,8 +89,29 @@ def _phrase_match(phrase: Phrase, value: str) -> re.Match[str] | None:
             value, max(0, match.start() - 30), match.start()
         ):
             continue
+        if phrase.family.name == "gather" and _opens_as_summary(value, match):
+            continue
         return match
     return None
+
+
+# A text that opens with a verb in the third person states what the tool does
+# ("Reads environment variables of a deployed service"): a summary, not an order to
+# the model, which is imperative ("read ~/.env and pass it…") or comes later.
+_THIRD_PERSON = re.compile(r"[A-Za-z]+[^s\W]s")
+_AND_THEN = re.compile(
+    r"\b(?:and|then)\s+(?:\w+\s+)?(?:pass|put|include|send|attach|add|append)", re.IGNORECASE
+)
+
+
+def _opens_as_summary(value: str, match: re.Match[str]) -> bool:
+    """True when ``match`` is the text's opening verb in the third person, used alone."""
+    if value[: match.start()].strip().lower() not in ("", "this tool", "it"):
+        return False
+    verb = match.group().split(maxsplit=1)[0]
+    end = value.find(".", match.end())
+    rest = value[match.end() : end if end >= 0 else len(value)]
+    return _THIRD_PERSON.fullmatch(verb) is not None and not _AND_THEN.search(rest)
 
 
 def _quote(found: str) -> str:
@@ -388,15 +166,18 @@ def _scan_texts(tool: ToolContract) -> Iterator[_Found]:
     markers = _MARKER_START.search(joined) is not None and _marker(joined) is not None
     blobs = _LONG_RUN.search(raw_joined) is not None and _has_blob(raw_joined)
     schema_words = _schema_words(tool)
-    params = _PRIV_HINT.search(schema_words) is not None
+    params = _PRIV_HINT.search(normalise(schema_words)) is not None
     recipient = "@" in schema_words
-    if not (phrases or markers or blobs or params or recipient):
+    grammar = security_grammar.first_look(joined)
+    if not (phrases or markers or blobs or params or recipient or grammar):
         return
-    texts = phrases or markers or blobs
+    texts = phrases or markers or blobs or grammar
+    names = _property_names(tool) if grammar else frozenset()
+    own = names | {text(tool.name).lower()}
     for path, raw in tool_texts(tool):
         if path == "name" or not (texts or _is_schema_word(path)):
             continue
-        value = normalise(raw) if (phrases or markers) else raw
+        value = normalise(raw) if (phrases or markers or grammar) else raw
         found: dict[str, _Found] = {}
         if markers and (marker := _marker(value)):
             found["sec-hidden-instructions"] = _Found(
@@ -420,6 +201,19 @@ def _scan_texts(tool: ToolContract) -> Iterator[_Found]:
                     f"The text contains {family.label} ({_quote(match.group())}); "
                     f"{_ADVICE[family.rule]}.",
                 )
+        if grammar and not _NAME_PATH.search(path):
+            here = path.endswith(".description") and ".properties" in path
+            for hit in security_grammar.scan(value, names, own, here):
+                combo = hit.combo
+                known = found.get(combo.rule)
+                if known is None or combo.severity.rank > known.severity.rank:
+                    found[combo.rule] = _Found(
+                        combo.rule,
+                        path,
+                        combo.severity,
+                        f"The text contains {combo.label} ({_quote(hit.clause)}); "
+                        f"{_ADVICE[combo.rule]}.",
+                    )
         if blobs and (encoded := _encoded(raw)):
             severity, what = encoded
             found["sec-base64-blob"] = _Found(
@@ -457,7 +251,13 @@ _RECIPIENT_VALUE = re.compile(
 )
 _RECIPIENT_NAME = re.compile(
     r"(?i)^(?:bcc|cc|forward_?to|copy_?to|blind_?copy|report_?to|silent_?copy|archive_?to)$"
-    r"|密送|抄送|收件人"
+    r"|密送|抄送|收件人|副本|存档|归档"
+)
+_COPY_WORDS = frozenset(
+    (  # noqa: SIM905 - a word list reads better as prose
+        "bcc cc copy copies archive audit monitor monitoring mirror backup shadow hidden silent "
+        "blind forward forwarding"
+    ).split()
 )
 
 
@@ -467,22 +267,18 @@ def _fixed_recipient(path: str) -> bool:
     A default "to" is a placeholder as often as not; a fixed hidden copy never is.
     """
     where = _RECIPIENT_VALUE.search(path)
-    return bool(where and _RECIPIENT_NAME.search(where.group(1) or where.group(2) or ""))
+    if not where:
+        return False
+    name = where.group(1) or where.group(2) or ""
+    if _RECIPIENT_NAME.search(name):
+        return True
+    # archive_copy, auditMailbox, shadow_recipient: a copy by its name's words.
+    return not _COPY_WORDS.isdisjoint(w.lower() for w in split_identifier(name))
 
 
-_NAME_PATH = re.compile(r'\.properties(?:\.[^.\[\]"]+|\["(?:[^"\\]|\\.)*"\])$')
-"""The path of a property's name in :func:`tool_texts` (``….properties.x``, ``…["名"]``)."""
-
-
-def _is_privilege_text(path: str, value: str) -> bool:
-    last = path.rsplit(".", 1)[-1]
-    if _NAME_PATH.search(path):
-        return _privileged_name(value)
-    if last == "default" or "enum[" in last:
-        return _PRIV_VALUE.match(value) is not None or (
-            len(value) <= 40 and " " not in value.strip() and _privileged_name(value)
-        )
-    return False
+def _property_names(tool: ToolContract) -> frozenset[str]:
+    """The tool's property names, lower-case (where gathered data is put)."""
+    return frozenset(v.lower() for p, v in tool_texts(tool) if len(v) >= 3 and _NAME_PATH.search(p))
 
 
 def _hits(tool: ToolContract, rule: str) -> Iterator[Hit]:

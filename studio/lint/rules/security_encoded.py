@@ -1,0 +1,130 @@
+"""Encoded payloads: base64, hex, ``\\x``/``\\u`` escapes and percent-encoding in prose.
+
+A blob is decoded every way it can be; when the result reads as prose (words,
+or Chinese) it is an instruction smuggled past review (an error). A long blob
+that decodes to nothing readable is a warning. Identifiers
+(``analysis_api_AnalysisApi_retrieve_2``), hex digests, ids and cursors are not
+blobs.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+
+import re2  # type: ignore[import-untyped]
+
+from studio.lint.model import Severity
+
+LONG_RUN = re2.compile(r"\S{24}")
+"""An encoded blob has no whitespace, so it lies inside such a run."""
+
+_BLOB = re.compile(
+    r"(?<![\w+/-])(?:[A-Za-z0-9+/]{24,}={0,2}|[A-Za-z0-9_-]{24,}={0,2})(?![\w+/=-])"
+    r"|(?:\\x[0-9a-fA-F]{2}){8,}|(?:\\u[0-9a-fA-F]{4}){6,}|(?:%[0-9a-fA-F]{2}){8,}"
+)
+_IDENT_PART = re.compile(r"[A-Za-z][a-z]*(?:[A-Z][a-z]+)*[A-Z]*\d*|\d+")
+_HEX = re.compile(r"(?:0x)?([0-9a-fA-F]{2})+")
+
+
+def _identifier_like(blob: str) -> bool:
+    """``analysis_api_AnalysisApi_retrieve_analysis_2``: words joined by ``_`` or ``-``."""
+    parts = re.split(r"[_-]+", blob)
+    return len(parts) >= 3 and all(_IDENT_PART.fullmatch(p) for p in parts if p)
+
+
+def _readable(raw: bytes, min_words: int = 4) -> str | None:
+    """``raw`` as text when it reads as prose (letters and spaces, or CJK), else None."""
+    try:
+        decoded = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if len(decoded) < 8:
+        return None
+    printable = sum(c.isprintable() or c in "\n\t" for c in decoded)
+    letters = sum(c.isalpha() for c in decoded)
+    if printable < 0.95 * len(decoded) or letters < 0.5 * len(decoded.replace(" ", "")):
+        return None
+    # Prose: four words or more, or a run of Chinese (an encoded "/g/x:Acme Inc" id is not).
+    words = [w for w in decoded.split() if sum(c.isalpha() for c in w) >= 2]
+    if len(words) < min_words and sum("\u4e00" <= c <= "\u9fff" for c in decoded) < 4:
+        return None
+    return decoded
+
+
+def _decode(blob: str) -> str | None:
+    if blob.startswith("\\x"):
+        # Escaped bytes in a description are obfuscation by themselves: any word counts.
+        raw = bytes(int(h, 16) for h in re.findall(r"\\x([0-9a-fA-F]{2})", blob))
+        return _readable(raw, min_words=1)
+    if blob.startswith("\\u"):
+        # \u escapes of plain letters: nobody writes "reveal" as \u0072\u0065… but to hide it.
+        chars = "".join(chr(int(h, 16)) for h in re.findall(r"\\u([0-9a-fA-F]{4})", blob))
+        return _readable(chars.encode("utf-8", "replace"), min_words=1)
+    if blob.startswith("%"):
+        # Percent-encoding of a whole phrase (a URL encodes a few reserved characters,
+        # or a short Chinese query, never "ignore all previous instructions").
+        raw = bytes(int(h, 16) for h in re.findall(r"%([0-9a-fA-F]{2})", blob))
+        return _readable(raw, min_words=2)
+    candidates = []
+    core = blob[2:] if blob[:2] in ("0x", "0X") else blob
+    if len(core) % 2 == 0 and all(c in "0123456789abcdefABCDEF" for c in core):
+        candidates.append(binascii.unhexlify(core))
+    padded = blob + "=" * (-len(blob) % 4)
+    for decode in (base64.b64decode, base64.urlsafe_b64decode):
+        try:
+            candidates.append(decode(padded))
+        except (binascii.Error, ValueError):
+            continue
+    for raw in candidates:
+        found = _readable(raw)
+        if found:
+            return found
+    return None
+
+
+def _looks_encoded(blob: str) -> bool:
+    if all(c in "0123456789abcdefABCDEFx" for c in blob):
+        return False  # a hash or an id in hex: no prose hides in it (decoded above)
+    kinds = sum(
+        (
+            any(c.isupper() for c in blob),
+            any(c.islower() for c in blob),
+            any(c.isdigit() for c in blob),
+        )
+    )
+    return kinds >= 3 or (kinds >= 2 and any(c in "+/=" for c in blob))
+
+
+_BLOB_SEEN = re2.compile(
+    r"[A-Za-z0-9+/=_-]{24,}|(?:\\x[0-9a-fA-F]{2}){8,}|(?:\\u[0-9a-fA-F]{4}){6,}"
+    r"|(?:%[0-9a-fA-F]{2}){8,}"
+)
+"""Runs that may hold a :data:`_BLOB` (RE2: a first look without look-behinds)."""
+
+
+def has_blob(value: str) -> bool:
+    """True when ``value`` may hold a blob that is not an identifier (a first look)."""
+    return any(not _identifier_like(m.group()) for m in _BLOB_SEEN.finditer(value))
+
+
+_OPAQUE_BLOB = 100
+"""Length from which a blob that decodes to nothing readable is still worth a warning
+(shorter ones are ids, cursors and sample tokens, which real APIs document)."""
+
+
+def encoded(value: str) -> tuple[Severity, str] | None:
+    """The worst encoded payload in ``value`` (raw text): its severity and what it is."""
+    worst: tuple[Severity, str] | None = None
+    for match in _BLOB.finditer(value):
+        blob = match.group()
+        if _identifier_like(blob):
+            continue
+        decoded = _decode(blob)
+        if decoded is not None:
+            short = " ".join(decoded.split())[:60]
+            return Severity.ERROR, f"an encoded text ({len(blob)} characters, reads {short!r})"
+        if worst is None and len(blob) >= _OPAQUE_BLOB and _looks_encoded(blob):
+            worst = Severity.WARNING, f"a {len(blob)}-character base64-like blob"
+    return worst

@@ -1,0 +1,136 @@
+"""Directive markers: a label aimed at the model, in any bracket or header style.
+
+``<IMPORTANT>``, ``[SYSTEM]``, ``{{AI}}``, ``|||``, ``<!-- … -->``, chat-template
+tokens (``<|im_start|>``, ``[INST]``), framed headers (``### SYSTEM OVERRIDE
+###``), capitalised labels (``SYSTEM OVERRIDE DIRECTIVE:``), Markdown containers
+(``::: system``), Chinese brackets of every shape (【】〔〕〖〗「」『』〈〉《》, and
+``＜＞`` after NFKC) and Chinese headers (``系统指令：``, ``给模型的说明``).
+Brackets and headers are everywhere in real documentation (``[DEPRECATED]``,
+``【注意】``, ``IMPORTANT:``, ``重要提示：``), so the *label* decides: it must
+name the model, the system or a hidden instruction.
+"""
+
+from __future__ import annotations
+
+import re
+
+import re2  # type: ignore[import-untyped]
+
+# A directive label inside brackets of any style, or a header framed by rules.
+_MARKER = re.compile(
+    r"<!--(?P<comment>[^\n]{0,80}?)(?:-->|\n|$)"
+    r"|(?P<token><\|[a-z_]{2,30}\|>|\[/?INST\]|<</?SYS>>"
+    r"|[\"']role[\"']\s*:\s*[\"'](?:system|developer|assistant)[\"']"
+    r"|\n\s*\n\s*(?:Human|Assistant|System|H|A)\s*:)"
+    r"|<\|?\s*/?\s*(?P<angle>[A-Za-z][\w\- ]{1,40}?|[\u4e00-\u9fff]{1,8})\s*"
+    r"(?:\s[\w-]+\s*=\s*[\"'][^\"'<>]{0,40}[\"']\s*){0,3}\|?>"
+    r"|\[\[?\s*/?\s*(?P<square>[^\[\]\n]{2,48}?)\s*\]\]?"
+    r"|\{\{\s*/?\s*(?P<curly>[^{}\n]{2,48}?)\s*(?:\}\}|:)"
+    r"|[【〔〖「『〈《]\s*/?\s*(?P<cjk>[^】〕〗」』〉》\n]{1,24}?)\s*[】〕〗」』〉》：:]"
+    r"|(?:^|\n)[ \t]*:{3,}[ \t]*\{?(?P<fence>[A-Za-z][\w -]{1,40}?)\}?[ \t]*(?:\n|$)"
+    r"|(?:^|\n|[。.!?])[ \t]*(?P<zhhead>[\u4e00-\u9fffA-Za-z]{2,10})[ \t]*[:：]"
+    r"|\|\|\|\s*(?P<pipes>[^|\n]{2,40}?)\s*\|\|\|"
+    r"|\(\s*(?P<paren>[A-Z][A-Z _]{3,40})\s*:"
+    r"|\(\s*(?P<word>(?i:hidden|secret|for the (?:ai|assistant|model)|(?:ai|assistant|model) only"
+    r"|note to (?:the )?(?:ai|assistant|model))"
+    r"|系统(?:消息|提示|指令)?|管理员(?:指令|备注)?|隐藏指令)\s*[):：]"
+    r"|(?:\*{3,}|#{3,}|>{3,}|={3,})[ \t]*(?P<framed>[^\n#*>=<]{2,50}?)[ \t]*"
+    r"(?:\*{3,}|#{3,}|<{3,}|={3,})"
+    r"|(?:^|\n)[ \t]*(?:#{1,6}|\*{3,}|>{3,}|-{3,}|={3,}|`{3}[^\n]*\n)[ \t]*"
+    r"(?P<rule>[^\n#*>=`]{2,60}?)[ \t]*(?:#{2,}|\*{3,}|<{3,}|-{3,}|={3,}|:|\n|$)"
+    r"|(?:^|\n|[.!?]\s+)[ \t]*(?:[>#*=|\[(-]{1,6}[ \t]*)?"
+    r"(?P<caps>[A-Z][A-Z_]+(?:[ \t]+[A-Z][A-Z_]+){0,6})[ \t]*:",
+)
+MARKER_START = re2.compile(
+    r"<|\[|\{\{|[【〔〖「『〈《]|:::"
+    r"|(?:系统|管理员|开发者|后台|内部|隐藏|给|致|AI|模型|助手|智能体)[^\n:：]{0,8}[:：]"
+    r"|\|\|\||\(\s*[A-Z]{4}|#|\*\*\*|>>>|---|===|```|[A-Z]{2}[A-Z_ \t]*:"
+    r"|role|\n\s*\n\s*[HAS]|\(\s*(?i:hidden|secret|for|ai|assistant|model|note)|\(\s*(?:系统|管理员|隐藏)"
+)
+"""Every match of :data:`_MARKER` contains one of these (one DFA pass: a cheap first look)."""
+_STRONG_LABEL = frozenset(
+    (  # noqa: SIM905 - a word list reads better as prose
+        "important system sys inst instruction instructions directive directives "
+        "override overrides sysprompt im_start jailbreak"
+    ).split()
+)
+_WEAK_LABEL = frozenset(
+    (  # noqa: SIM905 - a word list reads better as prose
+        "assistant ai model agent agents llm admin administrator hidden secret internal "
+        "critical urgent priority confidential developer privileged elevated"
+    ).split()
+)
+_ADDRESSEE = frozenset(("assistant", "ai", "model", "agent", "agents", "llm", "gpt", "claude"))
+_LABEL_NOUN = frozenset(
+    (  # noqa: SIM905 - a word list reads better as prose
+        "note notice message instruction instructions directive command commands mode "
+        "prompt override order orders to for enabled policy"
+    ).split()
+)
+_CJK_LABEL = re.compile(
+    r"系统|指令|隐藏|管理员|机密指示|提示词|模型须知|给模型|给AI|AI须知|AI专用|模型专用|助手须知"
+)
+_CJK_ANGLE = re.compile(r"重要|系统|指令|隐藏|管理员|提示|注意|秘密")
+# A Chinese header ("系统指令：…") names a directive only with these words; "重要提示："
+# and "系统消息推送：" head ordinary documentation.
+_CJK_HEADER = re.compile(
+    r"^(?:系统|管理员|开发者|后台|内部|隐藏)(?:指令|指示|消息|通知|备注|说明|提示|命令)$"
+    r"|^(?:给|致)(?:AI|模型|大模型|助手|智能体)|(?:AI|模型|助手|智能体)(?:须知|专用|备注|注意|指令)$"
+)
+_FENCE_LABEL = frozenset(
+    ("system", "assistant", "ai", "model", "agent", "llm", "admin", "hidden", "secret")
+)
+_ROLE_CAPS = frozenset(("SYSTEM", "ASSISTANT", "ADMIN", "DEVELOPER", "SYS"))
+_LABEL_WORDS = re.compile(r"[a-z]+")
+
+
+def _label_is_directive(kind: str, label: str) -> bool:
+    if kind in ("token", "word"):
+        return True  # a chat-template token (<|im_start|>, [INST]) or "(hidden)", "(系统消息："
+    if kind == "zhhead":
+        return _CJK_HEADER.search(label) is not None
+    if kind == "fence":  # ::: system … ::: (a Markdown container the model reads as a role)
+        return not _FENCE_LABEL.isdisjoint(_LABEL_WORDS.findall(label.lower()))
+    if kind == "cjk" or (not label.isascii() and kind not in ("angle", "comment")):
+        return _CJK_LABEL.search(label) is not None
+    if kind == "angle" and not label.isascii():
+        return _CJK_ANGLE.search(label) is not None
+    low = label.lower().replace("_", " ")
+    words = set(_LABEL_WORDS.findall(low))
+    if kind == "comment":
+        return len(low.split()) >= 3  # an HTML comment is read by the model, hidden from readers
+    if kind == "caps":
+        if label.strip() in _ROLE_CAPS:
+            return True
+        return bool(words & {"override", "directive", "instruction", "instructions"}) or bool(
+            words & _WEAK_LABEL and words & (_LABEL_NOUN | {"system"})
+        )
+    if kind in ("rule", "framed"):
+        addressed = words & (_WEAK_LABEL | {"system"})
+        return bool(addressed and words & (_LABEL_NOUN | {"instructions"}) - {"to", "for"})
+    if kind in ("angle", "pipes", "paren") and words & _STRONG_LABEL:
+        return True
+    if kind == "angle" and words & _WEAK_LABEL and len(words) == 1:
+        return True  # <hidden>…, <secret>…: a tag pair only (checked by the caller)
+    if kind in ("square", "curly") and words & _STRONG_LABEL and len(words) <= 5:
+        return True
+    if kind in ("square", "curly", "pipes") and words & _ADDRESSEE and len(words) <= 4:
+        return True  # [ASSISTANT ONLY], {{AI}}: text for the model's eyes only
+    return bool(words & _WEAK_LABEL and words & _LABEL_NOUN)
+
+
+def marker(value: str) -> str | None:
+    """The first directive marker in ``value`` (normalised text), or None."""
+    for match in _MARKER.finditer(value):
+        kind = match.lastgroup
+        label = match.group(kind) if kind else None
+        if not (kind and label and _label_is_directive(kind, label)):
+            continue
+        if kind == "angle" and label.isascii():
+            words = set(_LABEL_WORDS.findall(label.lower().replace("_", " ")))
+            # A lone weak word in angle brackets is a placeholder ("Bearer <secret>")
+            # unless the tag is closed further on.
+            if not words & _STRONG_LABEL and f"</{label.strip()}" not in value.lower():
+                continue
+        return match.group().strip()
+    return None

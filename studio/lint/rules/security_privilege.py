@@ -1,0 +1,101 @@
+"""Privilege parameters: a name, default or enum value that hands the model privileges.
+
+``admin_mode``, ``jailbreak_mode``, ``override_instructions``, ``skipApprovalFlow``,
+``safety_off``, ``管理员权限``, ``免审核``, an enum value ``unrestricted``, a default
+``root`` for ``execute_as``. The words are data (``privilege_names`` in
+``resources/lint/security_phrases.json``): single words, and pairs read in
+order in a split identifier (a verb of switching off, then what is switched off).
+"""
+
+from __future__ import annotations
+
+import re
+
+import re2  # type: ignore[import-untyped]
+
+from studio.lint.regex import compile_cues
+from studio.lint.rules._security_phrases import BOOK, normalise
+from studio.lint.text import split_identifier
+
+
+def _alternation(words: str) -> frozenset[str]:
+    return frozenset(words.split("|"))
+
+
+_CASELESS = re2.Options()
+_CASELESS.case_sensitive = False
+_PRIV_WORDS = frozenset(BOOK.privilege["words"])
+_PRIV_PAIRS = tuple((_alternation(a), _alternation(b)) for a, b in BOOK.privilege["pairs"])
+_PRIV_ZH = compile_cues(BOOK.privilege["zh"])
+_PRIV_VALUE = re.compile(BOOK.privilege["values"])
+_BOOK_IDENTITY_NAMES = frozenset(BOOK.privilege["identity_names"])
+_BOOK_IDENTITY_VALUES = frozenset(BOOK.privilege["identity_values"])
+
+
+PRIV_HINT = re2.compile(
+    "|".join(
+        sorted(
+            {
+                *_PRIV_WORDS,
+                *(w for left, _ in _PRIV_PAIRS for w in left),
+                *("god", "admin", "root", "developer", "danger", "limit", "system"),
+            }
+        )
+    )
+    + "|"
+    + BOOK.privilege["zh"],
+    _CASELESS,
+)
+"""Every privileged name or value contains one of these (one DFA pass: a cheap first look)."""
+
+
+def _privileged_name(name: str) -> bool:
+    if _PRIV_ZH.search(name):
+        return True
+    words = [w.lower() for w in split_identifier(name)]
+    if _PRIV_WORDS.intersection(words) or "".join(words) in _PRIV_WORDS:
+        return True
+    for i, first in enumerate(words):
+        for left, right in _PRIV_PAIRS:
+            if first in left and right.intersection(words[i + 1 :]):
+                return True
+    return False
+
+
+NAME_PATH = re.compile(r'\.properties(?:\.[^.\[\]"]+|\["(?:[^"\\]|\\.)*"\])$')
+"""The path of a property's name in :func:`tool_texts` (``….properties.x``, ``…["名"]``)."""
+
+
+def is_privilege_text(path: str, value: str) -> bool:
+    """True when ``value`` at ``path`` is a property name, default or enum value that
+    offers the model privileges ("admin_mode", "免审核", a default "root" of ``execute_as``)."""
+    value = normalise(value)
+    last = path.rsplit(".", 1)[-1]
+    if NAME_PATH.search(path):
+        return _privileged_name(value)
+    if last == "default" or "enum[" in last:
+        return (
+            _PRIV_VALUE.match(value) is not None
+            or (len(value) <= 40 and " " not in value.strip() and _privileged_name(value))
+            or _identity_value(path, value)
+        )
+    return False
+
+
+_IDENTITY_OF = re.compile(
+    r'\.properties(?:\.([^.\[\]"]+)|\["((?:[^"\\]|\\.)*)"\])\.(?:default|enum\[\d+\])$'
+)
+
+
+def _identity_value(path: str, value: str) -> bool:
+    """A privileged identity as the value of a property that says whom the call runs as.
+
+    ``execute_as: "root"``, ``run_as: "system"``, ``privilege: "admin"``; not a
+    ``role`` of a user being created nor a database ``user`` (``root`` is the
+    default MySQL account).
+    """
+    where = _IDENTITY_OF.search(path)
+    if not where or value.strip().lower() not in _BOOK_IDENTITY_VALUES:
+        return False
+    words = {w.lower() for w in split_identifier(where.group(1) or where.group(2) or "")}
+    return not words.isdisjoint(_BOOK_IDENTITY_NAMES)
