@@ -70,6 +70,7 @@ from studio.ui.models.registry_list_model import RegistryListModel
 from studio.ui.models.tool_list_model import ToolFilterModel, ToolListModel
 from studio.ui.registry_actions import RegistryOperations, RegistryPrompts
 from studio.ui.registry_jobs import Refused, RegistryJobs, load_draft, load_version
+from studio.ui.style import banner_style
 from studio.ui.views.tool_editor import ToolEditorWidget
 from studio.ui.views.versions_panel import VersionsPanel
 from studio.ui.widgets.preview import PreviewWidget
@@ -269,11 +270,8 @@ class MainWindow(QMainWindow):
         self.banner = QFrame()
         self.banner.setObjectName("readOnlyBanner")
         self.banner.setFrameShape(QFrame.Shape.StyledPanel)
-        self.banner.setStyleSheet(
-            "#readOnlyBanner { background: #f3d98b; border: 1px solid #c9a227; }"
-            "#readOnlyBanner QLabel { color: #3b2f00; font-weight: bold; }"
-        )
         self.banner_label = QLabel()
+        self.banner_label.setStyleSheet("font-weight: bold;")
         self.banner_button = QPushButton("Back to draft")
         banner_layout = QHBoxLayout(self.banner)
         banner_layout.setContentsMargins(8, 4, 8, 4)
@@ -294,6 +292,7 @@ class MainWindow(QMainWindow):
         font_layout.addWidget(self.font_label, 1)
         font_layout.addWidget(self.font_close)
         self.font_banner.hide()
+        self._apply_theme_colours()
 
         self.loading_banner = QFrame()
         self.loading_banner.setObjectName("loadingBanner")
@@ -510,7 +509,14 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------------ language
 
+    def _apply_theme_colours(self) -> None:
+        """The banners' colours for the current palette (again on every theme switch)."""
+        self.banner.setStyleSheet(banner_style("readOnlyBanner", "banner", self))
+        self.font_banner.setStyleSheet(banner_style("fontBanner", "banner", self))
+
     def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.PaletteChange:
+            self._apply_theme_colours()
         if event.type() == QEvent.Type.LanguageChange and not self._retranslate_pending:
             # Qt sends one event per translator added or removed: rebuild once.
             self._retranslate_pending = True

@@ -154,7 +154,9 @@ class PlaygroundSidebar(QScrollArea):
         registry_row.addWidget(self.pin_check)
         registry_box = QGroupBox(self.tr("Registry"))
         rl = QFormLayout(registry_box)
-        rl.addRow(self.tr("&Registry"), registry_row)
+        registry_label = QLabel(self.tr("&Registry"))
+        registry_label.setBuddy(self.registry_combo)
+        rl.addRow(registry_label, registry_row)
         rl.addRow(self.tr("&Version"), self.version_combo)
 
         self.system_edit = QPlainTextEdit()

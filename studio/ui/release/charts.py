@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from PySide6.QtCharts import QChart, QChartView, QDateTimeAxis, QLineSeries, QValueAxis
 from PySide6.QtCore import QDateTime, QEvent, QMargins, Qt, QTimeZone
 from PySide6.QtGui import QPainter, QPalette
-from PySide6.QtWidgets import QHBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 
 from studio.release.guard import TimePoint
 
@@ -105,11 +105,31 @@ class ReleaseChartsWidget(QWidget):
         super().__init__(parent)
         self.success_chart = _LineChart("Success rate per version", "%")
         self.latency_chart = _LineChart("p95 latency per version", "ms")
+        # Without outcomes an axis of "1 1 1 0 0 0" looked like a bug: say what is awaited.
+        self.empty_label = QLabel(
+            self.tr(
+                "No outcomes recorded yet. The charts show each version's success rate and "
+                "p95 latency once clients report calls: serve the registry (Serve above) and "
+                "send outcomes with the token it prints."
+            )
+        )
+        self.empty_label.setObjectName("chartsEmpty")
+        self.empty_label.setWordWrap(True)
+        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty_label.setEnabled(False)
+        self.empty_label.setMinimumHeight(60)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.empty_label)
         layout.addWidget(self.success_chart)
         layout.addWidget(self.latency_chart)
+        self._show_charts(False)
         self._apply_theme()
+
+    def _show_charts(self, on: bool) -> None:
+        self.empty_label.setVisible(not on)
+        self.success_chart.setVisible(on)
+        self.latency_chart.setVisible(on)
 
     def set_points(self, points: Sequence[TimePoint]) -> None:
         """Plot ``metrics_over_time`` results (any period length)."""
@@ -124,6 +144,7 @@ class ReleaseChartsWidget(QWidget):
                 rows.sort()
         self.success_chart.set_series(success, 100.0)
         self.latency_chart.set_series(latency, None)
+        self._show_charts(bool(points))
         self._apply_theme()
 
     def series_names(self) -> list[str]:

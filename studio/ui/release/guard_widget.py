@@ -11,7 +11,7 @@ import html
 import logging
 from dataclasses import dataclass
 
-from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal
+from PySide6.QtCore import QEvent, QObject, QRunnable, Qt, QThreadPool, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDoubleSpinBox,
@@ -33,16 +33,12 @@ from studio.release import GuardReport, GuardThresholds, guard_for_registry, met
 from studio.release.guard import TimePoint
 from studio.ui.release.charts import ReleaseChartsWidget
 from studio.ui.release.models import ComparisonModel
+from studio.ui.style import theme_colour
 
 _log = logging.getLogger(__name__)
 
-# Banner colours per recommendation: (background, border, text); readable in both palettes.
-BANNER_COLOURS = {
-    "promote": ("#d7f0dd", "#2e8b57", "#0f3d22"),
-    "hold": ("#f3e3b0", "#c9a227", "#3b2f00"),
-    "rollback": ("#f6d0d0", "#c0392b", "#5a0d0d"),
-    "none": ("#e3e6ea", "#8a9099", "#22262b"),
-}
+# Banner colours per recommendation come from the theme table (studio.ui.style):
+# light and dark variants, re-applied on every theme switch.
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,10 +245,22 @@ class GuardWidget(QWidget):
             )
 
     def _show_banner(self, kind: str, html: str) -> None:
-        bg, border, fg = BANNER_COLOURS.get(kind, BANNER_COLOURS["none"])
+        kind = kind if kind in ("promote", "hold", "rollback") else "none"
         self.banner.setProperty("recommendation", kind)
+        self._style_banner()
+        self.banner.setText(html)
+
+    def _style_banner(self) -> None:
+        kind = str(self.banner.property("recommendation") or "none")
+        bg = theme_colour(f"{kind}_bg", self)
+        border = theme_colour(f"{kind}_border", self)
+        fg = theme_colour(f"{kind}_fg", self)
         self.banner.setStyleSheet(
             f"#guardBanner {{ background: {bg}; border: 1px solid {border}; color: {fg};"
             " padding: 6px; border-radius: 3px; }"
         )
-        self.banner.setText(html)
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.PaletteChange:
+            self._style_banner()
+        super().changeEvent(event)

@@ -117,8 +117,9 @@ class ComparisonModel(RowsModel[Comparison]):
     columns = (
         ("Tool", lambda c: "(all tools)" if c.tool == ALL_TOOLS else c.tool),
         ("Calls S/C", lambda c: f"{c.stable.calls} / {c.canary.calls}"),
-        ("Success stable", lambda c: _rate(c.stable.success_rate)),
-        ("Success canary", lambda c: _rate(c.canary.success_rate)),
+        # No calls: no rate (a dash), not "0.0 %".
+        ("Success stable", lambda c: _rate(c.stable.success_rate) if c.stable.calls else None),
+        ("Success canary", lambda c: _rate(c.canary.success_rate) if c.canary.calls else None),
         (
             "Validation S/C",
             lambda c: f"{c.stable.validation_failures} / {c.canary.validation_failures}",
