@@ -30,6 +30,9 @@ if TYPE_CHECKING:
     from studio.diff import Change, RegistryDiff
 
 
+MAX_LISTED = 30
+
+
 def add_review_options(p: argparse.ArgumentParser) -> None:
     """``--fail-on``, ``--ack``, ``--require-evals``, ``--profile``, ``--repeat`` on ``publish``."""
     p.add_argument(
@@ -75,6 +78,26 @@ def acknowledged(acks: Sequence[str], changes: Sequence[Change]) -> list[Change]
 def _change_line(change: Change) -> str:
     where = " ".join(x for x in (change.tool or "(registry)", change.path) if x)
     return f"  {change.klass.value:<11} {change.rule_id}  {where}: {change.message}"
+
+
+def _notable_lines(changes: Sequence[Change], fail_on: str) -> list[str]:
+    """Breaking changes one a line (and behavioural ones under ``--fail-on behavioural``);
+    the rest of the behavioural changes counted per rule."""
+    from collections import Counter
+
+    from studio.diff import ChangeClass
+
+    listed_from = ChangeClass.BEHAVIOURAL if fail_on == "behavioural" else ChangeClass.BREAKING
+    listed = [c for c in changes if c.klass.rank >= listed_from.rank]
+    lines = [_change_line(c) for c in listed[:MAX_LISTED]]
+    if len(listed) > MAX_LISTED:
+        lines.append(f"  … and {len(listed) - MAX_LISTED} more")
+    counted = Counter(
+        c.rule_id for c in changes if c.klass is ChangeClass.BEHAVIOURAL and c not in listed
+    )
+    if counted:
+        lines.append("  behavioural: " + ", ".join(f"{r} ×{n}" for r, n in counted.items()))
+    return lines
 
 
 def _summary(diff: RegistryDiff, previous_semver: str | None) -> list[str]:
@@ -146,9 +169,8 @@ def review_and_publish(store: RegistryStore, args: argparse.Namespace) -> int:
     diff, stable_diff, previous_semver, warnings = _baselines(store, name, draft)
     for line in _summary(diff, previous_semver):
         print(line)
-    notable = [c for c in diff.changes if c.klass.rank >= ChangeClass.BEHAVIOURAL.rank]
-    for change in notable:
-        print(_change_line(change))
+    for line in _notable_lines(diff.changes, args.fail_on):
+        print(line)
     if stable_diff is not None:
         print(_summary(stable_diff, previous_semver)[0])
     for warning in warnings:

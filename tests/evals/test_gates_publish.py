@@ -140,3 +140,24 @@ def test_gate_options_bad_input(db, capsys, argv, message) -> None:
     run(capsys, "--db", db, "publish", REG)
     code, _, err = run(capsys, "--db", db, "publish", REG, *argv)
     assert code == 2 and message in err
+
+
+def test_behavioural_changes_are_counted_and_listed_under_fail_on_behavioural(db, capsys) -> None:
+    run(capsys, "--db", db, "publish", REG, "--semver", "1.0.0")
+    with RegistryStore.open(db) as store:
+        draft = store.draft_registry(REG)
+        tools = tuple(dataclasses.replace(t, summary=t.summary + " 新") for t in draft.tools)
+        store.replace_draft(REG, dataclasses.replace(draft, tools=tools))
+    code, out, _ = run(capsys, "--db", db, "publish", REG, "--fail-on", "breaking")
+    assert code == 0 and "  behavioural: desc.summary-changed ×4" in out
+    assert "suggested semver: 1.1.0 — minor (desc.summary-changed)" in out
+    with RegistryStore.open(db) as store:
+        draft = store.draft_registry(REG)
+        tools = tuple(dataclasses.replace(t, summary=t.summary + "!") for t in draft.tools)
+        store.replace_draft(REG, dataclasses.replace(draft, tools=tools))
+    code, out, err = run(capsys, "--db", db, "publish", REG, "--fail-on", "behavioural")
+    assert code == EXIT_REVIEW_REFUSED and out.count("  behavioural desc.summary-changed") == 4
+    assert "4 behavioural-or-worse change(s) not acknowledged" in err
+    code, _, _ = run(capsys, "--db", db, "publish", REG, "--fail-on", "behavioural",
+                     "--ack", "desc.summary-changed")  # fmt: skip
+    assert code == 0 and len(_review(db, 3)["acknowledged"]) == 4
