@@ -20,6 +20,7 @@ through every recorded user turn::
 from __future__ import annotations
 
 import asyncio
+import bisect
 import json
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
@@ -87,17 +88,26 @@ class SessionReplay:
             by_message.setdefault(finding.position.message, []).append(finding)
         steps: list[ReplayStep] = []
         pending: dict[str, PendingCall] = {}
+        # A step shares the previous step's pending tuple unless its message
+        # made or answered a call: building the steps of a 100,000-message log
+        # with long-open calls stays linear instead of copying them every step.
+        snapshot: tuple[PendingCall, ...] = ()
         for mi, message in enumerate(messages):
             answered = []
+            changed = False
             for pi, part in enumerate(message.parts):
                 if isinstance(part, ToolCallPart):
                     pending[part.id] = PendingCall(
                         part.id, part.name, Position(mi, pi), part.arguments
                     )
+                    changed = True
                 elif isinstance(part, ToolResultPart) and part.id in pending:
                     del pending[part.id]
                     answered.append(part.id)
-            steps.append(ReplayStep(mi, message, tuple(pending.values()), tuple(answered),
+                    changed = True
+            if changed:
+                snapshot = tuple(pending.values())
+            steps.append(ReplayStep(mi, message, snapshot, tuple(answered),
                                     tuple(by_message.get(mi, ()))))  # fmt: skip
         self.steps: tuple[ReplayStep, ...] = tuple(steps)
         self._problem_steps = [s.index for s in steps if s.findings]
@@ -134,15 +144,15 @@ class SessionReplay:
 
     def next_problem(self) -> ReplayStep | None:
         """The next step with a problem after the current one (None: no more; position kept)."""
-        for index in self._problem_steps:
-            if index > self.position:
-                return self.jump(index)
+        at = bisect.bisect_right(self._problem_steps, self.position)
+        if at < len(self._problem_steps):
+            return self.jump(self._problem_steps[at])
         return None
 
     def previous_problem(self) -> ReplayStep | None:
-        for index in reversed(self._problem_steps):
-            if index < self.position:
-                return self.jump(index)
+        at = bisect.bisect_left(self._problem_steps, self.position)
+        if at > 0:
+            return self.jump(self._problem_steps[at - 1])
         return None
 
 

@@ -112,6 +112,9 @@ class ConversationModel(QAbstractListModel):
         self.usage: dict[int, tuple[int, int]] = {}
         self._hover = ""
         self._selected = ""
+        self._call_rows: dict[str, list[int]] | None = None
+        """Call id → rows, built on first use and dropped whenever rows come or go
+        (a replay step then highlights its call without walking 100,000 rows)."""
 
     # ------------------------------------------------------------------ Qt API
 
@@ -143,6 +146,10 @@ class ConversationModel(QAbstractListModel):
     def messages(self) -> list[Message]:
         return list(self._messages)
 
+    def message(self, index: int) -> Message:
+        """Message ``index`` (without copying the list, as :attr:`messages` does)."""
+        return self._messages[index]
+
     def item(self, row: int) -> ConversationItem:
         return self._items[row]
 
@@ -151,7 +158,14 @@ class ConversationModel(QAbstractListModel):
 
     def rows_of(self, call_id: str) -> list[int]:
         """Rows showing ``call_id`` (its call and its result; more when duplicated)."""
-        return [i for i, it in enumerate(self._items) if call_id and it.call_id == call_id]
+        if not call_id:
+            return []
+        if self._call_rows is None:
+            self._call_rows = {}
+            for i, it in enumerate(self._items):
+                if it.call_id:
+                    self._call_rows.setdefault(it.call_id, []).append(i)
+        return list(self._call_rows.get(call_id, ()))
 
     def row_at(self, position: Position) -> int | None:
         for i, it in enumerate(self._items):
@@ -233,10 +247,12 @@ class ConversationModel(QAbstractListModel):
             # Live rows are always the trailing ones.
             self.beginRemoveRows(QModelIndex(), live[0], live[-1])
             del self._items[live[0] :]
+            self._call_rows = None
             self.endRemoveRows()
 
     def _analyse(self, *, emit: bool) -> None:
         """Pairing colours, lanes and problems of every row."""
+        self._call_rows = None
         self.report = analyse_pairing(self._messages)
         where = {(it.message, it.part): r for r, it in enumerate(self._items) if not it.live}
         for it in self._items:
@@ -338,6 +354,7 @@ class ConversationModel(QAbstractListModel):
         row = len(self._items)
         self.beginInsertRows(QModelIndex(), row, row)
         self._items.append(item)
+        self._call_rows = None
         self.endInsertRows()
 
 

@@ -89,7 +89,7 @@ class InspectorWidget(QWidget):
 
     def _raw(self, item: ConversationItem, model: ConversationModel) -> Any:
         if item.message is not None and item.part is not None:
-            raw: Any = part_to_dict(model.messages[item.message].parts[item.part])
+            raw: Any = part_to_dict(model.message(item.message).parts[item.part])
         else:
             raw = {"role": item.role, "text": item.text, "arguments": item.arguments}
         if item.kind == "call":
