@@ -141,3 +141,16 @@ def test_price_parse_errors_say_the_form(text: str, problem: str) -> None:
         parse_price(text)
     name, price = parse_price("通义=0.8/2")
     assert name == "通义" and math.isclose(price.output_per_mtok, 2)
+
+
+def test_false_success_share_from_multi_step_attempts() -> None:
+    import dataclasses
+
+    attempts = [
+        dataclasses.replace(attempt("a", end_to_end=True), false_success=True),
+        dataclasses.replace(attempt("b", end_to_end=False), false_success=False),
+        attempt("c", end_to_end=True),  # no call failed: not counted
+    ]
+    m = compute(attempts)
+    assert m.false_success == 0.5 and m.false_success_cases == 2
+    assert compute([attempt("a")]).false_success is None
