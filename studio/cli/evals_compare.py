@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from registry_db import RegistryStore
     from studio.evals.compare import LoadedRun, Report
     from studio.evals.metrics import Price
+    from studio.evals.results import Attempt
 
 FORMATS = ("text", "json", "junit", "md", "html")
 FAIL_ON = ("regression", "broken", "never")
@@ -102,6 +103,11 @@ def _cmd_compare(store: RegistryStore, args: argparse.Namespace) -> int:
             run_a, run_b = (_load(store, run_id, load_run) for run_id in args.runs)
             a = only_variant(run_a.attempts, run_a.label(args.a), args.runs[0])
             b = only_variant(run_b.attempts, run_b.label(args.b), args.runs[1])
+            if {x.variant for x in a} & {x.variant for x in b}:
+                # The same variant measured twice (e.g. the draft before and after an
+                # edit): the run ids tell the two sides apart in the report.
+                a = _relabel(a, args.runs[0])
+                b = _relabel(b, args.runs[1])
             title = f"{run_a.title} vs run {args.runs[1]}"
         else:
             raise UsageError("compare needs RUN_A RUN_B, or --run RUN (with --a and --b)")
@@ -109,6 +115,12 @@ def _cmd_compare(store: RegistryStore, args: argparse.Namespace) -> int:
     except CompareError as exc:
         raise UsageError(str(exc)) from None
     return _emit(report, args)
+
+
+def _relabel(attempts: list[Attempt], run_id: str) -> list[Attempt]:
+    import dataclasses
+
+    return [dataclasses.replace(a, variant=f"{a.variant} (run {run_id})") for a in attempts]
 
 
 def _cmd_report(store: RegistryStore, args: argparse.Namespace) -> int:

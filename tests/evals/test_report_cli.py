@@ -135,3 +135,18 @@ def test_a_run_is_split_in_its_configured_order_and_roles_name_the_sides(db, cap
     code, out, _ = cli(db, capsys, "compare", "--run", "ordered", "--a", "B", "--b", "A",
                        "--fail-on", "regression")  # fmt: skip
     assert code == EXIT_REGRESSION and "travel@1 vs travel@draft" in out
+
+
+def test_two_runs_of_the_same_variant_are_told_apart_by_run_id(db, capsys) -> None:
+    store = RegistryStore.open(db)
+    runs = EvalRunStore.for_store(store)
+    for run_id, passes in (("before", 10), ("after", 30)):
+        runs.open_run(run_id, "travel-reimbursement", "core", {})
+        rows = [attempt(f"c{i}", variant="t@draft", passed=i < passes, run_id=run_id)
+                for i in range(30)]  # fmt: skip
+        runs.put_attempts(run_id, [attempt_row(a) for a in rows])
+    store.close()
+    code, out, _ = cli(db, capsys, "compare", "before", "after")
+    assert code == 0
+    assert "t@draft (run after) vs t@draft (run before): 33.3 % → 100.0 %" in out
+    assert "t@draft (run before) · loopback" in out and "t@draft (run after) · loopback" in out
