@@ -46,6 +46,15 @@ def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     pa.add_argument("path", metavar="FILE|FOLDER")
     pa.add_argument("--name", metavar="SET", help="set name for a file (default: its stem)")
     pa.add_argument("--replace", action="store_true", help="overwrite sets that exist")
+    pa.add_argument(
+        "--format", choices=("jsonl", "bfcl"), default="jsonl",
+        help="bfcl: a BFCL question file (simple, multiple, irrelevance…); its functions "
+        "become tools of the registry's draft (the registry is created if needed)",
+    )  # fmt: skip
+    pa.add_argument(
+        "--answers", metavar="FILE",
+        help="with --format bfcl: the category's possible_answer file (its ground truth)",
+    )  # fmt: skip
     pa = actions.add_parser(
         "export", parents=[common], help="write sets to FOLDER/evals/<set>.jsonl (or stdout)"
     )
@@ -223,6 +232,10 @@ def _import(store: RegistryStore, args: argparse.Namespace) -> int:
     from studio.evals.store import EvalStore
 
     path = Path(args.path)
+    if args.format == "bfcl":
+        return _import_bfcl(store, args, path)
+    if args.answers:
+        raise UsageError("--answers goes with --format bfcl")
     sets = _read_sets(path, args.name)
     evals = EvalStore(store)
     existing = set(s.name for s in evals.summaries(args.registry))
@@ -252,6 +265,58 @@ def _import(store: RegistryStore, args: argparse.Namespace) -> int:
     for loaded in parsed:
         evals.save_text(args.registry, loaded.name, loaded.text)
         print(f"imported {args.registry}/{loaded.name}: {len(loaded.cases)} cases")
+    return 0
+
+
+def _import_bfcl(store: RegistryStore, args: argparse.Namespace, path: Path) -> int:
+    """``--format bfcl``: cases from a BFCL question file; its functions join the draft."""
+    from registry_db import NotFoundError, UpsertTool
+    from studio.evals import check_set_name
+    from studio.evals.bfcl import BfclError, read_bfcl
+    from studio.evals.store import EvalStore
+    from studio.formats import FormatError, import_text
+    from studio.formats.files import read_text
+
+    try:
+        questions = read_text(path, str(path))
+        answers = read_text(Path(args.answers), args.answers) if args.answers else None
+        loaded = read_bfcl(questions, answers, questions_source=str(path),
+                           answers_source=str(args.answers or ""))  # fmt: skip
+    except (FormatError, BfclError) as exc:
+        raise UsageError(str(exc)) from None
+    name = args.name or path.name.removesuffix(".jsonl").removesuffix(".json").lower()
+    name = name.replace("bfcl_v3_", "bfcl-").replace("bfcl_v2_", "bfcl-")
+    problem = check_set_name(name)
+    if problem:
+        raise UsageError(f"{problem} (choose one with --name)")
+    evals = EvalStore(store)
+    try:
+        existing = {s.name for s in evals.summaries(args.registry)}
+    except NotFoundError:
+        existing = set()
+    if name in existing and not args.replace:
+        raise UsageError(f"{args.registry} already has eval set {name}; --replace overwrites")
+    try:
+        tools = import_text(json.dumps(loaded.tools), "openai", name=args.registry).registry
+    except FormatError as exc:
+        raise UsageError(f"{path}: its functions do not import: {exc}") from None
+    try:
+        draft = store.draft_registry(args.registry)
+    except NotFoundError:
+        store.import_registry(tools)
+        added = len(tools.tools)
+    else:
+        have = {t.name for t in draft.tools}
+        new = [UpsertTool(t) for t in tools.tools if t.name not in have]
+        store.save_draft(args.registry, new)
+        added = len(new)
+    for note in loaded.notes:
+        print(f"studio: warning: {note}", file=sys.stderr)
+    evals.save_cases(args.registry, name, loaded.cases)
+    print(
+        f"imported {args.registry}/{name}: {len(loaded.cases)} BFCL cases "
+        f"({', '.join(loaded.categories)}); {added} tool(s) added to the draft"
+    )
     return 0
 
 
