@@ -198,8 +198,15 @@ def review_and_publish(store: RegistryStore, args: argparse.Namespace) -> int:
     if args.require_evals:
         gate = _eval_gate(store, name, draft, args)
         if gate is not None:
+            from studio.evals.gates import semver_note
+
             review["evals"] = gate.review_record(args.require_evals, args.profile)
             print(f"evals ({args.require_evals}, {args.profile}): {gate.summary}")
+            note = semver_note(gate, diff)
+            if note:
+                print(f"  ! {note}")
+            if gate.details_hint:
+                print(f"  {gate.details_hint}")
             if not gate.passed:
                 print(
                     f"studio: not published: the draft is significantly worse than "

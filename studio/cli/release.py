@@ -146,6 +146,8 @@ def _promote_gate(store: RegistryStore, name: str, args: argparse.Namespace) -> 
     except GateError as exc:
         raise UsageError(str(exc)) from None
     print(f"evals ({args.require_evals}, {args.profile}): {gate.summary}")
+    if gate.details_hint:
+        print(f"  {gate.details_hint}")
     if not gate.passed:
         print(f"studio: not promoted: v{channel.version} is significantly worse than stable "
               f"v{stable} on eval set {args.require_evals}", file=sys.stderr)  # fmt: skip

@@ -18,6 +18,7 @@ Exit codes for CI (the CLI returns these; 0 = passed, 2 = bad input):
 from __future__ import annotations
 
 import asyncio
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -79,6 +80,15 @@ class GateResult:
         c = self.report.comparison
         return comparison_sentence(c) if c is not None else "no comparison"
 
+    @property
+    def run_id(self) -> str:
+        """The stored run the gate decided on (``studio eval report RUN`` shows it all)."""
+        return next((a.run_id for a in self.report.attempts), "")
+
+    @property
+    def details_hint(self) -> str:
+        return f"details: studio eval report {self.run_id}" if self.run_id else ""
+
     def review_record(self, set_name: str, profile: str) -> dict[str, Any]:
         """What is stored with a published version (inside its review)."""
         c = self.report.comparison
@@ -96,6 +106,7 @@ class GateResult:
             "broken": c.broken,
             "cases": len(c.pairs),
             "passed": self.passed,
+            "run_id": self.run_id,
         }
 
 
@@ -161,6 +172,13 @@ def semver_note(result: GateResult, diff: RegistryDiff | None) -> str:
     )
 
 
+def _tty_progress(p: Any) -> None:
+    """One updating line on a terminal's stderr while the gate's run goes."""
+    end = "\n" if p.done >= p.total else ""
+    print(f"\revals: {p.done}/{p.total} attempts ({p.cached} cached, {p.errors} errors)",
+          end=end, file=sys.stderr, flush=True)  # fmt: skip
+
+
 def runner_sides(
     store: RegistryStore,
     registry: str,
@@ -194,6 +212,9 @@ def runner_sides(
     except NotFoundError:
         names = ", ".join(p.name for p in ProfileRepository(store).list_profiles()) or "none"
         raise GateError(f"no model profile {profile_name!r} (profiles: {names})") from None
+
+    if on_progress is None and sys.stderr.isatty():
+        on_progress = _tty_progress
 
     def run(sides: Sequence[Side]) -> Sequence[Attempt]:
         from studio.evals.runner import EvalRunError, EvalRunner, RunOptions

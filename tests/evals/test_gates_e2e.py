@@ -19,7 +19,7 @@ import pytest
 from registry_db import RegistryStore, seed_examples
 from registry_db.profiles import ProfileRepository
 from studio.cli import main
-from studio.evals.gates import EXIT_PUBLISH_REFUSED, EXIT_REGRESSION
+from studio.evals.gates import EXIT_PROMOTE_REFUSED, EXIT_PUBLISH_REFUSED, EXIT_REGRESSION
 from studio.providers import ModelParams, ModelProfile, ProviderKind
 from tests.evals.loopback_model import Behaviour, LoopbackModel
 
@@ -122,3 +122,23 @@ def test_diff_behavioural_section_and_a_report_of_the_stored_run(db, capsys) -> 
     assert code == EXIT_REGRESSION
     root = ET.fromstring(out)
     assert len(root.findall("testsuite")) == 2 and root.findall(".//failure")
+
+
+def test_promote_gate_refuses_a_worse_canary_through_the_runner(db, capsys) -> None:
+    with RegistryStore.open(db) as store:
+        store.publish(REG, notes="rich", semver="1.1.0")  # v2: the rich descriptions
+        store.replace_draft(REG, terse(store.draft_registry(REG)))
+        store.publish(REG, notes="terse again", semver="1.2.0")  # v3
+    assert run(capsys, "--db", db, "channel", REG, "set", "stable", "--version", "2")[0] == 0
+    assert run(capsys, "--db", db, "channel", REG, "set", "canary", "--version", "3",
+               "--share", "10")[0] == 0  # fmt: skip
+    code, out, err = run(capsys, "--db", db, "channel", REG, "promote",
+                         "--require-evals", "core", "--profile", "loop")  # fmt: skip
+    assert code == EXIT_PROMOTE_REFUSED, out + err
+    assert f"{REG}@3#canary vs {REG}@2#stable" in out and "— worse" in out
+    assert "details: studio eval report " in out
+    run_id = out.split("details: studio eval report ")[1].split()[0]
+    code, out, _ = run(capsys, "--db", db, "eval", "report", run_id, "--format", "md")
+    assert code == 0 and f"**{REG}@3#canary vs {REG}@2#stable" in out
+    code, out, _ = run(capsys, "--db", db, "channel", REG, "show")
+    assert out.startswith("stable\tv2\t")
