@@ -71,10 +71,10 @@ _CJK_LABEL = re.compile(
     r"系统|指令|隐藏|管理员|机密指示|提示词|模型须知|给模型|给AI|AI须知|AI专用|模型专用|助手须知"
 )
 _CJK_ANGLE = re.compile(r"重要|系统|指令|隐藏|管理员|提示|注意|秘密")
-# A Chinese header ("系统指令：…") names a directive only with these words; "重要提示："
-# and "系统消息推送：" head ordinary documentation.
+# A Chinese header ("系统指令：…") names a directive only with these words; "重要提示：",
+# "系统提示：" (a notice), "系统消息推送：" head ordinary documentation.
 _CJK_HEADER = re.compile(
-    r"^(?:系统|管理员|开发者|后台|内部|隐藏)(?:指令|指示|消息|通知|备注|说明|提示|命令)$"
+    r"^系统(?:指令|指示|命令)$|^(?:管理员|开发者|后台|内部|隐藏)(?:指令|指示|消息|备注|说明|命令)$"
     r"|^(?:给|致)(?:AI|模型|大模型|助手|智能体)|(?:AI|模型|助手|智能体)(?:须知|专用|备注|注意|指令)$"
 )
 _FENCE_LABEL = frozenset(

@@ -58,6 +58,14 @@ _HANS = (
     "宾赏赔赋赠赶较辩农进运违遥迁遗郑丑采锅钟镇板阵阳阶鸡静顺马惊脏闹鲁凤龟"
 )
 _HANT_TABLE = str.maketrans(_HANT, _HANS)
+
+# Chinese written one character at a time with separators ("请 忽 略 先 前 的 规 则"):
+# four or more single characters, each followed by the same kind of gap. Chinese
+# does not put spaces between characters, so the gaps are dropped.
+_SPACED_HAN_RUN = "(?:[\u4e00-\u9fff][ \t·._*-]+){3,}[\u4e00-\u9fff]"
+_SPACED_HAN = re.compile(_SPACED_HAN_RUN)
+_SPACED_HAN_SEEN = re2.compile(_SPACED_HAN_RUN)
+_HAN_SPACER = re.compile(r"[ \t·._*-]+")
 _HANT_SEEN = re2.compile(f"[{_HANT}]")
 """The same set on RE2: one pass tells whether a text holds a traditional character."""
 
@@ -118,7 +126,7 @@ def normalise(value: str) -> str:
 
     NFKC (full-width and styled letters to plain ones), invisible characters
     removed, Cyrillic and Greek look-alikes mapped to Latin, traditional Chinese
-    characters mapped to simplified ones, leetspeak words
+    characters mapped to simplified ones, letter-spaced Chinese closed up, leetspeak words
     (``1gn0re``) and letter-spaced words (``I G N O R E``) folded, and escaped
     line breaks (a literal backslash-n) turned into line breaks. Line breaks are
     kept, so the normalised lines of joined texts are the texts normalised.
@@ -135,6 +143,8 @@ def normalise(value: str) -> str:
             value = value.translate(_CONFUSABLES)
         if _HANT_SEEN.search(value):
             value = value.translate(_HANT_TABLE)
+        if _SPACED_HAN_SEEN.search(value):
+            value = _SPACED_HAN.sub(lambda m: _HAN_SPACER.sub("", m.group()), value)
         if not _OBFUSCATED.search(value):
             return value
     if "\\n" in value:

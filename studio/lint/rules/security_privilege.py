@@ -30,6 +30,8 @@ _PRIV_ZH = compile_cues(BOOK.privilege["zh"])
 _PRIV_VALUE = re.compile(BOOK.privilege["values"])
 _BOOK_IDENTITY_NAMES = frozenset(BOOK.privilege["identity_names"])
 _BOOK_IDENTITY_VALUES = frozenset(BOOK.privilege["identity_values"])
+_SWITCH_NAMES = frozenset(BOOK.privilege["switch_names"])
+_SWITCH_OFF = frozenset(BOOK.privilege["switch_off_values"])
 
 
 PRIV_HINT = re2.compile(
@@ -78,6 +80,7 @@ def is_privilege_text(path: str, value: str) -> bool:
             _PRIV_VALUE.match(value) is not None
             or (len(value) <= 40 and " " not in value.strip() and _privileged_name(value))
             or _identity_value(path, value)
+            or _switched_off(path, value)
         )
     return False
 
@@ -99,3 +102,19 @@ def _identity_value(path: str, value: str) -> bool:
         return False
     words = {w.lower() for w in split_identifier(where.group(1) or where.group(2) or "")}
     return not words.isdisjoint(_BOOK_IDENTITY_NAMES)
+
+
+def _switched_off(path: str, value: str) -> bool:
+    """An enum value or default that turns a safeguard off: ``moderation: "off"``.
+
+    (``safeSearch: "off"`` is a search filter the user picks, not a safeguard of
+    the model: ``safe`` is not one of the names.)
+    """
+    where = _IDENTITY_OF.search(path)
+    if not where or value.strip().lower() not in _SWITCH_OFF:
+        return False
+    name = where.group(1) or where.group(2) or ""
+    words = {w.lower() for w in split_identifier(name)}
+    return not words.isdisjoint(_SWITCH_NAMES) or any(
+        n in name for n in _SWITCH_NAMES if not n.isascii()
+    )
