@@ -314,13 +314,6 @@ class _Groups:
         self._by_key.clear()
         self._shared.clear()
 
-    def size(self, key: Any) -> int:
-        """How many tools the group of ``key`` holds (0 when none)."""
-        group = self._by_key.get(key)
-        if group is None:
-            return 0
-        return 1 if isinstance(group, str) else len(group)
-
     def shared(self) -> Iterator[tuple[Any, set[str]]]:
         """(key, tools) of every group of two or more tools."""
         by_key = self._by_key
@@ -568,20 +561,6 @@ class AmbiguityState:
                 by_params.setdefault(params, set()).add(name)
             yield from by_params.values()
 
-    def _template_summary(self, a: str, b: str) -> bool:
-        """True when both tools have one summary that :data:`TEMPLATE_TOOLS` or more tools share.
-
-        Such a summary is boilerplate ("This is the subfunction for tool
-        \"netflix_v2\", you can use this tool."): it says nothing about any of
-        them, which the vague-summary and purpose rules report, and the names
-        are all a model has to tell the tools apart (see :func:`_base_severity`).
-        """
-        ia, ib = self._info[a], self._info[b]
-        if not ia.content or ia.content != ib.content:
-            return False
-        key = ia.summary_units.key()
-        return key == ib.summary_units.key() and self._same_summary.size(key) >= TEMPLATE_TOOLS
-
     def _shared_terms(self, a: str, b: str, limit: int = 3) -> tuple[str, ...]:
         """The few distinctive content words both tools use, rarest first.
 
@@ -640,8 +619,6 @@ class AmbiguityState:
                 key in names,
                 tuple(sorted(set(cloned), key=_BLOCK_ORDER.index)) if cloned else (),
                 key in dup_pairs,
-                # Whether their one summary is a template (changes with other tools).
-                self._template_summary(*key),
             )
             cached = cache.get(key)
             if cached is not None and self._pair_flags.get(key) == flags:
@@ -673,12 +650,7 @@ class AmbiguityState:
                 cloned_blocks=flags[3],
                 duplicate=flags[4],
                 severity=_pair_severity(
-                    ia,
-                    ib,
-                    a_mentions_b,
-                    b_mentions_a,
-                    bool(flags[3] or (flags[4] and not (flags[5] and ia.key != ib.key))),
-                    template=flags[5],
+                    ia, ib, a_mentions_b, b_mentions_a, bool(flags[3] or flags[4])
                 ),
             )
             cache[key] = pair
@@ -709,19 +681,13 @@ def _key(a: str, b: str) -> tuple[str, str]:
 _LOWER = {Severity.ERROR: Severity.WARNING, Severity.WARNING: Severity.INFO}
 
 
-TEMPLATE_TOOLS = 3
-"""Tools sharing one summary from which it counts as a template (see ``_template_summary``)."""
-
-
-def _base_severity(ia: _ToolInfo, ib: _ToolInfo, template: bool = False) -> Severity:
+def _base_severity(ia: _ToolInfo, ib: _ToolInfo) -> Severity:
     """How confusable a similar pair is before asking whether the descriptions tell it apart.
 
     Same verb + same object + similar text is an error; verbs of different
     classes (search vs book) are info; in between — one summary says what the
     other does plus something, or the names say the same while the summaries
-    differ — a warning; summaries that each state a difference, info. A
-    template summary shared by many tools (``template``) is the same text but
-    not the same object: unless the names say the same too, a warning.
+    differ — a warning; summaries that each state a difference, info.
     """
     if _verbs_differ(ia, ib):
         return Severity.INFO
@@ -729,7 +695,7 @@ def _base_severity(ia: _ToolInfo, ib: _ToolInfo, template: bool = False) -> Seve
     same_name = ia.key == ib.key and bool(ia.key[1])
     if ca and cb:
         if ca == cb:
-            return Severity.WARNING if template and ia.key != ib.key else Severity.ERROR
+            return Severity.ERROR
         if ca <= cb or cb <= ca:
             return Severity.WARNING
         return Severity.WARNING if same_name else Severity.INFO
@@ -739,25 +705,17 @@ def _base_severity(ia: _ToolInfo, ib: _ToolInfo, template: bool = False) -> Seve
 
 
 def _pair_severity(
-    ia: _ToolInfo,
-    ib: _ToolInfo,
-    a_mentions_b: bool,
-    b_mentions_a: bool,
-    copied: bool,
-    *,
-    template: bool = False,
+    ia: _ToolInfo, ib: _ToolInfo, a_mentions_b: bool, b_mentions_a: bool, copied: bool
 ) -> str:
     """The pair's severity value; "" when both descriptions tell the tools apart.
 
-    Copied blocks and duplicate tools are errors whatever the descriptions say
-    (the caller does not count as copied two differently named tools whose
-    only text is a template summary: see :func:`_base_severity`).
+    Copied blocks and duplicate tools are errors whatever the descriptions say.
     """
     if copied:
         return Severity.ERROR.value
     if a_mentions_b and b_mentions_a:
         return ""
-    severity = _base_severity(ia, ib, template)
+    severity = _base_severity(ia, ib)
     if a_mentions_b or b_mentions_a:
         severity = _LOWER.get(severity, Severity.INFO)
     return severity.value

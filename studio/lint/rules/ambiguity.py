@@ -130,9 +130,7 @@ def _hits_of(
                 f"two names, so a model picks either at random. Remove {p.b} (or {p.a}); "
                 "if both must stay, say in each what the other does not do.",
                 related=(p.a,),
-                # An error, but for differently named tools whose only text is a
-                # template summary (see _pairs._base_severity).
-                severity=_SEVERITY[p.severity] if p.severity else Severity.ERROR,
+                severity=Severity.ERROR,
             ),
         )
     elif rule_id == CLONED_BLOCK:
