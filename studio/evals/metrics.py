@@ -12,6 +12,8 @@ and skipped attempts are counted, never scored):
   tool(s) *and* arguments, ``raw.passed``);
 - **arguments after the pipeline**: the same on the calls after the runtime's
   argument pipeline (``pipeline.passed``) — what would actually execute;
+  **arguments given selection** is the same among attempts whose tool choice was
+  right (how well a chosen tool is filled, apart from choosing it);
 - **repaired**: share of pipeline calls the pipeline had to change;
   **invalid**: pipeline calls that still failed the schema after repair;
 - **abstention**: among cases expecting no tool or a question, the share where
@@ -34,7 +36,7 @@ and skipped attempts are counted, never scored):
 from __future__ import annotations
 
 import math
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -237,7 +239,7 @@ def tool_scores(confusion: Confusion) -> tuple[ToolScore, ...]:
 def compute(attempts: Iterable[Attempt], price: Price | None = None) -> Metrics:
     """The metrics of ``attempts`` taken as one group (see the module docstring)."""
     n_attempts = errors = skipped = scored = cached = 0
-    selection = args_raw = args_pipe = 0
+    selection = args_raw = args_pipe = pipe_selection = 0
     calls = repaired = invalid = 0
     abst_total = abst_hits = 0
     e2e_total = e2e_hits = grd_total = grd_hits = fs_total = fs_hits = 0
@@ -245,7 +247,7 @@ def compute(attempts: Iterable[Attempt], price: Price | None = None) -> Metrics:
     tool_calls = 0
     latencies: list[float] = []
     confusion: Counter[tuple[str, str]] = Counter()
-    per_case: dict[str, list[int]] = defaultdict(lambda: [0, 0])  # case → [n, passed]
+    per_case: dict[str, list[int]] = {}  # case → [tries, passed]
     error_messages: Counter[str] = Counter()
     case_ids: set[str] = set()
     for a in attempts:
@@ -263,7 +265,10 @@ def compute(attempts: Iterable[Attempt], price: Price | None = None) -> Metrics:
         selection += raw.selection_passed
         args_raw += raw.passed
         args_pipe += pipe.passed
-        record = per_case[a.case_id]
+        pipe_selection += pipe.selection_passed
+        record = per_case.get(a.case_id)
+        if record is None:
+            record = per_case[a.case_id] = [0, 0]
         record[0] += 1
         record[1] += pipe.passed
         for call in a.pipeline_calls:
@@ -294,13 +299,15 @@ def compute(attempts: Iterable[Attempt], price: Price | None = None) -> Metrics:
 
     labels = _labels((e for e, _ in confusion), (c for _, c in confusion))
     matrix = Confusion(labels, dict(confusion))
-    reps = max((n for n, _ in per_case.values()), default=0)
-    k_max = min((n for n, _ in per_case.values()), default=0)
+    # Cases share few (tries, passed) pairs: each is computed once, weighted by its count.
+    outcomes = Counter((n, c) for n, c in per_case.values())
+    reps = max((n for n, _ in outcomes), default=0)
+    k_max = min((n for n, _ in outcomes), default=0)
     hat: dict[int, float] = {}
     at: dict[int, float] = {}
     for k in range(1, k_max + 1):
-        hat[k] = sum(pass_hat_k(n, c, k) for n, c in per_case.values()) / len(per_case)
-        at[k] = sum(pass_at_k(n, c, k) for n, c in per_case.values()) / len(per_case)
+        hat[k] = sum(pass_hat_k(n, c, k) * w for (n, c), w in outcomes.items()) / len(per_case)
+        at[k] = sum(pass_at_k(n, c, k) * w for (n, c), w in outcomes.items()) / len(per_case)
     return Metrics(
         attempts=n_attempts,
         scored=scored,
@@ -311,7 +318,7 @@ def compute(attempts: Iterable[Attempt], price: Price | None = None) -> Metrics:
         selection=_share(selection, scored),
         arguments_raw=_share(args_raw, scored),
         arguments_pipeline=_share(args_pipe, scored),
-        arguments_given_selection=_share(args_pipe, selection),
+        arguments_given_selection=_share(args_pipe, pipe_selection),
         repaired_share=_share(repaired, calls),
         invalid_calls=invalid,
         calls=calls,
@@ -363,6 +370,10 @@ def compute_groups(
     """Metrics per (variant, profile), in first-seen order."""
     groups: dict[tuple[str, str], list[Attempt]] = {}
     for a in attempts:
-        groups.setdefault(group_key(a), []).append(a)
+        key = (a.variant, a.profile)  # group_key, inlined: this loop sees every attempt
+        group = groups.get(key)
+        if group is None:
+            group = groups[key] = []
+        group.append(a)
     prices = prices or {}
     return {key: compute(items, prices.get(key[1])) for key, items in groups.items()}

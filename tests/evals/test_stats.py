@@ -120,3 +120,16 @@ def test_other_outcomes_and_a_wrong_one() -> None:
     assert compare(a, b, outcome="end_to_end").pairs == ()
     with pytest.raises(ValueError, match="outcome must be one of"):
         compare(a, b, outcome="vibes")
+
+
+def test_the_running_binomial_terms_equal_math_comb() -> None:
+    import math
+
+    for n, k in ((301, 120), (1000, 480), (57, 0), (58, 29)):
+        low = min(k, n - k)
+        direct = (
+            1.0
+            if 2 * low == n
+            else min(1.0, 2 * sum(math.comb(n, i) for i in range(low + 1)) / 2**n)
+        )
+        assert binomial_two_sided(k, n) == direct
