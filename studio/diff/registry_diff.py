@@ -15,7 +15,8 @@ from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 from typing import Any
 
-from studio.contract.model import Registry, RegistrySettings, ToolContract
+from studio.contract.model import Registry, RegistrySettings, ToolContract, injected_fields
+from studio.contract.problems import join_path
 from studio.contract.render import render_description
 from studio.diff.model import (
     Change,
@@ -341,7 +342,8 @@ def _registry_changes(a: Registry, b: Registry) -> list[Change]:
                 "other settings (e.g. lint configuration)",
             )
         )  # fmt: skip
-    common_b = [t.name for t in b.tools if a.tool(t.name) is not None]
+    names_a = {t.name for t in a.tools}
+    common_b = [t.name for t in b.tools if t.name in names_a]
     names_b = set(common_b)
     common_a = [t.name for t in a.tools if t.name in names_b]
     if common_a != common_b:
@@ -414,9 +416,17 @@ def token_delta(
     def tokens(tool: ToolContract, settings: RegistrySettings) -> int:
         # Counted on sorted keys (the canonical order versions are stored in),
         # so two spellings of one schema cost the same. A tool already in
-        # that order is counted as is, which keeps the linter's per-object memo.
-        if not _keys_sorted(tool.parameters):
-            tool = replace(tool, parameters=_sorted_keys(tool.parameters))
+        # that order and without x- keys is counted as is, which keeps the
+        # linter's per-object memo. Otherwise the model's view (sorted, x- keys
+        # gone) is built in one walk: the count is the same (the counter strips
+        # x- keys itself) without the counter's slower path-tracking strip.
+        params = tool.parameters
+        if not _keys_sorted(params) or _has_extension_keys(params):
+            view = _model_view(params)
+            if view is not None:
+                tool = replace(tool, parameters=view)
+            elif not _keys_sorted(params):
+                tool = replace(tool, parameters=_sorted_keys(params))
         return tool_tokens(tool, settings, profile)
 
     same_template = a.settings.description_template == b.settings.description_template
@@ -455,3 +465,77 @@ def _keys_sorted(value: Any) -> bool:
     if isinstance(value, list):
         return all(_keys_sorted(v) for v in value)
     return True
+
+
+def _has_extension_keys(value: Any) -> bool:
+    if isinstance(value, dict):
+        return any(
+            (isinstance(k, str) and k.startswith("x-")) or _has_extension_keys(v)
+            for k, v in value.items()
+        )
+    if isinstance(value, list):
+        return any(_has_extension_keys(v) for v in value)
+    return False
+
+
+class _NotPlain(Exception):
+    """The schema has what the one-walk view cannot copy exactly (see :func:`_model_view`)."""
+
+
+def _model_view(parameters: Any) -> Any:
+    """``parameters`` as the model sees them, with sorted keys, in one walk.
+
+    What the token counter would make of the sorted parameters itself
+    (:func:`studio.lint.rules._common.model_parameters`: every ``x-`` key and each
+    injected property, with its name in ``required``, dropped), built without
+    tracking the JSON path of every node: paths are only formed where an
+    injected property may be. tests/diff/test_token_view.py holds the two equal.
+
+    Return:
+        The view, or None for parameters that are not a JSON object with string
+        keys, or that keep an ``x-`` property name beside an injected one (the
+        caller then lets the counter do it).
+    """
+    if not isinstance(parameters, dict):
+        return None
+    fields = injected_fields(parameters)
+    hidden = frozenset(f.json_path for f in fields)
+    names = frozenset(f.name for f in fields)
+
+    def walk(value: Any, parts: tuple[str | int, ...]) -> Any:
+        if isinstance(value, list):
+            return [walk(v, (*parts, i)) for i, v in enumerate(value)]
+        if not isinstance(value, dict):
+            if value is None or isinstance(value, str | int | float):
+                return value
+            raise _NotPlain
+        if not all(isinstance(k, str) for k in value):
+            raise _NotPlain
+        gone: set[str] = set()
+        props = value.get("properties")
+        if hidden and isinstance(props, dict) and not names.isdisjoint(props):
+            where = join_path("parameters", *parts)
+            gone = {n for n in props if n in names and join_path(where, "properties", n) in hidden}
+        out: dict[str, Any] = {}
+        for key in sorted(value):
+            if key.startswith("x-"):
+                continue
+            item = value[key]
+            if key == "properties" and gone and isinstance(item, dict):
+                if any(n.startswith("x-") for n in item if n not in gone):
+                    # The linter keeps these names here but drops them when it strips
+                    # the view again (the counter does, seeing '"x-'): not the same.
+                    raise _NotPlain
+                out[key] = {
+                    n: walk(item[n], (*parts, key, n)) for n in sorted(item) if n not in gone
+                }
+            elif key == "required" and gone and isinstance(item, list):
+                out[key] = [walk(r, (*parts, key, i)) for i, r in enumerate(item) if r not in gone]
+            else:
+                out[key] = walk(item, (*parts, key))
+        return out
+
+    try:
+        return walk(parameters, ())
+    except (_NotPlain, RecursionError):
+        return None
