@@ -108,7 +108,7 @@ def test_token_delta_counts_as_before() -> None:
     tools = list(a.tools)
     tools[0] = dataclasses.replace(tools[0], summary="A new summary.")
     tools[-1] = dataclasses.replace(tools[-1], parameters={"type": "object", "x-a": 1})
-    b = dataclasses.replace(a, tools=tuple(tools[:-2]) + (tools[-1],))
+    b = dataclasses.replace(a, tools=(*tools[:-2], tools[-1]))
     delta = token_delta(a, b)
     assert dict(delta.per_tool) == _old_token_delta(a, b)
     assert delta.total_before == sum(p[0] for p in delta.per_tool.values())
