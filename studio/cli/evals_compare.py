@@ -1,9 +1,10 @@
-"""``studio eval compare`` and ``studio eval report``: A vs B and the report of a stored run.
+"""``studio eval compare|report|runs``: A vs B and the report of a stored run.
 
-``studio eval compare RUN_A RUN_B`` compares two runs (each of one variant, or
-pick with ``--a``/``--b``); ``studio eval compare --run RUN [--a V --b V]``
-compares two variants of one run. ``studio eval report RUN`` reports a run (with
-the A vs B section when it holds two variants). Both write ``--format
+``studio eval runs REGISTRY`` lists the stored runs. ``studio eval compare RUN_A
+RUN_B`` compares two runs (each of one variant, or pick with ``--a``/``--b``);
+``studio eval compare --run RUN [--a V --b V]`` compares two variants of one run.
+``studio eval report RUN`` reports a run (with the A vs B section when it holds
+two variants). Both write ``--format
 text|json|junit|md|html`` to stdout or ``--output FILE``.
 
 Exit codes: 0 fine; 2 bad input (unknown run or variant, one line on stderr);
@@ -58,7 +59,7 @@ def _common_options(p: argparse.ArgumentParser) -> None:
 
 
 def add_parsers(actions: Subcommands, common: argparse.ArgumentParser) -> None:
-    """Register ``studio eval compare`` and ``studio eval report`` under ``studio eval``."""
+    """Register ``studio eval compare``, ``report`` and ``runs`` under ``studio eval``."""
     p = actions.add_parser(
         "compare", parents=[common],
         help="A vs B: two runs, or two variants of one run (flips, McNemar, interval)",
@@ -72,6 +73,27 @@ def add_parsers(actions: Subcommands, common: argparse.ArgumentParser) -> None:
     p.add_argument("run", metavar="RUN")
     _common_options(p)
     p.set_defaults(handler=_cmd_report)
+
+    p = actions.add_parser("runs", parents=[common], help="a registry's stored eval runs")
+    p.add_argument("registry", metavar="REGISTRY")
+    p.set_defaults(handler=_cmd_runs)
+
+
+def _cmd_runs(store: RegistryStore, args: argparse.Namespace) -> int:
+    """One line per run, newest first: id, set, status, attempts, when, variants."""
+    from studio.evals.runs import list_runs
+
+    runs = list_runs(store, args.registry)
+    if not runs:
+        print(f"{args.registry} has no eval runs (studio eval run {args.registry} SET …)")
+    for run in runs:
+        variants = run.config.get("variants") or []
+        labels = " vs ".join(
+            str(v.get("label", "?")) for v in variants if isinstance(v, dict)
+        )  # fmt: skip
+        print(f"{run.run_id}\t{run.set_name}\t{run.status}\t{run.attempt_count} attempts\t"
+              f"{run.created_at}\t{labels}")  # fmt: skip
+    return 0
 
 
 def _prices(values: list[str]) -> dict[str, Price]:

@@ -150,3 +150,15 @@ def test_two_runs_of_the_same_variant_are_told_apart_by_run_id(db, capsys) -> No
     assert code == 0
     assert "t@draft (run after) vs t@draft (run before): 33.3 % → 100.0 %" in out
     assert "t@draft (run before) · loopback" in out and "t@draft (run after) · loopback" in out
+
+
+def test_runs_lists_the_registrys_runs(db, capsys) -> None:
+    code, out, _ = cli(db, capsys, "runs", "travel-reimbursement")
+    lines = out.splitlines()
+    assert code == 0 and len(lines) == 4
+    assert {line.split("\t")[0] for line in lines} == {"ab", "worse", "only-a", "only-b"}
+    assert "\tcore\trunning\t80 attempts\t" in out
+    code, out, _ = cli(db, capsys, "runs", "order-service")
+    assert code == 0 and out.startswith("order-service has no eval runs")
+    code, _, err = cli(db, capsys, "runs", "nope")
+    assert code == 2 and "nope" in err
