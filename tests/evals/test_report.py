@@ -97,6 +97,9 @@ def test_html_is_self_contained_with_escaped_text_and_svg_charts(report) -> None
     for external in ("<link", "src=", "@import", "url("):
         assert external not in page
     assert 'aria-label="confusion matrix"' in page
+    for chunk in page.split("<svg")[1:]:  # every chart is well-formed SVG (XML)
+        svg = ET.fromstring("<svg" + chunk.split("</svg>")[0] + "</svg>")
+        assert svg.tag.endswith("svg") and len(svg) > 3
 
 
 def test_a_single_variant_report_has_no_comparison() -> None:
