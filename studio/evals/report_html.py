@@ -57,10 +57,12 @@ def heat_map(confusion: Confusion, cell: int = 26) -> str:
     ]
     if not labels:
         return "<p>No scored attempts.</p>"
-    margin = 8 + 7 * max(len(lab) for lab in labels)
+    longest = max(len(lab) for lab in labels)
+    margin = 8 + 7 * longest
     size = margin + cell * len(labels) + 10
+    width = size + 4 * longest  # the rotated column labels lean right
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{size}" '
         f'role="img" aria-label="confusion matrix">'
     ]
     for i, label in enumerate(labels):
@@ -75,13 +77,13 @@ def heat_map(confusion: Confusion, cell: int = 26) -> str:
         for j, chosen in enumerate(labels):
             n = confusion.count(expected, chosen)
             share = n / total if total else 0.0
-            hue = 140 if i == j else 0  # green on the diagonal, red off it
-            light = 97 - 55 * share
+            # Green on the diagonal, red off it, deeper with the share of the row.
+            fill = _shade(_GREEN if i == j else _RED, share)
             x, y = margin + j * cell, margin + i * cell
             title = f"{expected} → {chosen}: {n}"
             parts.append(
                 f'<rect x="{x}" y="{y}" width="{cell - 1}" height="{cell - 1}" '
-                f'fill="hsl({hue},60%,{light:.0f}%)"><title>{escape(title)}</title></rect>'
+                f'fill="{fill}"><title>{escape(title)}</title></rect>'
             )
             if n:
                 colour = "#fff" if share > 0.6 else "#1f2328"
@@ -89,6 +91,17 @@ def heat_map(confusion: Confusion, cell: int = 26) -> str:
                              f'text-anchor="middle" style="fill:{colour}">{n}</text>')  # fmt: skip
     parts.append("</svg>")
     return "".join(parts)
+
+
+_GREEN = (26, 127, 55)
+_RED = (207, 34, 46)
+_EMPTY = (246, 248, 250)
+
+
+def _shade(colour: tuple[int, int, int], share: float) -> str:
+    """``#rrggbb`` between a near-white and ``colour`` (hex: SVG Tiny renderers lack hsl())."""
+    mixed = (round(e + (c - e) * share) for e, c in zip(_EMPTY, colour, strict=True))
+    return "#" + "".join(f"{v:02x}" for v in mixed)
 
 
 def _column_total(confusion: Confusion, chosen: str) -> int:
