@@ -1,12 +1,13 @@
 """The phrase families of the security rules and the text normalisation they match on.
 
-Phrases are data (``resources/lint/security_phrases.json``, loaded once at
-import): regular-expression fragments grouped in families, each family naming
-the rule that reports it, a severity and a label. ``{NAME}`` in a phrase stands
-for a shared alternation of the file's ``vocab``. An English phrase matches
-case-insensitively, a single space in it meaning any run of whitespace, and is
-wrapped in word boundaries (" ?" means optional whitespace); a Chinese phrase is
-used as written (a space means optional whitespace).
+Phrases are data (``resources/lint/security_phrases.json``, built into a
+:class:`PhraseBook` on first use, once per process): regular-expression
+fragments grouped in families, each family naming the rule that reports it, a
+severity and a label. ``{NAME}`` in a phrase stands for a shared alternation of
+the file's ``vocab``. An English phrase matches case-insensitively, a single
+space in it meaning any run of whitespace, and is wrapped in word boundaries
+(" ?" means optional whitespace); a Chinese phrase is used as written (a space
+means optional whitespace).
 
 Speed: Python's regex engine tries every alternative of a long alternation at
 every position, so running ~130 phrases over every text would cost more than
@@ -14,18 +15,26 @@ the rest of the linter. Each phrase gets *needles* instead — literal strings
 one of which every match of it contains, read off the parsed pattern — and
 all needles go into one RE2 set, a DFA that tells in one linear pass over a
 tool's text which phrases can match there. Only those run, on only the texts
-that hold their needles. A clean tool costs one DFA pass.
+that hold their needles, and a phrase is compiled the first time it runs. A
+clean tool costs one DFA pass. Needles are kept on disk between processes
+(keyed by the phrase file and this module), so building the book costs one RE2
+compile rather than a parse of every phrase.
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import json
+import os
 import re
+import sys
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from importlib.resources import files
+from pathlib import Path
 from typing import Any
 
 import re2  # type: ignore[import-untyped]
@@ -40,12 +49,23 @@ _c: Any = importlib.import_module("re._constants")
 
 @dataclass(frozen=True, slots=True)
 class Phrase:
-    """One phrase of a family, compiled on its own."""
+    """One phrase of a family, compiled on its own when first needed."""
 
     family: Family
-    pattern: re.Pattern[str]
+    source: str
+    """The phrase as a Python regular expression (matched case-insensitively)."""
     needles: tuple[tuple[str, ...], ...]
     """Sets of lower-case literals: every match holds one of each (see :func:`needles_of`)."""
+
+    @property
+    def pattern(self) -> re.Pattern[str]:
+        """The compiled phrase (compiled once, the first time its needles are seen)."""
+        return _compiled(self.source)
+
+
+@cache
+def _compiled(source: str) -> re.Pattern[str]:
+    return compile_cues(source, re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -338,10 +358,72 @@ class PhraseBook:
         return out
 
 
+def _raw() -> str:
+    return (files("resources") / "lint" / "security_phrases.json").read_text(encoding="utf-8")
+
+
+@cache
+def phrase_data() -> dict[str, Any]:
+    """The parsed phrase file (read once): families, vocabulary, privilege names, grammar."""
+    data: dict[str, Any] = json.loads(_raw())
+    return data
+
+
+# --------------------------------------------------------------------------- needle cache
+
+_NEEDLE_CACHE_ENV = "STUDIO_SECURITY_CACHE"
+
+
+def _needle_cache_path() -> Path | None:
+    """Where computed needles are kept between processes, keyed by what they depend on.
+
+    The key hashes the phrase file and this module's source, so an edited phrase
+    or a changed needle algorithm never reads stale needles. ``$STUDIO_SECURITY_CACHE``
+    set to ``off`` turns the cache off (or names another directory).
+    """
+    env = os.environ.get(_NEEDLE_CACHE_ENV)
+    if env is not None and env.strip().lower() in ("", "off", "0", "none"):
+        return None
+    key = hashlib.sha256(_raw().encode("utf-8"))
+    key.update(Path(__file__).read_bytes())
+    key.update(sys.version.encode())
+    if env:
+        folder = Path(env)
+    else:
+        import platformdirs
+
+        folder = Path(platformdirs.user_cache_dir("tool-registry-studio", appauthor=False))
+    return folder / f"security-needles-{key.hexdigest()[:20]}.json"
+
+
+def _cached_needles(path: Path | None) -> dict[str, tuple[tuple[str, ...], ...]]:
+    if path is None:
+        return {}
+    try:
+        stored = json.loads(path.read_text(encoding="utf-8"))
+        return {k: tuple(tuple(s) for s in v) for k, v in stored.items()}
+    except (OSError, ValueError, TypeError, AttributeError):
+        return {}
+
+
+def _store_needles(path: Path | None, needles: dict[str, tuple[tuple[str, ...], ...]]) -> None:
+    if path is None:
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(needles, ensure_ascii=False), encoding="utf-8")
+        tmp.replace(path)
+    except OSError:
+        pass  # a read-only cache directory costs the parse next time, nothing more
+
+
 def _load() -> PhraseBook:
-    raw = (files("resources") / "lint" / "security_phrases.json").read_text(encoding="utf-8")
-    data = json.loads(raw)
+    data = phrase_data()
     vocab: dict[str, str] = data["vocab"]
+    cache_path = _needle_cache_path()
+    known = _cached_needles(cache_path)
+    computed: dict[str, tuple[tuple[str, ...], ...]] = {}
 
     def expand(phrase: str) -> str:
         return re.sub(r"\{([A-Z_]+)\}", lambda m: vocab[m.group(1)], phrase)
@@ -360,15 +442,20 @@ def _load() -> PhraseBook:
         bodies = [_english(expand(p)) for p in spec["en"]]
         bodies += [_chinese(expand(p)) for p in spec["zh"]]
         for body in bodies:
-            needles = needles_of(body)
+            needles = known.get(body)
+            if needles is None:
+                needles = needles_of(body)
+            computed[body] = needles
             index = len(phrases)
-            phrases.append(Phrase(family, compile_cues(body, re.IGNORECASE), needles))
+            phrases.append(Phrase(family, body, needles))
             if not needles:
                 always.append(index)
             for needle_set_of_phrase in needles:
                 needle_set.Add("|".join(map(_re2_needle, needle_set_of_phrase)))
                 entry_phrase.append(index)
     needle_set.Compile()
+    if computed != known:
+        _store_needles(cache_path, computed)
     return PhraseBook(
         tuple(phrases),
         tuple(always),
@@ -379,7 +466,23 @@ def _load() -> PhraseBook:
     )
 
 
-BOOK = _load()
+@cache
+def book() -> PhraseBook:
+    """The phrase book, built on first use (once per process).
+
+    Building it costs a parse of every phrase for its needles (kept on disk
+    between processes, see :func:`_needle_cache_path`) and one RE2 set; a process
+    that never lints a tool never pays it.
+    """
+    return _load()
+
+
+def __getattr__(name: str) -> Any:
+    # ``BOOK`` stays importable (``from … import BOOK``) without building it at import.
+    if name == "BOOK":
+        return book()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 # --------------------------------------------------------------------------- normalisation
 

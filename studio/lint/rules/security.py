@@ -34,9 +34,9 @@ from studio.lint.regex import compile_cues
 from studio.lint.rules import security_grammar
 from studio.lint.rules._common import cached_hits, memo, sentences, text, tool_texts
 from studio.lint.rules._security_phrases import (
-    BOOK,
     INVISIBLE,
     Phrase,
+    book,
     normalise,
     strip_invisible,
 )
@@ -162,7 +162,10 @@ def _scan_texts(tool: ToolContract) -> Iterator[_Found]:
     joined = _joined(tool)
     # The joined text holds every text as a line, so a phrase that matches no text
     # of the tool does not match it either (in one DFA pass, then the few phrases).
-    phrases = [i for i in BOOK.candidates(joined) if BOOK.phrases[i].pattern.search(joined)]
+    phrase_book = book()
+    phrases = [
+        i for i in phrase_book.candidates(joined) if phrase_book.phrases[i].pattern.search(joined)
+    ]
     markers = _MARKER_START.search(joined) is not None and _marker(joined) is not None
     blobs = _LONG_RUN.search(raw_joined) is not None and _has_blob(raw_joined)
     schema_words = _schema_words(tool)
@@ -188,7 +191,7 @@ def _scan_texts(tool: ToolContract) -> Iterator[_Found]:
                 f"remove it: {_ADVICE['sec-hidden-instructions']}.",
             )
         for index in phrases:
-            phrase = BOOK.phrases[index]
+            phrase = phrase_book.phrases[index]
             family = phrase.family
             if family.rule in found:
                 continue

@@ -24,17 +24,16 @@ first use, once per process.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
-from importlib.resources import files
 from typing import Any
 
 import re2  # type: ignore[import-untyped]
 
 from studio.lint.model import Severity
+from studio.lint.rules._security_phrases import phrase_data
 
 PARAM = "@PARAM"
 FOREIGN = "@FOREIGN"
@@ -82,8 +81,7 @@ class Grammar:
 
 
 def _load() -> Grammar:
-    raw = (files("resources") / "lint" / "security_phrases.json").read_text(encoding="utf-8")
-    spec = json.loads(raw)["grammar"]
+    spec = phrase_data()["grammar"]
     options = re2.Options()
     options.case_sensitive = False
     options.max_mem = 32 << 20

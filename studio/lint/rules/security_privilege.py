@@ -14,7 +14,7 @@ import re
 import re2  # type: ignore[import-untyped]
 
 from studio.lint.regex import compile_cues
-from studio.lint.rules._security_phrases import BOOK, normalise
+from studio.lint.rules._security_phrases import normalise, phrase_data
 from studio.lint.text import split_identifier
 
 
@@ -24,14 +24,15 @@ def _alternation(words: str) -> frozenset[str]:
 
 _CASELESS = re2.Options()
 _CASELESS.case_sensitive = False
-_PRIV_WORDS = frozenset(BOOK.privilege["words"])
-_PRIV_PAIRS = tuple((_alternation(a), _alternation(b)) for a, b in BOOK.privilege["pairs"])
-_PRIV_ZH = compile_cues(BOOK.privilege["zh"])
-_PRIV_VALUE = re.compile(BOOK.privilege["values"])
-_BOOK_IDENTITY_NAMES = frozenset(BOOK.privilege["identity_names"])
-_BOOK_IDENTITY_VALUES = frozenset(BOOK.privilege["identity_values"])
-_SWITCH_NAMES = frozenset(BOOK.privilege["switch_names"])
-_SWITCH_OFF = frozenset(BOOK.privilege["switch_off_values"])
+_DATA = phrase_data()["privilege_names"]
+_PRIV_WORDS = frozenset(_DATA["words"])
+_PRIV_PAIRS = tuple((_alternation(a), _alternation(b)) for a, b in _DATA["pairs"])
+_PRIV_ZH = compile_cues(_DATA["zh"])
+_PRIV_VALUE = re.compile(_DATA["values"])
+_BOOK_IDENTITY_NAMES = frozenset(_DATA["identity_names"])
+_BOOK_IDENTITY_VALUES = frozenset(_DATA["identity_values"])
+_SWITCH_NAMES = frozenset(_DATA["switch_names"])
+_SWITCH_OFF = frozenset(_DATA["switch_off_values"])
 
 
 PRIV_HINT = re2.compile(
@@ -45,7 +46,7 @@ PRIV_HINT = re2.compile(
         )
     )
     + "|"
-    + BOOK.privilege["zh"],
+    + _DATA["zh"],
     _CASELESS,
 )
 """Every privileged name or value contains one of these (one DFA pass: a cheap first look)."""
