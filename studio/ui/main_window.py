@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Literal
 
-from PySide6.QtCore import QEvent, QItemSelectionModel, QSettings, Qt, QTimer
+from PySide6.QtCore import QEvent, QItemSelectionModel, QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QShowEvent, QUndoGroup
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -89,6 +89,7 @@ APP_TITLE = "Tool Registry Studio"
 # The registry a first start opens: the example written to be copied (the
 # other bundled example, order-service, is flawed on purpose).
 EXEMPLARY_REGISTRY = "travel-reimbursement"
+FLAWED_EXAMPLE = "order-service"
 ConflictAnswer = Literal["reload", "cancel"]
 
 # Drafts and published versions of at least this many tools load on a worker.
@@ -257,14 +258,27 @@ class MainWindow(QMainWindow):
         self.tool_view.setModel(self.tool_proxy)
         self.tool_view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.tool_view.setUniformItemSizes(True)
+        self.tool_view.setIconSize(QSize(30, 14))
+        # What the two halves of each tool's icon mean (tooltips say it per tool).
+        self.tool_legend = QLabel()
+        self.tool_legend.setObjectName("toolLegend")
+        self.tool_legend.setWordWrap(True)
+        self.tool_legend.setEnabled(False)
         self.tool_view.addAction(self.actions.delete_tool)
 
         left = QWidget()
         left_layout = QVBoxLayout(left)
         left_layout.setContentsMargins(4, 4, 4, 4)
         left_layout.addWidget(self.registry_combo)
+        # The bundled flawed example says so: a new user took its problems for the studio's.
+        self.example_note = QLabel()
+        self.example_note.setObjectName("exampleNote")
+        self.example_note.setWordWrap(True)
+        self.example_note.hide()
+        left_layout.addWidget(self.example_note)
         left_layout.addWidget(self.filter_edit)
         left_layout.addWidget(self.tool_view, 1)
+        left_layout.addWidget(self.tool_legend)
         left.setMinimumWidth(180)
 
         self.banner = QFrame()
@@ -563,8 +577,13 @@ class MainWindow(QMainWindow):
         self.versions_dock.setWindowTitle(self.tr("Versions"))
         self.registry_combo.setToolTip(self.tr("The registry being edited"))
         self.filter_edit.setPlaceholderText(self.tr("Filter tools (Ctrl+F)"))
+        self.tool_legend.setText(
+            self.tr("Lint: ✕ errors · ! warnings · ✓ clean\nRisk: R read · W write · D destructive")
+        )
         self.banner_button.setText(self.tr("Back to draft"))
         self.font_close.setText(self.tr("Dismiss"))
+        if self.current_document() is not None:
+            self._show_example_note(self.current_document().name)  # type: ignore[union-attr]
         self.font_label.setText(
             self.tr(
                 "This registry contains Chinese (or other CJK) text, but no installed font "
@@ -904,6 +923,11 @@ class MainWindow(QMainWindow):
         doc.dirtyChanged.connect(lambda _d: self._update_state())
         doc.workspace.events.connect("changed", lambda index: self._on_tool_changed(key, index))
         self.lint_ops.document_opened(key, doc)
+        controller = self.lint_ops.controllers.get(key)
+        if controller is not None:  # the list shows each tool's lint state
+            model = self._tool_models[key]
+            controller.reportChanged.connect(model.set_lint)
+            model.set_lint(controller.report)
 
     def _activate(self, key: str) -> None:
         doc = self.documents[key]
@@ -924,11 +948,30 @@ class MainWindow(QMainWindow):
             self.banner.hide()
         self._refresh_versions()
         self._check_cjk_font(doc)
+        self._show_example_note(doc.name)
         self.lint_ops.activate(key)
         if self.tool_proxy.rowCount() > 0:
             self.tool_view.setCurrentIndex(self.tool_proxy.index(0, 0))
         self._on_tool_selected()
         self._update_state()
+
+    def _example_notes(self) -> dict[str, str]:
+        return {
+            FLAWED_EXAMPLE: self.tr(
+                "An example that is flawed on purpose: tools imported as-is from a legacy "
+                "backend. The Problems panel shows what lint finds; travel-reimbursement shows "
+                "the same ideas done well."
+            ),
+            EXEMPLARY_REGISTRY: self.tr(
+                "The exemplary example: structured descriptions, aliases and risk tiers done "
+                "well. Copy what you like."
+            ),
+        }
+
+    def _show_example_note(self, name: str) -> None:
+        note = self._example_notes().get(name, "")
+        self.example_note.setText(note)
+        self.example_note.setVisible(bool(note))
 
     def _check_cjk_font(self, doc: RegistryDocument) -> None:
         tools = (e.tool for e in doc.workspace.entries)

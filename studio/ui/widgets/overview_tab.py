@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from PySide6.QtCore import QCoreApplication, QSizeF, Qt
 from PySide6.QtWidgets import (
     QFormLayout,
     QFrame,
@@ -12,6 +13,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPlainTextEdit,
     QScrollArea,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
@@ -29,11 +31,60 @@ from studio.ui.widgets.overview_tables import ERROR_COLOR, ErrorsTableWidget, Ex
 
 _NAME_RE = re.compile(NAME_PATTERN)
 _TEXT_BLOCKS = ("usage", "preconditions", "returns")
-_PLACEHOLDERS = {
-    "usage": "When to use it, when not, and which sibling tool to use instead",
-    "preconditions": "State required before calling",
-    "returns": "What a successful call returns",
-}
+translate = QCoreApplication.translate
+
+
+def _placeholders() -> dict[str, str]:
+    return {
+        "usage": translate(
+            "OverviewTab", "When to use it, when not, and which sibling tool to use instead"
+        ),
+        "preconditions": translate("OverviewTab", "State required before calling"),
+        "returns": translate("OverviewTab", "What a successful call returns"),
+    }
+
+
+def _block_labels() -> dict[str, str]:
+    return {
+        "usage": translate("OverviewTab", "Usage"),
+        "preconditions": translate("OverviewTab", "Preconditions"),
+        "returns": translate("OverviewTab", "Returns"),
+    }
+
+
+class GrowingTextEdit(QPlainTextEdit):
+    """A plain-text field as tall as its text (between ``min_lines`` and ``max_lines``).
+
+    Three-line boxes with their own scroll bars inside a scrolling form hid
+    most of a usage block; the form scrolls, the field grows.
+    """
+
+    def __init__(self, min_lines: int = 2, max_lines: int = 40, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.min_lines, self.max_lines = min_lines, max_lines
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.document().documentLayout().documentSizeChanged.connect(self._fit)
+        self._fit()
+
+    def lines(self) -> int:
+        """Lines the text takes at the current width (wrapped lines counted)."""
+        # QPlainTextDocumentLayout measures the document in lines, not pixels.
+        return max(1, int(self.document().documentLayout().documentSize().height()))
+
+    def _fit(self, _size: QSizeF | None = None) -> None:
+        lines = min(self.max_lines, max(self.min_lines, self.lines()))
+        margins = self.contentsMargins()
+        extra = int(self.document().documentMargin() * 2) + margins.top() + margins.bottom()
+        height = self.fontMetrics().lineSpacing() * lines + extra + 2
+        if self.height() != height:
+            self.setFixedHeight(height)
+        policy = (
+            Qt.ScrollBarPolicy.ScrollBarAsNeeded
+            if self.lines() > self.max_lines
+            else Qt.ScrollBarPolicy.ScrollBarAlwaysOff
+        )
+        self.setVerticalScrollBarPolicy(policy)
 
 
 class OverviewTabWidget(QScrollArea):
@@ -61,59 +112,74 @@ class OverviewTabWidget(QScrollArea):
     # ------------------------------------------------------------------ building
 
     def _build_identity(self, parent: QWidget) -> QGroupBox:
-        box = QGroupBox("Identity", parent)
+        box = QGroupBox(self.tr("Identity"), parent)
         form = QFormLayout(box)
         self.name_edit = QLineEdit(box)
-        self.name_edit.setPlaceholderText("verb_noun, e.g. query_invoices")
+        self.name_edit.setPlaceholderText(self.tr("verb_noun, e.g. query_invoices"))
         self.name_edit.textEdited.connect(self._name_edited)
         self.name_hint = QLabel(box)
         self.name_hint.setStyleSheet(f"color: {ERROR_COLOR.name()};")
         self.name_hint.setWordWrap(True)
         self.name_hint.hide()
         self.title_edit = QLineEdit(box)
-        self.title_edit.setPlaceholderText("Display title (not shown to the model)")
+        self.title_edit.setPlaceholderText(self.tr("Display title (not shown to the model)"))
         self.title_edit.textEdited.connect(lambda text: self._push("title", text))
-        form.addRow("&Name", self.name_edit)
+        form.addRow(self.tr("&Name"), self.name_edit)
         form.addRow("", self.name_hint)
-        form.addRow("&Title", self.title_edit)
+        form.addRow(self.tr("&Title"), self.title_edit)
         return box
 
     def _build_blocks(self, parent: QWidget) -> QGroupBox:
-        box = QGroupBox("Description blocks (rendered into the text the model sees)", parent)
+        box = QGroupBox(
+            self.tr("Description blocks (rendered into the text the model sees)"), parent
+        )
         form = QFormLayout(box)
+        # A tool whose text is all in the free-text description (an import) has
+        # an empty Summary on purpose: say where its text is instead.
+        self.free_text_note = QLabel(box)
+        self.free_text_note.setObjectName("freeTextNote")
+        self.free_text_note.setWordWrap(True)
+        self.free_text_note.setText(
+            self.tr(
+                "This tool's text is in the free-text description below, and the model reads "
+                "it as is. Filling in the blocks (Summary first) replaces it with a structured "
+                "description."
+            )
+        )
+        self.free_text_note.hide()
+        form.addRow(self.free_text_note)
         self.summary_edit = QLineEdit(box)
-        self.summary_edit.setPlaceholderText("One line: what the tool does")
+        self.summary_edit.setPlaceholderText(self.tr("One line: what the tool does"))
         self.summary_edit.textEdited.connect(lambda text: self._push("summary", text))
-        form.addRow("&Summary", self.summary_edit)
+        form.addRow(self.tr("&Summary"), self.summary_edit)
         self.block_edits: dict[str, QPlainTextEdit] = {}
+        placeholders, labels = _placeholders(), _block_labels()
         for field in _TEXT_BLOCKS:
-            edit = QPlainTextEdit(box)
+            edit = GrowingTextEdit(parent=box)
             edit.setTabChangesFocus(True)
-            edit.setPlaceholderText(_PLACEHOLDERS[field])
-            edit.setFixedHeight(edit.fontMetrics().lineSpacing() * 3 + 14)
+            edit.setPlaceholderText(placeholders[field])
             edit.textChanged.connect(lambda f=field, e=edit: self._push(f, e.toPlainText()))
             self.block_edits[field] = edit
-            form.addRow(field.capitalize(), edit)
+            form.addRow(labels[field], edit)
         self.errors_table = ErrorsTableWidget(self._on_edit, box)
-        form.addRow("Errors", self.errors_table)
+        form.addRow(self.tr("Errors"), self.errors_table)
         self.examples_table = ExamplesTableWidget(self._on_edit, box)
-        form.addRow("Examples", self.examples_table)
+        form.addRow(self.tr("Examples"), self.examples_table)
         return box
 
     def _build_description(self, parent: QWidget) -> QGroupBox:
-        box = QGroupBox("Free-text description", parent)
+        box = QGroupBox(self.tr("Free-text description"), parent)
         layout = QVBoxLayout(box)
         note = QLabel(
-            "Used only when no description block above is filled in "
-            "(typically text kept from an import).",
+            self.tr(
+                "Used only when no description block above is filled in "
+                "(typically text kept from an import)."
+            ),
             box,
         )
         note.setWordWrap(True)
-        self.description_edit = QPlainTextEdit(box)
+        self.description_edit = GrowingTextEdit(min_lines=3, parent=box)
         self.description_edit.setTabChangesFocus(True)
-        self.description_edit.setFixedHeight(
-            self.description_edit.fontMetrics().lineSpacing() * 4 + 14
-        )
         self.description_edit.textChanged.connect(
             lambda: self._push("description", self.description_edit.toPlainText())
         )
@@ -127,17 +193,30 @@ class OverviewTabWidget(QScrollArea):
     def show_tool(self, tool: ToolContract) -> None:
         """Show ``tool``, leaving fields that already show its values untouched."""
         self._tool = tool
-        show_line_text(self.name_edit, tool.name)
+        lines: tuple[tuple[QLineEdit, str], ...] = (
+            (self.name_edit, tool.name),
+            (self.title_edit, tool.title),
+            (self.summary_edit, tool.summary),
+        )
+        for edit, text in lines:
+            replaced = edit.text() != text
+            show_line_text(edit, text)
+            # A text wider than its field shows its beginning, not its end.
+            too_wide = edit.fontMetrics().horizontalAdvance(text) > max(edit.width(), 240)
+            if replaced and too_wide:
+                edit.setCursorPosition(0)
         self._show_name_hint(self.name_edit.text())
-        show_line_text(self.title_edit, tool.title)
-        show_line_text(self.summary_edit, tool.summary)
-        for field, edit in self.block_edits.items():
-            show_plain_text(edit, getattr(tool, field))
+        self.free_text_note.setVisible(bool(tool.description) and not tool.has_blocks())
+        for field, block in self.block_edits.items():
+            show_plain_text(block, getattr(tool, field))
         self.errors_table.show_errors(tool.errors)
         self.examples_table.show_examples(tool.examples)
         show_plain_text(self.description_edit, tool.description)
-        used = "used" if not tool.has_blocks() else "not used now: blocks are filled in"
-        self.description_edit.setToolTip(f"This text is {used}.")
+        self.description_edit.setToolTip(
+            self.tr("This text is used: no description block is filled in.")
+            if not tool.has_blocks()
+            else self.tr("This text is not used now: description blocks are filled in.")
+        )
 
     def set_read_only(self, read_only: bool) -> None:
         """Make every control read-only (a published version)."""
@@ -189,7 +268,7 @@ class OverviewTabWidget(QScrollArea):
         self.name_hint.setText(
             ""
             if valid
-            else "A name must be 1–64 letters, digits, '_' or '-' (e.g. query_invoices)."
+            else self.tr("A name must be 1–64 letters, digits, '_' or '-' (e.g. query_invoices).")
         )
         self.name_hint.setVisible(not valid)
 
