@@ -1,48 +1,127 @@
-"""The agent loop: argument pipeline, policy, executors, loop guard, run events."""
+"""The agent loop: argument pipeline, policy, executors, loop guard, run events.
 
-from studio.runtime.context import SessionContext
-from studio.runtime.events import (
-    EVENT_TYPES,
-    ApprovalDecided,
-    ApprovalRequired,
-    LoopDetected,
-    MessageDelta,
-    ModelRequested,
-    ModelResponded,
-    RunCancelled,
-    RunCompleted,
-    RunEvent,
-    RunFailed,
-    RunStarted,
-    ToolCallCompleted,
-    ToolCallExecuting,
-    ToolCallPrepared,
-    ToolCallProposed,
-    event_from_record,
-    event_to_json,
-)
-from studio.runtime.executors import (
-    ExecutionOutcome,
-    ExecutionRequest,
-    Executor,
-    ExecutorFailure,
-    HttpExecutor,
-    HttpTarget,
-    MockExecutor,
-    execute_with_policy,
-)
-from studio.runtime.loop import Run, RunConfig, RunResult, tool_specs
-from studio.runtime.loop_guard import LoopGuard, Verdict
-from studio.runtime.mocks import MockSet, MockSpecError, example_mocks, parse_mocks
-from studio.runtime.pipeline import ArgumentPipeline, Prepared, StepRecord
-from studio.runtime.policy import (
-    ApprovalDecision,
-    ApprovalRequest,
-    Approver,
-    auto_approver,
-    check_permission,
-)
-from studio.runtime.results import ToolError, shape_success
+The names below load when first used (PEP 562): code that needs one small piece,
+such as :mod:`studio.runtime.repair` for the session checks, does not pay for the
+executors, the HTTP client and the loop (``studio sessions import`` starts
+~0.3 s sooner; tests/test_import_discipline.py).
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from studio.runtime.context import SessionContext
+    from studio.runtime.events import (
+        EVENT_TYPES,
+        ApprovalDecided,
+        ApprovalRequired,
+        LoopDetected,
+        MessageDelta,
+        ModelRequested,
+        ModelResponded,
+        RunCancelled,
+        RunCompleted,
+        RunEvent,
+        RunFailed,
+        RunStarted,
+        ToolCallCompleted,
+        ToolCallExecuting,
+        ToolCallPrepared,
+        ToolCallProposed,
+        event_from_record,
+        event_to_json,
+    )
+    from studio.runtime.executors import (
+        ExecutionOutcome,
+        ExecutionRequest,
+        Executor,
+        ExecutorFailure,
+        HttpExecutor,
+        HttpTarget,
+        MockExecutor,
+        execute_with_policy,
+    )
+    from studio.runtime.loop import Run, RunConfig, RunResult, tool_specs
+    from studio.runtime.loop_guard import LoopGuard, Verdict
+    from studio.runtime.mocks import MockSet, MockSpecError, example_mocks, parse_mocks
+    from studio.runtime.pipeline import ArgumentPipeline, Prepared, StepRecord
+    from studio.runtime.policy import (
+        ApprovalDecision,
+        ApprovalRequest,
+        Approver,
+        auto_approver,
+        check_permission,
+    )
+    from studio.runtime.results import ToolError, shape_success
+
+_HOMES = {
+    "studio.runtime.context": ("SessionContext",),
+    "studio.runtime.events": (
+        "EVENT_TYPES",
+        "ApprovalDecided",
+        "ApprovalRequired",
+        "LoopDetected",
+        "MessageDelta",
+        "ModelRequested",
+        "ModelResponded",
+        "RunCancelled",
+        "RunCompleted",
+        "RunEvent",
+        "RunFailed",
+        "RunStarted",
+        "ToolCallCompleted",
+        "ToolCallExecuting",
+        "ToolCallPrepared",
+        "ToolCallProposed",
+        "event_from_record",
+        "event_to_json",
+    ),
+    "studio.runtime.executors": (
+        "ExecutionOutcome",
+        "ExecutionRequest",
+        "Executor",
+        "ExecutorFailure",
+        "HttpExecutor",
+        "HttpTarget",
+        "MockExecutor",
+        "execute_with_policy",
+    ),
+    "studio.runtime.loop": (
+        "Run",
+        "RunConfig",
+        "RunResult",
+        "tool_specs",
+    ),
+    "studio.runtime.loop_guard": (
+        "LoopGuard",
+        "Verdict",
+    ),
+    "studio.runtime.mocks": (
+        "MockSet",
+        "MockSpecError",
+        "example_mocks",
+        "parse_mocks",
+    ),
+    "studio.runtime.pipeline": (
+        "ArgumentPipeline",
+        "Prepared",
+        "StepRecord",
+    ),
+    "studio.runtime.policy": (
+        "ApprovalDecision",
+        "ApprovalRequest",
+        "Approver",
+        "auto_approver",
+        "check_permission",
+    ),
+    "studio.runtime.results": (
+        "ToolError",
+        "shape_success",
+    ),
+}
+_HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
 
 __all__ = [
     "EVENT_TYPES",
@@ -93,3 +172,16 @@ __all__ = [
     "shape_success",
     "tool_specs",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _HOME_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module 'studio.runtime' has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value  # later lookups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
