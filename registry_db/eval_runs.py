@@ -83,6 +83,11 @@ class EvalRunStore:
     def for_store(cls, store: RegistryStore) -> EvalRunStore:
         return cls(store.connection, store.lock)
 
+    def close(self) -> None:
+        """Close the connection: only for a store made on a connection of its own."""
+        with self._lock:
+            self._conn.close()
+
     # ------------------------------------------------------------------ runs
 
     def open_run(
@@ -158,12 +163,29 @@ class EvalRunStore:
 
     # ------------------------------------------------------------------ attempts
 
-    def put_attempts(self, run_id: str, rows: Sequence[AttemptRow]) -> None:
-        """Store attempts (replacing a stored one with the same key, e.g. a retried skip)."""
-        if not rows:
+    def put_attempts(
+        self,
+        run_id: str,
+        rows: Sequence[AttemptRow],
+        cache_rows: Sequence[tuple[str, str, str, str]] = (),
+    ) -> None:
+        """Store attempts (replacing a stored one with the same key, e.g. a retried skip).
+
+        ``cache_rows`` (see :meth:`cache_responses`) are written in the same
+        transaction: one commit for a whole batch of answers and attempts.
+        """
+        if not rows and not cache_rows:
             return
         now = utc_now()
         with self._lock, write_transaction(self._conn):
+            if cache_rows:
+                self._conn.executemany(
+                    "INSERT OR REPLACE INTO eval_response_cache (key, provider, model,"
+                    " response_json, created_at) VALUES (?, ?, ?, ?, ?)",
+                    [(*row, now) for row in cache_rows],
+                )
+            if not rows:
+                return
             (seq,) = self._conn.execute(
                 "SELECT coalesce(max(seq), -1) FROM eval_attempts WHERE run_id = ?", (run_id,)
             ).fetchone()

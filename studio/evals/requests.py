@@ -34,13 +34,28 @@ def case_request(case: EvalCase, tools: tuple[ToolSpec, ...], params: ModelParam
     return ModelRequest(case_messages(case), tools, case.system, params)
 
 
-def cache_key(kind: str, url: str, body: dict[str, Any], repetition: int) -> str:
-    """SHA-256 (hex) of the exact request: provider kind, endpoint, body, sample index."""
-    canonical = json.dumps(
-        {"kind": kind, "url": url, "body": body, "sample": repetition},
-        sort_keys=True, ensure_ascii=False, separators=(",", ":"),
-    )  # fmt: skip
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+def _canonical(value: Any) -> bytes:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def tools_digest(tools: Any) -> str:
+    """SHA-256 (hex) of a body's ``tools`` member (computed once per variant by the runner)."""
+    return hashlib.sha256(_canonical(tools)).hexdigest()
+
+
+def cache_key(
+    kind: str, url: str, body: dict[str, Any], repetition: int, tools_sha: str | None = None
+) -> str:
+    """SHA-256 (hex) of the exact request: provider kind, endpoint, body, sample index.
+
+    The body's ``tools`` enter through their own digest (``tools_sha``, computed
+    here when not given), so the runner hashes a variant's tools once instead
+    of once per case; any change to a tool still changes the key.
+    """
+    rest = {k: v for k, v in body.items() if k != "tools"}
+    digest = tools_sha if tools_sha is not None else tools_digest(body.get("tools"))
+    head = _canonical({"kind": kind, "url": url, "sample": repetition, "tools": digest})
+    return hashlib.sha256(head + b"\n" + _canonical(rest)).hexdigest()
 
 
 def encode_answer(completed: TurnCompleted) -> str:

@@ -8,7 +8,7 @@ pipeline (:mod:`studio.evals.scoring`). Tools are not executed, except in
 multi-step mode (:mod:`studio.evals.multistep`), which plays whole
 conversations on the registry's stored mocks.
 
-Attempts are stored as they arrive (every ~0.1 s, in one transaction), so a
+Attempts are stored as they arrive (every ~0.1 s, one transaction on a writer thread), so a
 run that is killed keeps what it had: running the same run id again skips
 every attempt already scored (errors and budget skips are tried again). Answers
 go to a response cache keyed by the exact request, so re-running an unchanged
@@ -26,6 +26,7 @@ Typical use::
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import copy
 import json
@@ -37,10 +38,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from registry_db import RegistryStore
+from registry_db.connection import connect
 from registry_db.eval_runs import RUN_CANCELLED, RUN_DONE, AttemptRow, EvalRunStore
 from studio.evals.jsonl import EvalSet
 from studio.evals.model import EvalCase
-from studio.evals.requests import cache_key, case_request, decode_answer, encode_answer
+from studio.evals.requests import (
+    cache_key,
+    case_request,
+    decode_answer,
+    encode_answer,
+    tools_digest,
+)
 from studio.evals.results import (
     STATUS_ERROR,
     STATUS_SCORED,
@@ -208,9 +216,13 @@ class EvalRunner:
         self._pending_cache: list[tuple[str, str, str, str]] = []
         self._budget_stop = ""
         self._specs: dict[str, tuple[ToolSpec, ...]] = {}
+        self._tools_sha: dict[tuple[str, str], str] = {}
         self._pipelines: dict[tuple[str, str], ArgumentPipeline] = {}
         self._base_pipelines: dict[str, ArgumentPipeline] = {}
         self.progress = Progress(0)
+        # Writes go through one thread with its own connection (see _flush).
+        self._writer = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="eval-writer")
+        self._writer_runs: EvalRunStore | None = None
 
     # ------------------------------------------------------------------ public API
 
@@ -279,7 +291,9 @@ class EvalRunner:
             flusher.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await flusher
-            self._flush()
+            await self._flush()
+            await asyncio.get_running_loop().run_in_executor(self._writer, self._close_writer)
+            self._writer.shutdown(wait=True)
             for client in clients.values():
                 with contextlib.suppress(Exception):
                     await client.aclose()
@@ -331,7 +345,9 @@ class EvalRunner:
             if self._cancelled:
                 return
             attempt = await self._attempt(job, clients[job.profile.name])
+            started = time.perf_counter()
             self._record(attempt)
+            self.progress.overhead_ms += (time.perf_counter() - started) * 1000
 
     def _record(self, attempt: Attempt) -> None:
         p = self.progress
@@ -373,7 +389,11 @@ class EvalRunner:
         build = getattr(client, "build_body", None)
         body = build(request) if callable(build) else {"request": repr(request)}
         url = str(getattr(client, "url", job.profile.base_url))
-        key = cache_key(job.profile.kind.value, url, body, job.repetition)
+        tools_key = (job.variant.label, job.profile.name)
+        tools_sha = self._tools_sha.get(tools_key)
+        if tools_sha is None:
+            tools_sha = self._tools_sha[tools_key] = tools_digest(body.get("tools"))
+        key = cache_key(job.profile.kind.value, url, body, job.repetition, tools_sha)
         cached_text = self._runs.cached_response(key) if self.options.use_cache else None
         model_ms = 0.0
         if cached_text is not None:
@@ -411,16 +431,31 @@ class EvalRunner:
     async def _flush_periodically(self) -> None:
         while True:
             await asyncio.sleep(_FLUSH_SECONDS)
-            self._flush()
+            await self._flush()
 
-    def _flush(self) -> None:
-        """Store what arrived since the last flush (the answers first, then the attempts)."""
-        started = time.perf_counter()
+    async def _flush(self) -> None:
+        """Store what arrived since the last flush: answers and attempts in one transaction.
+
+        The commit (and its fsync) runs on the writer thread with its own
+        connection, so the event loop keeps sending meanwhile; WAL lets the
+        loop's cache reads go on during the write.
+        """
         cache, self._pending_cache = self._pending_cache, []
         rows, self._pending = self._pending, []
-        self._runs.cache_responses(cache)
-        self._runs.put_attempts(self.run_id, rows)
-        self.progress.overhead_ms += (time.perf_counter() - started) * 1000
+        if not cache and not rows:
+            return
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(self._writer, self._write, rows, cache)
+
+    def _write(self, rows: list[AttemptRow], cache: list[tuple[str, str, str, str]]) -> None:
+        if self._writer_runs is None:
+            self._writer_runs = EvalRunStore(connect(self.store.path))
+        self._writer_runs.put_attempts(self.run_id, rows, cache)
+
+    def _close_writer(self) -> None:
+        runs, self._writer_runs = self._writer_runs, None
+        if runs is not None:
+            runs.close()
 
 
 async def _one_turn(client: ModelClient, request: Any) -> TurnCompleted:
