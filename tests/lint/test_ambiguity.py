@@ -519,7 +519,9 @@ def test_a_shared_opening_sentence_of_free_text_is_not_the_summary() -> None:
     )
     found = pair_findings(lint_registry(reg, config=only_ambiguity()))
     assert all(f.severity is not Severity.ERROR for f in found)
-    # Descriptions that say nothing beyond the boilerplate are the same to a model.
+    # Descriptions that say nothing beyond the boilerplate but the tool's own name
+    # differ only where the names do (likes vs media): a model reads the names, so
+    # the pair is a warning (the emptiness is the description rules' finding).
     bare = registry(
         tool(
             "user_likes", description=f'{opening} The description of this function is: "user_likes"'
@@ -529,4 +531,39 @@ def test_a_shared_opening_sentence_of_free_text_is_not_the_summary() -> None:
         ),
     )
     [same] = pair_findings(lint_registry(bare, config=only_ambiguity()))
-    assert same.severity is Severity.ERROR
+    assert same.severity is Severity.WARNING
+    # The same boilerplate under names that say the same thing stays an error.
+    alike = registry(
+        tool("get_user_likes", description=f"{opening} Returns the likes of a user."),
+        tool("fetch_user_likes", description=f"{opening} Returns the likes of one user."),
+    )
+    [twins] = pair_findings(lint_registry(alike, config=only_ambiguity()))
+    assert twins.severity is Severity.ERROR
+
+
+def test_a_shared_preamble_naming_both_objects_does_not_hide_what_each_says() -> None:
+    # Same content words as sets (the preamble names accounts and stocks), yet each
+    # summary ends on its own object: a warning, not "nothing tells them apart".
+    preamble = (
+        "This tool belongs to the trading system, which allows users to trade stocks, "
+        "manage their account, and view stock information. Tool description:"
+    )
+    reg = registry(
+        tool("get_account_info", description=f"{preamble} Get account information."),
+        tool("get_stock_info", description=f"{preamble} Get stock information."),
+    )
+    found = pair_findings(lint_registry(reg, config=only_ambiguity()))
+    assert found and all(f.severity is not Severity.ERROR for f in found)
+
+
+def test_a_summary_shared_by_many_tools_is_a_template_not_a_clone() -> None:
+    opening = 'This is the subfunction for tool "fdj", you can use this tool.'
+    names = ("odds_for_fdj", "matches_for_fdj", "teams_for_fdj")
+    reg = registry(*(tool(n, description=opening) for n in names))
+    found = pair_findings(lint_registry(reg, config=only_ambiguity()))
+    assert found and all(f.severity is Severity.WARNING for f in found)
+    # Two tools only: the same text is a copy, whatever the names.
+    pair = registry(*(tool(n, description=opening) for n in names[:2]))
+    assert {f.severity for f in pair_findings(lint_registry(pair, config=only_ambiguity()))} == {
+        Severity.ERROR
+    }

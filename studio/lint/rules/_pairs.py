@@ -314,6 +314,13 @@ class _Groups:
         self._by_key.clear()
         self._shared.clear()
 
+    def size(self, key: Any) -> int:
+        """How many tools the group of ``key`` holds (0 when none)."""
+        group = self._by_key.get(key)
+        if group is None:
+            return 0
+        return 1 if isinstance(group, str) else len(group)
+
     def shared(self) -> Iterator[tuple[Any, set[str]]]:
         """(key, tools) of every group of two or more tools."""
         by_key = self._by_key
@@ -561,6 +568,20 @@ class AmbiguityState:
                 by_params.setdefault(params, set()).add(name)
             yield from by_params.values()
 
+    def _template_summary(self, a: str, b: str) -> bool:
+        """True when both tools have one summary that :data:`TEMPLATE_TOOLS` or more tools share.
+
+        Such a summary is boilerplate ("This is the subfunction for tool
+        \"netflix_v2\", you can use this tool."): it says nothing about any of
+        them, which the vague-summary and purpose rules report, and the names
+        are all a model has to tell the tools apart (see :func:`_base_severity`).
+        """
+        ia, ib = self._info[a], self._info[b]
+        if not ia.content or ia.content != ib.content:
+            return False
+        key = ia.summary_units.key()
+        return key == ib.summary_units.key() and self._same_summary.size(key) >= TEMPLATE_TOOLS
+
     def _shared_terms(self, a: str, b: str, limit: int = 3) -> tuple[str, ...]:
         """The few distinctive content words both tools use, rarest first.
 
@@ -619,6 +640,8 @@ class AmbiguityState:
                 key in names,
                 tuple(sorted(set(cloned), key=_BLOCK_ORDER.index)) if cloned else (),
                 key in dup_pairs,
+                # Whether their one summary is a template (changes with other tools).
+                self._template_summary(*key),
             )
             cached = cache.get(key)
             if cached is not None and self._pair_flags.get(key) == flags:
@@ -626,6 +649,9 @@ class AmbiguityState:
                 continue
             a, b = sorted(key, key=lambda n: (pos.get(n, 1 << 30), n))
             ia, ib = self._info[a], self._info[b]
+            # Differently named tools whose free text is one template: not a copy
+            # (see _template_summary); copied summary or usage blocks always are.
+            template = flags[5] and ia.key != ib.key and set(flags[3]) <= {"description"}
             if not (flags[3] or flags[4]) and _copies(ia, ib):
                 # Two copies of one block: each is reported against the group's
                 # first tool, not again against each other.
@@ -650,7 +676,12 @@ class AmbiguityState:
                 cloned_blocks=flags[3],
                 duplicate=flags[4],
                 severity=_pair_severity(
-                    ia, ib, a_mentions_b, b_mentions_a, bool(flags[3] or flags[4])
+                    ia,
+                    ib,
+                    a_mentions_b,
+                    b_mentions_a,
+                    bool(flags[3] or flags[4]) and not template,
+                    template=flags[5],
                 ),
             )
             cache[key] = pair
@@ -681,13 +712,19 @@ def _key(a: str, b: str) -> tuple[str, str]:
 _LOWER = {Severity.ERROR: Severity.WARNING, Severity.WARNING: Severity.INFO}
 
 
-def _base_severity(ia: _ToolInfo, ib: _ToolInfo) -> Severity:
+TEMPLATE_TOOLS = 3
+"""Tools sharing one summary from which it counts as a template (see ``_template_summary``)."""
+
+
+def _base_severity(ia: _ToolInfo, ib: _ToolInfo, template: bool = False) -> Severity:
     """How confusable a similar pair is before asking whether the descriptions tell it apart.
 
     Same verb + same object + similar text is an error; verbs of different
     classes (search vs book) are info; in between — one summary says what the
     other does plus something, or the names say the same while the summaries
-    differ — a warning; summaries that each state a difference, info.
+    differ — a warning; summaries that each state a difference, info. A
+    template summary shared by many tools (``template``) is the same text but
+    not the same object: unless the names say the same too, a warning.
     """
     if _verbs_differ(ia, ib):
         return Severity.INFO
@@ -695,6 +732,8 @@ def _base_severity(ia: _ToolInfo, ib: _ToolInfo) -> Severity:
     same_name = ia.key == ib.key and bool(ia.key[1])
     if ca and cb:
         if ca == cb:
+            if ia.key != ib.key and (template or _each_says_more(ia.summary, ib.summary)):
+                return Severity.WARNING
             return Severity.ERROR
         if ca <= cb or cb <= ca:
             return Severity.WARNING
@@ -704,18 +743,54 @@ def _base_severity(ia: _ToolInfo, ib: _ToolInfo) -> Severity:
     return Severity.ERROR if same_name and not (ca or cb) else Severity.WARNING
 
 
+_IDENTIFIER = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z]+(?:_[A-Za-z0-9]+)+(?![A-Za-z0-9_])")
+
+
+@lru_cache(maxsize=65536)
+def _summary_words(summary: str) -> Counter[str]:
+    """The content words of a summary, counted, with identifiers spelled out as words.
+
+    Content sets hide what a long summary says twice ("… trade stocks, manage
+    their account … Get account information.") and drop identifiers ("Latest
+    odds_for_fdj for FDJ"); counted, and with ``odds_for_fdj`` read as "odds
+    for fdj", the words where two summaries differ show.
+    """
+    spelled = _IDENTIFIER.sub(lambda m: " ".join(split_identifier(m.group())), summary)
+    return Counter(content_units(spelled).content)
+
+
+def _each_says_more(a: str, b: str) -> bool:
+    """True when each summary has a content word (counted) the other lacks.
+
+    Two summaries with the same content set can still each name what the
+    other does not: a shared preamble ("This tool belongs to the trading
+    system, which allows users to trade stocks, manage their account…")
+    followed by "Get account information." / "Get stock information.".
+    """
+    wa, wb = _summary_words(a), _summary_words(b)
+    return bool(wa - wb) and bool(wb - wa)
+
+
 def _pair_severity(
-    ia: _ToolInfo, ib: _ToolInfo, a_mentions_b: bool, b_mentions_a: bool, copied: bool
+    ia: _ToolInfo,
+    ib: _ToolInfo,
+    a_mentions_b: bool,
+    b_mentions_a: bool,
+    copied: bool,
+    *,
+    template: bool = False,
 ) -> str:
     """The pair's severity value; "" when both descriptions tell the tools apart.
 
-    Copied blocks and duplicate tools are errors whatever the descriptions say.
+    Copied blocks and duplicate tools are errors whatever the descriptions say
+    (the caller does not count as copied two differently named tools whose
+    only text is a template summary: see :func:`_base_severity`).
     """
     if copied:
         return Severity.ERROR.value
     if a_mentions_b and b_mentions_a:
         return ""
-    severity = _base_severity(ia, ib)
+    severity = _base_severity(ia, ib, template)
     if a_mentions_b or b_mentions_a:
         severity = _LOWER.get(severity, Severity.INFO)
     return severity.value

@@ -130,7 +130,9 @@ def _hits_of(
                 f"two names, so a model picks either at random. Remove {p.b} (or {p.a}); "
                 "if both must stay, say in each what the other does not do.",
                 related=(p.a,),
-                severity=Severity.ERROR,
+                # An error, but for differently named tools whose only text is a
+                # template summary (see _pairs._base_severity).
+                severity=_SEVERITY[p.severity] if p.severity else Severity.ERROR,
             ),
         )
     elif rule_id == CLONED_BLOCK:
@@ -149,7 +151,7 @@ def _hits_of(
                     f"tools as one; rewrite the {block} of the tool it was copied into to say "
                     f"what that tool does{when}, and when to use the other instead.",
                     related=(p.b,),
-                    severity=Severity.ERROR,
+                    severity=_SEVERITY[p.severity] if p.severity else Severity.ERROR,
                 ),
             )
     else:
