@@ -461,6 +461,8 @@ class _State:
     received: list[Received] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
     fail_next: list[int] = field(default_factory=list)
+    in_flight: int = 0
+    max_in_flight: int = 0
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -523,8 +525,15 @@ class _Handler(BaseHTTPRequestHandler):
                        {"Retry-After": "0"})  # fmt: skip
             return
         behaviour = state.behaviour
-        if behaviour.delay_ms:
-            time.sleep(behaviour.delay_ms / 1000)
+        with state.lock:
+            state.in_flight += 1
+            state.max_in_flight = max(state.max_in_flight, state.in_flight)
+        try:
+            if behaviour.delay_ms:
+                time.sleep(behaviour.delay_ms / 1000)
+        finally:
+            with state.lock:
+                state.in_flight -= 1
         salt = f"{prompt}|{'|'.join(f'{t.name}:{t.description}' for t in tools)}|{len(results)}"
         decision = decide(prompt, tools, results, behaviour, salt)
         answer = _anthropic_answer if anthropic else _openai_answer
@@ -574,6 +583,12 @@ class LoopbackModel:
     def received(self) -> list[Received]:
         with self._state.lock:
             return list(self._state.received)
+
+    @property
+    def max_in_flight(self) -> int:
+        """The most requests the server was answering at once."""
+        with self._state.lock:
+            return self._state.max_in_flight
 
     def fail_next(self, count: int) -> None:
         """Answer the next ``count`` requests with 429 + ``Retry-After: 0``."""

@@ -176,3 +176,26 @@ def test_variants_name_versions_semvers_and_channels(store: RegistryStore) -> No
                          ("#canary", "serves no version"), ("latest!", "write draft")):  # fmt: skip
         with pytest.raises(VariantError, match=message):
             resolve_variant(store, REGISTRY, bad)
+
+
+def test_concurrency_is_limited_and_cancel_stops_then_resumes(store: RegistryStore) -> None:
+    with LoopbackModel(Behaviour(delay_ms=20)) as server:
+        profile = profile_for(server, "openai")
+        holder: list[EvalRunner] = []
+
+        def stop_after_twenty(p) -> None:
+            if p.done == 20:
+                holder[0].cancel()
+
+        r = runner(store, profile, RunOptions(concurrency=3), run_id="c",
+                   on_progress=stop_after_twenty)  # fmt: skip
+        holder.append(r)
+        summary = asyncio.run(r.run())
+        assert summary.status == "cancelled" and len(summary.attempts) == 20
+        assert server.max_in_flight <= 3
+        sent = len(server.received)
+        assert sent <= 20 + 3  # what was in flight when cancelled is dropped
+        # Resuming sends the rest; the cache answers what was in flight already.
+        again = asyncio.run(runner(store, profile, RunOptions(concurrency=3), run_id="c").run())
+        assert again.status == "done" and again.progress.resumed == 20
+        assert len(again.attempts) == 134 and len(server.received) - sent <= 134 - 20
