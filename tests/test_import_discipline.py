@@ -105,3 +105,20 @@ def test_the_command_table_matches_what_the_modules_register(module: str) -> Non
     # sends the command to studio.cli.registries.
     unlisted = set(registered) - set(COMMANDS)
     assert unlisted == set(), f"studio.cli.{module} registers {unlisted} not in COMMANDS"
+
+
+def test_sessions_import_and_check_make_no_request_machinery(tmp_path: Path) -> None:
+    log = tmp_path / "log.jsonl"
+    messages = [
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]},
+        {"role": "tool", "tool_call_id": "c1", "content": "ok"},
+    ]  # fmt: skip
+    log.write_text(json.dumps({"messages": messages}) + "\n", encoding="utf-8")
+    db = str(tmp_path / "s.sqlite3")
+    for argv in (("sessions", "import", str(log)), ("sessions", "check", str(log))):
+        _, modules = _imported_by(*argv, "--db", db)
+        unwanted = ("httpx", "studio.runtime.executors", "studio.runtime.loop", "studio.lint")
+        assert [m for m in unwanted if m in modules] == [], argv
+        assert not any(m.split(".")[0] in ("PySide6", "mcp") for m in modules), argv

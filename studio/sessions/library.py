@@ -65,9 +65,14 @@ def content_hash(imported: ImportedSession) -> str:
     The same conversation imported again (the same file twice, or copied into
     another file) has the same hash, so it is recognised and not stored twice.
     """
+    return _content_hash(imported, [message_to_dict(m) for m in imported.messages])
+
+
+def _content_hash(imported: ImportedSession, docs: list[dict[str, Any]]) -> str:
+    """:func:`content_hash` given the messages already as dicts (storing needs them too)."""
     document = {
         "format": imported.source_format,
-        "messages": [message_to_dict(m) for m in imported.messages],
+        "messages": docs,
         "tools": imported.tools,
         "meta": imported.meta,
         "title": imported.title,
@@ -125,7 +130,7 @@ def store_imported(
     docs = [message_to_dict(m) for m in messages]
     try:
         return sessions.import_session(
-            content_hash(imported), docs, title=imported.title, profile=imported.model,
+            _content_hash(imported, docs), docs, title=imported.title, profile=imported.model,
             system=system, registry=registry, version=version, tools=imported.tools, meta=meta,
             replace=replace,
         )  # fmt: skip
