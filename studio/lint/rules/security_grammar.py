@@ -18,8 +18,9 @@ shadowed).
 
 Cost: every class is one entry of a single RE2 set, a DFA run once over a
 tool's joined text; only when some combo can be complete are its texts cut into
-clauses and each clause run through the same set. The set is built lazily on
-first use, once per process.
+clauses and each clause run through the same set. Bounded gaps are relaxed in
+the set (they would multiply its states) and checked exactly where seen. The set
+is built lazily on first use, once per process.
 """
 
 from __future__ import annotations
@@ -60,6 +61,37 @@ class Combo:
         )
 
 
+# A bounded gap ("[^.!?\n]{0,40}?") multiplies the states of the set's DFA by its
+# bound; in the set it is relaxed to an unbounded one and the exact pattern checked
+# afterwards, on the few texts where the relaxed class is seen.
+_GAP = re.compile(r"\{(\d+),(\d+)\}\??")
+
+
+def _relaxed(pattern: str) -> str:
+    return _GAP.sub(lambda m: "*" if m.group(1) == "0" else "+", pattern)
+
+
+@cache
+def _exact(pattern: str) -> re.Pattern[str]:
+    # ASCII: \b and \w as RE2 reads them ("请ignore" has a boundary before "ignore").
+    return re.compile(pattern, re.IGNORECASE | re.ASCII)
+
+
+@dataclass(frozen=True, slots=True)
+class _Check:
+    """How to confirm a class whose set entry was relaxed."""
+
+    plain: Any
+    """The class's alternatives without gaps (RE2), or None."""
+    gapped: tuple[str, ...]
+    """The alternatives with gaps, checked exactly."""
+
+    def confirms(self, value: str) -> bool:
+        if self.plain is not None and self.plain.search(value):
+            return True
+        return any(_exact(p).search(value) for p in self.gapped)
+
+
 @dataclass(frozen=True, slots=True)
 class Grammar:
     """The compiled classes (one RE2 set) and the combos over them."""
@@ -68,11 +100,19 @@ class Grammar:
     """The class of each entry of :attr:`classes`."""
     classes: Any
     combos: tuple[Combo, ...]
+    checks: dict[str, _Check]
+    """The classes with bounded gaps, relaxed in the set."""
 
     def found(self, value: str) -> set[str]:
         """The static classes that occur in ``value``."""
         hits = self.classes.Match(value) if value else None
-        return {self.names[i] for i in hits} if hits else set()
+        if not hits:
+            return set()
+        out = {self.names[i] for i in hits}
+        for name in [n for n in out if n in self.checks]:
+            if not self.checks[name].confirms(value):
+                out.discard(name)
+        return out
 
     def possible(self, found: set[str]) -> tuple[Combo, ...]:
         """The combos a text holding ``found`` may complete (dynamic classes assumed)."""
@@ -87,9 +127,15 @@ def _load() -> Grammar:
     options.max_mem = 32 << 20
     classes = re2.Set.SearchSet(options)
     names: list[str] = []
+    checks: dict[str, _Check] = {}
     for name, patterns in spec["classes"].items():
-        classes.Add("|".join(f"(?:{p})" for p in patterns))
+        classes.Add("|".join(f"(?:{_relaxed(p)})" for p in patterns))
         names.append(name)
+        gapped = tuple(p for p in patterns if _GAP.search(p))
+        if gapped:
+            plain = [p for p in patterns if not _GAP.search(p)]
+            joined = "|".join(f"(?:{p})" for p in plain)
+            checks[name] = _Check(re2.compile(joined, options) if plain else None, gapped)
     classes.Compile()
     combos = []
     for c in spec["combos"]:
@@ -109,7 +155,7 @@ def _load() -> Grammar:
                 frozenset(c.get("veto", ())),
             )
         )
-    return Grammar(tuple(names), classes, tuple(combos))
+    return Grammar(tuple(names), classes, tuple(combos), checks)
 
 
 @cache
