@@ -457,23 +457,29 @@ def export_folder_sets(store: RegistryStore, registry: str, out: Path) -> None:
 
 
 def _progress_printer(quiet: bool) -> Any:
-    """A progress callback printing one updating line on stderr (at most ~10 a second)."""
+    """A progress callback for stderr: one updating line on a terminal (~10 a second),
+    a plain line every 5 s otherwise (CI logs), and always the last one."""
     import time
 
-    last = [0.0]
+    tty = sys.stderr.isatty()
+    every = 0.1 if tty else 5.0
+    last = [time.monotonic()]
 
     def show(p: Any) -> None:
         now = time.monotonic()
-        if quiet or (now - last[0] < 0.1 and p.done < p.total):
+        if quiet or (now - last[0] < every and p.done < p.total):
             return
         last[0] = now
-        end = "\n" if p.done >= p.total else ""
-        print(
-            f"\r{p.done}/{p.total} attempts: {p.scored} scored, {p.cached} cached, "
+        line = (
+            f"{p.done}/{p.total} attempts: {p.scored} scored, {p.cached} cached, "
             f"{p.errors} errors, {p.skipped} skipped; {p.requests} requests, "
-            f"{p.tokens_in + p.tokens_out} tokens",
-            end=end, file=sys.stderr, flush=True,
-        )  # fmt: skip
+            f"{p.tokens_in + p.tokens_out} tokens"
+        )
+        if tty:
+            end = "\n" if p.done >= p.total else ""
+            print(f"\r{line}", end=end, file=sys.stderr, flush=True)
+        else:
+            print(line, file=sys.stderr, flush=True)
 
     return show
 
@@ -542,7 +548,20 @@ def _run(store: RegistryStore, args: argparse.Namespace) -> int:
         p = summary.progress
         print(f"{p.requests} requests sent, {p.cached} answers from the cache, "
               f"{p.resumed} attempts kept from before")  # fmt: skip
-    return 130 if summary.status == "cancelled" else 0
+    if summary.status == "cancelled":
+        print(f"studio: cancelled; run the same --run-id {summary.run_id} to resume",
+              file=sys.stderr)  # fmt: skip
+        return 130
+    errors = [a for a in summary.attempts if a.status == "error"]
+    if errors:
+        first = errors[0]
+        print(
+            f"studio: {len(errors)} attempt(s) failed (first: {first.case_id}: {first.error}); "
+            "run the same --run-id to retry them",
+            file=sys.stderr,
+        )
+        return 1
+    return 0
 
 
 def _from_sessions(store: RegistryStore, args: argparse.Namespace) -> int:

@@ -67,6 +67,8 @@ ClientFactory = Callable[[ModelProfile, str | None], ModelClient]
 """Makes the client of a profile given its key (tests may route it elsewhere)."""
 
 _FLUSH_SECONDS = 0.1
+_FATAL_STATUSES = frozenset({401, 403, 404})
+"""Answers that every other request would get too (bad key, no access, no such model)."""
 
 
 class EvalRunError(Exception):
@@ -211,6 +213,7 @@ class EvalRunner:
         self._client_factory = client_factory
         self._runs = EvalRunStore.for_store(store)
         self._cancelled = False
+        self._fatal = ""
         self._tasks: list[asyncio.Task[None]] = []
         self._pending: list[AttemptRow] = []
         self._pending_cache: list[tuple[str, str, str, str]] = []
@@ -299,6 +302,11 @@ class EvalRunner:
                     await client.aclose()
         status = RUN_CANCELLED if self._cancelled else RUN_DONE
         self._runs.set_status(self.run_id, status)
+        if self._fatal:
+            raise EvalRunError(
+                f"{self._fatal}; the run stopped (run id {self.run_id}: fix it and run the "
+                "same id again to resume)"
+            )
         attempts = [attempt_from_dict(json.loads(r.attempt_json))
                     for r in self._runs.attempt_rows(self.run_id)]  # fmt: skip
         return RunSummary(self.run_id, status, self.progress, attempts, self._budget_stop)
@@ -407,6 +415,10 @@ class EvalRunner:
                 completed = await _one_turn(client, request)
             except ProviderError as exc:
                 model_ms = (time.perf_counter() - sent) * 1000
+                if exc.status in _FATAL_STATUSES and not self._fatal:
+                    # A wrong key or model fails every request alike: stop at the first.
+                    self._fatal = f"{job.profile.name}: the provider refused the request: {exc}"
+                    self.cancel()
                 return self._base(job, STATUS_ERROR, error=str(exc), latency_ms=model_ms)
             model_ms = (time.perf_counter() - sent) * 1000
             self.progress.tokens_in += completed.usage.input_tokens or 0

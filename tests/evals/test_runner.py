@@ -20,7 +20,7 @@ from studio.evals.runner import EvalRunError, EvalRunner, RunOptions, selection_
 from studio.evals.runs import load_attempts
 from studio.evals.store import EvalStore
 from studio.evals.variants import VariantError, resolve_variant
-from studio.providers import ModelParams, ModelProfile, ProviderKind
+from studio.providers import ModelParams, ModelProfile, ProviderKind, client_for
 from tests.evals.loopback_model import Behaviour, LoopbackModel
 
 REGISTRY = "travel-reimbursement"
@@ -199,3 +199,13 @@ def test_concurrency_is_limited_and_cancel_stops_then_resumes(store: RegistrySto
         again = asyncio.run(runner(store, profile, RunOptions(concurrency=3), run_id="c").run())
         assert again.status == "done" and again.progress.resumed == 20
         assert len(again.attempts) == 134 and len(server.received) - sent <= 134 - 20
+
+
+def test_a_refused_key_stops_the_run_at_once(store: RegistryStore, server: LoopbackModel) -> None:
+    # No key is sent (the profile names no variable and the keyring has none): 401.
+    profile = dataclasses.replace(profile_for(server, "openai"), api_key_env=None)
+    r = runner(store, profile, RunOptions(concurrency=2), client_factory=lambda p, key: client_for(
+        p, api_key=""))  # fmt: skip
+    with pytest.raises(EvalRunError, match=r"the provider refused the request: 401 .*resume"):
+        asyncio.run(r.run())
+    assert len(server.received) <= 2
