@@ -10,10 +10,13 @@ must meet the issue's targets.
 from __future__ import annotations
 
 import base64
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 from benchmarks.security_recall import batches, evaluate_batch
+from studio.contract import ToolContract
 from studio.lint.model import RULES, Severity
 from studio.lint.rules import security_grammar
 from studio.lint.rules._security_phrases import book, phrase_data
@@ -23,7 +26,7 @@ from tests.lint.fixtures_rules import hits, module_rules, params, tool
 SECURITY = module_rules("security")
 
 
-def _found(subject) -> dict[str, Severity]:  # type: ignore[no-untyped-def]
+def _found(subject: ToolContract) -> dict[str, Severity]:
     out: dict[str, Severity] = {}
     for rule_id in SECURITY:
         for hit in hits(rule_id, subject):
@@ -33,7 +36,7 @@ def _found(subject) -> dict[str, Severity]:  # type: ignore[no-untyped-def]
     return out
 
 
-def _errors(text: str, **fields) -> set[str]:  # type: ignore[no-untyped-def]
+def _errors(text: str, **fields: Any) -> set[str]:
     found = _found(tool(description=text, **fields))
     return {r for r, s in found.items() if s is Severity.ERROR}
 
@@ -238,7 +241,7 @@ def test_a_url_with_a_short_encoded_query_is_not_a_payload() -> None:
         {"persona": {"type": "string", "enum": ["helpful", "unfiltered"]}},
     ],
 )
-def test_privilege_parameters_by_pairs_identities_and_switches(schema: dict) -> None:  # type: ignore[type-arg]
+def test_privilege_parameters_by_pairs_identities_and_switches(schema: dict[str, Any]) -> None:
     found = _found(tool(description="Runs a task.", parameters=params(schema)))
     assert found.get("sec-privilege-parameter") is Severity.ERROR, schema
 
@@ -253,7 +256,7 @@ def test_privilege_parameters_by_pairs_identities_and_switches(schema: dict) -> 
         {"冲突策略": {"type": "string", "enum": ["忽略", "覆盖", "追加"]}},
     ],
 )
-def test_ordinary_parameters_stay_quiet(schema: dict) -> None:  # type: ignore[type-arg]
+def test_ordinary_parameters_stay_quiet(schema: dict[str, Any]) -> None:
     found = _found(tool(description="Runs a query.", parameters=params(schema)))
     assert "sec-privilege-parameter" not in found, schema
 
@@ -268,7 +271,7 @@ def test_a_fixed_copy_recipient_by_its_name() -> None:
 
 
 @pytest.mark.parametrize("path", batches(), ids=lambda p: p.name)
-def test_fresh_batches_meet_the_targets(path) -> None:  # type: ignore[no-untyped-def]
+def test_fresh_batches_meet_the_targets(path: Path) -> None:
     result = evaluate_batch(path)
     overall = result.overall
     assert overall.total >= 50 and result.benign_total >= 40
