@@ -39,7 +39,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from registry_db import RegistryStore, UpsertTool
 from studio.release import buckets, set_canary
 
-TARGETS = {"bucketing_per_s": 500_000, "resolve_rps": 2_000, "resolve_p99_ms": 20.0}
+TARGETS = {
+    "bucketing_per_s": 500_000,
+    "resolve_rps": 2_000,
+    "resolve_p99_ms": 20.0,
+    "resolve_vs_bare": 0.8,  # issue #16: of a bare uvicorn app returning the same bytes
+    "resolve_p99_ms_16": 15.0,  # issue #16, at 50 connections
+}
 
 
 def bench_bucketing(count: int) -> float:
@@ -110,6 +116,52 @@ def served(db: Path) -> Iterator[str]:
             proc.wait()
 
 
+BARE_APP = r"""
+import sys, uvicorn
+body = open(sys.argv[1], "rb").read()
+headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+
+async def app(scope, receive, send):
+    if scope["type"] != "http":
+        return
+    await send({"type": "http.response.start", "status": 200, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", access_log=False,
+                        server_header=False, lifespan="off", loop="auto")
+server = uvicorn.Server(config)
+import socket
+sock = socket.socket(); sock.bind(("127.0.0.1", 0)); sock.listen(2048)
+print(f"listening on http://127.0.0.1:{sock.getsockname()[1]}", flush=True)
+server.run(sockets=[sock])
+"""
+
+
+@contextlib.contextmanager
+def bare_served(body: bytes) -> Iterator[str]:
+    """The reference: a bare uvicorn ASGI app answering every request with ``body``."""
+    with tempfile.NamedTemporaryFile("wb", suffix=".json", delete=False) as f:
+        f.write(body)
+    proc = subprocess.Popen([sys.executable, "-c", BARE_APP, f.name], stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True)  # fmt: skip
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        if not line.startswith("listening on "):
+            raise RuntimeError(f"the bare app did not start: {line!r}")
+        url = line.removeprefix("listening on ").strip()
+        httpx.get(f"{url}{RESOLVE_PATH}").raise_for_status()
+        yield url
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        os.unlink(f.name)
+
+
 def load_with_wrk(url: str, seconds: float, connections: int) -> Result:
     """Drive the server with ``wrk`` (2 threads); its latency percentiles are exact."""
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
@@ -175,17 +227,32 @@ class Result:
     p50_ms: float
     p99_ms: float
     load: str
+    reference: Result | None = None
+    """The bare app under the same load, measured right after (wrk only)."""
 
 
 def bench_resolve(args: argparse.Namespace) -> list[Result]:
-    """The resolve endpoint served by ``studio serve`` in its own process."""
+    """The resolve endpoint served by ``studio serve`` in its own process.
+
+    With wrk, each round also loads the bare reference (uvicorn + an ASGI app
+    returning the same bytes) right after the studio, so both see the same
+    machine; the issue #16 target is ≥ 0.8× its throughput and p99 ≤ 15 ms at
+    50 connections.
+    """
     results = []
     with tempfile.TemporaryDirectory() as tmp:
         _store(Path(tmp)).close()
         with served(Path(tmp) / "bench.sqlite3") as url:
+            body = httpx.get(f"{url}{RESOLVE_PATH}", params={"subject": "user-1"}).content
             if args.load in ("auto", "wrk") and shutil.which("wrk"):
-                for connections in (8, 32):
-                    results.append(load_with_wrk(url, args.seconds, connections))
+                with bare_served(body) as bare:
+                    for connections in args.connections:
+                        for _ in range(args.rounds):
+                            studio = load_with_wrk(url, args.seconds, connections)
+                            reference = load_with_wrk(bare, args.seconds, connections)
+                            reference.load = f"bare uvicorn app, {connections} conns"
+                            studio.reference = reference
+                            results.append(studio)
             elif args.load == "wrk":
                 raise SystemExit("wrk is not installed (Debian: apt-get install wrk)")
             if args.load == "httpx" or (args.load == "auto" and not results):
@@ -223,14 +290,28 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=10.0, help="wrk load: duration")
     parser.add_argument("--load", choices=("auto", "wrk", "httpx"), default="auto",
                         help="load generator (auto: wrk when installed, else httpx)")  # fmt: skip
+    parser.add_argument("--connections", type=int, nargs="+", default=[8, 50],
+                        help="wrk load: connection counts")  # fmt: skip
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="wrk load: studio/bare pairs per connection count")  # fmt: skip
+    parser.add_argument("--skip-bucketing", action="store_true")
     args = parser.parse_args()
-    rate = bench_bucketing(args.subjects)
-    print(f"bucketing: {rate:,.0f} subjects/s (target ≥ {TARGETS['bucketing_per_s']:,})")
+    if not args.skip_bucketing:
+        rate = bench_bucketing(args.subjects)
+        print(f"bucketing: {rate:,.0f} subjects/s (target ≥ {TARGETS['bucketing_per_s']:,})")
     for r in bench_resolve(args):
         ok = r.rps >= TARGETS["resolve_rps"] and r.p99_ms <= TARGETS["resolve_p99_ms"]
         print(f"resolve ({r.load}): {r.rps:,.0f} requests/s, p50 {r.p50_ms:.2f} ms, "
               f"p99 {r.p99_ms:.2f} ms (targets ≥ {TARGETS['resolve_rps']:,}/s, "
               f"p99 ≤ {TARGETS['resolve_p99_ms']} ms: {'met' if ok else 'MISSED'})")  # fmt: skip
+        if r.reference is not None:
+            ref = r.reference
+            ratio = r.rps / ref.rps
+            ok = ratio >= TARGETS["resolve_vs_bare"] and r.p99_ms <= TARGETS["resolve_p99_ms_16"]
+            print(f"  reference ({ref.load}): {ref.rps:,.0f} requests/s, p50 {ref.p50_ms:.2f} ms, "
+                  f"p99 {ref.p99_ms:.2f} ms → studio/bare {ratio:.2f}× (issue #16 targets "
+                  f"≥ {TARGETS['resolve_vs_bare']}×, p99 ≤ {TARGETS['resolve_p99_ms_16']} ms: "
+                  f"{'met' if ok else 'MISSED'})")  # fmt: skip
     diff_ms = bench_diff()
     if diff_ms is not None:
         print(f"diff of two 1,000-tool versions (no lint delta): {diff_ms:.0f} ms (target ≤ 300)")

@@ -19,6 +19,7 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -35,6 +36,7 @@ from studio.release.resolve import (
     serving_channels,
     snapshot_document,
 )
+from studio.server.fast_resolve import RenderedResolve, ResolveFastPath, etag_matches
 from studio.server.openapi import openapi_document
 from studio.server.outcomes import MAX_BODY_BYTES, OutcomeError, parse_outcomes
 
@@ -67,19 +69,9 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-def _etag_matches(header: str | None, etag: str) -> bool:
-    if not header:
-        return False
-    for candidate in header.split(","):
-        candidate = candidate.strip()
-        if candidate == "*" or candidate.removeprefix("W/") == etag:
-            return True
-    return False
-
-
 def _json_with_etag(request: Request, body: str | bytes, etag: str, cache_control: str) -> Response:
     headers = {"ETag": etag, "Cache-Control": cache_control}
-    if _etag_matches(request.headers.get("if-none-match"), etag):
+    if etag_matches(request.headers.get("if-none-match"), etag):
         return Response(status_code=304, headers=headers)
     return Response(body, media_type="application/json", headers=headers)
 
@@ -130,10 +122,15 @@ class ServingApp:
         self.cache = VersionCache()
         self._tools_json: dict[tuple[str, int, str], str] = {}
         self.channels = ChannelStateCache(store)
-        # Resolve bodies by (registry, channel, version, format): a version is
-        # immutable, so a body never changes; only which one a subject gets does.
-        self._bodies: dict[tuple[str, str, int, str], tuple[bytes, str]] = {}
+        # Resolve answers by (registry, channel, version, format): a version is
+        # immutable, so an answer never changes; only which one a subject gets does.
+        self._bodies: dict[tuple[str, str, int, str], RenderedResolve] = {}
         self.sessions = SessionStore.for_store(store)
+        self.default_format = DEFAULT_FORMAT
+        self.max_subject_chars = MAX_SUBJECT_CHARS
+
+    def serves_format(self, fmt: str) -> bool:
+        return fmt in SERVING_FORMATS
 
     # ------------------------------------------------------------------ helpers
 
@@ -172,21 +169,22 @@ class ServingApp:
         channel = choose_channel(channels, subject)
         number = next(c.version for c in channels if c.name == channel)
         assert number is not None
-        key = (name, channel, number, fmt)
-        cached = self._bodies.get(key)
-        if cached is None:
-            cached = self._resolve_body(name, channel, number, fmt)
-        body, etag = cached
-        return _json_with_etag(request, body, etag, RESOLVE_CACHE_CONTROL)
+        rendered = self.rendered_resolve(name, channel, number, fmt)
+        return _json_with_etag(request, rendered.body, rendered.etag, RESOLVE_CACHE_CONTROL)
 
-    def _resolve_body(self, name: str, channel: str, number: int, fmt: str) -> tuple[bytes, str]:
+    def rendered_resolve(self, name: str, channel: str, number: int, fmt: str) -> RenderedResolve:
+        """The resolve answer for that channel's version in ``fmt``, rendered once."""
+        cached = self._bodies.get((name, channel, number, fmt))
+        if cached is not None:
+            return cached
         info = self.cache.version(self.store, name, number).info
         head = _dumps({
             "registry": name, "channel": channel, "version": number,
             "semver": info.semver, "content_hash": info.content_hash, "format": fmt,
         })  # fmt: skip
         body = f'{head[:-1]},"tools":{self._tools_text(name, number, fmt)}}}'.encode()
-        result = (body, f'"{info.content_hash}|{fmt}|{channel}"')
+        etag = f'"{info.content_hash}|{fmt}|{channel}"'
+        result = RenderedResolve.build(body, etag, RESOLVE_CACHE_CONTROL)
         if len(self._bodies) >= 1024:
             self._bodies.clear()
         self._bodies[(name, channel, number, fmt)] = result
@@ -367,7 +365,13 @@ def create_app(
         finally:
             await mcp_endpoint.aclose()  # ends and records the open MCP sessions
 
-    app = Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan)
+    app = Starlette(
+        routes=routes,
+        exception_handlers=handlers,
+        lifespan=lifespan,
+        # Well-formed resolve requests skip the routing (studio.server.fast_resolve).
+        middleware=[Middleware(ResolveFastPath, api=api)],
+    )
     app.state.api = api
     app.state.mcp = mcp_endpoint
     return app

@@ -35,6 +35,7 @@ except ImportError:  # pragma: no cover - httptools is a declared dependency
 
 from registry_db.store import RegistryStore
 from studio.server.app import create_app
+from studio.server.fast_resolve import ResolveFastPath
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
@@ -193,8 +194,11 @@ _BASE_PROTOCOL: type = HttpToolsProtocol if HttpToolsProtocol is not None else H
 def _server(
     store: RegistryStore, token: str | None, limits: ServerLimits, mcp: Any = None
 ) -> uvicorn.Server:
+    app = create_app(store, token=token, body_timeout=limits.body_timeout, mcp=mcp)
     config = uvicorn.Config(
-        create_app(store, token=token, body_timeout=limits.body_timeout, mcp=mcp),
+        # The resolve hot path also in front of Starlette itself (its error
+        # middleware and app call are ~5 µs a request): see studio.server.fast_resolve.
+        ResolveFastPath(app, app.state.api),
         http=_protocol(_BASE_PROTOCOL, limits),
         # "auto" picks uvloop when installed (uvicorn[standard]), else asyncio.
         loop="auto",

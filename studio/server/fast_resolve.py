@@ -1,0 +1,149 @@
+"""The resolve endpoint's hot path: pre-rendered bytes straight onto ASGI.
+
+``GET /v1/registries/{name}/resolve`` is what runtimes call on every
+conversation, so it is answered by a pure ASGI middleware in front of
+Starlette's routing, request and response objects. Per request it only
+parses the query, buckets the subject (:func:`choose_channel`) and sends a
+body rendered once per (registry, channel, version, format) — versions are
+immutable — with its ETag (``If-None-Match`` → 304).
+
+Everything unusual (another path or method, a bad format or subject, an
+unknown registry, a storage error) is passed on untouched to the Starlette
+app, which answers it exactly as before: this path adds speed, not behaviour.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, MutableMapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qsl
+
+from studio.release.channels import choose_channel
+
+if TYPE_CHECKING:
+    from studio.server.app import ServingApp
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+_PREFIX = "/v1/registries/"
+_SUFFIX = "/resolve"
+
+
+@dataclass(frozen=True, slots=True)
+class RenderedResolve:
+    """One resolve answer, ready to send: the same headers Starlette's Response would set."""
+
+    body: bytes
+    etag: str
+    ok_headers: list[tuple[bytes, bytes]]
+    not_modified_headers: list[tuple[bytes, bytes]]
+
+    @classmethod
+    def build(cls, body: bytes, etag: str, cache_control: str) -> RenderedResolve:
+        common = [(b"etag", etag.encode("latin-1")), (b"cache-control", cache_control.encode())]
+        ok = [
+            *common,
+            (b"content-length", str(len(body)).encode()),
+            (b"content-type", b"application/json"),
+        ]
+        return cls(body, etag, ok, common)
+
+
+def etag_matches(header: str | None, etag: str) -> bool:
+    """``If-None-Match`` (a list, ``*`` or weak tags) names ``etag``."""
+    if not header:
+        return False
+    for candidate in header.split(","):
+        candidate = candidate.strip()
+        if candidate == "*" or candidate.removeprefix("W/") == etag:
+            return True
+    return False
+
+
+def query_params(query: bytes) -> dict[str, str]:
+    """The query as Starlette's ``request.query_params`` reads it (the last value wins).
+
+    Latin-1 text split as :func:`urllib.parse.parse_qsl` with blank values
+    kept; a plain query (no ``%`` or ``+``, the usual ``subject=…&format=…``)
+    is split by hand, which is several times faster than ``parse_qsl``.
+    """
+    text = query.decode("latin-1")
+    if "%" in text or "+" in text:
+        return dict(parse_qsl(text, keep_blank_values=True))
+    params = {}
+    for field in text.split("&"):
+        if field:
+            name, _, value = field.partition("=")
+            params[name] = value
+    return params
+
+
+class ResolveFastPath:
+    """ASGI middleware answering well-formed resolve requests without Starlette's machinery.
+
+    Args:
+        app: The rest of the Starlette stack (everything else, and every error).
+        api: The serving app whose caches, channel state and rules are used.
+    """
+
+    def __init__(self, app: ASGIApp, api: ServingApp) -> None:
+        self.app = app
+        self.api = api
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] == "GET" and not scope.get("root_path"):
+            path: str = scope["path"]
+            if path.startswith(_PREFIX) and path.endswith(_SUFFIX):
+                rendered = self._rendered(path[len(_PREFIX) : -len(_SUFFIX)], scope)
+                if rendered is not None:
+                    await self._send(rendered, scope, send)
+                    return
+        await self.app(scope, receive, send)
+
+    def _rendered(self, name: str, scope: Scope) -> RenderedResolve | None:
+        """The answer for this request, or None to leave the request to Starlette."""
+        if not name or "/" in name:
+            return None
+        api = self.api
+        fmt, subject = api.default_format, None
+        query: bytes = scope.get("query_string", b"")
+        if query:
+            params = query_params(query)
+            fmt = params.get("format", fmt)
+            subject = params.get("subject") or None
+        if not api.serves_format(fmt) or (
+            subject is not None and len(subject) > api.max_subject_chars
+        ):
+            return None
+        try:
+            channels = api.channels.channels(name)
+        except Exception:  # unknown registry, nothing published, storage: Starlette answers
+            return None
+        channel = choose_channel(channels, subject)
+        number = next(c.version for c in channels if c.name == channel)
+        if number is None:
+            return None
+        try:
+            return api.rendered_resolve(name, channel, number, fmt)
+        except Exception:
+            return None
+
+    @staticmethod
+    async def _send(rendered: RenderedResolve, scope: Scope, send: Send) -> None:
+        if_none_match = None
+        for key, value in scope["headers"]:
+            if key == b"if-none-match":
+                if_none_match = value.decode("latin-1")
+                break
+        if etag_matches(if_none_match, rendered.etag):
+            await send({"type": "http.response.start", "status": 304,
+                        "headers": rendered.not_modified_headers})  # fmt: skip
+            await send({"type": "http.response.body", "body": b""})
+            return
+        await send({"type": "http.response.start", "status": 200, "headers": rendered.ok_headers})
+        await send({"type": "http.response.body", "body": rendered.body})
