@@ -177,3 +177,19 @@ def test_enum_alias_targets() -> None:
     }
     [hit] = hits("param-enum-alias-unknown", tool(parameters=params({"category": schema})))
     assert hit.path.endswith('x-enum-aliases["酒店"]') or "酒店" in hit.path
+
+
+@pytest.mark.parametrize(
+    ("name", "summary", "flagged"),
+    [
+        ("views_update", "Update an existing view.", True),  # after a namespace: the verb
+        ("display_set_screen_brightness", "Sets the screen brightness.", True),
+        ("games_update_find", "Find the latest updates of a game.", False),  # games.update.find
+        ("getBookMetadata", "Retrieve metadata for a book of the Bible.", False),  # a noun
+    ],
+)
+def test_a_second_word_is_the_verb_only_where_a_verb_stands(
+    name: str, summary: str, flagged: bool
+) -> None:
+    found = hits("risk-mutating-verb-on-read", tool(name, summary=summary, risk=RiskTier.READ))
+    assert bool(found) is flagged

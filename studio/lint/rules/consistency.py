@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from studio.contract.model import (
     DEFAULT_IDEMPOTENCY_KEY_TEMPLATE,
@@ -28,6 +28,7 @@ from studio.lint.rules._common import (
     words_of,
 )
 from studio.lint.text import has_cjk, may_contain, split_identifier
+from studio.lint.wordlists import content_units, verb_class
 
 CATEGORY = "consistency"
 
@@ -153,8 +154,7 @@ MUTATING_VERBS = words_of(
 def check_mutating_read(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
     if tool.risk != RiskTier.READ:
         return
-    words = split_identifier(text(tool.name))
-    verb = next((w for w in words[:2] if w in MUTATING_VERBS), None)
+    verb = _mutating_name_verb(split_identifier(text(tool.name)), summary_text(tool)[0])
     if verb is None:
         return
     yield Hit(
@@ -164,6 +164,33 @@ def check_mutating_read(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
         "without confirmation; set the risk to write or destructive.",
         fix=QuickFix("Set risk to write", (SetField("risk", RiskTier.WRITE),)),
     )
+
+
+_READ_CLASSES = frozenset(("read", "read.list"))
+
+
+def _mutating_name_verb(words: Sequence[str], summary: str) -> str | None:
+    """The state-changing verb of a name: its first word, or its second after a namespace.
+
+    A second word is read as a noun when the name ends on a read verb
+    (``games_update_find``: games.update.find) or when a read verb both opens
+    the name and the summary (``getBookMetadata``, "Retrieve metadata for a
+    book"); after a namespace (``views_update``, ``display_set_brightness``) it
+    is the verb.
+    """
+    if not words:
+        return None
+    if words[0] in MUTATING_VERBS:
+        return words[0]
+    if len(words) < 2 or words[1] not in MUTATING_VERBS:
+        return None
+    if len(words) > 2 and verb_class(words[-1]) in _READ_CLASSES:
+        return None
+    if verb_class(words[0]) in _READ_CLASSES:
+        opening = content_units(summary).verbs[:1] if summary else ()
+        if opening and opening[0] in _READ_CLASSES:
+            return None
+    return words[1]
 
 
 @tool_rule(
