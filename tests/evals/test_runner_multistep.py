@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from registry_db import RegistryStore, seed_examples
+from registry_db.sessions import SessionStore
 from studio.evals.jsonl import build_set
 from studio.evals.runner import EvalRunner, RunOptions
 from studio.evals.runs import load_attempts
@@ -19,9 +20,13 @@ from tests.evals.loopback_model import Behaviour, LoopbackModel
 REGISTRY = "travel-reimbursement"
 
 
-def _run(tmp_path: Path, kind: ProviderKind, behaviour: Behaviour) -> tuple[list, int, int]:
+def _run(
+    tmp_path: Path, kind: ProviderKind, behaviour: Behaviour, mocks: dict | None = None
+) -> tuple[list, int, int]:
     with RegistryStore.open(tmp_path / f"{kind.value}.sqlite3") as store:
         seed_examples(store)
+        if mocks:  # stored mocks win over the bundled example's
+            SessionStore.for_store(store).set_mock_specs(REGISTRY, mocks)
         core = EvalStore(store).load(REGISTRY, "core")
         picked = [c for c in core.cases if c.id in PICKED]
         variant = resolve_variant(store, REGISTRY, "draft")
@@ -64,3 +69,18 @@ def test_an_answer_not_resting_on_the_results_is_not_grounded(tmp_path: Path, mo
     called = [a for a in attempts if a.raw_calls]
     assert called and all(a.grounded is False for a in called)
     assert all("R-99999" in a.text for a in called)
+
+
+@pytest.mark.parametrize(("hallucinate", "claimed"), [(0.0, False), (1.0, True)])
+def test_answering_as_if_a_failed_call_succeeded(
+    tmp_path: Path, monkeypatch, hallucinate: float, claimed: bool
+) -> None:
+    monkeypatch.setenv("LOOP_KEY", "k")
+    down = {"default": {"status": 503, "error_code": "TICKET_SERVICE_UNAVAILABLE",
+                        "body": {"message": "the ticket service did not answer"}}}  # fmt: skip
+    behaviour = Behaviour(malformed_rate=0, alias_rate=0, hallucinate_rate=hallucinate)
+    attempts, _, _ = _run(tmp_path, ProviderKind.OPENAI_CHAT, behaviour, {"query_tickets": down})
+    ticket = next(a for a in attempts if a.case_id == "tickets-filed-en")
+    assert ticket.chosen == "query_tickets"
+    assert ticket.end_to_end is False  # the expected call was made but did not succeed
+    assert ticket.false_success is claimed, ticket.text
