@@ -11,13 +11,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QDockWidget, QInputDialog, QLabel, QLineEdit, QMessageBox, QWidget
 
 from studio.lint import Finding, LintReport, Rule, rule_info
+from studio.ui.i18n import lint_text
 from studio.ui.lint_controller import LintConfigNotSaved, LintController, fix_problem
 from studio.ui.views.problems_panel import ProblemsPanel, counts_text
 from studio.ui.views.similar_tools_view import SimilarToolsView
+from studio.ui.widgets.field_markers import severity_word
 from studio.ui.widgets.score_widget import ScoreWidget
 
 if TYPE_CHECKING:
@@ -33,24 +35,40 @@ class LintPrompts:
         while True:
             text, ok = QInputDialog.getText(
                 parent,
-                "Suppress finding",
-                f"Why is this {finding.rule_id} finding on {finding.tool or 'the registry'} "
-                "acceptable? The reason is stored with the registry and shown in exports.",
+                QCoreApplication.translate("LintPrompts", "Suppress finding"),
+                QCoreApplication.translate(
+                    "LintPrompts",
+                    "Why is this {rule_id} finding on {tool} acceptable? The reason is stored "
+                    "with the registry and shown in exports.",
+                ).format(
+                    rule_id=finding.rule_id,
+                    tool=finding.tool or QCoreApplication.translate("LintPrompts", "the registry"),
+                ),
                 QLineEdit.EchoMode.Normal,
             )
             if not ok:
                 return None
             if text.strip():
                 return text.strip()
-            QMessageBox.information(parent, "Reason required", "A suppression needs a reason.")
+            QMessageBox.information(
+                parent,
+                QCoreApplication.translate("LintPrompts", "Reason required"),
+                QCoreApplication.translate("LintPrompts", "A suppression needs a reason."),
+            )
 
     def show_rationale(self, parent: QWidget, rule: Rule) -> None:
         """Explain a rule."""
         box = QMessageBox(parent)
         box.setWindowTitle(rule.id)
         box.setIcon(QMessageBox.Icon.Information)
-        box.setText(f"{rule.id} ({rule.category}, {rule.default_severity.value} by default)")
-        box.setInformativeText(rule.rationale)
+        box.setText(
+            QCoreApplication.translate(
+                "LintPrompts", "{id} ({category}, {severity} by default)"
+            ).format(
+                id=rule.id, category=rule.category, severity=severity_word(rule.default_severity)
+            )
+        )
+        box.setInformativeText(lint_text(rule.id, "rationale", rule.rationale))
         box.exec()
 
 
@@ -80,11 +98,30 @@ class LintOperations:
         self.problems_panel = ProblemsPanel(window)
         self.similar_view = SimilarToolsView(window)
         self.score_widget = ScoreWidget(window)
-        self.problems_dock = _dock(window, "Problems", "problemsDock", self.problems_panel)
-        self.similar_dock = _dock(window, "Similar tools", "similarToolsDock", self.similar_view)
-        self.scores_dock = _dock(window, "Scores", "scoresDock", self.score_widget)
+        self.problems_dock = _dock(
+            window,
+            QCoreApplication.translate("LintOperations", "Problems"),
+            "problemsDock",
+            self.problems_panel,
+        )
+        self.similar_dock = _dock(
+            window,
+            QCoreApplication.translate("LintOperations", "Similar tools"),
+            "similarToolsDock",
+            self.similar_view,
+        )
+        self.scores_dock = _dock(
+            window,
+            QCoreApplication.translate("LintOperations", "Scores"),
+            "scoresDock",
+            self.score_widget,
+        )
         self.counter_label = QLabel(window)
-        self.counter_label.setToolTip("Lint findings of the shown draft (F8: next problem)")
+        self.counter_label.setToolTip(
+            QCoreApplication.translate(
+                "LintOperations", "Lint findings of the shown draft (F8: next problem)"
+            )
+        )
 
         p = self.problems_panel
         p.findingActivated.connect(self.jump_to)
@@ -125,7 +162,12 @@ class LintOperations:
         controller.reportChanged.connect(lambda report, k=key: self._on_report(k, report))
         controller.busyChanged.connect(lambda busy, k=key: self._on_busy(k, busy))
         controller.failed.connect(
-            lambda message: self._w.statusBar().showMessage(f"Lint failed: {message}", 8000)
+            lambda message: self._w.statusBar().showMessage(
+                QCoreApplication.translate("LintOperations", "Lint failed: {message}").format(
+                    message=message
+                ),
+                8000,
+            )
         )
         self.controllers[key] = controller
 
@@ -148,7 +190,11 @@ class LintOperations:
             self._on_busy(key or "", controller.busy)
             self._check_profile(controller.profile)
         else:
-            self.problems_panel.set_state("published versions are not linted" if key else "")
+            self.problems_panel.set_state(
+                QCoreApplication.translate("LintOperations", "published versions are not linted")
+                if key
+                else ""
+            )
         self._update_enabled()
 
     def current_controller(self) -> LintController | None:
@@ -166,9 +212,11 @@ class LintOperations:
 
     def _on_busy(self, key: str, busy: bool) -> None:
         if key == self._current:
-            self.problems_panel.set_state("linting…" if busy else "")
+            self.problems_panel.set_state(
+                QCoreApplication.translate("LintOperations", "linting…") if busy else ""
+            )
             if busy and self.current_controller() and self.current_controller().report is None:
-                self.counter_label.setText("linting…")
+                self.counter_label.setText(QCoreApplication.translate("LintOperations", "linting…"))
 
     def _show(self, report: LintReport | None) -> None:
         self.problems_panel.set_report(report)
@@ -237,9 +285,18 @@ class LintOperations:
             return
         problem = fix_problem(controller, finding)
         if problem is not None:
-            self._w.prompts.error(self._w, "Quick fix not applied", problem)
+            self._w.prompts.error(
+                self._w,
+                QCoreApplication.translate("LintOperations", "Quick fix not applied"),
+                problem,
+            )
         else:
-            self._w.statusBar().showMessage(f"Applied: {finding.fix.label}", 3000)
+            self._w.statusBar().showMessage(
+                QCoreApplication.translate("LintOperations", "Applied: {label}").format(
+                    label=finding.fix.label
+                ),
+                3000,
+            )
 
     def suppress(self, finding: Finding) -> bool:
         """Ask for a reason and store the suppression; False when cancelled or refused."""
@@ -249,21 +306,38 @@ class LintOperations:
         reason = self._w.prompts.suppression_reason(self._w, finding)
         if reason is None or not reason.strip():
             return False
-        return self._config(lambda: controller.suppress(finding, reason), "Suppressed")
+        return self._config(
+            lambda: controller.suppress(finding, reason),
+            QCoreApplication.translate("LintOperations", "Suppressed"),
+        )
 
     def disable_rule(self, rule_id: str) -> bool:
         controller = self.current_controller()
         if controller is None:
             return False
-        return self._config(lambda: controller.disable_rule(rule_id), f"Disabled {rule_id}")
+        return self._config(
+            lambda: controller.disable_rule(rule_id),
+            QCoreApplication.translate("LintOperations", "Disabled {rule_id}").format(
+                rule_id=rule_id
+            ),
+        )
 
     def _config(self, change, done: str) -> bool:  # type: ignore[no-untyped-def]
         try:
             change()
         except LintConfigNotSaved as exc:
-            self._w.prompts.error(self._w, "Lint settings not saved", str(exc))
+            self._w.prompts.error(
+                self._w,
+                QCoreApplication.translate("LintOperations", "Lint settings not saved"),
+                str(exc),
+            )
             return False
-        self._w.statusBar().showMessage(f"{done}; stored in the registry settings", 4000)
+        self._w.statusBar().showMessage(
+            QCoreApplication.translate(
+                "LintOperations", "{done}; stored in the registry settings"
+            ).format(done=done),
+            4000,
+        )
         return True
 
     def show_rationale(self, rule_id: str) -> None:

@@ -21,7 +21,15 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, QRunnable, QSettings, QThreadPool, QTimer, Signal
+from PySide6.QtCore import (
+    QCoreApplication,
+    QObject,
+    QRunnable,
+    QSettings,
+    QThreadPool,
+    QTimer,
+    Signal,
+)
 
 from registry_db import ConflictError, StoreError
 from studio.contract.model import Registry, ToolContract
@@ -307,7 +315,11 @@ class LintController(QObject):
     def suppress(self, finding: Finding, reason: str) -> None:
         """Accept ``finding`` for the stated reason (required), stored with the registry."""
         if not reason.strip():
-            raise LintConfigNotSaved("A suppression needs a reason; nothing was changed.")
+            raise LintConfigNotSaved(
+                QCoreApplication.translate(
+                    "LintController", "A suppression needs a reason; nothing was changed."
+                )
+            )
         suppression = Suppression(finding.rule_id, finding.tool or "", reason.strip(), finding.path)
         self.change_config(lambda c: c.with_suppression(suppression))
 
@@ -339,8 +351,11 @@ class LintController(QObject):
             )
         except ConflictError as exc:
             raise LintConfigNotSaved(
-                f"The settings of {name} were changed elsewhere ({exc}). Nothing was "
-                "overwritten; reopen the registry to see what is stored, then try again."
+                QCoreApplication.translate(
+                    "LintController",
+                    "The settings of {name} were changed elsewhere ({error}). Nothing was "
+                    "overwritten; reopen the registry to see what is stored, then try again.",
+                ).format(name=name, error=exc)
             ) from exc
         except LintConfigError as exc:
             raise LintConfigNotSaved(str(exc)) from exc
@@ -355,5 +370,7 @@ def fix_problem(controller: LintController, finding: Finding) -> str | None:
     try:
         controller.apply_fix(finding)
     except (EditError, KeyError) as exc:
-        return f"The quick fix does not apply any more: {exc}"
+        return QCoreApplication.translate(
+            "LintController", "The quick fix does not apply any more: {error}"
+        ).format(error=exc)
     return None

@@ -12,7 +12,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QCoreApplication, QObject, Signal
 
 from registry_db import RegistryStore, StoreError
 from studio.formats import FormatError, ImportResult
@@ -50,9 +50,16 @@ def pull_job(
     except PullCancelled:
         return CANCELLED
     except PullError as exc:
-        message = f"Nothing imported: {exc}."
+        message = QCoreApplication.translate("McpJobs", "Nothing imported: {error}.").format(
+            error=exc
+        )
         if exc.stderr:
-            message += "\n\nThe server's standard error ended with:\n" + exc.stderr
+            message += (
+                "\n\n"
+                + QCoreApplication.translate("McpJobs", "The server's standard error ended with:")
+                + "\n"
+                + exc.stderr
+            )
         return Refused(message, exc)
     except FormatError as exc:
         return Refused(format_error_text(request.source_label, exc), exc)
@@ -76,7 +83,11 @@ def check_job(
 ) -> DriftOutcome | Refused | Cancelled:
     """Check the live server of ``request`` against ``side`` of ``registry`` (on the worker)."""
     try:
-        step(f"Loading {side.label} of {registry}…")
+        step(
+            QCoreApplication.translate("McpJobs", "Loading {side} of {registry}…").format(
+                side=side.label, registry=registry
+            )
+        )
         pinned = load_side(store, registry, side)
         listing = list_blocking(
             request.target,
@@ -84,19 +95,28 @@ def check_job(
             progress=lambda line: step(line[:1].upper() + line[1:] + "…"),
             cancelled=cancel.is_set,
         )
-        step("Comparing…")
+        step(QCoreApplication.translate("McpJobs", "Comparing…"))
         report = check_drift(pinned, listing, pinned_label=side.label)
     except PullCancelled:
         return CANCELLED
     except PullError as exc:
-        message = f"Nothing checked: {exc}."
+        message = QCoreApplication.translate("McpJobs", "Nothing checked: {error}.").format(
+            error=exc
+        )
         if exc.stderr:
-            message += "\n\nThe server's standard error ended with:\n" + exc.stderr
+            message += (
+                "\n\n"
+                + QCoreApplication.translate("McpJobs", "The server's standard error ended with:")
+                + "\n"
+                + exc.stderr
+            )
         return Refused(message, exc)
     except FormatError as exc:
         return Refused(format_error_text(request.target.label(), exc), exc)
     except StoreError as exc:
-        return Refused(f"Nothing checked: {exc}", exc)
+        return Refused(
+            QCoreApplication.translate("McpJobs", "Nothing checked: {error}").format(error=exc), exc
+        )
     # The Diff mode names B by the diff's own label ("live"); DRAFT only fills the slot.
     diff_request = DiffRequest(registry, side, DRAFT, lint_profile=None)
     return DriftOutcome(

@@ -15,6 +15,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 from PySide6.QtWidgets import QDialog, QMessageBox, QWidget
 
 from registry_db import (
@@ -59,7 +60,12 @@ if TYPE_CHECKING:
     )
     from studio.ui.main_window import MainWindow
 
-IMPORT_CANCELLED = "Import cancelled; nothing was changed."
+IMPORT_CANCELLED = QT_TRANSLATE_NOOP("RegistryOperations", "Import cancelled; nothing was changed.")
+
+
+def _tr(text: str) -> str:
+    """``text`` in the UI language (context RegistryOperations)."""
+    return QCoreApplication.translate("RegistryOperations", text)
 
 
 class RegistryPrompts:
@@ -82,11 +88,19 @@ class RegistryPrompts:
     def confirm_delete_registry(
         self, parent: QWidget, registry: str, tool_count: int, unsaved: bool
     ) -> bool:
-        lost = " Its unsaved changes are lost too." if unsaved else ""
+        lost = (
+            QCoreApplication.translate("RegistryPrompts", " Its unsaved changes are lost too.")
+            if unsaved
+            else ""
+        )
         answer = QMessageBox.warning(
             parent,
-            "Delete registry",
-            f"Delete {registry} and its draft of {tool_count} tools? This cannot be undone.{lost}",
+            QCoreApplication.translate("RegistryPrompts", "Delete registry"),
+            QCoreApplication.translate(
+                "RegistryPrompts",
+                "Delete {registry} and its draft of {tool_count} tools? This cannot be "
+                "undone.{lost}",
+            ).format(registry=registry, tool_count=tool_count, lost=lost),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
             QMessageBox.StandardButton.Cancel,
         )
@@ -95,9 +109,12 @@ class RegistryPrompts:
     def replace_unsaved_draft(self, parent: QWidget, registry: str) -> bool:
         answer = QMessageBox.warning(
             parent,
-            "Replace the draft",
-            f"{registry} has unsaved changes. The import replaces its draft, and your "
-            "unsaved changes are lost. Import anyway?",
+            QCoreApplication.translate("RegistryPrompts", "Replace the draft"),
+            QCoreApplication.translate(
+                "RegistryPrompts",
+                "{registry} has unsaved changes. The import replaces its draft, and your "
+                "unsaved changes are lost. Import anyway?",
+            ).format(registry=registry),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
             QMessageBox.StandardButton.Cancel,
         )
@@ -146,11 +163,20 @@ class RegistryOperations:
                 request.name, title=request.title, description=request.description
             )
         except StoreError as exc:
-            w.prompts.error(w, "Registry not created", f"{request.name}: {exc}")
+            w.prompts.error(
+                w,
+                QCoreApplication.translate("RegistryOperations", "Registry not created"),
+                f"{request.name}: {exc}",
+            )
             return None
         w.refresh_registries()
         w.open_registry(request.name)
-        w.statusBar().showMessage(f"Created {request.name}", 3000)
+        w.statusBar().showMessage(
+            QCoreApplication.translate("RegistryOperations", "Created {name}").format(
+                name=request.name
+            ),
+            3000,
+        )
         return request.name
 
     # ------------------------------------------------------------------ import
@@ -177,7 +203,11 @@ class RegistryOperations:
         dialog = self._dialog()
         cancel = self._cancel_event = threading.Event()
         self._cancel_waits = False  # reading changes nothing: no need to wait for it
-        dialog.begin(f"Reading and checking {request.path.name}…")
+        dialog.begin(
+            QCoreApplication.translate("RegistryOperations", "Reading and checking {name}…").format(
+                name=request.path.name
+            )
+        )
         self.jobs.start(
             lambda _progress: read_import(request.path, request.format, request.name),
             lambda outcome: self._on_import_read(request, cancel, outcome),
@@ -211,7 +241,11 @@ class RegistryOperations:
         self._cancel_waits = False  # pulling changes nothing: no need to wait for it
         relay = StepRelay(dialog)
         relay.step.connect(dialog.set_step)
-        dialog.begin(f"Starting the pull from {request.source_label}…")
+        dialog.begin(
+            QCoreApplication.translate(
+                "RegistryOperations", "Starting the pull from {source}…"
+            ).format(source=request.source_label)
+        )
         self.jobs.start(
             lambda _progress: pull_job(request, cancel, relay.step.emit),
             lambda outcome: self._on_mcp_pulled(request, cancel, outcome),
@@ -225,7 +259,7 @@ class RegistryOperations:
         outcome: ImportResult | Refused | Cancelled,
     ) -> None:
         if isinstance(outcome, Cancelled):
-            self._dialog().cancelled(IMPORT_CANCELLED)
+            self._dialog().cancelled(_tr(str(IMPORT_CANCELLED)))
             return
         self._on_import_read(request, cancel, outcome)
 
@@ -249,7 +283,11 @@ class RegistryOperations:
             sides = [side for side in available_sides(w.store, registry) if side.kind != "draft"]
             settings = w.store.draft_registry(registry).settings
         except StoreError as exc:
-            w.prompts.error(w, "Cannot check", f"{registry}: {exc}")
+            w.prompts.error(
+                w,
+                QCoreApplication.translate("RegistryOperations", "Cannot check"),
+                f"{registry}: {exc}",
+            )
             return None
         dialog = McpCheckDialog(registry, [side.label for side in sides], w)
         target = target_from_source(settings.extra.get(SOURCE_KEY))
@@ -271,7 +309,11 @@ class RegistryOperations:
         relay.step.connect(dialog.set_step)
         side = sides[request.pinned]
         store = self._w.store
-        dialog.begin(f"Checking {registry} against {request.target.label()}…")
+        dialog.begin(
+            QCoreApplication.translate(
+                "RegistryOperations", "Checking {registry} against {target}…"
+            ).format(registry=registry, target=request.target.label())
+        )
         self.jobs.start(
             lambda _progress: check_job(store, registry, side, request, cancel, relay.step.emit),
             self._on_mcp_checked,
@@ -283,7 +325,7 @@ class RegistryOperations:
 
         w, dialog = self._w, self._dialog()
         if isinstance(outcome, Cancelled):
-            dialog.cancelled("Check cancelled.")
+            dialog.cancelled(QCoreApplication.translate("RegistryOperations", "Check cancelled."))
             return
         if isinstance(outcome, Refused):
             dialog.fail(outcome.message)
@@ -292,14 +334,21 @@ class RegistryOperations:
         dialog.succeed()
         report = outcome.report
         if report.drifted:
-            verdict = (
-                f"DRIFT: {len(report.changed_tools())} tool(s) differ from "
-                f"{report.pinned_label}: {', '.join(report.changed_tools())}"
+            verdict = QCoreApplication.translate(
+                "RegistryOperations", "DRIFT: {count} tool(s) differ from {pinned}: {tools}"
+            ).format(
+                count=len(report.changed_tools()),
+                pinned=report.pinned_label,
+                tools=", ".join(report.changed_tools()),
             )
         else:
-            verdict = f"No drift: the live server lists what {report.pinned_label} pinned"
+            verdict = QCoreApplication.translate(
+                "RegistryOperations", "No drift: the live server lists what {pinned} pinned"
+            ).format(pinned=report.pinned_label)
         if report.security:
-            verdict += f" · {len(report.security)} security finding(s) on the live descriptions"
+            verdict += QCoreApplication.translate(
+                "RegistryOperations", " · {count} security finding(s) on the live descriptions"
+            ).format(count=len(report.security))
         self.last_summary = verdict
         w.show_diff().show_drift(outcome.result, verdict)
         w.statusBar().showMessage(verdict, 8000)
@@ -321,24 +370,35 @@ class RegistryOperations:
         exists = registry.name in self._names()
         if exists and not request.replace_draft:
             dialog.fail(
-                f"A registry named {registry.name!r} already exists. Tick 'Replace its draft' "
-                "to replace its draft (published versions are kept), or enter another "
-                "registry name."
+                QCoreApplication.translate(
+                    "RegistryOperations",
+                    "A registry named {name!r} already exists. Tick 'Replace its draft' "
+                    "to replace its draft (published versions are kept), or enter another "
+                    "registry name.",
+                ).format(name=registry.name)
             )
             return
         open_draft = w.draft_document(registry.name)
         unsaved = exists and open_draft is not None and open_draft.is_dirty
         if unsaved and not w.prompts.replace_unsaved_draft(dialog, registry.name):
             dialog.cancelled(
-                f"Nothing imported: the unsaved changes of {registry.name} are kept. Save "
-                "them first, or import under another registry name."
+                QCoreApplication.translate(
+                    "RegistryOperations",
+                    "Nothing imported: the unsaved changes of {name} are kept. Save "
+                    "them first, or import under another registry name.",
+                ).format(name=registry.name)
             )
             return
         if cancel.is_set():
-            dialog.cancelled(IMPORT_CANCELLED)
+            dialog.cancelled(_tr(str(IMPORT_CANCELLED)))
             return
         count = len(registry.tools)
-        dialog.set_step(f"Storing {count:,} tool{'s' if count != 1 else ''} in {registry.name}…")
+        storing = (
+            _tr("Storing 1 tool in {name}…")
+            if count == 1
+            else _tr("Storing {count} tools in {name}…")
+        )
+        dialog.set_step(storing.format(count=f"{count:,}", name=registry.name))
         self._cancel_waits = True  # the transaction rolls back in the worker
         store = w.store
         # The HTTP targets of an OpenAPI import are stored in the same transaction.
@@ -365,10 +425,14 @@ class RegistryOperations:
         w, dialog = self._w, self._dialog()
         options = w.prompts.choose_openapi_operations(dialog, read.document, read.source)
         if options is None or cancel.is_set():
-            dialog.cancelled("Nothing imported: no operations were chosen.")
+            dialog.cancelled(_tr("Nothing imported: no operations were chosen."))
             return
         count = len(options.operations or ())
-        dialog.set_step(f"Building {count:,} contract{'s' if count != 1 else ''}…")
+        dialog.set_step(
+            (
+                _tr("Building 1 contract…") if count == 1 else _tr("Building {count} contracts…")
+            ).format(count=f"{count:,}")
+        )
 
         def built(outcome: OpenApiImport | Refused) -> None:
             if isinstance(outcome, Refused):
@@ -391,10 +455,10 @@ class RegistryOperations:
         w, dialog = self._w, self._dialog()
         self._cancel_waits = False
         if isinstance(stored, Cancelled):
-            dialog.cancelled(IMPORT_CANCELLED)
+            dialog.cancelled(_tr(str(IMPORT_CANCELLED)))
             return
         if isinstance(stored, Refused):
-            dialog.fail(f"Nothing imported: {stored.message}")
+            dialog.fail(_tr("Nothing imported: {message}").format(message=stored.message))
             return
         dialog.succeed()
         registry = result.registry
@@ -403,15 +467,25 @@ class RegistryOperations:
             w.reload_document(registry.name)
         else:
             w.open_registry(registry.name)
-        verb = "Replaced the draft of" if replaced else "Imported"
         count = len(registry.tools)
-        summary = (
-            f"{verb} {registry.name}: {count} tool{'s' if count != 1 else ''} "
-            f"from {_source(request)} ({result.format})."
+        if replaced:
+            template = (
+                _tr("Replaced the draft of {name}: 1 tool from {source} ({format}).")
+                if count == 1
+                else _tr("Replaced the draft of {name}: {count} tools from {source} ({format}).")
+            )
+        else:
+            template = (
+                _tr("Imported {name}: 1 tool from {source} ({format}).")
+                if count == 1
+                else _tr("Imported {name}: {count} tools from {source} ({format}).")
+            )
+        summary = template.format(
+            name=registry.name, count=count, source=_source(request), format=result.format
         )
         w.statusBar().showMessage(summary, 5000)
         self.last_summary = summary
-        w.prompts.show_notes(w, "Import finished", summary, result.notes)
+        w.prompts.show_notes(w, _tr("Import finished"), summary, result.notes)
 
     # ------------------------------------------------------------------ export
 
@@ -446,8 +520,12 @@ class RegistryOperations:
         cancel = self._cancel_event = threading.Event()
         self._cancel_waits = True  # the worker may be writing: Cancel waits for its word
         load = self._export_source(name, request.source)
-        what = "the draft" if request.source is None else f"version {request.source}"
-        dialog.begin(f"Exporting {what} of {name} as {request.format}…")
+        what = _export_what(request.source)
+        dialog.begin(
+            _tr("Exporting {what} of {name} as {format}…").format(
+                what=what, name=name, format=request.format
+            )
+        )
         self.jobs.start(
             lambda _progress: write_export_job(load, request.format, request.destination, cancel),
             lambda outcome: self._on_exported(name, request, outcome),
@@ -460,17 +538,21 @@ class RegistryOperations:
         w, dialog = self._w, self._dialog()
         self._cancel_waits = False
         if isinstance(outcome, Cancelled):
-            dialog.cancelled("Export cancelled; nothing was written.")
+            dialog.cancelled(_tr("Export cancelled; nothing was written."))
             return
         if isinstance(outcome, Refused):
-            dialog.fail(f"Not exported: {outcome.message}")
+            dialog.fail(_tr("Not exported: {message}").format(message=outcome.message))
             return
         dialog.succeed()
-        what = "the draft" if request.source is None else f"version {request.source}"
-        summary = f"Exported {what} of {name} as {request.format} to {request.destination}."
+        summary = _tr("Exported {what} of {name} as {format} to {destination}.").format(
+            what=_export_what(request.source),
+            name=name,
+            format=request.format,
+            destination=request.destination,
+        )
         w.statusBar().showMessage(summary, 5000)
         self.last_summary = summary
-        w.prompts.show_notes(w, "Export finished", summary, outcome.notes)
+        w.prompts.show_notes(w, _tr("Export finished"), summary, outcome.notes)
 
     def _export_source(self, name: str, source: int | None) -> Callable[[], Registry]:
         """What to export: a snapshot of what is shown, else a read of the store (in the worker)."""
@@ -520,12 +602,16 @@ class RegistryOperations:
         else:
             # Reading changes nothing: leave it to finish unheard.
             self.jobs.drop()
-            dialog.cancelled(IMPORT_CANCELLED)
+            dialog.cancelled(_tr(str(IMPORT_CANCELLED)))
 
     def _on_job_failed(self, message: str) -> None:
         # A bug, not bad input: the job logged the traceback; the dialog gets one line.
         self._cancel_waits = False
-        self._dialog().fail(f"Stopped by an unexpected error: {message}\n\nThe log has details.")
+        self._dialog().fail(
+            _tr("Stopped by an unexpected error: {message}\n\nThe log has details.").format(
+                message=message
+            )
+        )
 
     def shutdown(self) -> None:
         """Stop a running import or export and wait for the worker (closing the window)."""
@@ -543,7 +629,7 @@ class RegistryOperations:
         try:
             info = w.store.get_registry(doc.name)
         except StoreError as exc:
-            w.prompts.error(w, "Cannot open settings", f"{doc.name}: {exc}")
+            w.prompts.error(w, _tr("Cannot open settings"), f"{doc.name}: {exc}")
             return False
         current = RegistrySettingsRequest(
             info.title,
@@ -569,13 +655,15 @@ class RegistryOperations:
         except ConflictError as exc:
             w.prompts.error(
                 w,
-                "Settings not saved",
-                f"{doc.name} was changed elsewhere while the dialog was open ({exc}). "
-                "Nothing was overwritten; open Registry settings again to see what is stored.",
+                _tr("Settings not saved"),
+                _tr(
+                    "{name} was changed elsewhere while the dialog was open ({error}). "
+                    "Nothing was overwritten; open Registry settings again to see what is stored."
+                ).format(name=doc.name, error=exc),
             )
             return False
         except StoreError as exc:
-            w.prompts.error(w, "Settings not saved", f"{doc.name}: {exc}")
+            w.prompts.error(w, _tr("Settings not saved"), f"{doc.name}: {exc}")
             return False
         ws = doc.workspace
         ws.title, ws.description, ws.settings = saved.title, saved.description, saved.settings
@@ -583,7 +671,12 @@ class RegistryOperations:
         # Verbs and the template feed lint rules: re-check with the new settings.
         w.lint_ops.run_lint()
         w.refresh_registries()
-        w.statusBar().showMessage(f"Saved the settings of {doc.name}", 3000)
+        w.statusBar().showMessage(
+            QCoreApplication.translate("RegistryOperations", "Saved the settings of {name}").format(
+                name=doc.name
+            ),
+            3000,
+        )
         return True
 
     def delete_registry(self) -> bool:
@@ -596,10 +689,10 @@ class RegistryOperations:
         try:
             info = w.store.get_registry(name)
         except StoreError as exc:
-            w.prompts.error(w, "Not deleted", f"{name}: {exc}")
+            w.prompts.error(w, _tr("Not deleted"), f"{name}: {exc}")
             return False
         if info.version_count:
-            w.prompts.error(w, "Not deleted", _has_versions(name, info.version_count))
+            w.prompts.error(w, _tr("Not deleted"), _has_versions(name, info.version_count))
             return False
         draft = w.draft_document(name)
         unsaved = draft is not None and draft.is_dirty
@@ -608,25 +701,41 @@ class RegistryOperations:
         try:
             w.store.delete_registry(name)
         except RegistryHasVersionsError as exc:  # published meanwhile, e.g. from the CLI
-            w.prompts.error(w, "Not deleted", _has_versions(name, exc.version_count))
+            w.prompts.error(w, _tr("Not deleted"), _has_versions(name, exc.version_count))
             return False
         except StoreError as exc:
-            w.prompts.error(w, "Not deleted", f"{name}: {exc}")
+            w.prompts.error(w, _tr("Not deleted"), f"{name}: {exc}")
             return False
         w.close_registry(name)
         w.refresh_registries()
         remaining = w.registry_model.registries()
         if remaining:
             w.open_registry(remaining[0].name)
-        w.statusBar().showMessage(f"Deleted {name}", 3000)
+        w.statusBar().showMessage(
+            QCoreApplication.translate("RegistryOperations", "Deleted {name}").format(name=name),
+            3000,
+        )
         return True
 
 
 def _has_versions(name: str, count: int) -> str:
-    return (
-        f"{name} has {count} published version{'s' if count != 1 else ''}. Published "
-        "versions are immutable, so a registry that has them cannot be deleted."
+    head = (
+        _tr("{name} has 1 published version.")
+        if count == 1
+        else _tr("{name} has {count} published versions.")
     )
+    return (
+        head.format(name=name, count=count)
+        + " "
+        + _tr("Published versions are immutable, so a registry that has them cannot be deleted.")
+    )
+
+
+def _export_what(source: int | None) -> str:
+    """``the draft`` or ``version 3``: what an export writes, for its messages."""
+    if source is None:
+        return _tr("the draft")
+    return _tr("version {number}").format(number=source)
 
 
 def _source(request: ImportRequest | McpImportRequest) -> str:

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from PySide6.QtCore import QObject, Qt, QThreadPool, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QObject, Qt, QThreadPool, QTimer, Signal
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -107,13 +107,17 @@ class _CancelledError(Exception):
 
 def format_error_text(source: str, exc: FormatError) -> str:
     """A FormatError as a message: every located problem on its own line."""
-    head = f"{source} was not imported; nothing was changed."
+    head = QCoreApplication.translate(
+        "RegistryJobs", "{source} was not imported; nothing was changed."
+    ).format(source=source)
     if not exc.problems:
         return f"{head}\n\n{exc}"
     lines = [f"• {p}" for p in exc.problems[:MAX_PROBLEMS_SHOWN]]
     more = len(exc.problems) - MAX_PROBLEMS_SHOWN
     if more > 0:
-        lines.append(f"… and {more} more")
+        lines.append(
+            QCoreApplication.translate("RegistryJobs", "… and {more} more").format(more=more)
+        )
     return f"{head}\n\n" + "\n".join(lines)
 
 
@@ -480,10 +484,10 @@ class JobPanel(QWidget):
         self.status.setWordWrap(True)
         self.status.setTextFormat(Qt.TextFormat.PlainText)
         self.bar = QProgressBar()
-        self.bar.setAccessibleName("Progress")
+        self.bar.setAccessibleName(self.tr("Progress"))
         self.report = QPlainTextEdit()
         self.report.setReadOnly(True)
-        self.report.setAccessibleName("Problems")
+        self.report.setAccessibleName(self.tr("Problems"))
         self.report.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         lines = self.fontMetrics().lineSpacing()
         self.report.setMinimumHeight(lines * 5 + 12)  # the dialog grows to show a refusal
@@ -667,7 +671,7 @@ class JobDialog(QDialog):
 
     def cancelling(self) -> None:
         """Cancel was asked for and the worker is stopping."""
-        self.job_panel.set_text("Cancelling…")
+        self.job_panel.set_text(self.tr("Cancelling…"))
         self.cancel_button.setEnabled(False)
 
     def succeed(self) -> None:

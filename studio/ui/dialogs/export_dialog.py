@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -65,12 +66,16 @@ class ExportRequest:
 def export_problem(destination: str, fmt: str) -> str | None:
     """Why the export cannot be written to ``destination``, or None."""
     if not destination.strip():
-        return "Choose where to write the export."
+        return QCoreApplication.translate("ExportDialog", "Choose where to write the export.")
     path = Path(destination.strip()).expanduser()
     if fmt == FOLDER_FORMAT and path.exists() and not path.is_dir():
-        return f"{path.name} is a file; the 'dir' format writes a folder."
+        return QCoreApplication.translate(
+            "ExportDialog", "{name} is a file; the 'dir' format writes a folder."
+        ).format(name=path.name)
     if fmt != FOLDER_FORMAT and path.is_dir():
-        return f"{path.name} is a folder; the {fmt!r} format writes one file."
+        return QCoreApplication.translate(
+            "ExportDialog", "{name} is a folder; the {format!r} format writes one file."
+        ).format(name=path.name, format=fmt)
     return None
 
 
@@ -97,38 +102,40 @@ class ExportDialog(JobDialog):
 
     def __init__(self, context: ExportContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle(f"Export {context.registry}")
+        self.setWindowTitle(self.tr("Export {registry}").format(registry=context.registry))
         self._context = context
 
         self.source_combo = QComboBox()
-        draft = "Draft (the working copy as shown)"
+        draft = self.tr("Draft (the working copy as shown)")
         self.source_combo.addItem(draft, None)
         for number in reversed(list(context.versions)):
-            self.source_combo.addItem(f"Version {number} (published)", number)
+            self.source_combo.addItem(
+                self.tr("Version {number} (published)").format(number=number), number
+            )
         self.source_combo.setCurrentIndex(max(0, self.source_combo.findData(context.source)))
         self.source_note = QLabel()
         self.source_note.setWordWrap(True)
 
         self.format_combo = QComboBox()
         for fmt in FORMAT_NAMES:
-            label = "dir (registry-as-code folder)" if fmt == FOLDER_FORMAT else fmt
+            label = self.tr("dir (registry-as-code folder)") if fmt == FOLDER_FORMAT else fmt
             self.format_combo.addItem(label, fmt)
         self.format_combo.setCurrentIndex(max(0, self.format_combo.findData("openai")))
 
         self.destination_edit = QLineEdit()
-        self.browse_button = QPushButton("Browse…")
+        self.browse_button = QPushButton(self.tr("Browse…"))
         dest_row = QHBoxLayout()
         dest_row.addWidget(self.destination_edit, 1)
         dest_row.addWidget(self.browse_button)
         form = QFormLayout()
-        form.addRow("&Export:", self.source_combo)
+        form.addRow(self.tr("&Export:"), self.source_combo)
         form.addRow("", self.source_note)
-        form.addRow("&Format:", self.format_combo)
-        dest_label = QLabel("&Destination:")
+        form.addRow(self.tr("&Format:"), self.format_combo)
+        dest_label = QLabel(self.tr("&Destination:"))
         dest_label.setBuddy(self.destination_edit)  # a layout cannot be a buddy by itself
         form.addRow(dest_label, dest_row)
 
-        self._lay_out("Export", form)
+        self._lay_out(self.tr("Export"), form)
 
         self.source_combo.currentIndexChanged.connect(self._update_source_note)
         self.format_combo.currentIndexChanged.connect(self._on_format_changed)
@@ -161,17 +168,23 @@ class ExportDialog(JobDialog):
         self.job_panel.clear()
         source = self.source_combo.currentData()
         if source is not None:
-            text = f"Exactly the published snapshot of version {source}."
+            text = self.tr("Exactly the published snapshot of version {source}.").format(
+                source=source
+            )
         elif self._context.draft_dirty:
-            text = "Your unsaved changes are included: the working copy is exported as shown."
+            text = self.tr(
+                "Your unsaved changes are included: the working copy is exported as shown."
+            )
         else:
-            text = "The saved draft (there are no unsaved changes)."
+            text = self.tr("The saved draft (there are no unsaved changes).")
         self.source_note.setText(text)
 
     def _on_format_changed(self) -> None:
         folder = self.format_combo.currentData() == FOLDER_FORMAT
         self.destination_edit.setPlaceholderText(
-            "an empty folder, or an earlier export of this registry" if folder else "a .json file"
+            self.tr("an empty folder, or an earlier export of this registry")
+            if folder
+            else self.tr("a .json file")
         )
         self._on_edited()
 
@@ -186,7 +199,9 @@ class ExportDialog(JobDialog):
         elif typed and self.format_combo.currentData() != FOLDER_FORMAT:
             exists = Path(typed).expanduser().exists()
             self.problem_label.setStyleSheet("")
-            self.problem_label.setText("The file exists and will be overwritten." if exists else "")
+            self.problem_label.setText(
+                self.tr("The file exists and will be overwritten.") if exists else ""
+            )
         else:
             self.problem_label.setText("")
         self.problem_label.setVisible(bool(self.problem_label.text()))
@@ -197,10 +212,10 @@ class ExportDialog(JobDialog):
         current = self.destination_edit.text().strip()
         start = current or str(Path.home() / suggested_file_name(self._context.registry, fmt))
         if fmt == FOLDER_FORMAT:
-            path = QFileDialog.getExistingDirectory(self, "Export into a folder", start)
+            path = QFileDialog.getExistingDirectory(self, self.tr("Export into a folder"), start)
         else:
             path, _ = QFileDialog.getSaveFileName(
-                self, "Export to a file", start, "JSON (*.json);;All files (*)"
+                self, self.tr("Export to a file"), start, self.tr("JSON (*.json);;All files (*)")
             )
         if path:
             self.destination_edit.setText(path)

@@ -11,6 +11,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -61,23 +62,30 @@ def import_problem(
         existing: Names of the registries that exist.
     """
     if not path_text.strip():
-        return "Choose a file or a folder to import."
+        return QCoreApplication.translate("ImportDialog", "Choose a file or a folder to import.")
     path = Path(path_text.strip()).expanduser()
     if not path.exists():
-        return f"{path}: no such file or folder."
+        return QCoreApplication.translate("ImportDialog", "{path}: no such file or folder.").format(
+            path=path
+        )
     if path.is_dir() and fmt not in (AUTO, "dir"):
-        return f"{path.name} is a folder; only the 'dir' format (or auto) reads folders."
+        return QCoreApplication.translate(
+            "ImportDialog", "{name} is a folder; only the 'dir' format (or auto) reads folders."
+        ).format(name=path.name)
     if not path.is_dir() and fmt == "dir":
-        return "The 'dir' format reads a registry folder, not a file."
+        return QCoreApplication.translate(
+            "ImportDialog", "The 'dir' format reads a registry folder, not a file."
+        )
     if name:
         problem = registry_name_problem(name)
         if problem:
             return problem
         if name in existing and not replace_draft:
-            return (
-                f"A registry named {name!r} already exists: tick 'Replace its draft' "
-                "or enter another name."
-            )
+            return QCoreApplication.translate(
+                "ImportDialog",
+                "A registry named {name!r} already exists: tick 'Replace its draft' "
+                "or enter another name.",
+            ).format(name=name)
     return None
 
 
@@ -96,19 +104,21 @@ class ImportDialog(JobDialog):
 
     def __init__(self, existing: Collection[str], parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Import tools")
+        self.setWindowTitle(self.tr("Import tools"))
         self._existing = frozenset(existing)
 
         intro = QLabel(
-            "Import tool definitions from a provider file (OpenAI, Anthropic, Gemini, MCP…), "
-            "an OpenAPI document (you pick its operations next), a studio document, or a "
-            "registry folder (registry-as-code)."
+            self.tr(
+                "Import tool definitions from a provider file (OpenAI, Anthropic, Gemini, MCP…), "
+                "an OpenAPI document (you pick its operations next), a studio document, or a "
+                "registry folder (registry-as-code)."
+            )
         )
         intro.setWordWrap(True)
         self.path_edit = QLineEdit()
-        self.path_edit.setPlaceholderText("a .json file or a registry folder")
-        self.file_button = QPushButton("File…")
-        self.folder_button = QPushButton("Folder…")
+        self.path_edit.setPlaceholderText(self.tr("a .json file or a registry folder"))
+        self.file_button = QPushButton(self.tr("File…"))
+        self.folder_button = QPushButton(self.tr("Folder…"))
         path_row = QHBoxLayout()
         path_row.addWidget(self.path_edit, 1)
         path_row.addWidget(self.file_button)
@@ -116,24 +126,29 @@ class ImportDialog(JobDialog):
 
         self.format_combo = QComboBox()
         for fmt in IMPORT_FORMATS:
-            self.format_combo.addItem("auto (detect from the content)" if fmt == AUTO else fmt, fmt)
+            self.format_combo.addItem(
+                self.tr("auto (detect from the content)") if fmt == AUTO else fmt, fmt
+            )
         self.name_edit = QLineEdit()
-        self.name_edit.setPlaceholderText("from the file")
-        self.replace_check = QCheckBox("Replace its draft if the registry exists")
+        self.name_edit.setPlaceholderText(self.tr("from the file"))
+        self.replace_check = QCheckBox(self.tr("Replace its draft if the registry exists"))
         self.replace_check.setToolTip(
-            "Like --replace-draft: the imported tools become the draft; published versions are kept"
+            self.tr(
+                "Like --replace-draft: the imported tools become the draft; published versions "
+                "are kept"
+            )
         )
         self.problem_label.setStyleSheet(ERROR_STYLE)
 
         form = QFormLayout()
-        source_label = QLabel("&Source:")
+        source_label = QLabel(self.tr("&Source:"))
         source_label.setBuddy(self.path_edit)  # a layout cannot be a buddy by itself
         form.addRow(source_label, path_row)
-        form.addRow("&Format:", self.format_combo)
-        form.addRow("&Registry name:", self.name_edit)
+        form.addRow(self.tr("&Format:"), self.format_combo)
+        form.addRow(self.tr("&Registry name:"), self.name_edit)
         form.addRow("", self.replace_check)
 
-        self._lay_out("Import", intro, form)
+        self._lay_out(self.tr("Import"), intro, form)
 
         self.file_button.clicked.connect(self._browse_file)
         self.folder_button.clicked.connect(self._browse_folder)
@@ -178,7 +193,11 @@ class ImportDialog(JobDialog):
     def _on_path_changed(self, text: str) -> None:
         path = Path(text.strip()).expanduser() if text.strip() else None
         # The CLI's default: the name inside the document, else the file's stem.
-        hint = f"from the file (else {path.stem!r})" if path and path.stem else "from the file"
+        hint = (
+            self.tr("from the file (else {stem!r})").format(stem=path.stem)
+            if path and path.stem
+            else self.tr("from the file")
+        )
         self.name_edit.setPlaceholderText(hint)
         self._on_edited()
 
@@ -188,16 +207,16 @@ class ImportDialog(JobDialog):
     def _browse_file(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
             self,
-            "Import tools from a file",
+            self.tr("Import tools from a file"),
             self.path_edit.text(),
-            "JSON or YAML (*.json *.yaml *.yml);;All files (*)",
+            self.tr("JSON or YAML (*.json *.yaml *.yml);;All files (*)"),
         )
         if path:
             self.path_edit.setText(path)
 
     def _browse_folder(self) -> None:
         path = QFileDialog.getExistingDirectory(
-            self, "Import a registry folder", self.path_edit.text()
+            self, self.tr("Import a registry folder"), self.path_edit.text()
         )
         if path:
             self.path_edit.setText(path)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
@@ -65,7 +66,13 @@ def mcp_import_target(use_url: bool, where: str, extra: str) -> Target:
         PullError: what is wrong with them, in one sentence.
     """
     if not where.strip():
-        raise PullError("Enter a URL." if use_url else "Enter the command that starts the server.")
+        raise PullError(
+            QCoreApplication.translate("McpImportDialog", "Enter a URL.")
+            if use_url
+            else QCoreApplication.translate(
+                "McpImportDialog", "Enter the command that starts the server."
+            )
+        )
     if use_url:
         return HttpTarget.parse(where.strip(), lines_of(extra))
     return StdioTarget.parse(where, lines_of(extra))
@@ -85,10 +92,11 @@ def mcp_import_problem(
         if problem:
             return problem
         if name in existing and not replace_draft:
-            return (
-                f"A registry named {name!r} already exists: tick 'Replace its draft' "
-                "or enter another name."
-            )
+            return QCoreApplication.translate(
+                "McpImportDialog",
+                "A registry named {name!r} already exists: tick 'Replace its draft' "
+                "or enter another name.",
+            ).format(name=name)
     return None
 
 
@@ -106,17 +114,19 @@ class McpImportDialog(JobDialog):
 
     def __init__(self, existing: Collection[str], parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Import from MCP server")
+        self.setWindowTitle(self.tr("Import from MCP server"))
         self._existing = frozenset(existing)
 
         self.intro = intro = QLabel(
-            "Pull the tools a live MCP server lists: start it with a command (stdio) or "
-            "reach it by URL (streamable HTTP). Write secrets as {env:NAME}: they are read "
-            "from the environment when connecting and never stored."
+            self.tr(
+                "Pull the tools a live MCP server lists: start it with a command (stdio) or "
+                "reach it by URL (streamable HTTP). Write secrets as {env:NAME}: they are read "
+                "from the environment when connecting and never stored."
+            )
         )
         intro.setWordWrap(True)
-        self.command_radio = QRadioButton("&Command (stdio)")
-        self.url_radio = QRadioButton("&URL (streamable HTTP)")
+        self.command_radio = QRadioButton(self.tr("&Command (stdio)"))
+        self.url_radio = QRadioButton(self.tr("&URL (streamable HTTP)"))
         self.command_radio.setChecked(True)
         group = QButtonGroup(self)
         group.addButton(self.command_radio)
@@ -134,12 +144,12 @@ class McpImportDialog(JobDialog):
         self.extra_edit.setFixedHeight(lines * 4 + 12)
         self.extra_label.setBuddy(self.extra_edit)
         self.name_edit = QLineEdit()
-        self.name_edit.setPlaceholderText("the server's name")
-        self.replace_check = QCheckBox("Replace its draft if the registry exists")
+        self.name_edit.setPlaceholderText(self.tr("the server's name"))
+        self.replace_check = QCheckBox(self.tr("Replace its draft if the registry exists"))
         self.timeout_spin = QDoubleSpinBox()
         self.timeout_spin.setRange(1, 600)
         self.timeout_spin.setValue(30)
-        self.timeout_spin.setSuffix(" s")
+        self.timeout_spin.setSuffix(self.tr(" s"))
         self.problem_label.setStyleSheet(ERROR_STYLE)
 
         form = self.form = QFormLayout()
@@ -148,11 +158,11 @@ class McpImportDialog(JobDialog):
         self.where_label.setBuddy(self.where_edit)
         form.addRow(self.where_label, self.where_edit)
         form.addRow(self.extra_label, self.extra_edit)
-        form.addRow("&Registry name:", self.name_edit)
+        form.addRow(self.tr("&Registry name:"), self.name_edit)
         form.addRow("", self.replace_check)
-        form.addRow("&Timeout:", self.timeout_spin)
+        form.addRow(self.tr("&Timeout:"), self.timeout_spin)
 
-        self._lay_out("Import", intro, form)
+        self._lay_out(self.tr("Import"), intro, form)
 
         self.command_radio.toggled.connect(self._on_kind_changed)
         self.where_edit.textChanged.connect(self._on_edited)
@@ -214,15 +224,17 @@ class McpImportDialog(JobDialog):
 
     def _on_kind_changed(self, *_args: object) -> None:
         if self.use_url:
-            self.where_label.setText("&URL:")
-            self.where_edit.setPlaceholderText("https://host/mcp")
-            self.extra_label.setText("&Headers:")
-            self.extra_edit.setPlaceholderText("Authorization: Bearer {env:MCP_TOKEN}")
+            self.where_label.setText(self.tr("&URL:"))
+            self.where_edit.setPlaceholderText(self.tr("https://host/mcp"))
+            self.extra_label.setText(self.tr("&Headers:"))
+            self.extra_edit.setPlaceholderText(self.tr("Authorization: Bearer {env:MCP_TOKEN}"))
         else:
-            self.where_label.setText("Co&mmand:")
-            self.where_edit.setPlaceholderText("uvx mcp-server-time")
-            self.extra_label.setText("&Environment:")
-            self.extra_edit.setPlaceholderText("API_KEY={env:MY_API_KEY}\nPATH_TO_PASS_THROUGH")
+            self.where_label.setText(self.tr("Co&mmand:"))
+            self.where_edit.setPlaceholderText(self.tr("uvx mcp-server-time"))
+            self.extra_label.setText(self.tr("&Environment:"))
+            self.extra_edit.setPlaceholderText(
+                self.tr("API_KEY={env:MY_API_KEY}\nPATH_TO_PASS_THROUGH")
+            )
         self._on_edited()
 
     def _entered(self) -> str:
@@ -255,17 +267,22 @@ class McpCheckDialog(McpImportDialog):
 
     def __init__(self, registry: str, pinned: list[str], parent: QWidget | None = None) -> None:
         super().__init__((), parent)
-        self.setWindowTitle(f"Check {registry} against its MCP server")
-        self.ok_button.setText("Check")
+        self.setWindowTitle(
+            self.tr("Check {registry} against its MCP server").format(registry=registry)
+        )
+        self.ok_button.setText(self.tr("Check"))
         self.intro.setText(
-            f"Compare what the live MCP server lists now with a pinned version of {registry}: "
-            "every changed tool is named with its description word diff, and the live "
-            "descriptions are checked for poisoning. Write secrets as {env:NAME}: they are "
-            "read from the environment when connecting and never stored."
+            self.tr(
+                "Compare what the live MCP server lists now with a pinned version of "
+                "{registry}: every changed tool is named with its description word diff, and "
+                "the live descriptions are checked for poisoning. Write secrets as "
+                "{{env:NAME}}: they are read from the environment when connecting and never "
+                "stored."
+            ).format(registry=registry)
         )
         self.pinned_combo = QComboBox()
         self.pinned_combo.addItems(pinned)
-        self.form.insertRow(1, "&Pinned:", self.pinned_combo)
+        self.form.insertRow(1, self.tr("&Pinned:"), self.pinned_combo)
         self.form.setRowVisible(self.name_edit, False)
         self.form.setRowVisible(self.replace_check, False)
         self._validate()
@@ -273,7 +290,9 @@ class McpCheckDialog(McpImportDialog):
     def problem(self) -> str | None:
         combo = getattr(self, "pinned_combo", None)  # None while the base class builds
         if combo is not None and combo.count() == 0:
-            return "The registry has no published version to check against; publish one first."
+            return self.tr(
+                "The registry has no published version to check against; publish one first."
+            )
         try:
             mcp_import_target(self.use_url, self.where_edit.text(), self.extra_edit.toPlainText())
         except PullError as exc:

@@ -6,7 +6,7 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -48,17 +48,27 @@ def registry_name_problem(name: str, existing: Collection[str] = ()) -> str | No
         A sentence naming what is wrong, or None.
     """
     if not name:
-        return "Enter a name."
+        return QCoreApplication.translate("NewRegistryDialog", "Enter a name.")
     if len(name) > NAME_MAX:
-        return f"The name has {len(name)} characters; at most {NAME_MAX} are allowed."
+        return QCoreApplication.translate(
+            "NewRegistryDialog", "The name has {count} characters; at most {maximum} are allowed."
+        ).format(count=len(name), maximum=NAME_MAX)
     bad = sorted({c for c in name if not _NAME_CHARS.fullmatch(c)})
     if bad:
-        shown = ", ".join("space" if c == " " else repr(c) for c in bad)
-        return f"Not allowed in a name: {shown}. Use lowercase a-z, digits 0-9, '.', '_' or '-'."
+        space = QCoreApplication.translate("NewRegistryDialog", "space")
+        shown = ", ".join(space if c == " " else repr(c) for c in bad)
+        return QCoreApplication.translate(
+            "NewRegistryDialog",
+            "Not allowed in a name: {shown}. Use lowercase a-z, digits 0-9, '.', '_' or '-'.",
+        ).format(shown=shown)
     if not name[0].isalnum():
-        return "The name must start with a lowercase letter or a digit."
+        return QCoreApplication.translate(
+            "NewRegistryDialog", "The name must start with a lowercase letter or a digit."
+        )
     if name in existing:
-        return f"A registry named {name!r} already exists."
+        return QCoreApplication.translate(
+            "NewRegistryDialog", "A registry named {name!r} already exists."
+        ).format(name=name)
     return None
 
 
@@ -72,34 +82,36 @@ class NewRegistryDialog(QDialog):
 
     def __init__(self, existing: Collection[str], parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("New registry")
+        self.setWindowTitle(self.tr("New registry"))
         self._existing = frozenset(existing)
 
-        intro = QLabel("Create an empty registry. You can import or add tools afterwards.")
+        intro = QLabel(self.tr("Create an empty registry. You can import or add tools afterwards."))
         intro.setWordWrap(True)
         self.name_edit = QLineEdit()
-        self.name_edit.setPlaceholderText("e.g. travel-reimbursement")
+        self.name_edit.setPlaceholderText(self.tr("e.g. travel-reimbursement"))
         self.name_edit.setMaxLength(NAME_MAX + 16)  # long enough to explain "too long"
         self.title_edit = QLineEdit()
-        self.title_edit.setPlaceholderText("shown in the registry list, e.g. Travel reimbursement")
+        self.title_edit.setPlaceholderText(
+            self.tr("shown in the registry list, e.g. Travel reimbursement")
+        )
         self.description_edit = QPlainTextEdit()
-        self.description_edit.setPlaceholderText("What the tools of this registry are for")
+        self.description_edit.setPlaceholderText(self.tr("What the tools of this registry are for"))
         self.name_problem = QLabel()
         self.name_problem.setWordWrap(True)
         self.name_problem.setStyleSheet(ERROR_STYLE)
         self.name_problem.setTextFormat(Qt.TextFormat.PlainText)
 
         form = QFormLayout()
-        form.addRow("&Name:", self.name_edit)
+        form.addRow(self.tr("&Name:"), self.name_edit)
         form.addRow("", self.name_problem)
-        form.addRow("&Title:", self.title_edit)
-        form.addRow("&Description:", self.description_edit)
+        form.addRow(self.tr("&Title:"), self.title_edit)
+        form.addRow(self.tr("&Description:"), self.description_edit)
 
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )
         self.ok_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
-        self.ok_button.setText("Create")
+        self.ok_button.setText(self.tr("Create"))
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -18,16 +19,28 @@ from PySide6.QtWidgets import (
 
 from studio.formats import Note
 
-_KIND_LABELS = {"lost": "Lost", "guessed": "Guessed", "info": "Info"}
+_KIND_LABELS = {
+    "lost": QT_TRANSLATE_NOOP("NotesDialog", "Lost"),
+    "guessed": QT_TRANSLATE_NOOP("NotesDialog", "Guessed"),
+    "info": QT_TRANSLATE_NOOP("NotesDialog", "Info"),
+}
+
+
+def kind_label(kind: str) -> str:
+    """The shown name of a note kind (translated)."""
+    label = _KIND_LABELS.get(kind)
+    return QCoreApplication.translate("NotesDialog", str(label)) if label else kind
 
 
 def notes_heading(notes: Sequence[Note]) -> str:
     """One line counting the notes by kind, e.g. ``2 lost, 1 guessed``."""
     if not notes:
-        return "Nothing was guessed or lost."
+        return QCoreApplication.translate("NotesDialog", "Nothing was guessed or lost.")
     counts = {k: sum(1 for n in notes if n.kind == k) for k in _KIND_LABELS}
-    parts = [f"{c} {k}" for k, c in counts.items() if c]
-    return "Check these notes: " + ", ".join(parts) + "."
+    parts = [f"{c} {kind_label(k).lower()}" for k, c in counts.items() if c]
+    return QCoreApplication.translate("NotesDialog", "Check these notes: {parts}.").format(
+        parts=", ".join(parts)
+    )
 
 
 class NotesDialog(QDialog):
@@ -55,11 +68,9 @@ class NotesDialog(QDialog):
         self.notes_view.setAlternatingRowColors(True)
         self.notes_view.setWordWrap(True)
         self.notes_view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
-        self.notes_view.setHeaderLabels(["Kind", "Where", "What"])
+        self.notes_view.setHeaderLabels([self.tr("Kind"), self.tr("Where"), self.tr("What")])
         for note in notes:
-            item = QTreeWidgetItem(
-                [_KIND_LABELS.get(note.kind, note.kind), note.path or "—", note.message]
-            )
+            item = QTreeWidgetItem([kind_label(note.kind), note.path or "—", note.message])
             item.setToolTip(2, note.message)
             self.notes_view.addTopLevelItem(item)
         header = self.notes_view.header()

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -32,7 +32,7 @@ from studio.formats import FormatError
 from studio.formats.openapi import ImportOptions, Operation, import_openapi, list_operations
 
 _OP_ROLE = Qt.ItemDataRole.UserRole
-_UNTAGGED = "(no tag)"
+_UNTAGGED = QT_TRANSLATE_NOOP("OpenApiPickerDialog", "(no tag)")
 
 
 class OpenApiPickerDialog(QDialog):
@@ -46,26 +46,26 @@ class OpenApiPickerDialog(QDialog):
 
     def __init__(self, document: dict[str, Any], source: str, parent: QWidget | None = None):
         super().__init__(parent)
-        self.setWindowTitle(f"Import operations from {source}")
+        self.setWindowTitle(self.tr("Import operations from {source}").format(source=source))
         self._document = document
         self._source = source
         self.operations = list_operations(document, source)
 
         self.search_edit = QLineEdit()
-        self.search_edit.setPlaceholderText("search method, path, operationId, summary")
+        self.search_edit.setPlaceholderText(self.tr("search method, path, operationId, summary"))
         self.search_edit.setClearButtonEnabled(True)
-        self.all_button = QPushButton("Select &all")
-        self.none_button = QPushButton("Select &none")
+        self.all_button = QPushButton(self.tr("Select &all"))
+        self.none_button = QPushButton(self.tr("Select &none"))
         top = QHBoxLayout()
         top.addWidget(self.search_edit, 1)
         top.addWidget(self.all_button)
         top.addWidget(self.none_button)
 
         self.tree = QTreeWidget()
-        self.tree.setHeaderLabels(["Operation", "Summary"])
+        self.tree.setHeaderLabels([self.tr("Operation"), self.tr("Summary")])
         self.preview = QPlainTextEdit()
         self.preview.setReadOnly(True)
-        self.preview.setPlaceholderText("Select an operation to preview its contract")
+        self.preview.setPlaceholderText(self.tr("Select an operation to preview its contract"))
         splitter = QSplitter()
         splitter.addWidget(self.tree)
         splitter.addWidget(self.preview)
@@ -74,7 +74,7 @@ class OpenApiPickerDialog(QDialog):
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )
-        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Import")
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText(self.tr("Import"))
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(splitter, 1)
@@ -96,7 +96,7 @@ class OpenApiPickerDialog(QDialog):
         groups: dict[str, QTreeWidgetItem] = {}
         self.tree.blockSignals(True)
         for op in self.operations:
-            for tag in op.tags[:1] or (_UNTAGGED,):
+            for tag in op.tags[:1] or (self.tr(str(_UNTAGGED)),):
                 group = groups.get(tag)
                 if group is None:
                     group = groups[tag] = QTreeWidgetItem(self.tree, [tag, ""])
@@ -160,7 +160,11 @@ class OpenApiPickerDialog(QDialog):
 
     def _update_count(self) -> None:
         count = len(self.selected())
-        self.count_label.setText(f"{count} of {len(self.operations)} operations selected")
+        self.count_label.setText(
+            self.tr("{count} of {total} operations selected").format(
+                count=count, total=len(self.operations)
+            )
+        )
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(count > 0)
 
     def _on_current(self, item: QTreeWidgetItem | None, _previous: object = None) -> None:
@@ -178,17 +182,21 @@ class OpenApiPickerDialog(QDialog):
                 options=ImportOptions(operations=frozenset({(op.method, op.path)})),
             )  # fmt: skip
         except FormatError as exc:
-            return f"Cannot import this operation: {exc}"
+            return QCoreApplication.translate(
+                "OpenApiPickerDialog", "Cannot import this operation: {error}"
+            ).format(error=exc)
         tools = imported.result.registry.tools
         if not tools:
-            return "This operation gives no tool."
+            return QCoreApplication.translate(
+                "OpenApiPickerDialog", "This operation gives no tool."
+            )
         tool = tools[0]
         parts = [
             json.dumps(tool_to_dict(tool), ensure_ascii=False, indent=2),
-            "HTTP target:",
+            QCoreApplication.translate("OpenApiPickerDialog", "HTTP target:"),
             json.dumps(imported.targets.get(tool.name), ensure_ascii=False, indent=2),
         ]
         notes = [str(n) for n in imported.result.notes if n.path.startswith(op.where)]
         if notes:
-            parts += ["Notes:", *notes]
+            parts += [QCoreApplication.translate("OpenApiPickerDialog", "Notes:"), *notes]
         return "\n".join(parts)

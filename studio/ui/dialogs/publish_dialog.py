@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -31,7 +31,14 @@ from PySide6.QtWidgets import (
 
 from registry_db import StoreError, VersionInfo
 from studio.diff import CLASS_ORDER, Change, RegistryDiff, ToolStatus, next_semver
-from studio.ui.diff.diff_models import CLASS_COLOURS, short_value, tool_title
+from studio.ui.diff.diff_models import (
+    CLASS_COLOURS,
+    class_word,
+    semver_word,
+    short_value,
+    status_word,
+    tool_title,
+)
 from studio.ui.diff.review import breaking_changes, build_review
 from studio.ui.diff.sides import PublishBaseline
 
@@ -96,34 +103,38 @@ class PublishDialog(QDialog):
         author: str = "",
     ) -> None:
         super().__init__(parent)
-        self.setWindowTitle(f"Publish {registry}")
+        self.setWindowTitle(self.tr("Publish {registry}").format(registry=registry))
         self._publish = publish
         self.baseline = baseline
         self.author = author
         self.published: VersionInfo | None = None
 
         intro = QLabel(
-            f"Publish the saved draft of <b>{html.escape(registry)}</b> ({tool_count} tools) "
-            "as a new immutable version. Agents and reviewers will see exactly this snapshot."
+            self.tr(
+                "Publish the saved draft of <b>{registry}</b> ({tool_count} tools) as a new "
+                "immutable version. Agents and reviewers will see exactly this snapshot."
+            ).format(registry=html.escape(registry), tool_count=tool_count)
         )
         intro.setWordWrap(True)
         self.notes_edit = QPlainTextEdit()
-        self.notes_edit.setPlaceholderText("What changed and why (shown in the version list)")
+        self.notes_edit.setPlaceholderText(
+            self.tr("What changed and why (shown in the version list)")
+        )
         self.semver_edit = QLineEdit()
-        self.semver_edit.setPlaceholderText("optional, e.g. 1.2.0")
+        self.semver_edit.setPlaceholderText(self.tr("optional, e.g. 1.2.0"))
         self.error_label = QLabel()
         self.error_label.setWordWrap(True)
         self.error_label.setStyleSheet("color: #d64545;")
         self.error_label.hide()
 
         form = QFormLayout()
-        form.addRow("Release notes:", self.notes_edit)
-        form.addRow("Semantic version:", self.semver_edit)
+        form.addRow(self.tr("Release notes:"), self.notes_edit)
+        form.addRow(self.tr("Semantic version:"), self.semver_edit)
 
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )
-        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Publish")
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText(self.tr("Publish"))
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
 
@@ -145,12 +156,14 @@ class PublishDialog(QDialog):
         self.baseline_label = QLabel(html.escape(baseline.note))
         self.baseline_label.setWordWrap(True)
         counts = " ".join(
-            f'<span style="color:{CLASS_COLOURS[k]}"><b>{diff.counts[k]}</b> {k.value}</span>'
+            f'<span style="color:{CLASS_COLOURS[k]}"><b>{diff.counts[k]}</b> {class_word(k)}</span>'
             for k in CLASS_ORDER
         )
-        reasons = ", ".join(diff.semver.reasons) or "no changes"
+        reasons = ", ".join(diff.semver.reasons) or self.tr("no changes")
         self.summary_label = QLabel(
-            f"{counts}<br>Suggested bump: <b>{diff.semver.level}</b> — {html.escape(reasons)}"
+            self.tr("{counts}<br>Suggested bump: <b>{level}</b> — {reasons}").format(
+                counts=counts, level=semver_word(diff.semver.level), reasons=html.escape(reasons)
+            )
         )
         self.summary_label.setWordWrap(True)
         self.changes_view = QTextBrowser()
@@ -163,8 +176,10 @@ class PublishDialog(QDialog):
         breaking = breaking_changes(diff)
         if breaking:
             self.ack_heading = QLabel(
-                f"<b>Acknowledge each breaking change ({len(breaking)})</b> — callers built for "
-                f"{html.escape(baseline.label)} may fail after this release:"
+                self.tr(
+                    "<b>Acknowledge each breaking change ({count})</b> — callers built for "
+                    "{baseline} may fail after this release:"
+                ).format(count=len(breaking), baseline=html.escape(baseline.label))
             )
             self.ack_heading.setWordWrap(True)
             for change in breaking:
@@ -177,7 +192,7 @@ class PublishDialog(QDialog):
             self.ack_list.setWordWrap(True)
             self.ack_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
             self.ack_list.itemChanged.connect(lambda _item: self._update_publish())
-            self.ack_all_button = QPushButton("Acknowledge all")
+            self.ack_all_button = QPushButton(self.tr("Acknowledge all"))
             self.ack_all_button.clicked.connect(self.acknowledge_all)
             layout.addWidget(self.ack_heading)
             layout.addWidget(self.ack_list, 1)
@@ -190,8 +205,10 @@ class PublishDialog(QDialog):
         # The review takes the room: notes stay a few lines tall.
         self.notes_edit.setMaximumHeight(90)
         self.semver_edit.setToolTip(
-            f"Suggested from {baseline.previous_semver or 'no earlier semver'} "
-            f"and a {diff.semver.level} bump"
+            self.tr("Suggested from {previous} and a {level} bump").format(
+                previous=baseline.previous_semver or self.tr("no earlier semver"),
+                level=semver_word(diff.semver.level),
+            )
         )
 
     def ack_items(self) -> list[QListWidgetItem]:
@@ -217,7 +234,11 @@ class PublishDialog(QDialog):
         button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
         button.setEnabled(missing == 0)
         button.setToolTip(
-            f"Acknowledge the {missing} remaining breaking change(s) first" if missing else ""
+            self.tr("Acknowledge the {missing} remaining breaking change(s) first").format(
+                missing=missing
+            )
+            if missing
+            else ""
         )
 
     # ------------------------------------------------------------------ publishing
@@ -235,31 +256,36 @@ class PublishDialog(QDialog):
         try:
             self.published = self._publish(self.request())
         except StoreError as exc:
-            self.error_label.setText(f"Not published: {exc}")
+            self.error_label.setText(self.tr("Not published: {exc}").format(exc=exc))
             self.error_label.show()
             return
         super().accept()
 
 
 def _ack_text(change: Change) -> str:
-    where = f"{change.tool or '(registry)'} · {change.path or '—'}"
+    registry = QCoreApplication.translate("PublishDialog", "(registry)")
+    where = f"{change.tool or registry} · {change.path or '—'}"
     return f"{change.rule_id} — {where}\n{change.message}"
 
 
 def _changes_html(diff: RegistryDiff) -> str:
     rows: list[str] = []
     for change in diff.registry_changes:
-        rows.append(_change_row("(registry)", change))
+        rows.append(_change_row(QCoreApplication.translate("PublishDialog", "(registry)"), change))
     for tool in diff.tools:
         if tool.status is ToolStatus.UNCHANGED:
             continue
         if not tool.changes:
             rows.append(f"<tr><td>{html.escape(tool_title(tool))}</td><td colspan=3>"
-                        f"{tool.status.value}</td></tr>")  # fmt: skip
+                        f"{status_word(tool.status)}</td></tr>")  # fmt: skip
         for change in tool.changes:
             rows.append(_change_row(tool_title(tool), change))
     if not rows:
-        return "<p><i>Nothing changed since the baseline.</i></p>"
+        return (
+            "<p><i>"
+            + QCoreApplication.translate("PublishDialog", "Nothing changed since the baseline.")
+            + "</i></p>"
+        )
     return "<table cellspacing=0 cellpadding=3>" + "".join(rows) + "</table>"
 
 
@@ -268,7 +294,7 @@ def _change_row(where: str, change: Change) -> str:
     values = f"{short_value(change.before, 40)} → {short_value(change.after, 40)}"
     return (
         f"<tr><td>{html.escape(where)}</td>"
-        f'<td style="color:{colour}">{change.klass.value}</td>'
+        f'<td style="color:{colour}">{class_word(change.klass)}</td>'
         f"<td><code>{html.escape(change.rule_id)}</code></td>"
         f"<td>{html.escape(change.message)} <small>({html.escape(values)})</small></td></tr>"
     )

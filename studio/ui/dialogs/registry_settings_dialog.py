@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QDialog,
@@ -60,13 +60,20 @@ def parse_verbs(text: str) -> tuple[tuple[str, ...], list[str]]:
             continue
         if not _VERB.fullmatch(verb):
             problems.append(
-                f"{raw.strip()!r} is not a verb: use one word of letters and digits, "
-                "starting with a letter"
+                QCoreApplication.translate(
+                    "RegistrySettingsDialog",
+                    "{verb!r} is not a verb: use one word of letters and digits, "
+                    "starting with a letter",
+                ).format(verb=raw.strip())
             )
         elif verb not in verbs:
             verbs.append(verb)
     if not verbs and not problems:
-        problems.append("Enter at least one verb, e.g. get, list, create.")
+        problems.append(
+            QCoreApplication.translate(
+                "RegistrySettingsDialog", "Enter at least one verb, e.g. get, list, create."
+            )
+        )
     return tuple(verbs), problems
 
 
@@ -88,7 +95,7 @@ class RegistrySettingsDialog(QDialog):
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
-        self.setWindowTitle(f"Registry settings — {registry}")
+        self.setWindowTitle(self.tr("Registry settings — {registry}").format(registry=registry))
         self._sample = sample
         mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
 
@@ -96,24 +103,30 @@ class RegistrySettingsDialog(QDialog):
         self.description_edit = QPlainTextEdit(current.description)
         self.description_edit.setFixedHeight(self.description_edit.fontMetrics().lineSpacing() * 4)
         self.verbs_edit = QLineEdit(", ".join(current.verbs))
-        self.verbs_edit.setToolTip("Allowed first words of tool names (verb_noun), comma-separated")
+        self.verbs_edit.setToolTip(
+            self.tr("Allowed first words of tool names (verb_noun), comma-separated")
+        )
         self.verbs_problem = _problem_label()
 
         form = QFormLayout()
-        form.addRow("&Title:", self.title_edit)
-        form.addRow("&Description:", self.description_edit)
-        form.addRow("&Verbs:", self.verbs_edit)
+        form.addRow(self.tr("&Title:"), self.title_edit)
+        form.addRow(self.tr("&Description:"), self.description_edit)
+        form.addRow(self.tr("&Verbs:"), self.verbs_edit)
         form.addRow("", self.verbs_problem)
 
         self.template_edit = QPlainTextEdit(current.description_template)
         self.template_edit.setFont(mono)
         self.template_edit.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-        self.reset_button = QPushButton("Reset to default")
-        placeholders = QLabel("Placeholders: " + " ".join("{" + p + "}" for p in PLACEHOLDERS))
+        self.reset_button = QPushButton(self.tr("Reset to default"))
+        placeholders = QLabel(
+            self.tr("Placeholders: {names}").format(
+                names=" ".join("{" + p + "}" for p in PLACEHOLDERS)
+            )
+        )
         placeholders.setWordWrap(True)
         placeholders.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.template_problem = _problem_label()
-        template_box = QGroupBox("Description &template")
+        template_box = QGroupBox(self.tr("Description &template"))
         template_layout = QVBoxLayout(template_box)
         template_layout.addWidget(self.template_edit, 1)
         template_layout.addWidget(placeholders)
@@ -122,14 +135,16 @@ class RegistrySettingsDialog(QDialog):
         reset_row.addStretch(1)
         reset_row.addWidget(self.reset_button)
         template_layout.addLayout(reset_row)
-        self.template_edit.setAccessibleName("Description template")
+        self.template_edit.setAccessibleName(self.tr("Description template"))
 
         self.preview_edit = QPlainTextEdit()
         self.preview_edit.setReadOnly(True)
         self.preview_edit.setFont(mono)
         self.preview_note = QLabel()
         self.preview_note.setWordWrap(True)
-        title = f"Preview: {sample.name}" if sample else "Preview"
+        title = (
+            self.tr("Preview: {name}").format(name=sample.name) if sample else self.tr("Preview")
+        )
         preview_box = QGroupBox(title)
         preview_layout = QVBoxLayout(preview_box)
         preview_layout.addWidget(self.preview_edit, 1)
@@ -193,12 +208,14 @@ class RegistrySettingsDialog(QDialog):
     def _render(self, template: str, *, broken: bool) -> None:
         if self._sample is None:
             self.preview_edit.setPlainText("")
-            self.preview_note.setText("Select a tool in the main window to preview the template.")
+            self.preview_note.setText(
+                self.tr("Select a tool in the main window to preview the template.")
+            )
             return
         # render_description falls back to the default template when this one is broken.
         self.preview_edit.setPlainText(render_description(self._sample, template))
         self.preview_note.setText(
-            "Showing the default template until the problem is fixed." if broken else ""
+            self.tr("Showing the default template until the problem is fixed.") if broken else ""
         )
         self.preview_note.setVisible(broken)
 

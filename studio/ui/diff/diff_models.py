@@ -6,8 +6,10 @@ import json
 from typing import Any
 
 from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
     QAbstractListModel,
     QAbstractTableModel,
+    QCoreApplication,
     QModelIndex,
     QPersistentModelIndex,
     Qt,
@@ -35,6 +37,47 @@ STATUS_MARKS = {
 }
 
 
+# The shown words for the diff's classes and statuses (the enum values are
+# the English words, kept in reports and JSON; the UI translates them).
+_CLASS_WORDS: dict[ChangeClass, object] = {
+    ChangeClass.BREAKING: QT_TRANSLATE_NOOP("DiffLabels", "breaking"),
+    ChangeClass.BEHAVIOURAL: QT_TRANSLATE_NOOP("DiffLabels", "behavioural"),
+    ChangeClass.COMPATIBLE: QT_TRANSLATE_NOOP("DiffLabels", "compatible"),
+    ChangeClass.METADATA: QT_TRANSLATE_NOOP("DiffLabels", "metadata"),
+}
+_STATUS_WORDS: dict[ToolStatus, object] = {
+    ToolStatus.ADDED: QT_TRANSLATE_NOOP("DiffLabels", "added"),
+    ToolStatus.REMOVED: QT_TRANSLATE_NOOP("DiffLabels", "removed"),
+    ToolStatus.RENAMED: QT_TRANSLATE_NOOP("DiffLabels", "renamed"),
+    ToolStatus.CHANGED: QT_TRANSLATE_NOOP("DiffLabels", "changed"),
+    ToolStatus.UNCHANGED: QT_TRANSLATE_NOOP("DiffLabels", "unchanged"),
+}
+
+
+def class_word(klass: ChangeClass) -> str:
+    """A change class as shown in the UI language ("breaking" / "破坏性")."""
+    return QCoreApplication.translate("DiffLabels", str(_CLASS_WORDS.get(klass, klass.value)))
+
+
+def status_word(status: ToolStatus) -> str:
+    """A tool status as shown in the UI language ("added" / "新增")."""
+    return QCoreApplication.translate("DiffLabels", str(_STATUS_WORDS.get(status, status.value)))
+
+
+_SEMVER_WORDS = {
+    "major": QT_TRANSLATE_NOOP("DiffLabels", "major"),
+    "minor": QT_TRANSLATE_NOOP("DiffLabels", "minor"),
+    "patch": QT_TRANSLATE_NOOP("DiffLabels", "patch"),
+    "none": QT_TRANSLATE_NOOP("DiffLabels", "none"),
+}
+
+
+def semver_word(level: str) -> str:
+    """A semver bump level as shown in the UI language ("major" / "主版本")."""
+    word = _SEMVER_WORDS.get(str(level))
+    return QCoreApplication.translate("DiffLabels", str(word)) if word else str(level)
+
+
 def tool_title(tool: ToolDiff) -> str:
     """``old → new`` for a renamed tool, else its name."""
     if tool.status is ToolStatus.RENAMED:
@@ -46,10 +89,10 @@ def tool_badge(tool: ToolDiff) -> str:
     """``changed · 2 breaking +1`` (status, the worst class's count, how many others)."""
     worst = tool.worst
     if worst is None:
-        return tool.status.value
+        return status_word(tool.status)
     counts = tool.counts()
     others = sum(counts.values()) - counts[worst]
-    return f"{tool.status.value} · {counts[worst]} {worst.value}" + (
+    return f"{status_word(tool.status)} · {counts[worst]} {class_word(worst)}" + (
         f" +{others}" if others else ""
     )
 
@@ -99,11 +142,11 @@ class ToolDiffListModel(QAbstractListModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return f"{STATUS_MARKS[tool.status]} {tool_title(tool)}\n    {tool_badge(tool)}"
         if role == Qt.ItemDataRole.ToolTipRole:
-            worst = tool.worst.value if tool.worst else "no classified change"
-            counts = ", ".join(f"{n} {k.value}" for k, n in tool.counts().items() if n)
-            return f"{tool_title(tool)}: {tool.status.value}, worst {worst}" + (
-                f" ({counts})" if counts else ""
-            )
+            worst = class_word(tool.worst) if tool.worst else self.tr("no classified change")
+            counts = ", ".join(f"{n} {class_word(k)}" for k, n in tool.counts().items() if n)
+            return self.tr("{tool}: {status}, worst {worst}").format(
+                tool=tool_title(tool), status=status_word(tool.status), worst=worst
+            ) + (f" ({counts})" if counts else "")
         if role == Qt.ItemDataRole.ForegroundRole and tool.worst is not None:
             return QBrush(QColor(CLASS_COLOURS[tool.worst]))
         if role == self.ToolRole:
@@ -122,7 +165,13 @@ class ToolDiffListModel(QAbstractListModel):
         return roles
 
 
-CHANGE_COLUMNS = ("Rule", "Class", "Path", "Before → after", "Message")
+CHANGE_COLUMNS = (
+    QT_TRANSLATE_NOOP("ChangeTableModel", "Rule"),
+    QT_TRANSLATE_NOOP("ChangeTableModel", "Class"),
+    QT_TRANSLATE_NOOP("ChangeTableModel", "Path"),
+    QT_TRANSLATE_NOOP("ChangeTableModel", "Before → after"),
+    QT_TRANSLATE_NOOP("ChangeTableModel", "Message"),
+)
 
 
 class ChangeTableModel(QAbstractTableModel):
@@ -156,7 +205,7 @@ class ChangeTableModel(QAbstractTableModel):
             and role == Qt.ItemDataRole.DisplayRole
             and 0 <= section < len(CHANGE_COLUMNS)
         ):
-            return CHANGE_COLUMNS[section]
+            return self.tr(str(CHANGE_COLUMNS[section]))
         return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -168,7 +217,7 @@ class ChangeTableModel(QAbstractTableModel):
             if column == 0:
                 return change.rule_id
             if column == 1:
-                return change.klass.value
+                return class_word(change.klass)
             if column == 2:
                 return change.path or "—"
             if column == 3:
@@ -179,7 +228,9 @@ class ChangeTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             if column == 3:
                 before, after = short_value(change.before, 2000), short_value(change.after, 2000)
-                return f"before: {before}\nafter: {after}"
+                return self.tr("before: {before}\nafter: {after}").format(
+                    before=before, after=after
+                )
             return change.message
         if role == Qt.ItemDataRole.ForegroundRole and column == 1:
             return QBrush(QColor(CLASS_COLOURS[change.klass]))

@@ -7,7 +7,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QItemSelectionModel, Qt, QThreadPool, Signal
+from PySide6.QtCore import QCoreApplication, QItemSelectionModel, Qt, QThreadPool, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -33,6 +33,9 @@ from studio.ui.diff.diff_models import (
     CLASS_COLOURS,
     ChangeTableModel,
     ToolDiffListModel,
+    class_word,
+    semver_word,
+    status_word,
     tool_title,
 )
 from studio.ui.diff.renames_panel import RenamesPanel
@@ -123,21 +126,21 @@ class DiffView(QWidget):
 
     def _build(self) -> None:
         self.a_combo = QComboBox()
-        self.a_combo.setToolTip("A: the older side")
+        self.a_combo.setToolTip(self.tr("A: the older side"))
         self.b_combo = QComboBox()
-        self.b_combo.setToolTip("B: the newer side")
+        self.b_combo.setToolTip(self.tr("B: the newer side"))
         for combo in (self.a_combo, self.b_combo):
             combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
             combo.activated.connect(lambda _i: self.recompute())
-        self.swap_button = QPushButton("Swap")
+        self.swap_button = QPushButton(self.tr("Swap"))
         self.swap_button.clicked.connect(self.swap)
-        self.export_md_button = QPushButton("Export Markdown…")
-        self.export_md_button.setToolTip("Save the report for a pull request")
+        self.export_md_button = QPushButton(self.tr("Export Markdown…"))
+        self.export_md_button.setToolTip(self.tr("Save the report for a pull request"))
         self.export_md_button.clicked.connect(self.export_markdown)
-        self.export_json_button = QPushButton("Export JSON…")
+        self.export_json_button = QPushButton(self.tr("Export JSON…"))
         self.export_json_button.clicked.connect(self.export_json)
         pick = QHBoxLayout()
-        pick.addWidget(QLabel("Compare"))
+        pick.addWidget(QLabel(self.tr("Compare")))
         pick.addWidget(self.a_combo)
         pick.addWidget(QLabel("→"))
         pick.addWidget(self.b_combo)
@@ -151,7 +154,7 @@ class DiffView(QWidget):
         self.semver_label = QLabel()
         self.semver_label.setWordWrap(True)
         self.semver_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.status_label = QLabel("Pick a registry")
+        self.status_label = QLabel(self.tr("Pick a registry"))
         header = QHBoxLayout()
         header.addWidget(self.counts_label)
         header.addWidget(self.semver_label, 1)
@@ -194,10 +197,10 @@ class DiffView(QWidget):
         self.deltas = QTextBrowser()
 
         self.tabs = QTabWidget()
-        self.tabs.addTab(tool_page, "Changes && description")
-        self.tabs.addTab(self.schema_diff, "Schema")
-        self.tabs.addTab(self.renames, "Renames")
-        self.tabs.addTab(self.deltas, "Lint && tokens")
+        self.tabs.addTab(tool_page, self.tr("Changes && description"))
+        self.tabs.addTab(self.schema_diff, self.tr("Schema"))
+        self.tabs.addTab(self.renames, self.tr("Renames"))
+        self.tabs.addTab(self.deltas, self.tr("Lint && tokens"))
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(self.tool_list)
@@ -224,7 +227,7 @@ class DiffView(QWidget):
         self.registry = registry
         self._fill_sides()
         if registry is None:
-            self._clear("No registry open")
+            self._clear(self.tr("No registry open"))
             return
         sides = self._sides()
         a = next((s for s in sides if s.kind == "version"), DRAFT)
@@ -247,7 +250,7 @@ class DiffView(QWidget):
             try:
                 sides = available_sides(self.store, self.registry)
             except StoreError as exc:
-                self.status_label.setText(f"Cannot list versions: {exc}")
+                self.status_label.setText(self.tr("Cannot list versions: {exc}").format(exc=exc))
         for combo in (self.a_combo, self.b_combo):
             combo.clear()
             for side in sides:
@@ -297,7 +300,7 @@ class DiffView(QWidget):
             frozenset(self.rejected),
             self.lint_profile,
         )
-        self.status_label.setText("Computing…")
+        self.status_label.setText(self.tr("Computing…"))
         self.runner.submit(request)
 
     # ------------------------------------------------------------------ renames
@@ -341,27 +344,33 @@ class DiffView(QWidget):
         self._update_buttons()
 
     def _show_failure(self, message: str) -> None:
-        self._clear(f"Diff failed: {message}")
+        self._clear(self.tr("Diff failed: {message}").format(message=message))
 
     def _show_result(self, result: DiffResult) -> None:
         previous = self.selected_tool()
         self.result = result
         diff = result.diff
         counts = " ".join(
-            f'<span style="color:{CLASS_COLOURS[k]}"><b>{diff.counts[k]}</b> {k.value}</span>'
+            f'<span style="color:{CLASS_COLOURS[k]}"><b>{diff.counts[k]}</b> {class_word(k)}</span>'
             for k in CLASS_ORDER
         )
         self.counts_label.setText(counts)
-        reasons = ", ".join(diff.semver.reasons) or "no changes"
-        self.semver_label.setText(f"Suggested bump: {diff.semver.level.upper()} — {reasons}")
+        reasons = ", ".join(diff.semver.reasons) or self.tr("no changes")
+        self.semver_label.setText(
+            self.tr("Suggested bump: {level} — {reasons}").format(
+                level=semver_word(diff.semver.level).upper(), reasons=reasons
+            )
+        )
         self.semver_label.setToolTip("\n".join(diff.semver.reasons))
         changed = sum(1 for t in diff.tools if t.status.value != "unchanged")
         self.status_label.setText(
-            f"{diff.a_label} → {diff.b_label} · {changed} of {len(diff.tools)} tools differ"
+            self.tr("{a_label} → {b_label} · {changed} of {count} tools differ").format(
+                a_label=diff.a_label, b_label=diff.b_label, changed=changed, count=len(diff.tools)
+            )
         )
         self.tool_model.set_tools(diff.tools)
         self.renames.set_diff(diff)
-        self.tabs.setTabText(2, f"Renames ({len(diff.renames)})")
+        self.tabs.setTabText(2, self.tr("Renames ({count})").format(count=len(diff.renames)))
         self.description_diff.set_titles(diff.a_label, diff.b_label)
         self.schema_diff.set_titles(diff.a_label, diff.b_label)
         self.deltas.setHtml(_deltas_html(diff))
@@ -404,15 +413,19 @@ class DiffView(QWidget):
         result = self.result
         if tool is None or result is None:
             self.change_model.set_changes(result.diff.registry_changes if result else [])
-            self.tool_heading.setText("Registry-level changes" if result else "")
+            self.tool_heading.setText(self.tr("Registry-level changes") if result else "")
             self.description_diff.set_html("", "")
             self.schema_diff.set_html("", "")
             return
         worst = tool.worst
         colour = CLASS_COLOURS[worst] if worst else "palette(text)"
         self.tool_heading.setText(
-            f'<b>{html.escape(tool_title(tool))}</b> — <span style="color:{colour}">'
-            f"{tool.status.value}{', ' + worst.value if worst else ''}</span>"
+            self.tr('<b>{tool}</b> — <span style="color:{colour}">{status}{worst}</span>').format(
+                tool=html.escape(tool_title(tool)),
+                colour=colour,
+                status=status_word(tool.status),
+                worst=", " + class_word(worst) if worst else "",
+            )
         )
         self.change_model.set_changes(tool.changes)
         self.change_table.resizeColumnsToContents()
@@ -434,9 +447,9 @@ class DiffView(QWidget):
                 rights.append(heading + right)
             self.description_diff.set_html("".join(lefts), "".join(rights))
         else:
-            note = "<p><i>No description block changed.</i></p>"
-            left_text = _description(old) if old else "<p><i>(not in A)</i></p>"
-            right_text = _description(new) if new else "<p><i>(not in B)</i></p>"
+            note = "<p><i>" + self.tr("No description block changed.") + "</i></p>"
+            left_text = _description(old) if old else "<p><i>" + self.tr("(not in A)") + "</i></p>"
+            right_text = _description(new) if new else "<p><i>" + self.tr("(not in B)") + "</i></p>"
             self.description_diff.set_html(note + left_text, note + right_text)
         before = json_text(old.parameters) if old else ""
         after = json_text(new.parameters) if new else ""
@@ -455,7 +468,9 @@ class DiffView(QWidget):
         diff = self.diff
         if diff is None:
             return None
-        return self._export("Export diff as Markdown", "md", "Markdown (*.md)", to_markdown(diff))
+        return self._export(
+            self.tr("Export diff as Markdown"), "md", self.tr("Markdown (*.md)"), to_markdown(diff)
+        )
 
     def export_json(self) -> Path | None:
         """Write the diff as JSON where the chooser says; the path or None."""
@@ -463,7 +478,7 @@ class DiffView(QWidget):
         if diff is None:
             return None
         text = json.dumps(to_json(diff), indent=2, ensure_ascii=False) + "\n"
-        return self._export("Export diff as JSON", "json", "JSON (*.json)", text)
+        return self._export(self.tr("Export diff as JSON"), "json", self.tr("JSON (*.json)"), text)
 
     def _export(self, caption: str, ext: str, filter_: str, text: str) -> Path | None:
         diff = self.diff
@@ -477,9 +492,9 @@ class DiffView(QWidget):
         try:
             path.write_text(text, encoding="utf-8")
         except OSError as exc:
-            self.status_label.setText(f"Not exported: {exc}")
+            self.status_label.setText(self.tr("Not exported: {exc}").format(exc=exc))
             return None
-        self.status_label.setText(f"Exported {path.name}")
+        self.status_label.setText(self.tr("Exported {name}").format(name=path.name))
         return path
 
 
@@ -496,31 +511,65 @@ def _deltas_html(diff: RegistryDiff) -> str:
     out: list[str] = []
     ld = diff.lint_delta
     if ld is None:
-        out.append("<p><i>Lint was skipped for this diff.</i></p>")
+        out.append(
+            "<p><i>"
+            + QCoreApplication.translate("DiffView", "Lint was skipped for this diff.")
+            + "</i></p>"
+        )
     else:
         out.append(
-            f"<h3>Lint ({html.escape(ld.profile)}): {ld.count_before} → {ld.count_after} findings"
-            f" — {len(ld.added)} added, {len(ld.fixed)} fixed</h3>"
+            "<h3>"
+            + QCoreApplication.translate(
+                "DiffView",
+                "Lint ({profile}): {before} → {after} findings — {added} added, {fixed} fixed",
+            ).format(
+                profile=html.escape(ld.profile),
+                before=ld.count_before,
+                after=ld.count_after,
+                added=len(ld.added),
+                fixed=len(ld.fixed),
+            )
+            + "</h3>"
         )
         for title, items, colour in (
-            ("Added", ld.added, CLASS_COLOURS[CLASS_ORDER[0]]),
-            ("Fixed", ld.fixed, CLASS_COLOURS[CLASS_ORDER[2]]),
+            (
+                QCoreApplication.translate("DiffView", "Added"),
+                ld.added,
+                CLASS_COLOURS[CLASS_ORDER[0]],
+            ),
+            (
+                QCoreApplication.translate("DiffView", "Fixed"),
+                ld.fixed,
+                CLASS_COLOURS[CLASS_ORDER[2]],
+            ),
         ):
             if not items:
                 continue
             out.append(f'<p><b style="color:{colour}">{title}</b></p><ul>')
+            registry = QCoreApplication.translate("DiffView", "(registry)")
             out += [
-                f"<li><code>{html.escape(i.rule_id)}</code> {html.escape(i.tool or '(registry)')}"
+                f"<li><code>{html.escape(i.rule_id)}</code> {html.escape(i.tool or registry)}"
                 f" <code>{html.escape(i.path)}</code> — {html.escape(i.message)}</li>"
                 for i in items
             ]
             out.append("</ul>")
         if ld.gone:
-            out.append(f"<p>{len(ld.gone)} findings of removed tools went with them.</p>")
+            gone = QCoreApplication.translate(
+                "DiffView", "{count} findings of removed tools went with them."
+            )
+            out.append("<p>" + gone.format(count=len(ld.gone)) + "</p>")
     td = diff.token_delta
     out.append(
-        f"<h3>Tokens ({html.escape(td.method)}): {td.total_before} → {td.total_after}"
-        f" ({td.total_delta:+d})</h3><ul>"
+        "<h3>"
+        + QCoreApplication.translate(
+            "DiffView", "Tokens ({method}): {before} → {after} ({delta:+d})"
+        ).format(
+            method=html.escape(td.method),
+            before=td.total_before,
+            after=td.total_after,
+            delta=td.total_delta,
+        )
+        + "</h3><ul>"
     )
     out += [
         f"<li>{html.escape(name)}: {before} → {after} ({after - before:+d})</li>"

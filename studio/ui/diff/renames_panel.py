@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -18,7 +18,14 @@ from PySide6.QtWidgets import (
 
 from studio.diff import RegistryDiff, ToolStatus
 
-_COLUMNS = ("Old name", "New name", "Similarity", "State", "", "")
+_COLUMNS = (
+    QT_TRANSLATE_NOOP("RenamesPanel", "Old name"),
+    QT_TRANSLATE_NOOP("RenamesPanel", "New name"),
+    QT_TRANSLATE_NOOP("RenamesPanel", "Similarity"),
+    QT_TRANSLATE_NOOP("RenamesPanel", "State"),
+    "",
+    "",
+)
 
 
 class RenamesPanel(QWidget):
@@ -35,25 +42,27 @@ class RenamesPanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.table = QTableWidget(0, len(_COLUMNS))
-        self.table.setHorizontalHeaderLabels(list(_COLUMNS))
+        self.table.setHorizontalHeaderLabels([self.tr(str(c)) if c else "" for c in _COLUMNS])
         self.table.verticalHeader().hide()
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        self.empty_label = QLabel("No rename candidates: no removed tool resembles an added one.")
+        self.empty_label = QLabel(
+            self.tr("No rename candidates: no removed tool resembles an added one.")
+        )
         self.empty_label.setWordWrap(True)
 
         self.removed_combo = QComboBox()
-        self.removed_combo.setToolTip("A tool missing from B")
+        self.removed_combo.setToolTip(self.tr("A tool missing from B"))
         self.added_combo = QComboBox()
-        self.added_combo.setToolTip("A tool new in B")
-        self.pair_button = QPushButton("Confirm rename")
-        self.pair_button.setToolTip("Treat the removed tool as renamed to the added one")
+        self.added_combo.setToolTip(self.tr("A tool new in B"))
+        self.pair_button = QPushButton(self.tr("Confirm rename"))
+        self.pair_button.setToolTip(self.tr("Treat the removed tool as renamed to the added one"))
         self.pair_button.clicked.connect(self._confirm_pair)
         pair = QHBoxLayout()
-        pair.addWidget(QLabel("Pair:"))
+        pair.addWidget(QLabel(self.tr("Pair:")))
         pair.addWidget(self.removed_combo, 1)
         pair.addWidget(QLabel("→"))
         pair.addWidget(self.added_combo, 1)
@@ -75,12 +84,12 @@ class RenamesPanel(QWidget):
             values = (cand.old, cand.new, f"{cand.score:.2f}", state)
             for column, value in enumerate(values):
                 self.table.setItem(row, column, QTableWidgetItem(value))
-            confirm = QPushButton("Confirm")
+            confirm = QPushButton(self.tr("Confirm"))
             confirm.setEnabled(cand.source != "confirmed")
             confirm.clicked.connect(
                 lambda _=False, c=cand: self.confirmRequested.emit(c.old, c.new)
             )
-            reject = QPushButton("Reject")
+            reject = QPushButton(self.tr("Reject"))
             reject.setEnabled(cand.source != "rejected")
             reject.clicked.connect(lambda _=False, c=cand: self.rejectRequested.emit(c.old, c.new))
             self.table.setCellWidget(row, 4, confirm)

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from PySide6.QtCore import QCoreApplication
+
 from registry_db import RegistryStore, StoreError
 from studio.contract import Registry
 from studio.diff import RegistryDiff, diff_registries
@@ -110,7 +112,9 @@ def publish_baseline(
     if not versions:
         a = Registry(name=b.name, settings=b.settings)
         label = "nothing"
-        note = f"{registry} has never been published: every tool is new."
+        note = QCoreApplication.translate(
+            "PublishBaseline", "{registry} has never been published: every tool is new."
+        ).format(registry=registry)
     else:
         state = release_state(store, registry)
         number = state.stable_version
@@ -118,12 +122,16 @@ def publish_baseline(
             number = versions[-1].number
         if state.stable_pinned:
             label = f"stable (v{number})"
-            note = f"Compared with the version the stable channel serves (v{number})."
+            note = QCoreApplication.translate(
+                "PublishBaseline",
+                "Compared with the version the stable channel serves (v{number}).",
+            ).format(number=number)
         else:
             label = f"v{number}"
-            note = (
-                f"No stable channel version is set: compared with the latest version (v{number})."
-            )
+            note = QCoreApplication.translate(
+                "PublishBaseline",
+                "No stable channel version is set: compared with the latest version (v{number}).",
+            ).format(number=number)
         a = store.load_version(registry, number).registry
     diff = diff_registries(a, b, lint_profile=None, a_label=label, b_label="draft")
     return PublishBaseline(diff, label, previous_semver, note)

@@ -12,7 +12,14 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
+    QAbstractItemModel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+)
 
 from studio.editing.edits import (
     ITEMS,
@@ -33,16 +40,16 @@ _NO_PARENT = QModelIndex()
 
 # (column key, header); the key is the schema keyword edited by the column.
 COLUMNS: tuple[tuple[str, str], ...] = (
-    ("name", "Name"),
-    ("type", "Type"),
-    ("required", "Required"),
-    ("enum", "Enum values"),
-    ("default", "Default"),
-    ("format", "Format"),
-    ("description", "Description"),
-    ("x-aliases", "Aliases"),
-    ("x-enum-aliases", "Enum aliases"),
-    ("x-injected", "Injected from"),
+    ("name", str(QT_TRANSLATE_NOOP("Columns", "Name"))),
+    ("type", str(QT_TRANSLATE_NOOP("Columns", "Type"))),
+    ("required", str(QT_TRANSLATE_NOOP("Columns", "Required"))),
+    ("enum", str(QT_TRANSLATE_NOOP("Columns", "Enum values"))),
+    ("default", str(QT_TRANSLATE_NOOP("Columns", "Default"))),
+    ("format", str(QT_TRANSLATE_NOOP("Columns", "Format"))),
+    ("description", str(QT_TRANSLATE_NOOP("Columns", "Description"))),
+    ("x-aliases", str(QT_TRANSLATE_NOOP("Columns", "Aliases"))),
+    ("x-enum-aliases", str(QT_TRANSLATE_NOOP("Columns", "Enum aliases"))),
+    ("x-injected", str(QT_TRANSLATE_NOOP("Columns", "Injected from"))),
 )
 COLUMN = {key: i for i, (key, _) in enumerate(COLUMNS)}
 _TITLES = tuple(title for _, title in COLUMNS)
@@ -282,7 +289,7 @@ class ParameterTreeModel(QAbstractItemModel):
                 return marker[1]
         if role == Qt.ItemDataRole.ToolTipRole:
             if node.is_items:
-                return "The schema of each item of the array"
+                return self.tr("The schema of each item of the array")
             if key in ("description", "x-enum-aliases", "enum", "x-aliases"):
                 return cell_text(node.schema, key) or None
         return None

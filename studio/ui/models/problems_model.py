@@ -6,6 +6,8 @@ from functools import partial
 from typing import Any
 
 from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
+    QCoreApplication,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
@@ -14,19 +16,19 @@ from PySide6.QtCore import (
 from studio.lint import Finding, LintReport, Severity
 from studio.lint.engine import finding_tools
 from studio.ui.models.table_base import RowTableModel, SourceSortProxy
-from studio.ui.widgets.field_markers import marker_tooltip, severity_icon
+from studio.ui.widgets.field_markers import marker_tooltip, severity_icon, severity_word
 
 Index = QModelIndex | QPersistentModelIndex
 
 COLUMNS: tuple[tuple[str, str], ...] = (
-    ("severity", "Severity"),
-    ("rule", "Rule"),
-    ("tool", "Tool"),
-    ("path", "Field"),
-    ("message", "Message"),
+    ("severity", str(QT_TRANSLATE_NOOP("Columns", "Severity"))),
+    ("rule", str(QT_TRANSLATE_NOOP("Columns", "Rule"))),
+    ("tool", str(QT_TRANSLATE_NOOP("Columns", "Tool"))),
+    ("path", str(QT_TRANSLATE_NOOP("Columns", "Field"))),
+    ("message", str(QT_TRANSLATE_NOOP("Columns", "Message"))),
 )
 COLUMN = {key: i for i, (key, _) in enumerate(COLUMNS)}
-REGISTRY_LABEL = "(registry)"
+REGISTRY_LABEL = str(QT_TRANSLATE_NOOP("Columns", "(registry)"))
 
 FindingRole = RowTableModel.RowRole
 """The :class:`~studio.lint.Finding` of a row."""
@@ -36,11 +38,13 @@ SortRole = RowTableModel.SortRole
 
 def _text(f: Finding, key: str) -> str:
     if key == "severity":
-        return f.severity.value
+        return severity_word(f.severity)
     if key == "rule":
         return f.rule_id
     if key == "tool":
-        return f.tool if f.tool is not None else REGISTRY_LABEL
+        return (
+            f.tool if f.tool is not None else QCoreApplication.translate("Columns", REGISTRY_LABEL)
+        )
     if key == "path":
         return f.path
     return f.message

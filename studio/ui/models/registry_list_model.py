@@ -49,8 +49,12 @@ class RegistryListModel(QAbstractListModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return info.title or info.name
         if role == Qt.ItemDataRole.ToolTipRole:
-            latest = f"v{info.latest_version}" if info.latest_version else "never published"
-            return f"{info.name}\n{info.tool_count} tools in the draft · {latest}"
+            latest = (
+                f"v{info.latest_version}" if info.latest_version else self.tr("never published")
+            )
+            return self.tr("{name}\n{count} tools in the draft · {latest}").format(
+                name=info.name, count=info.tool_count, latest=latest
+            )
         if role == self.NameRole:
             return info.name
         if role == self.InfoRole:

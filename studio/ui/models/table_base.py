@@ -14,6 +14,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from PySide6.QtCore import (
     QAbstractTableModel,
+    QCoreApplication,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
@@ -48,7 +49,8 @@ def horizontal_header(
         and orientation == Qt.Orientation.Horizontal
         and 0 <= section < len(titles)
     ):
-        return titles[section]
+        # Titles are English in the code, marked with QT_TRANSLATE_NOOP("Columns", …).
+        return QCoreApplication.translate("Columns", titles[section])
     return None
 
 

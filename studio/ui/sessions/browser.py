@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QItemSelection, QItemSelectionModel, Qt
+from PySide6.QtCore import QCoreApplication, QItemSelection, QItemSelectionModel, Qt
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -53,7 +53,7 @@ from studio.sessions.model import Message
 from studio.sessions.revalidate import recorded_prepared_arguments
 from studio.ui.sessions.doctor_dialog import DoctorDialog
 from studio.ui.sessions.import_dialog import ImportLogDialog
-from studio.ui.sessions.prompts import EXPORT_TITLES, SessionPrompts
+from studio.ui.sessions.prompts import SessionPrompts, export_title
 from studio.ui.sessions.replay_model import (
     ClientFactory,
     ReplayChoice,
@@ -62,7 +62,13 @@ from studio.ui.sessions.replay_model import (
     replay_options,
 )
 from studio.ui.sessions.revalidate_view import RevalidateView
-from studio.ui.sessions.sessions_model import COLUMNS, SessionsFilterModel, SessionsTableModel
+from studio.ui.sessions.sessions_model import (
+    COLUMNS,
+    SessionsFilterModel,
+    SessionsTableModel,
+    source_label,
+    untitled,
+)
 from studio.ui.sessions.viewer import SessionViewer
 from studio.ui.sessions.worker import JobRunner
 
@@ -101,15 +107,15 @@ class SessionsView(QWidget):
         self._sized = False
 
         self.text_filter = QLineEdit()
-        self.text_filter.setPlaceholderText("Filter by title, id, model")
+        self.text_filter.setPlaceholderText(self.tr("Filter by title, id, model"))
         self.text_filter.setClearButtonEnabled(True)
         self.source_filter = QComboBox()
-        self.source_filter.addItem("All sources", ALL)
+        self.source_filter.addItem(self.tr("All sources"), ALL)
         for source in (SOURCE_PLAYGROUND, SOURCE_IMPORT, SOURCE_REPLAY, SOURCE_MCP, SOURCE_PROXY,
                        *DOCTOR_SOURCES):  # fmt: skip
-            self.source_filter.addItem(source, source)
+            self.source_filter.addItem(source_label(source), source)
         self.registry_filter = QComboBox()
-        self.registry_filter.addItem("All registries", ALL)
+        self.registry_filter.addItem(self.tr("All registries"), ALL)
         self.registry_filter.setSizeAdjustPolicy(
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
         )
@@ -127,7 +133,7 @@ class SessionsView(QWidget):
         self.table.setWordWrap(False)
         self.table.verticalHeader().hide()
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
-        self.table.setAccessibleName("Sessions")
+        self.table.setAccessibleName(self.tr("Sessions"))
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         # Title and registry can be long: fixed starting widths (elided, full text in the
@@ -137,22 +143,27 @@ class SessionsView(QWidget):
             header.resizeSection(column, width)
         header.setMinimumSectionSize(40)
 
-        self.import_button = QPushButton("Import log…")
+        self.import_button = QPushButton(self.tr("Import log…"))
         self.import_button.setToolTip(
-            "Import sessions from an OpenAI, Anthropic or Gemini log, a SWE-agent trajectory, "
-            "a Claude Code session file or a Codex rollout"
+            self.tr(
+                "Import sessions from an OpenAI, Anthropic or Gemini log, a SWE-agent trajectory, "
+                "a Claude Code session file or a Codex rollout"
+            )
         )
         self.export_button = QToolButton()
-        self.export_button.setText("Export")
+        self.export_button.setText(self.tr("Export"))
         self.export_button.setToolTip(
-            "Export session… (OpenAI, Anthropic or JSONL; secrets redacted)"
+            self.tr("Export session… (OpenAI, Anthropic or JSONL; secrets redacted)")
         )
         self.export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         menu = QMenu(self.export_button)
         for fmt in EXPORT_FORMATS:
-            menu.addAction(f"{EXPORT_TITLES[fmt]}…", lambda f=fmt: self.export_session(f))
+            menu.addAction(
+                self.tr("{format}…").format(format=export_title(fmt)),
+                lambda f=fmt: self.export_session(f),
+            )
         self.export_button.setMenu(menu)
-        self.refresh_button = QPushButton("Refresh")
+        self.refresh_button = QPushButton(self.tr("Refresh"))
         self.count_label = QLabel()
 
         filters = QHBoxLayout()
@@ -178,7 +189,7 @@ class SessionsView(QWidget):
 
         self.viewer = SessionViewer()
         self.revalidate_view = RevalidateView(store, self.runner)
-        self.viewer.bottom_tabs.addTab(self.revalidate_view, "Re-validation")
+        self.viewer.bottom_tabs.addTab(self.revalidate_view, self.tr("Re-validation"))
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.setChildrenCollapsible(False)
@@ -232,7 +243,7 @@ class SessionsView(QWidget):
         current = self.registry_filter.currentData()
         self.registry_filter.blockSignals(True)
         self.registry_filter.clear()
-        self.registry_filter.addItem("All registries", ALL)
+        self.registry_filter.addItem(self.tr("All registries"), ALL)
         for name in registries:
             self.registry_filter.addItem(name, name)
         self.registry_filter.setCurrentIndex(max(0, self.registry_filter.findData(current)))
@@ -249,10 +260,15 @@ class SessionsView(QWidget):
 
     def _update_count(self) -> None:
         shown, total = self.proxy.rowCount(), self.table_model.rowCount()
-        noun = "session" if total == 1 else "sessions"
-        self.count_label.setText(
-            f"{total} {noun}" if shown == total else f"{shown} of {total} {noun} shown"
-        )
+        if shown == total:
+            text = self.tr("1 session") if total == 1 else self.tr("{total} sessions")
+        else:
+            text = (
+                self.tr("{shown} of 1 session shown")
+                if total == 1
+                else self.tr("{shown} of {total} sessions shown")
+            )
+        self.count_label.setText(text.format(shown=shown, total=total))
 
     def visible_ids(self) -> list[str]:
         return [row.id for i in range(self.proxy.rowCount()) if (row := self.proxy.row_at(i))]
@@ -330,22 +346,29 @@ class SessionsView(QWidget):
             step = replay.position if replay is not None else -1
             options = replay_options(self.store, step, self.info.registry, self.info.version)
             if not options.registries:
-                self.prompts.error(self, "Nothing to replay against", "Create a registry first.")
+                self.prompts.error(
+                    self, self.tr("Nothing to replay against"), self.tr("Create a registry first.")
+                )
                 return False
             choice = self.prompts.choose_replay(self, options)
             if choice is None:
                 return False
         info = self.info
-        title = f"Replay of {info.title or info.id[:8]}"
+        title = self.tr("Replay of {title}").format(title=info.title or info.id[:8])
         try:
             self.replayer.start(self.messages, choice, context=info.context or None,
                                 system=info.system, title=title)  # fmt: skip
         except (ValueError, RuntimeError, NotFoundError) as exc:
-            self.prompts.error(self, "Replay not started", str(exc))
+            self.prompts.error(self, self.tr("Replay not started"), str(exc))
             return False
-        fork = f", live {choice.profile} from step {choice.fork_step + 1}" if (
-            choice.fork_step is not None) else ""  # fmt: skip
-        self._set_replay_status(f"Replaying against {choice.registry} {choice.version}{fork}…")
+        fork = self.tr(", live {profile} from step {step}").format(
+            profile=choice.profile, step=choice.fork_step + 1
+        ) if choice.fork_step is not None else ""  # fmt: skip
+        self._set_replay_status(
+            self.tr("Replaying against {registry} {version}{fork}…").format(
+                registry=choice.registry, version=choice.version, fork=fork
+            )
+        )
         return True
 
     def _on_replay_busy(self, busy: bool) -> None:
@@ -353,7 +376,7 @@ class SessionsView(QWidget):
         self.viewer.stop_replay_button.setEnabled(busy)
 
     def _on_replayed(self, outcome: ReplayOutcome) -> None:
-        text = f"Replay {outcome.status}"
+        text = self.tr("Replay {status}").format(status=outcome.status)
         if outcome.message and outcome.status != "completed":
             text += f": {outcome.message}"
         self._set_replay_status(text)
@@ -417,7 +440,11 @@ class SessionsView(QWidget):
         try:
             path.write_text(text, encoding="utf-8")
         except OSError as exc:
-            self.prompts.error(self, "Not exported", f"Could not write {path}: {exc}")
+            self.prompts.error(
+                self,
+                self.tr("Not exported"),
+                self.tr("Could not write {path}: {error}").format(path=path, error=exc),
+            )
             return None
         return path
 
@@ -428,10 +455,17 @@ class SessionsView(QWidget):
 
 
 def _title(info: SessionInfo, count: int) -> str:
-    where = f"{info.registry} {info.version}".strip() or "no registry"
-    model = info.meta.get("model") or info.profile or "unknown model"
-    title = info.title or "(untitled)"
-    details = " · ".join((info.source, _escape(where), _escape(str(model)), f"{count} messages"))
+    where = f"{info.registry} {info.version}".strip() or QCoreApplication.translate(
+        "SessionsView", "no registry"
+    )
+    model = (
+        info.meta.get("model")
+        or info.profile
+        or QCoreApplication.translate("SessionsView", "unknown model")
+    )
+    title = info.title or untitled()
+    messages = QCoreApplication.translate("SessionsView", "{count} messages").format(count=count)
+    details = " · ".join((source_label(info.source), _escape(where), _escape(str(model)), messages))
     return f"<b>{_escape(title)}</b> · {details}"
 
 

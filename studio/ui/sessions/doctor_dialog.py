@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -42,11 +42,15 @@ from studio.sessions.wire import WIRE_FORMATS, from_wire, to_wire
 from studio.ui.playground.conversation import ConversationView
 from studio.ui.sessions.prompts import SessionPrompts
 
-ACTIONS = {"repair": "Repair", "convert": "Convert", "trim": "Trim"}
+ACTIONS = {
+    "repair": QT_TRANSLATE_NOOP("DoctorDialog", "Repair"),
+    "convert": QT_TRANSLATE_NOOP("DoctorDialog", "Convert"),
+    "trim": QT_TRANSLATE_NOOP("DoctorDialog", "Trim"),
+}
 PROVIDER_TITLES = {
-    "openai": "OpenAI chat",
-    "openai-responses": "OpenAI Responses",
-    "anthropic": "Anthropic messages",
+    "openai": QT_TRANSLATE_NOOP("DoctorDialog", "OpenAI chat"),
+    "openai-responses": QT_TRANSLATE_NOOP("DoctorDialog", "OpenAI Responses"),
+    "anthropic": QT_TRANSLATE_NOOP("DoctorDialog", "Anthropic messages"),
     "gemini": "Gemini",
 }
 _POSITION_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -87,7 +91,10 @@ def run_action(
         back = from_wire(converted.document, provider)
         return DoctorOutcome(
             back,
-            [f"note: {n}" for n in converted.notes],
+            [
+                QCoreApplication.translate("DoctorDialog", "note: {note}").format(note=n)
+                for n in converted.notes
+            ],
             [None] * len(converted.notes),
             {"provider": provider},
         )
@@ -95,12 +102,21 @@ def run_action(
     lines = [str(c) for c in cut.changes]
     positions: list[int | None] = [c.position.message for c in cut.changes]
     lines.append(
-        f"kept {cut.kept_tokens} of {cut.total_tokens} tokens (estimated); "
-        f"{cut.dropped} message(s) before messages[{cut.cut_at}] dropped"
+        QCoreApplication.translate(
+            "DoctorDialog",
+            "kept {kept} of {total} tokens (estimated); "
+            "{dropped} message(s) before messages[{cut_at}] dropped",
+        ).format(
+            kept=cut.kept_tokens, total=cut.total_tokens, dropped=cut.dropped, cut_at=cut.cut_at
+        )
     )
     positions.append(cut.cut_at if cut.cut_at < len(messages) else None)
     if not cut.fits:
-        lines.append(f"even the last safe tail needs {cut.kept_tokens} tokens")
+        lines.append(
+            QCoreApplication.translate(
+                "DoctorDialog", "even the last safe tail needs {kept} tokens"
+            ).format(kept=cut.kept_tokens)
+        )
         positions.append(None)
     return DoctorOutcome(
         cut.messages,
@@ -117,7 +133,9 @@ def run_action(
 def _summary(messages: Sequence[Message]) -> str:
     problems = len(analyse_pairing(messages).problems)
     calls = sum(len(m.tool_calls) for m in messages)
-    return f"{len(messages)} messages · {calls} calls · {problems} pairing problem(s)"
+    return QCoreApplication.translate(
+        "DoctorDialog", "{messages} messages · {calls} calls · {problems} pairing problem(s)"
+    ).format(messages=len(messages), calls=calls, problems=problems)
 
 
 class DoctorDialog(QDialog):
@@ -145,41 +163,47 @@ class DoctorDialog(QDialog):
         self.sessions = sessions
         self.prompts = prompts
         self.outcome = DoctorOutcome(self.source)
-        self.setWindowTitle(f"{ACTIONS[action]} — {info.title or info.id[:8]}")
+        self.setWindowTitle(
+            self.tr("{action} — {session}").format(
+                action=self.tr(str(ACTIONS[action])), session=info.title or info.id[:8]
+            )
+        )
 
         self.provider = QComboBox()
         for fmt in WIRE_FORMATS:
-            self.provider.addItem(PROVIDER_TITLES[fmt], fmt)
+            self.provider.addItem(self.tr(str(PROVIDER_TITLES[fmt])), fmt)
         self.max_tokens = QSpinBox()
         self.max_tokens.setRange(1, 10_000_000)
         self.max_tokens.setSingleStep(500)
         self.max_tokens.setValue(8000)
-        self.keep_system = QCheckBox("Keep system messages")
+        self.keep_system = QCheckBox(self.tr("Keep system messages"))
         self.keep_system.setChecked(True)
         self.summary = QLineEdit()
-        self.summary.setPlaceholderText("Optional: a summary standing for what is cut")
+        self.summary.setPlaceholderText(self.tr("Optional: a summary standing for what is cut"))
         form = QFormLayout()
         if action == "trim":
-            form.addRow("Token budget", self.max_tokens)
+            form.addRow(self.tr("Token budget"), self.max_tokens)
             form.addRow("", self.keep_system)
-            form.addRow("Summary", self.summary)
-            form.addRow("Export as", self.provider)
+            form.addRow(self.tr("Summary"), self.summary)
+            form.addRow(self.tr("Export as"), self.provider)
         else:
-            form.addRow("Provider" if action == "repair" else "Convert to", self.provider)
+            form.addRow(
+                self.tr("Provider") if action == "repair" else self.tr("Convert to"), self.provider
+            )
 
         self.before = ConversationView()
-        self.before.setAccessibleName("Before")
+        self.before.setAccessibleName(self.tr("Before"))
         self.after = ConversationView()
-        self.after.setAccessibleName("After")
+        self.after.setAccessibleName(self.tr("After"))
         self.before_label = QLabel()
         self.after_label = QLabel()
         self.changes = QListWidget()
-        self.changes.setAccessibleName("Changes")
+        self.changes.setAccessibleName(self.tr("Changes"))
         self.changes.setMaximumHeight(self.fontMetrics().height() * 7 + 12)
         panes = QSplitter(Qt.Orientation.Horizontal)
         for label, view, heading in (
-            (self.before_label, self.before, "Before"),
-            (self.after_label, self.after, "After"),
+            (self.before_label, self.before, self.tr("Before")),
+            (self.after_label, self.after, self.tr("After")),
         ):
             box = QWidget()
             layout = QVBoxLayout(box)
@@ -191,11 +215,13 @@ class DoctorDialog(QDialog):
             layout.addWidget(view, 1)
             panes.addWidget(box)
 
-        self.save_button = QPushButton("Save as new session")
-        self.save_button.setToolTip("Store the result as a new session linked to this one")
-        self.export_button = QPushButton("Export…")
-        self.export_button.setToolTip("Write the result in the chosen provider's wire shape")
-        self.close_button = QPushButton("Close")
+        self.save_button = QPushButton(self.tr("Save as new session"))
+        self.save_button.setToolTip(self.tr("Store the result as a new session linked to this one"))
+        self.export_button = QPushButton(self.tr("Export…"))
+        self.export_button.setToolTip(
+            self.tr("Write the result in the chosen provider's wire shape")
+        )
+        self.close_button = QPushButton(self.tr("Close"))
         self.status = QLabel()
         self.status.setWordWrap(True)
         buttons = QHBoxLayout()
@@ -207,7 +233,7 @@ class DoctorDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(panes, 1)
-        changes_title = QLabel("Changes")
+        changes_title = QLabel(self.tr("Changes"))
         changes_title.setStyleSheet("font-weight: bold;")
         layout.addWidget(changes_title)
         layout.addWidget(self.changes)
@@ -243,7 +269,7 @@ class DoctorDialog(QDialog):
         self.after.conversation.set_messages(self.outcome.messages)
         self.after_label.setText(_summary(self.outcome.messages))
         self.changes.clear()
-        lines = self.outcome.lines or ["No change needed: the history is already valid"]
+        lines = self.outcome.lines or [self.tr("No change needed: the history is already valid")]
         for i, line in enumerate(lines):
             item = QListWidgetItem(line)
             item.setToolTip(line)
@@ -286,7 +312,7 @@ class DoctorDialog(QDialog):
             title=title,
             meta=dict(self.outcome.meta),
         )
-        self.status.setText(f"Saved as session {info.id[:8]}")
+        self.status.setText(self.tr("Saved as session {id}").format(id=info.id[:8]))
         self.saved.emit(info.id)
         return info.id
 
@@ -302,7 +328,11 @@ class DoctorDialog(QDialog):
                 json.dumps(document, ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
             )
         except OSError as exc:
-            self.prompts.error(self, "Not exported", f"Could not write {path}: {exc}")
+            self.prompts.error(
+                self,
+                self.tr("Not exported"),
+                self.tr("Could not write {path}: {error}").format(path=path, error=exc),
+            )
             return None
-        self.status.setText(f"Exported to {path.name}")
+        self.status.setText(self.tr("Exported to {name}").format(name=path.name))
         return path

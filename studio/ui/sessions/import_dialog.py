@@ -61,7 +61,7 @@ class ImportLogDialog(QDialog):
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Import session log")
+        self.setWindowTitle(self.tr("Import session log"))
         self.store = store
         self.sessions = SessionStore.for_store(store)
         self.prompts = prompts
@@ -74,30 +74,32 @@ class ImportLogDialog(QDialog):
         self._generation = 0
 
         self.path_edit = QLineEdit()
-        self.path_edit.setPlaceholderText("A .json, .jsonl or .traj log, or a folder of them")
-        self.browse_button = QPushButton("Browse…")
+        self.path_edit.setPlaceholderText(
+            self.tr("A .json, .jsonl or .traj log, or a folder of them")
+        )
+        self.browse_button = QPushButton(self.tr("Browse…"))
         self.format_combo = QComboBox()
         self.format_combo.addItems(["auto", *FORMATS])
-        self.format_combo.setToolTip("auto detects each conversation's format")
-        self.tools_check = QCheckBox("Import the tools as a registry draft")
-        self.tools_check.setToolTip("The tool definitions that came with the log")
+        self.format_combo.setToolTip(self.tr("auto detects each conversation's format"))
+        self.tools_check = QCheckBox(self.tr("Import the tools as a registry draft"))
+        self.tools_check.setToolTip(self.tr("The tool definitions that came with the log"))
         self.draft_edit = QLineEdit()
-        self.draft_edit.setPlaceholderText("registry name")
+        self.draft_edit.setPlaceholderText(self.tr("registry name"))
         self.draft_edit.setEnabled(False)
         self.progress = QProgressBar()
         self.progress.setRange(0, 1)
         self.progress.setValue(0)
-        self.status = QLabel("Choose a file and Import.")
+        self.status = QLabel(self.tr("Choose a file and Import."))
         self.status.setWordWrap(True)
         self.report = QPlainTextEdit()
         self.report.setReadOnly(True)
-        self.report.setPlaceholderText("Errors and warnings appear here")
+        self.report.setPlaceholderText(self.tr("Errors and warnings appear here"))
         self.report.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-        self.import_button = QPushButton("Import")
+        self.import_button = QPushButton(self.tr("Import"))
         self.import_button.setDefault(True)
-        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button = QPushButton(self.tr("Cancel"))
         self.cancel_button.setEnabled(False)
-        self.close_button = QPushButton("Close")
+        self.close_button = QPushButton(self.tr("Close"))
 
         file_row = QHBoxLayout()
         file_row.addWidget(self.path_edit, 1)
@@ -106,8 +108,8 @@ class ImportLogDialog(QDialog):
         draft_row.addWidget(self.tools_check)
         draft_row.addWidget(self.draft_edit, 1)
         form = QFormLayout()
-        form.addRow("File", file_row)
-        form.addRow("Format", self.format_combo)
+        form.addRow(self.tr("File"), file_row)
+        form.addRow(self.tr("Format"), self.format_combo)
         form.addRow("", draft_row)
         buttons = QHBoxLayout()
         buttons.addWidget(self.progress, 1)
@@ -179,7 +181,7 @@ class ImportLogDialog(QDialog):
         self.session_ids = []
         self.report.clear()
         self.progress.setRange(0, 0)  # busy until the first report
-        self.status.setText(f"Reading {path.name}…")
+        self.status.setText(self.tr("Reading {name}…").format(name=path.name))
         self._set_running(True)
         return self.runner.start(job)
 
@@ -187,7 +189,7 @@ class ImportLogDialog(QDialog):
         """Ask the worker to stop; what it read so far is kept."""
         if self.cancel_event is not None and self.runner.busy:
             self.cancel_event.set()
-            self.status.setText("Cancelling…")
+            self.status.setText(self.tr("Cancelling…"))
 
     def _set_running(self, running: bool) -> None:
         self.import_button.setEnabled(not running)
@@ -208,7 +210,7 @@ class ImportLogDialog(QDialog):
         self._set_running(False)
         self.progress.setRange(0, 1)
         self.progress.setValue(0)
-        self.status.setText(f"Could not read the file: {message}")
+        self.status.setText(self.tr("Could not read the file: {message}").format(message=message))
 
     def _on_done(self, generation: int, outcome: ImportOutcome) -> None:
         if generation != self._generation:
@@ -221,14 +223,22 @@ class ImportLogDialog(QDialog):
         for session in outcome.sessions:
             info = save_imported(self.sessions, session, file=session.file or name)
             self.session_ids.append(info.id)
-        lines = [f"error: {e}" for e in outcome.errors]
-        lines += [f"warning: {w}" for w in outcome.warnings]
+        lines = [self.tr("error: {message}").format(message=e) for e in outcome.errors]
+        lines += [self.tr("warning: {message}").format(message=w) for w in outcome.warnings]
         self.report.setPlainText("\n".join(lines))
         count = len(outcome.sessions)
-        summary = (
-            f"{'Cancelled; kept' if outcome.cancelled else 'Imported'} {count} "
-            f"session{'s' if count != 1 else ''} · {len(outcome.errors)} error(s) · "
-            f"{len(outcome.warnings)} warning(s)"
+        if outcome.cancelled:
+            head = (
+                self.tr("Cancelled; kept 1 session")
+                if count == 1
+                else self.tr("Cancelled; kept {count} sessions").format(count=count)
+            )
+        elif count == 1:
+            head = self.tr("Imported 1 session")
+        else:
+            head = self.tr("Imported {count} sessions").format(count=count)
+        summary = self.tr("{head} · {errors} error(s) · {warnings} warning(s)").format(
+            head=head, errors=len(outcome.errors), warnings=len(outcome.warnings)
         )
         if self.tools_check.isChecked():
             summary += " · " + self._import_tools(outcome)
@@ -240,15 +250,17 @@ class ImportLogDialog(QDialog):
         tools = next((s.tools for s in outcome.sessions if s.tools), None)
         name = self.draft_edit.text().strip()
         if not tools:
-            return "the log came with no tool definitions"
+            return self.tr("the log came with no tool definitions")
         if not name:
-            return "no registry name for the tools"
+            return self.tr("no registry name for the tools")
         exists = any(r.name == name for r in self.store.list_registries())
         if exists and not self.prompts.confirm_replace_draft(self, name):
-            return "tools not imported"
+            return self.tr("tools not imported")
         try:
             registry, _ = import_tools_as_draft(self.store, tools, name)
         except (FormatError, StoreError, ValueError) as exc:
-            return f"tools not imported: {exc}"
+            return self.tr("tools not imported: {error}").format(error=exc)
         self.draft_registry = registry.name
-        return f"{len(registry.tools)} tool(s) in the draft of {registry.name}"
+        return self.tr("{count} tool(s) in the draft of {name}").format(
+            count=len(registry.tools), name=registry.name
+        )

@@ -4,11 +4,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
 from studio.ui.sessions.replay_model import ReplayChoice, ReplayOptions, choose_replay
 
-EXPORT_TITLES = {"openai": "OpenAI chat", "anthropic": "Anthropic messages", "jsonl": "JSONL"}
+EXPORT_TITLES = {
+    "openai": QT_TRANSLATE_NOOP("SessionPrompts", "OpenAI chat"),
+    "anthropic": QT_TRANSLATE_NOOP("SessionPrompts", "Anthropic messages"),
+    "jsonl": "JSONL",
+}
+
+
+def export_title(fmt: str) -> str:
+    """The shown name of an export format ("OpenAI chat")."""
+    return QCoreApplication.translate("SessionPrompts", str(EXPORT_TITLES.get(fmt, fmt)))
 
 
 class SessionPrompts:
@@ -17,25 +27,39 @@ class SessionPrompts:
     def choose_log_file(self, parent: QWidget) -> Path | None:
         path, _ = QFileDialog.getOpenFileName(
             parent,
-            "Import a session log",
+            QCoreApplication.translate("SessionPrompts", "Import a session log"),
             "",
-            "Session logs (*.json *.jsonl *.traj);;All files (*)",
+            QCoreApplication.translate(
+                "SessionPrompts", "Session logs (*.json *.jsonl *.traj);;All files (*)"
+            ),
         )
         return Path(path) if path else None
 
     def export_path(self, parent: QWidget, fmt: str, suggested: str) -> Path | None:
-        pattern = "JSON Lines (*.jsonl)" if fmt == "jsonl" else "JSON (*.json)"
+        pattern = (
+            QCoreApplication.translate("SessionPrompts", "JSON Lines (*.jsonl)")
+            if fmt == "jsonl"
+            else QCoreApplication.translate("SessionPrompts", "JSON (*.json)")
+        )
         path, _ = QFileDialog.getSaveFileName(
-            parent, f"Export session as {EXPORT_TITLES.get(fmt, fmt)}", suggested, pattern
+            parent,
+            QCoreApplication.translate("SessionPrompts", "Export session as {format}").format(
+                format=export_title(fmt)
+            ),
+            suggested,
+            pattern,
         )
         return Path(path) if path else None
 
     def confirm_replace_draft(self, parent: QWidget, registry: str) -> bool:
         answer = QMessageBox.question(
             parent,
-            "Replace the draft?",
-            f"{registry} already exists. Replace its draft with the tools from the log? "
-            "Published versions are kept.",
+            QCoreApplication.translate("SessionPrompts", "Replace the draft?"),
+            QCoreApplication.translate(
+                "SessionPrompts",
+                "{registry} already exists. Replace its draft with the tools from the log? "
+                "Published versions are kept.",
+            ).format(registry=registry),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
             QMessageBox.StandardButton.Cancel,
         )

@@ -12,7 +12,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -44,7 +44,14 @@ from studio.ui.models.table_base import RowTableModel
 from studio.ui.sessions.worker import Job, JobRunner
 from studio.ui.widgets.json_highlighter import is_dark
 
-COLUMNS = ("Position", "Call id", "Tool", "Status", "Reason", "Changes")
+COLUMNS = (
+    str(QT_TRANSLATE_NOOP("Columns", "Position")),
+    str(QT_TRANSLATE_NOOP("Columns", "Call id")),
+    str(QT_TRANSLATE_NOOP("Columns", "Tool")),
+    str(QT_TRANSLATE_NOOP("Columns", "Status")),
+    str(QT_TRANSLATE_NOOP("Columns", "Reason")),
+    str(QT_TRANSLATE_NOOP("Columns", "Changes")),
+)
 STATUS_COLUMN = COLUMNS.index("Status")
 ROW_ROLE = RowTableModel.RowRole
 STATUS_COLOURS = {  # (light, dark)
@@ -53,6 +60,20 @@ STATUS_COLOURS = {  # (light, dark)
     FAILS: ("#b3261e", "#ff8a80"),
     TOOL_GONE: ("#6b3fa0", "#c7a6f0"),
 }
+
+
+_STATUS_WORDS = {
+    PASSES: QT_TRANSLATE_NOOP("RevalidationStatus", "passes"),
+    MAPPED: QT_TRANSLATE_NOOP("RevalidationStatus", "mapped-differently"),
+    FAILS: QT_TRANSLATE_NOOP("RevalidationStatus", "fails"),
+    TOOL_GONE: QT_TRANSLATE_NOOP("RevalidationStatus", "tool-gone"),
+}
+
+
+def status_word(status: str) -> str:
+    """A re-validation status in the UI language (the stored value stays English)."""
+    word = _STATUS_WORDS.get(status)
+    return QCoreApplication.translate("RevalidationStatus", str(word)) if word else status
 
 
 def _changes_text(changes: Sequence[Mapping[str, Any]]) -> str:
@@ -74,7 +95,7 @@ class RevalidationTableModel(RowTableModel[RevalidationRow]):
                 lambda r: str(r.position),
                 lambda r: r.call_id,
                 lambda r: r.tool,
-                lambda r: r.status,
+                lambda r: status_word(r.status),
                 lambda r: r.reason,
                 lambda r: _changes_text(r.changes),
             ),
@@ -87,13 +108,18 @@ class RevalidationTableModel(RowTableModel[RevalidationRow]):
         self.dark = False
 
     def tooltip(self, row: RevalidationRow, column: int) -> str:
-        lines = [f"{row.tool} · {row.status}" + (f" ({row.error_code})" if row.error_code else "")]
+        lines = [
+            f"{row.tool} · {status_word(row.status)}"
+            + (f" ({row.error_code})" if row.error_code else "")
+        ]
         if row.reason:
             lines.append(row.reason)
-        lines.append("recorded: " + json.dumps(row.recorded, ensure_ascii=False)[:400])
+        lines.append(self.tr("recorded: ") + json.dumps(row.recorded, ensure_ascii=False)[:400])
         if row.prepared:
-            lines.append("prepared now: " + json.dumps(row.prepared, ensure_ascii=False)[:400])
-        lines += [f"note: {n}" for n in row.notes]
+            lines.append(
+                self.tr("prepared now: ") + json.dumps(row.prepared, ensure_ascii=False)[:400]
+            )
+        lines += [self.tr("note: {note}").format(note=n) for n in row.notes]
         return "\n".join(lines)
 
     def foreground(self, row: RevalidationRow, column: int) -> QColor | None:
@@ -109,10 +135,20 @@ def counts_html(report: RevalidationReport, dark: bool) -> str:
     parts = []
     for status in STATUSES:
         colour = STATUS_COLOURS[status][1 if dark else 0]
-        parts.append(f"<span style='color:{colour}'><b>{counts[status]}</b> {status}</span>")
+        parts.append(
+            f"<span style='color:{colour}'><b>{counts[status]}</b> {status_word(status)}</span>"
+        )
     total = len(report.rows)
-    calls = f"{total} recorded call{'s' if total != 1 else ''}"
-    head = f"{calls} against {report.registry} {report.version}: "
+    calls = (
+        QCoreApplication.translate("RevalidateView", "1 recorded call")
+        if total == 1
+        else QCoreApplication.translate("RevalidateView", "{total} recorded calls").format(
+            total=total
+        )
+    )
+    head = QCoreApplication.translate(
+        "RevalidateView", "{calls} against {registry} {version}: "
+    ).format(calls=calls, registry=report.registry, version=report.version)
     return head + " · ".join(parts)
 
 
@@ -138,16 +174,16 @@ class RevalidateView(QWidget):
         self._generation = 0
 
         self.registry_combo = QComboBox()
-        self.registry_combo.setToolTip("The registry to re-validate against")
+        self.registry_combo.setToolTip(self.tr("The registry to re-validate against"))
         self.registry_combo.setMinimumContentsLength(12)
         self.registry_combo.setSizeAdjustPolicy(
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
         )
         self.version_combo = QComboBox()
-        self.version_combo.setToolTip("The draft or a published version")
+        self.version_combo.setToolTip(self.tr("The draft or a published version"))
         self.version_combo.setMinimumContentsLength(8)
-        self.run_button = QPushButton("Re-validate")
-        self.summary = QLabel("Pick a registry and a version, then Re-validate.")
+        self.run_button = QPushButton(self.tr("Re-validate"))
+        self.summary = QLabel(self.tr("Pick a registry and a version, then Re-validate."))
         self.summary.setWordWrap(True)
         self.summary.setTextFormat(Qt.TextFormat.RichText)
         self.table_model = RevalidationTableModel(self)
@@ -157,7 +193,7 @@ class RevalidateView(QWidget):
         self.table.setWordWrap(False)
         self.table.verticalHeader().hide()
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
-        self.table.setAccessibleName("Re-validation")
+        self.table.setAccessibleName(self.tr("Re-validation"))
         header = self.table.horizontalHeader()
         for column in range(STATUS_COLUMN + 1):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
@@ -167,7 +203,7 @@ class RevalidateView(QWidget):
 
         row = QHBoxLayout()
         row.setSpacing(6)
-        row.addWidget(QLabel("Against"))
+        row.addWidget(QLabel(self.tr("Against")))
         row.addWidget(self.registry_combo, 1)
         row.addWidget(self.version_combo)
         row.addWidget(self.run_button)
@@ -198,7 +234,7 @@ class RevalidateView(QWidget):
     def _fill_versions(self, name: str, prefer: str = "") -> None:
         current = prefer or self.version_combo.currentData() or "draft"
         self.version_combo.clear()
-        self.version_combo.addItem("draft", "draft")
+        self.version_combo.addItem(self.tr("draft"), "draft")
         if name:
             try:
                 versions = self.store.list_versions(name)
@@ -230,7 +266,7 @@ class RevalidateView(QWidget):
         self.run_button.setEnabled(True)
         self.report = None
         self.table_model.set_rows([])
-        self.summary.setText("Pick a registry and a version, then Re-validate.")
+        self.summary.setText(self.tr("Pick a registry and a version, then Re-validate."))
 
     # ------------------------------------------------------------------ running
 
@@ -244,12 +280,12 @@ class RevalidateView(QWidget):
     def run(self) -> Job | None:
         """Re-validate in a worker; the table fills when it reports."""
         if not self.registry_combo.currentText():
-            self.summary.setText("There is no registry to re-validate against.")
+            self.summary.setText(self.tr("There is no registry to re-validate against."))
             return None
         try:
             registry, version = self._registry()
         except StoreError as exc:
-            self.summary.setText(f"Cannot read that version: {exc}")
+            self.summary.setText(self.tr("Cannot read that version: {exc}").format(exc=exc))
             return None
         messages, context, prepared = self.messages, self.context, self.recorded_prepared
 
@@ -261,7 +297,11 @@ class RevalidateView(QWidget):
         self._generation = job.generation
         job.signals.succeeded.connect(self._on_report)
         job.signals.failed.connect(self._on_failed)
-        self.summary.setText(f"Re-validating against {registry.name} {version}…")
+        self.summary.setText(
+            self.tr("Re-validating against {name} {version}…").format(
+                name=registry.name, version=version
+            )
+        )
         self.run_button.setEnabled(False)
         return self.runner.start(job)
 
@@ -279,4 +319,4 @@ class RevalidateView(QWidget):
         if generation != self._generation:
             return
         self.run_button.setEnabled(True)
-        self.summary.setText(f"Re-validation failed: {message}")
+        self.summary.setText(self.tr("Re-validation failed: {message}").format(message=message))

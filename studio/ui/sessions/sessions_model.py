@@ -9,6 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
+    QCoreApplication,
     QModelIndex,
     QPersistentModelIndex,
     QSortFilterProxyModel,
@@ -19,13 +21,45 @@ from studio.sessions.library import SessionRow
 from studio.ui.models.table_base import RowTableModel
 
 _Index = QModelIndex | QPersistentModelIndex
-COLUMNS = ("Title", "Source", "Registry", "Model", "Calls", "Problems", "Messages", "File",
-           "Date")  # fmt: skip
+COLUMNS = (
+    str(QT_TRANSLATE_NOOP("Columns", "Title")),
+    str(QT_TRANSLATE_NOOP("Columns", "Source")),
+    str(QT_TRANSLATE_NOOP("Columns", "Registry")),
+    str(QT_TRANSLATE_NOOP("Columns", "Model")),
+    str(QT_TRANSLATE_NOOP("Columns", "Calls")),
+    str(QT_TRANSLATE_NOOP("Columns", "Problems")),
+    str(QT_TRANSLATE_NOOP("Columns", "Messages")),
+    str(QT_TRANSLATE_NOOP("Columns", "File")),
+    str(QT_TRANSLATE_NOOP("Columns", "Date")),
+)
 PROBLEMS_COLUMN = COLUMNS.index("Problems")
 _NUMBERS = {COLUMNS.index("Calls"): "calls", PROBLEMS_COLUMN: "problems",
             COLUMNS.index("Messages"): "messages"}  # fmt: skip
 ROW_ROLE = RowTableModel.RowRole
 SORT_ROLE = RowTableModel.SortRole
+
+
+_SOURCE_WORDS = {
+    "import": QT_TRANSLATE_NOOP("SessionSource", "import"),
+    "playground": QT_TRANSLATE_NOOP("SessionSource", "playground"),
+    "replay": QT_TRANSLATE_NOOP("SessionSource", "replay"),
+    "mcp": QT_TRANSLATE_NOOP("SessionSource", "mcp"),
+    "proxy": QT_TRANSLATE_NOOP("SessionSource", "proxy"),
+    "repair": QT_TRANSLATE_NOOP("SessionSource", "repair"),
+    "convert": QT_TRANSLATE_NOOP("SessionSource", "convert"),
+    "trim": QT_TRANSLATE_NOOP("SessionSource", "trim"),
+}
+
+
+def source_label(source: str) -> str:
+    """Where a session came from, as shown in the UI language (the stored value is English)."""
+    word = _SOURCE_WORDS.get(source)
+    return QCoreApplication.translate("SessionSource", str(word)) if word else source
+
+
+def untitled() -> str:
+    """The title shown for a session without one."""
+    return QCoreApplication.translate("SessionsTableModel", "(untitled)")
 
 
 def _registry_label(row: SessionRow) -> str:
@@ -45,8 +79,8 @@ class SessionsTableModel(RowTableModel[SessionRow]):
         zip(
             COLUMNS,
             (
-                lambda r: r.title or "(untitled)",
-                lambda r: r.source,
+                lambda r: r.title or untitled(),
+                lambda r: source_label(r.source),
                 _registry_label,
                 lambda r: r.model or "—",
                 lambda r: str(r.calls),
@@ -68,9 +102,11 @@ class SessionsTableModel(RowTableModel[SessionRow]):
 
     def tooltip(self, row: SessionRow, column: int) -> Any:
         if column == 0:
-            return f"{row.title or '(untitled)'}\n{row.id} · {row.status}"
+            return f"{row.title or untitled()}\n{row.id} · {row.status}"
         if column == PROBLEMS_COLUMN:
-            return f"{row.problems} pairing problem(s) and suspicious pattern(s)"
+            return self.tr("{count} pairing problem(s) and suspicious pattern(s)").format(
+                count=row.problems
+            )
         return self.display(row, column)
 
     def alignment(self, row: SessionRow, column: int) -> Any:

@@ -64,29 +64,43 @@ class SessionViewer(QWidget):
         self._row_end: list[int] = []
         self._visible_end = 0
 
-        self.header = QLabel("Select a session")
+        self.header = QLabel(self.tr("Select a session"))
         self.header.setWordWrap(True)
         self.header.setContentsMargins(4, 4, 4, 0)
         self.replay_bar = ReplayBar()
-        self.replay_model_button = QPushButton("Replay as model…")
+        self.replay_model_button = QPushButton(self.tr("Replay as model…"))
         self.replay_model_button.setToolTip(
-            "Play the recorded assistant turns as the model against the current runtime, "
-            "registry version and executors; optionally fork at the current step with a "
-            "live model"
+            self.tr(
+                "Play the recorded assistant turns as the model against the current runtime, "
+                "registry version and executors; optionally fork at the current step with a "
+                "live model"
+            )
         )
         self.replay_model_button.setEnabled(False)
-        self.stop_replay_button = QPushButton("Stop")
-        self.stop_replay_button.setToolTip("Stop the replay")
+        self.stop_replay_button = QPushButton(self.tr("Stop"))
+        self.stop_replay_button.setToolTip(self.tr("Stop the replay"))
         self.stop_replay_button.setEnabled(False)
         # Repair…, Convert…, Trim…: before | after of studio.sessions.doctor (the browser
         # opens the dialog; the session itself is never changed).
         self.doctor_buttons: dict[str, QPushButton] = {}
-        for action, tip in (
-            ("repair", "The smallest change that makes this history valid for a provider"),
-            ("convert", "This conversation in another provider's wire shape"),
-            ("trim", "Drop the oldest messages to fit a token budget, at safe points only"),
+        for action, label, tip in (
+            (
+                "repair",
+                self.tr("Repair…"),
+                self.tr("The smallest change that makes this history valid for a provider"),
+            ),
+            (
+                "convert",
+                self.tr("Convert…"),
+                self.tr("This conversation in another provider's wire shape"),
+            ),
+            (
+                "trim",
+                self.tr("Trim…"),
+                self.tr("Drop the oldest messages to fit a token budget, at safe points only"),
+            ),
         ):
-            button = QPushButton(f"{action.capitalize()}…")
+            button = QPushButton(label)
             button.setToolTip(tip)
             button.setEnabled(False)
             self.doctor_buttons[action] = button
@@ -101,12 +115,12 @@ class SessionViewer(QWidget):
         self.pending_model = PendingCallsModel(self)
         self.pending_view = QListView()
         self.pending_view.setModel(self.pending_model)
-        self.pending_view.setAccessibleName("Pending tool calls")
+        self.pending_view.setAccessibleName(self.tr("Pending tool calls"))
         self.pending_view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.findings_view = QPlainTextEdit()
         self.findings_view.setReadOnly(True)
-        self.findings_view.setPlaceholderText("No problem at this step")
-        self.findings_view.setAccessibleName("Problems at this step")
+        self.findings_view.setPlaceholderText(self.tr("No problem at this step"))
+        self.findings_view.setAccessibleName(self.tr("Problems at this step"))
         self.findings_view.setMaximumHeight(self.fontMetrics().height() * 6 + 12)
 
         top = QWidget()
@@ -130,7 +144,7 @@ class SessionViewer(QWidget):
         top_layout.addWidget(self.replay_status)
         top_layout.addWidget(self.conversation, 1)
         self.bottom_tabs = QTabWidget()
-        self.bottom_tabs.addTab(self.event_log, "Event log")
+        self.bottom_tabs.addTab(self.event_log, self.tr("Event log"))
         self.bottom_tabs.setMinimumHeight(90)
         self.centre = QSplitter(Qt.Orientation.Vertical)
         self.centre.setChildrenCollapsible(False)
@@ -143,7 +157,9 @@ class SessionViewer(QWidget):
 
         self.side = QSplitter(Qt.Orientation.Vertical)
         self.side.setChildrenCollapsible(False)
-        self.side.addWidget(_panel("Pending tool calls", self.pending_view, self.findings_view))
+        self.side.addWidget(
+            _panel(self.tr("Pending tool calls"), self.pending_view, self.findings_view)
+        )
         self.side.addWidget(self.inspector)
         self.side.setStretchFactor(0, 1)
         self.side.setStretchFactor(1, 2)
@@ -182,7 +198,7 @@ class SessionViewer(QWidget):
         A session without problems opens at its last step.
         """
         self.messages = list(messages)
-        self.header.setText(title or f"{len(self.messages)} messages")
+        self.header.setText(title or self.tr("{count} messages").format(count=len(self.messages)))
         self.model.set_messages(self.messages)
         log = EventLogModel(self.event_log)
         for stored in events:
@@ -208,7 +224,7 @@ class SessionViewer(QWidget):
 
     def clear(self) -> None:
         self.messages = []
-        self.header.setText("Select a session")
+        self.header.setText(self.tr("Select a session"))
         self.model.set_messages([])
         self._set_log_model(EventLogModel(self.event_log))
         self._index_rows()
@@ -274,7 +290,11 @@ class SessionViewer(QWidget):
         self.pending_model.set_calls(step.pending)
         lines = [f"{f.source} {f.kind}: {f.message}" + (f" [{f.origin}]" if f.origin else "")
                  for f in step.findings]  # fmt: skip
-        answered = f"Answered here: {', '.join(step.answered)}\n" if step.answered else ""
+        answered = (
+            self.tr("Answered here: {calls}").format(calls=", ".join(step.answered)) + "\n"
+            if step.answered
+            else ""
+        )
         self.findings_view.setPlainText(answered + "\n".join(f"⚠ {line}" for line in lines))
 
     def _on_item(self, item: ConversationItem | None) -> None:

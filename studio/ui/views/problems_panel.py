@@ -6,7 +6,7 @@ signals; the window's lint operations do the work (jump, fix, suppress…).
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QPoint, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QModelIndex, QPoint, Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -20,10 +20,8 @@ from PySide6.QtWidgets import (
 
 from studio.lint import PROFILES, Finding, LintReport, Severity
 from studio.ui.models.problems_model import COLUMN, ProblemsFilterModel, ProblemsModel
-from studio.ui.widgets.field_markers import severity_icon
+from studio.ui.widgets.field_markers import severity_icon, severity_label
 from studio.ui.widgets.read_only_table import read_only_table
-
-_SEVERITY_LABELS = {Severity.ERROR: "Errors", Severity.WARNING: "Warnings", Severity.INFO: "Info"}
 
 
 def counts_text(report: LintReport | None) -> str:
@@ -31,14 +29,28 @@ def counts_text(report: LintReport | None) -> str:
     if report is None:
         return ""
     parts = []
-    for sev, word in ((Severity.ERROR, "error"), (Severity.WARNING, "warning")):
-        n = report.counts.get(sev, 0)
-        if n:
-            parts.append(f"{n} {word}{'s' if n != 1 else ''}")
+    n = report.counts.get(Severity.ERROR, 0)
+    if n:
+        parts.append(
+            (
+                QCoreApplication.translate("ProblemsPanel", "{n} error")
+                if n == 1
+                else QCoreApplication.translate("ProblemsPanel", "{n} errors")
+            ).format(n=n)
+        )
+    n = report.counts.get(Severity.WARNING, 0)
+    if n:
+        parts.append(
+            (
+                QCoreApplication.translate("ProblemsPanel", "{n} warning")
+                if n == 1
+                else QCoreApplication.translate("ProblemsPanel", "{n} warnings")
+            ).format(n=n)
+        )
     n = report.counts.get(Severity.INFO, 0)
     if n:
-        parts.append(f"{n} info")
-    return ", ".join(parts) if parts else "no problems"
+        parts.append(QCoreApplication.translate("ProblemsPanel", "{n} info").format(n=n))
+    return ", ".join(parts) if parts else QCoreApplication.translate("ProblemsPanel", "no problems")
 
 
 class ProblemsPanel(QWidget):
@@ -71,21 +83,23 @@ class ProblemsPanel(QWidget):
             button.setCheckable(True)
             button.setChecked(True)
             button.setIcon(severity_icon(sev))
-            button.setText(_SEVERITY_LABELS[sev])
+            button.setText(severity_label(sev))
             button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-            button.setToolTip(f"Show {_SEVERITY_LABELS[sev].lower()}")
+            button.setToolTip(
+                self.tr("Show {severity}").format(severity=severity_label(sev).lower())
+            )
             button.toggled.connect(self._severity_toggled)
             self.severity_buttons[sev] = button
             bar.addWidget(button)
         self.filter_edit = QLineEdit(self)
-        self.filter_edit.setPlaceholderText("Filter problems")
+        self.filter_edit.setPlaceholderText(self.tr("Filter problems"))
         self.filter_edit.setClearButtonEnabled(True)
         self.filter_edit.textChanged.connect(self.proxy.set_text)
         bar.addWidget(self.filter_edit, 1)
-        self.profile_label = QLabel("&Profile", self)
+        self.profile_label = QLabel(self.tr("&Profile"), self)
         self.profile_combo = QComboBox(self)
         self.profile_combo.addItems(list(PROFILES))
-        self.profile_combo.setToolTip("The provider the tools are linted for")
+        self.profile_combo.setToolTip(self.tr("The provider the tools are linted for"))
         self.profile_label.setBuddy(self.profile_combo)
         self.profile_combo.activated.connect(
             lambda _i: self.profileChosen.emit(self.profile_combo.currentText())
@@ -118,7 +132,7 @@ class ProblemsPanel(QWidget):
         self.model.set_report(report)
         for sev, button in self.severity_buttons.items():
             n = report.counts.get(sev, 0) if report else 0
-            button.setText(f"{_SEVERITY_LABELS[sev]} ({n})")
+            button.setText(self.tr("{severity} ({n})").format(severity=severity_label(sev), n=n))
         if selected is not None:
             self.select_finding(selected)
 
@@ -175,18 +189,24 @@ class ProblemsPanel(QWidget):
     def context_menu_for(self, finding: Finding) -> QMenu:
         """The context menu of a row (built for each request; tests trigger its actions)."""
         menu = QMenu(self)
-        go = menu.addAction("&Go to field")
+        go = menu.addAction(self.tr("&Go to field"))
         go.triggered.connect(lambda: self.findingActivated.emit(finding))
-        fix = menu.addAction(f"Apply quick fix: {finding.fix.label}" if finding.fix else "No fix")
+        fix = menu.addAction(
+            self.tr("Apply quick fix: {label}").format(label=finding.fix.label)
+            if finding.fix
+            else self.tr("No fix")
+        )
         fix.setEnabled(finding.fix is not None and finding.tool is not None)
         fix.triggered.connect(lambda: self.fixRequested.emit(finding))
         menu.addSeparator()
-        suppress = menu.addAction("&Suppress with reason…")
+        suppress = menu.addAction(self.tr("&Suppress with reason…"))
         suppress.triggered.connect(lambda: self.suppressRequested.emit(finding))
-        disable = menu.addAction(f"&Disable {finding.rule_id} for this registry")
+        disable = menu.addAction(
+            self.tr("&Disable {rule_id} for this registry").format(rule_id=finding.rule_id)
+        )
         disable.triggered.connect(lambda: self.disableRuleRequested.emit(finding))
         menu.addSeparator()
-        why = menu.addAction("Show &rationale")
+        why = menu.addAction(self.tr("Show &rationale"))
         why.triggered.connect(lambda: self.rationaleRequested.emit(finding))
         return menu
 

@@ -6,6 +6,8 @@ from functools import partial
 from typing import Any
 
 from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
+    QCoreApplication,
     QModelIndex,
     Qt,
     Signal,
@@ -22,12 +24,12 @@ from studio.ui.widgets.field_markers import severity_icon
 from studio.ui.widgets.read_only_table import read_only_table
 
 COLUMNS: tuple[tuple[str, str], ...] = (
-    ("a", "Tool"),
-    ("b", "Similar to"),
-    ("score", "Similarity"),
-    ("kind", "Why"),
-    ("shared", "Shared words"),
-    ("apart", "Tells them apart"),
+    ("a", str(QT_TRANSLATE_NOOP("Columns", "Tool"))),
+    ("b", str(QT_TRANSLATE_NOOP("Columns", "Similar to"))),
+    ("score", str(QT_TRANSLATE_NOOP("Columns", "Similarity"))),
+    ("kind", str(QT_TRANSLATE_NOOP("Columns", "Why"))),
+    ("shared", str(QT_TRANSLATE_NOOP("Columns", "Shared words"))),
+    ("apart", str(QT_TRANSLATE_NOOP("Columns", "Tells them apart"))),
 )
 COLUMN = {key: i for i, (key, _) in enumerate(COLUMNS)}
 PairRole = RowTableModel.RowRole
@@ -37,21 +39,25 @@ SortRole = RowTableModel.SortRole
 def apart_text(pair: SimilarPair) -> str:
     """Which description lacks the line that tells the two tools apart."""
     if pair.a_mentions_b and pair.b_mentions_a:
-        return "both descriptions"
+        return QCoreApplication.translate("SimilarToolsView", "both descriptions")
     if pair.a_mentions_b:
-        return f"only {pair.a}: add a line to {pair.b}"
+        return QCoreApplication.translate("SimilarToolsView", "only {a}: add a line to {b}").format(
+            a=pair.a, b=pair.b
+        )
     if pair.b_mentions_a:
-        return f"only {pair.b}: add a line to {pair.a}"
-    return "neither: add “use X instead” to both"
+        return QCoreApplication.translate("SimilarToolsView", "only {a}: add a line to {b}").format(
+            a=pair.b, b=pair.a
+        )
+    return QCoreApplication.translate("SimilarToolsView", "neither: add “use X instead” to both")
 
 
 def kind_text(pair: SimilarPair) -> str:
     kinds = []
     if pair.near_duplicate:
-        kinds.append("similar descriptions")
+        kinds.append(QCoreApplication.translate("SimilarToolsView", "similar descriptions"))
     if pair.confusable_names:
-        kinds.append("confusable names")
-    return ", ".join(kinds) or "related"
+        kinds.append(QCoreApplication.translate("SimilarToolsView", "confusable names"))
+    return ", ".join(kinds) or QCoreApplication.translate("SimilarToolsView", "related")
 
 
 def _text(pair: SimilarPair, key: str) -> str:
@@ -102,10 +108,17 @@ class SimilarPairsModel(RowTableModel[SimilarPair]):
         return None
 
     def tooltip(self, row: SimilarPair, column: int) -> str:
-        return (
-            f"{row.a} ↔ {row.b}: similarity {row.score:.2f} ({kind_text(row)}); "
-            f"shared words: {', '.join(row.shared_terms) or '—'}. "
-            f"Line that tells them apart: {apart_text(row)}."
+        return QCoreApplication.translate(
+            "SimilarToolsView",
+            "{a} ↔ {b}: similarity {score:.2f} ({kind}); shared words: {shared}. "
+            "Line that tells them apart: {apart}.",
+        ).format(
+            a=row.a,
+            b=row.b,
+            score=row.score,
+            kind=kind_text(row),
+            shared=", ".join(row.shared_terms) or "—",
+            apart=apart_text(row),
         )
 
 
@@ -125,8 +138,10 @@ class SimilarToolsView(QWidget):
         self.proxy.setSourceModel(self.model)
         self.proxy.setSortRole(SortRole)
         self.note = QLabel(
-            "Pairs of tools a model may confuse. Each description should say when to use "
-            "the other tool instead.",
+            self.tr(
+                "Pairs of tools a model may confuse. Each description should say when to use "
+                "the other tool instead."
+            ),
             self,
         )
         self.note.setWordWrap(True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -20,7 +20,16 @@ from PySide6.QtWidgets import (
 from registry_db import VersionInfo
 from studio.ui.diff.review import review_summary, review_tooltip
 
-COLUMNS = ("#", "Semver", "Published", "Author", "Tools", "Hash", "Notes", "Review")
+COLUMNS = (
+    "#",
+    str(QT_TRANSLATE_NOOP("Columns", "Semver")),
+    str(QT_TRANSLATE_NOOP("Columns", "Published")),
+    str(QT_TRANSLATE_NOOP("Columns", "Author")),
+    str(QT_TRANSLATE_NOOP("Columns", "Tools")),
+    str(QT_TRANSLATE_NOOP("Columns", "Hash")),
+    str(QT_TRANSLATE_NOOP("Columns", "Notes")),
+    str(QT_TRANSLATE_NOOP("Columns", "Review")),
+)
 _NOTES = COLUMNS.index("Notes")
 _REVIEW = COLUMNS.index("Review")
 _NUMBER_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -46,9 +55,9 @@ class VersionsPanel(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.heading = QLabel("No registry open")
+        self.heading = QLabel(self.tr("No registry open"))
         self.tree = QTreeWidget()
-        self.tree.setHeaderLabels(list(COLUMNS))
+        self.tree.setHeaderLabels([QCoreApplication.translate("Columns", c) for c in COLUMNS])
         self.tree.setRootIsDecorated(False)
         self.tree.setUniformRowHeights(True)
         self.tree.setAlternatingRowColors(True)
@@ -61,14 +70,16 @@ class VersionsPanel(QWidget):
         self.tree.itemSelectionChanged.connect(self._update_buttons)
         self.tree.itemDoubleClicked.connect(lambda *_: self._open_selected())
 
-        self.publish_button = QPushButton("Publish…")
-        self.publish_button.setToolTip("Publish the saved draft as a new immutable version")
+        self.publish_button = QPushButton(self.tr("Publish…"))
+        self.publish_button.setToolTip(
+            self.tr("Publish the saved draft as a new immutable version")
+        )
         self.publish_button.clicked.connect(self.publishRequested)
-        self.open_button = QPushButton("Open read-only")
-        self.open_button.setToolTip("Look at the selected version without changing it")
+        self.open_button = QPushButton(self.tr("Open read-only"))
+        self.open_button.setToolTip(self.tr("Look at the selected version without changing it"))
         self.open_button.clicked.connect(self._open_selected)
-        self.compare_button = QPushButton("Compare…")
-        self.compare_button.setToolTip("Diff the selected version against the draft")
+        self.compare_button = QPushButton(self.tr("Compare…"))
+        self.compare_button.setToolTip(self.tr("Diff the selected version against the draft"))
         self.compare_button.clicked.connect(self._compare_selected)
 
         buttons = QHBoxLayout()
@@ -87,11 +98,17 @@ class VersionsPanel(QWidget):
         """Show ``versions`` of ``registry`` (None: nothing open)."""
         self.tree.clear()
         if registry is None:
-            self.heading.setText("No registry open")
+            self.heading.setText(self.tr("No registry open"))
         elif versions:
-            self.heading.setText(f"{len(versions)} published version(s) of {registry}")
+            self.heading.setText(
+                self.tr("{count} published version(s) of {registry}").format(
+                    count=len(versions), registry=registry
+                )
+            )
         else:
-            self.heading.setText(f"{registry} has no published version yet")
+            self.heading.setText(
+                self.tr("{registry} has no published version yet").format(registry=registry)
+            )
         for info in sorted(versions, key=lambda v: v.number, reverse=True):
             item = QTreeWidgetItem(
                 [

@@ -13,12 +13,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 
-from PySide6.QtCore import QRectF, Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QRectF, Qt
 from PySide6.QtGui import QAction, QColor, QFont, QIcon, QPainter, QPalette, QPixmap
 from PySide6.QtWidgets import QApplication, QLineEdit, QWidget
 
 from studio.editing.edits import ITEMS, PropertyPath
 from studio.lint import Finding, Severity, rule_info
+from studio.ui.i18n import lint_text
 
 Markers = Mapping[str, Sequence[Finding]]
 """Findings of one tool by JSON path."""
@@ -46,6 +47,30 @@ CONTRACT_FIELDS = ("risk", "execution", "permissions", "tags", "domain", "deprec
 _MARKER_ACTION = "_lint_marker_action"
 _SEVERITY = "_lint_severity"
 _PLAIN_TOOLTIP = "_lint_plain_tooltip"
+
+
+_SEVERITY_WORDS = {
+    Severity.ERROR: QT_TRANSLATE_NOOP("Severity", "error"),
+    Severity.WARNING: QT_TRANSLATE_NOOP("Severity", "warning"),
+    Severity.INFO: QT_TRANSLATE_NOOP("Severity", "info"),
+}
+
+
+_SEVERITY_LABELS = {
+    Severity.ERROR: QT_TRANSLATE_NOOP("Severity", "Errors"),
+    Severity.WARNING: QT_TRANSLATE_NOOP("Severity", "Warnings"),
+    Severity.INFO: QT_TRANSLATE_NOOP("Severity", "Info"),
+}
+
+
+def severity_label(severity: Severity) -> str:
+    """The plural heading of a severity ("Errors" / "错误"), translated."""
+    return QCoreApplication.translate("Severity", str(_SEVERITY_LABELS[severity]))
+
+
+def severity_word(severity: Severity) -> str:
+    """A severity as shown in the UI language ("error" / "错误")."""
+    return QCoreApplication.translate("Severity", str(_SEVERITY_WORDS[severity]))
 
 
 @cache
@@ -85,9 +110,14 @@ def marker_tooltip(findings: Sequence[Finding]) -> str:
     parts = []
     for f in sorted(findings, key=lambda f: -f.severity.rank):
         rule = rule_info(f.rule_id)
-        rationale = f"<br><i>{_escape(rule.rationale)}</i>" if rule else ""
+        rationale = (
+            f"<br><i>{_escape(lint_text(f.rule_id, 'rationale', rule.rationale))}</i>"
+            if rule
+            else ""
+        )
         parts.append(
-            f"<b>{f.severity.value}</b> <code>{f.rule_id}</code>: {_escape(f.message)}{rationale}"
+            f"<b>{severity_word(f.severity)}</b> <code>{f.rule_id}</code>: "
+            f"{_escape(f.message)}{rationale}"
         )
     return "<p>" + "</p><p>".join(parts) + "</p>"
 

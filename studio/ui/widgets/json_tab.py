@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QObject, QTimer
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
@@ -16,7 +16,9 @@ from studio.ui.widgets.json_highlighter import JsonHighlighter, is_dark
 from studio.ui.widgets.overview_tables import ERROR_COLOR
 
 APPLY_DELAY_MS = 400
-KEPT_NOTE = "The form changed; your JSON text has errors and was kept."
+KEPT_NOTE = QT_TRANSLATE_NOOP(
+    "JsonTab", "The form changed; your JSON text has errors and was kept."
+)
 
 
 def tool_json(tool: ToolContract) -> str:
@@ -49,7 +51,7 @@ class JsonTabWidget(QWidget):
         self.error_label.setWordWrap(True)
         self.error_label.setStyleSheet(f"color: {ERROR_COLOR.name()};")
         self.error_label.hide()
-        self.note_label = QLabel(KEPT_NOTE, self)
+        self.note_label = QLabel(QCoreApplication.translate("JsonTab", str(KEPT_NOTE)), self)
         self.note_label.setWordWrap(True)
         self.note_label.hide()
         layout = QVBoxLayout(self)
@@ -125,7 +127,11 @@ class JsonTabWidget(QWidget):
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            return None, [f"line {exc.lineno}, column {exc.colno}: {exc.msg}"]
+            return None, [
+                self.tr("line {line}, column {column}: {message}").format(
+                    line=exc.lineno, column=exc.colno, message=exc.msg
+                )
+            ]
         try:
             return parse_tool(data), []
         except ContractError as exc:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -30,8 +30,20 @@ from studio.ui.widgets.form_sync import ToolEditCallback
 ERROR_COLOR = QColor("#d93025")
 
 
+# Headers are translated in the "Columns" context and nouns in "SpecTableWidget";
+# these are the words of the permissions table (widgets/contract_tab.py).
+_CONTRACT_TABLE_WORDS = (
+    QT_TRANSLATE_NOOP("Columns", "Role"),
+    QT_TRANSLATE_NOOP("Columns", "Scenario"),
+    QT_TRANSLATE_NOOP("SpecTableWidget", "permission"),
+)
+
+
 class SpecTableWidget(QWidget):
-    """A table with Add/Remove buttons; subclasses map rows to specs."""
+    """A table with Add/Remove buttons; subclasses map rows to specs.
+
+    ``headers`` and ``noun`` are English; they are shown translated.
+    """
 
     headers: tuple[str, ...] = ()
     noun = "row"
@@ -40,14 +52,17 @@ class SpecTableWidget(QWidget):
         super().__init__(parent)
         self._on_edit = on_edit
         self.table = QTableWidget(0, len(self.headers), self)
-        self.table.setHorizontalHeaderLabels(list(self.headers))
+        self.table.setHorizontalHeaderLabels(
+            [QCoreApplication.translate("Columns", h) for h in self.headers]
+        )
         self.table.verticalHeader().setVisible(False)
         self.table.setWordWrap(False)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.itemChanged.connect(lambda _item: self._commit())
-        self.add_button = QPushButton(f"Add {self.noun}", self)
-        self.remove_button = QPushButton(f"Remove {self.noun}", self)
+        noun = QCoreApplication.translate("SpecTableWidget", self.noun)
+        self.add_button = QPushButton(self.tr("Add {noun}").format(noun=noun), self)
+        self.remove_button = QPushButton(self.tr("Remove {noun}").format(noun=noun), self)
         self.add_button.clicked.connect(self._add)
         self.remove_button.clicked.connect(self._remove)
         buttons = QHBoxLayout()
@@ -142,8 +157,13 @@ class SpecTableWidget(QWidget):
 class ErrorsTableWidget(SpecTableWidget):
     """Edits ``errors``: code, meaning, retryable, hint."""
 
-    headers = ("Code", "Meaning", "Retryable", "Hint")
-    noun = "error"
+    headers = (
+        str(QT_TRANSLATE_NOOP("Columns", "Code")),
+        str(QT_TRANSLATE_NOOP("Columns", "Meaning")),
+        str(QT_TRANSLATE_NOOP("Columns", "Retryable")),
+        str(QT_TRANSLATE_NOOP("Columns", "Hint")),
+    )
+    noun = str(QT_TRANSLATE_NOOP("SpecTableWidget", "error"))
     _RETRYABLE = 2
 
     def __init__(self, on_edit: ToolEditCallback, parent: QWidget | None = None) -> None:
@@ -199,8 +219,11 @@ class ErrorsTableWidget(SpecTableWidget):
 class ExamplesTableWidget(SpecTableWidget):
     """Edits ``examples``; arguments are JSON objects, pushed only once valid."""
 
-    headers = ("Description", "Arguments (JSON object)")
-    noun = "example"
+    headers = (
+        str(QT_TRANSLATE_NOOP("Columns", "Description")),
+        str(QT_TRANSLATE_NOOP("Columns", "Arguments (JSON object)")),
+    )
+    noun = str(QT_TRANSLATE_NOOP("SpecTableWidget", "example"))
 
     def __init__(self, on_edit: ToolEditCallback, parent: QWidget | None = None) -> None:
         super().__init__(on_edit, parent)
@@ -238,11 +261,15 @@ class ExamplesTableWidget(SpecTableWidget):
                 args = json.loads(text)
             except json.JSONDecodeError as exc:
                 problems.append(
-                    f"example {row + 1}: line {exc.lineno}, column {exc.colno}: {exc.msg}"
+                    self.tr("example {row}: line {line}, column {column}: {message}").format(
+                        row=row + 1, line=exc.lineno, column=exc.colno, message=exc.msg
+                    )
                 )
                 continue
             if not isinstance(args, dict):
-                problems.append(f"example {row + 1}: arguments must be a JSON object")
+                problems.append(
+                    self.tr("example {row}: arguments must be a JSON object").format(row=row + 1)
+                )
                 continue
             examples.append(Example(self._text(row, 0), args))
         return (None if problems else tuple(examples)), problems
@@ -254,7 +281,8 @@ class ExamplesTableWidget(SpecTableWidget):
         for row in range(self.table.rowCount()):
             item = self.table.item(row, 1)
             if item is not None:
-                bad = any(p.startswith(f"example {row + 1}:") for p in problems)
+                prefix = self.tr("example {row}:").format(row=row + 1)
+                bad = any(p.startswith(prefix) for p in problems)
                 item.setForeground(QBrush(ERROR_COLOR) if bad else QBrush())
         self.table.blockSignals(blocked)
 

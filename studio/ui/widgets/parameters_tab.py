@@ -89,18 +89,20 @@ class ParametersTabWidget(QWidget):
             self.view.setColumnWidth(COLUMN[key], width)
         self.view.setColumnWidth(COLUMN["description"], 260)
         self.view.selectionModel().currentRowChanged.connect(lambda *_: self._update_buttons())
-        self.add_button = QPushButton("Add parameter", self)
-        self.add_child_button = QPushButton("Add child", self)
+        self.add_button = QPushButton(self.tr("Add parameter"), self)
+        self.add_child_button = QPushButton(self.tr("Add child"), self)
         self.add_child_button.setToolTip(
-            "Add a property to the selected object (or array of objects)"
+            self.tr("Add a property to the selected object (or array of objects)")
         )
-        self.remove_button = QPushButton("Remove", self)
+        self.remove_button = QPushButton(self.tr("Remove"), self)
         self.add_button.clicked.connect(self.add_parameter)
         self.add_child_button.clicked.connect(self.add_child)
         self.remove_button.clicked.connect(self.remove_selected)
         hint = QLabel(
-            "Double-click a cell to edit. Lists are comma-separated; "
-            "enum aliases as 出租车=taxi, 的士=taxi.",
+            self.tr(
+                "Double-click a cell to edit. Lists are comma-separated; "
+                "enum aliases as 出租车=taxi, 的士=taxi."
+            ),
             self,
         )
         hint.setWordWrap(True)

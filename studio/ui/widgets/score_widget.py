@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import QRectF, QSize, Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import (
     QFrame,
@@ -21,11 +21,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.contract.token_count import ESTIMATE, format_count
+from studio.contract.token_count import ESTIMATE
 from studio.lint import COMPONENTS, LintReport, Severity, ToolScores
 from studio.lint.rules.cost import PER_TOOL_OVERHEAD
 from studio.lint.scores import TDQS_DIMENSIONS, RegistryTdqs, Tdqs, registry_tdqs
-from studio.ui.widgets.field_markers import SEVERITY_COLORS
+from studio.ui.widgets.field_markers import SEVERITY_COLORS, severity_label
 
 _SCORE_COLORS = {
     1: QColor("#d0372d"),
@@ -35,13 +35,18 @@ _SCORE_COLORS = {
     5: QColor("#2e9d4f"),
 }
 _LABELS = {
-    "purpose": "Purpose",
-    "usage": "Usage",
-    "limitations": "Limitations",
-    "parameters": "Parameters",
-    "examples": "Examples",
-    "length": "Completeness",
+    "purpose": QT_TRANSLATE_NOOP("ScoreWidget", "Purpose"),
+    "usage": QT_TRANSLATE_NOOP("ScoreWidget", "Usage"),
+    "limitations": QT_TRANSLATE_NOOP("ScoreWidget", "Limitations"),
+    "parameters": QT_TRANSLATE_NOOP("ScoreWidget", "Parameters"),
+    "examples": QT_TRANSLATE_NOOP("ScoreWidget", "Examples"),
+    "length": QT_TRANSLATE_NOOP("ScoreWidget", "Completeness"),
 }
+
+
+def _bar_label(words: dict[str, object], key: str) -> str:
+    """A bar's label in the UI language."""
+    return QCoreApplication.translate("ScoreWidget", str(words[key]))
 
 
 @dataclass(frozen=True)
@@ -125,19 +130,25 @@ def score_bars(scores: ToolScores) -> list[Bar]:
     """The six component scores (1–5) as bars."""
     values = scores.as_dict()
     return [
-        Bar(_LABELS[c], values[c], 5, _SCORE_COLORS[max(1, min(5, values[c]))], f"{values[c]}/5")
+        Bar(
+            _bar_label(_LABELS, c),
+            values[c],
+            5,
+            _SCORE_COLORS[max(1, min(5, values[c]))],
+            f"{values[c]}/5",
+        )
         for c in COMPONENTS
     ]
 
 
 # Short names of the TDQS dimensions, to fit beside the bars (the tooltip has the long ones).
 _TDQS_LABELS = {
-    "purpose_clarity": "Purpose",
-    "usage_guidelines": "Usage",
-    "behavioral_transparency": "Transparency",
-    "parameter_semantics": "Parameters",
-    "conciseness_structure": "Conciseness",
-    "contextual_completeness": "Completeness",
+    "purpose_clarity": QT_TRANSLATE_NOOP("ScoreWidget", "Purpose"),
+    "usage_guidelines": QT_TRANSLATE_NOOP("ScoreWidget", "Usage"),
+    "behavioral_transparency": QT_TRANSLATE_NOOP("ScoreWidget", "Transparency"),
+    "parameter_semantics": QT_TRANSLATE_NOOP("ScoreWidget", "Parameters"),
+    "conciseness_structure": QT_TRANSLATE_NOOP("ScoreWidget", "Conciseness"),
+    "contextual_completeness": QT_TRANSLATE_NOOP("ScoreWidget", "Completeness"),
 }
 
 
@@ -147,7 +158,7 @@ def tdqs_bars(tdqs: Tdqs) -> list[Bar]:
     for key, _label, weight in TDQS_DIMENSIONS:
         value = tdqs.dimensions[key]
         color = _SCORE_COLORS[max(1, min(5, value))]
-        out.append(Bar(_TDQS_LABELS[key], value, 5, color, f"{value}/5 ×{weight}%"))
+        out.append(Bar(_bar_label(_TDQS_LABELS, key), value, 5, color, f"{value}/5 ×{weight}%"))
     return out
 
 
@@ -159,30 +170,45 @@ def tdqs_title(name: str, tdqs: Tdqs) -> str:
 def registry_tdqs_text(rollup: RegistryTdqs | None) -> str:
     """The registry's TDQS rollup with its formula, or a dash for no tools."""
     if rollup is None:
-        return "Registry TDQS: — (no tools)"
-    return (
-        f"Registry TDQS: {rollup.score:.1f} · {rollup.tier} "
-        f"(0.6 × mean {rollup.mean:.1f} + 0.4 × min {rollup.minimum:.1f}, "
-        f"{rollup.tool_count} tool{'s' if rollup.tool_count != 1 else ''})"
+        return QCoreApplication.translate("ScoreWidget", "Registry TDQS: — (no tools)")
+    tools = (
+        QCoreApplication.translate("ScoreWidget", "1 tool")
+        if rollup.tool_count == 1
+        else QCoreApplication.translate("ScoreWidget", "{count} tools").format(
+            count=rollup.tool_count
+        )
+    )
+    return QCoreApplication.translate(
+        "ScoreWidget",
+        "Registry TDQS: {score:.1f} · {tier} (0.6 × mean {mean:.1f} + 0.4 × min {minimum:.1f}, "
+        "{tools})",
+    ).format(
+        score=rollup.score, tier=rollup.tier, mean=rollup.mean, minimum=rollup.minimum, tools=tools
     )
 
 
-_TDQS_TIP = (
-    "Glama's open Tool Definition Quality Score (spec 1.2), computed deterministically from the "
-    "component scores: "
-    + ", ".join(f"{label} {weight} %" for _, label, weight in TDQS_DIMENSIONS)
-    + ". Tiers A ≥ 3.5, B ≥ 3.0 (passing), C ≥ 2.0, D ≥ 1.0; the registry is "
-    "0.6 × mean + 0.4 × min of its tools."
-)
+def _tdqs_tip() -> str:
+    weights = ", ".join(
+        f"{_bar_label(_TDQS_LABELS, key)} {weight} %" for key, _, weight in TDQS_DIMENSIONS
+    )
+    return QCoreApplication.translate(
+        "ScoreWidget",
+        "Glama's open Tool Definition Quality Score (spec 1.2), computed deterministically from "
+        "the component scores: {weights}. Tiers A ≥ 3.5, B ≥ 3.0 (passing), C ≥ 2.0, D ≥ 1.0; "
+        "the registry is 0.6 × mean + 0.4 × min of its tools.",
+    ).format(weights=weights)
 
 
 def severity_bars(report: LintReport) -> list[Bar]:
     """Active findings per severity, scaled to the largest count."""
     top = max([report.counts.get(s, 0) for s in Severity] + [1])
-    names = {Severity.ERROR: "Errors", Severity.WARNING: "Warnings", Severity.INFO: "Info"}
     return [
         Bar(
-            names[s], report.counts.get(s, 0), top, SEVERITY_COLORS[s], str(report.counts.get(s, 0))
+            severity_label(s),
+            report.counts.get(s, 0),
+            top,
+            SEVERITY_COLORS[s],
+            str(report.counts.get(s, 0)),
         )
         for s in Severity
     ]
@@ -195,7 +221,13 @@ def average_bars(report: LintReport) -> list[Bar]:
     for c in COMPONENTS:
         mean = sum(getattr(s, c) for s in scores) / len(scores) if scores else 0.0
         out.append(
-            Bar(_LABELS[c], mean, 5, _SCORE_COLORS[max(1, min(5, round(mean) or 1))], f"{mean:.1f}")
+            Bar(
+                _bar_label(_LABELS, c),
+                mean,
+                5,
+                _SCORE_COLORS[max(1, min(5, round(mean) or 1))],
+                f"{mean:.1f}",
+            )
         )
     return out
 
@@ -209,22 +241,41 @@ def budget_text(report: LintReport) -> str:
     t = report.tokens
     n = len(t.per_tool)
     approx = "≈ " if t.method == ESTIMATE else ""
-    return (
-        f"{n} tool{'s' if n != 1 else ''} · {approx}{t.total:,} tokens of definitions "
-        f"(≈ {t.average:,.0f} per tool)\n"
-        f"Per task: {approx}{t.total:,} tokens × {t.rounds} rounds = {approx}{t.per_task:,} "
-        f"({t.method})"
+    tools = (
+        QCoreApplication.translate("ScoreWidget", "1 tool")
+        if n == 1
+        else QCoreApplication.translate("ScoreWidget", "{count} tools").format(count=n)
+    )
+    method = (
+        QCoreApplication.translate("ScoreWidget", "estimate") if t.method == ESTIMATE else t.method
+    )
+    return QCoreApplication.translate(
+        "ScoreWidget",
+        "{tools} · {approx}{total} tokens of definitions (≈ {average} per tool)\n"
+        "Per task: {approx}{total} tokens × {rounds} rounds = {approx}{per_task} ({method})",
+    ).format(
+        tools=tools,
+        approx=approx,
+        total=f"{t.total:,}",
+        average=f"{t.average:,.0f}",
+        rounds=t.rounds,
+        per_task=f"{t.per_task:,}",
+        method=method,
     )
 
 
 def _tool_tokens_text(report: LintReport | None, name: str) -> str:
     """``≈ 1,234 tokens`` (estimate) or ``1,234 tokens (o200k_base)`` of one tool."""
     if report is None:
-        return "≈ 0 tokens"
+        return QCoreApplication.translate("ScoreWidget", "≈ {count} tokens").format(count=0)
     tokens = report.tokens.per_tool.get(name, 0)
     if report.tokens.method == ESTIMATE:
-        return f"≈ {tokens:,} tokens"
-    return format_count(tokens, report.tokens.method, grouped=True)
+        return QCoreApplication.translate("ScoreWidget", "≈ {count} tokens").format(
+            count=f"{tokens:,}"
+        )
+    return QCoreApplication.translate("ScoreWidget", "{count} tokens ({method})").format(
+        count=f"{tokens:,}", method=report.tokens.method
+    )
 
 
 class ScoreWidget(QScrollArea):
@@ -236,7 +287,7 @@ class ScoreWidget(QScrollArea):
         self.setWidgetResizable(True)
         self.setFrameShape(QFrame.Shape.NoFrame)
         body = QWidget(self)
-        self.tool_box = QGroupBox("Tool", body)
+        self.tool_box = QGroupBox(self.tr("Tool"), body)
         self.tool_total = QLabel(self.tool_box)
         self.tool_total.setWordWrap(True)
         self.tool_chart = BarChartWidget(self.tool_box)
@@ -247,7 +298,7 @@ class ScoreWidget(QScrollArea):
         tool_layout.addWidget(self.tool_chart)
         tool_layout.addStretch(1)
 
-        self.registry_box = QGroupBox("Registry", body)
+        self.registry_box = QGroupBox(self.tr("Registry"), body)
         self.counts_chart = BarChartWidget(self.registry_box)
         self.budget_label = QLabel(self.registry_box)
         self.budget_label.setWordWrap(True)
@@ -259,7 +310,7 @@ class ScoreWidget(QScrollArea):
         reg_layout.addWidget(self.budget_label)
         reg_layout.addStretch(1)
 
-        self.average_box = QGroupBox("Mean scores of the registry", body)
+        self.average_box = QGroupBox(self.tr("Mean scores of the registry"), body)
         self.average_chart = BarChartWidget(self.average_box)
         avg_layout = QVBoxLayout(self.average_box)
         avg_layout.setContentsMargins(6, 4, 6, 4)
@@ -268,8 +319,8 @@ class ScoreWidget(QScrollArea):
         # Kept for callers that toggle the title of the mean scores.
         self.average_title = self.average_box
 
-        self.tdqs_box = QGroupBox("TDQS", body)
-        self.tdqs_box.setToolTip(_TDQS_TIP)
+        self.tdqs_box = QGroupBox(self.tr("TDQS"), body)
+        self.tdqs_box.setToolTip(_tdqs_tip())
         self.tdqs_chart = BarChartWidget(self.tdqs_box)
         self.tdqs_registry = QLabel(self.tdqs_box)
         self.tdqs_registry.setWordWrap(True)
@@ -304,23 +355,35 @@ class ScoreWidget(QScrollArea):
         report, name = self._report, self._tool
         scores = report.scores.get(name) if report is not None and name else None
         if scores is None:
-            self.tool_box.setTitle("Tool: none selected" if not name else "Tool: not linted yet")
-            self.tool_total.setText("No tool selected" if not name else "Not linted yet")
+            self.tool_box.setTitle(
+                self.tr("Tool: none selected") if not name else self.tr("Tool: not linted yet")
+            )
+            self.tool_total.setText(
+                self.tr("No tool selected") if not name else self.tr("Not linted yet")
+            )
             self.tool_chart.set_bars([])
             self.tool_chart.hide()
-            self.tdqs_box.setTitle("TDQS")
+            self.tdqs_box.setTitle(self.tr("TDQS"))
             self.tdqs_chart.set_bars([])
             self.tdqs_chart.hide()
         else:
             tokens = _tool_tokens_text(report, name)
-            self.tool_box.setTitle(f"Tool: {name} · {scores.total}/30 · {tokens}")
+            self.tool_box.setTitle(
+                self.tr("Tool: {name} · {total}/30 · {tokens}").format(
+                    name=name, total=scores.total, tokens=tokens
+                )
+            )
             self.tool_total.setText(
-                f"Description score {scores.total}/30 (mean {scores.average:.1f}) · {tokens}"
+                self.tr("Description score {total}/30 (mean {average:.1f}) · {tokens}").format(
+                    total=scores.total, average=scores.average, tokens=tokens
+                )
             )
             self.tool_box.setToolTip(
-                f"{self.tool_total.text()}\nTokens: the name, the rendered description and the "
-                f"parameters the model sees, plus {PER_TOOL_OVERHEAD} for the provider's wrapper "
-                "(what the cost rules count; the preview counts its whole JSON)."
+                self.tr(
+                    "{text}\nTokens: the name, the rendered description and the parameters the "
+                    "model sees, plus {PER_TOOL_OVERHEAD} for the provider's wrapper (what the "
+                    "cost rules count; the preview counts its whole JSON)."
+                ).format(text=self.tool_total.text(), PER_TOOL_OVERHEAD=PER_TOOL_OVERHEAD)
             )
             self.tool_chart.set_bars(score_bars(scores))
             self.tool_chart.show()
@@ -329,14 +392,18 @@ class ScoreWidget(QScrollArea):
             self.tdqs_chart.set_bars(tdqs_bars(scores.tdqs))
             self.tdqs_chart.show()
         if report is None:
-            self.tdqs_registry.setText("Registry TDQS: not linted yet")
-            self.registry_box.setTitle("Registry")
+            self.tdqs_registry.setText(self.tr("Registry TDQS: not linted yet"))
+            self.registry_box.setTitle(self.tr("Registry"))
             self.counts_chart.set_bars([])
-            self.budget_label.setText("Not linted yet")
+            self.budget_label.setText(self.tr("Not linted yet"))
             self.average_chart.set_bars([])
             self.average_title.hide()
             return
-        self.registry_box.setTitle(f"Registry: {report.registry} ({report.profile})")
+        self.registry_box.setTitle(
+            self.tr("Registry: {registry} ({profile})").format(
+                registry=report.registry, profile=report.profile
+            )
+        )
         self.counts_chart.set_bars(severity_bars(report))
         self.budget_label.setText(budget_text(report))
         self.average_chart.set_bars(average_bars(report))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Literal
 
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 UnsavedAnswer = Literal["save", "discard", "cancel"]
@@ -16,7 +17,7 @@ def ask_save_discard_cancel(parent: QWidget, text: str, detail: str) -> UnsavedA
     """A modal Save / Discard / Cancel box (Save is the default)."""
     box = QMessageBox(parent)
     box.setIcon(QMessageBox.Icon.Warning)
-    box.setWindowTitle("Unsaved changes")
+    box.setWindowTitle(QCoreApplication.translate("unsaved", "Unsaved changes"))
     box.setText(text)
     box.setInformativeText(detail)
     box.setStandardButtons(
@@ -37,6 +38,8 @@ def ask_unsaved(parent: QWidget, what: str) -> UnsavedAnswer:
     """Save / Discard / Cancel for unsaved changes to ``what`` (an editor's contents)."""
     return ask_save_discard_cancel(
         parent,
-        f"{what[:1].upper()}{what[1:]} has unsaved changes.",
-        "Nothing is stored until you save. Save them now?",
+        QCoreApplication.translate("unsaved", "{what} has unsaved changes.").format(
+            what=what[:1].upper() + what[1:]
+        ),
+        QCoreApplication.translate("unsaved", "Nothing is stored until you save. Save them now?"),
     )
