@@ -281,7 +281,7 @@ def _fixed_recipient(path: str) -> bool:
 
 def _property_names(tool: ToolContract) -> frozenset[str]:
     """The tool's property names, lower-case (where gathered data is put)."""
-    return frozenset(v.lower() for p, v in tool_texts(tool) if len(v) >= 3 and _NAME_PATH.search(p))
+    return frozenset(v.lower() for p, v in tool_texts(tool) if _NAME_PATH.search(p))
 
 
 def _hits(tool: ToolContract, rule: str) -> Iterator[Hit]:

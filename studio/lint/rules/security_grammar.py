@@ -222,8 +222,10 @@ def _has_param(clause: str, params: frozenset[str]) -> bool:
     """True when ``clause`` names one of ``params`` as a parameter, not as a word.
 
     A name with ``_`` or digits (``phone_list``) counts wherever it stands; a plain
-    word (``environment``, ``extra``) only quoted, or inside Chinese text (an
-    English word among Chinese characters is a reference to code).
+    word (``environment``, ``extra``, ``q``) only quoted, inside Chinese text (an
+    English word among Chinese characters is a reference to code), or as the
+    place something is put, ending its phrase ("send both in q", "append … to q",
+    not "in the environment variables").
     """
     if not params:
         return False
@@ -234,6 +236,11 @@ def _has_param(clause: str, params: frozenset[str]) -> bool:
         return True
     if named and (_CJK.search(clause) or not named.isdisjoint(_QUOTED.findall(low))):
         return True
+    for name in named:
+        if re.search(
+            rf"\b(?:in|into|to|as|via|inside|under) (?:the )?{re.escape(name)}\b(?! \w)", low
+        ):
+            return True
     return any(p in clause for p in params if not p.isascii())
 
 

@@ -102,7 +102,10 @@ def _identity_value(path: str, value: str) -> bool:
     if not where or value.strip().lower() not in _BOOK_IDENTITY_VALUES:
         return False
     words = {w.lower() for w in split_identifier(where.group(1) or where.group(2) or "")}
-    return not words.isdisjoint(_BOOK_IDENTITY_NAMES)
+    if not words.isdisjoint(_BOOK_IDENTITY_NAMES):
+        return True
+    name = where.group(1) or where.group(2) or ""
+    return any(n in name for n in _BOOK_IDENTITY_NAMES if not n.isascii())
 
 
 def _switched_off(path: str, value: str) -> bool:
