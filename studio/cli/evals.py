@@ -472,7 +472,9 @@ def _progress_printer(quiet: bool) -> Any:
         last[0] = now
         line = (
             f"{p.done}/{p.total} attempts: {p.scored} scored, {p.cached} cached, "
-            f"{p.errors} errors, {p.skipped} skipped; {p.requests} requests, "
+            f"{p.errors} errors, {p.skipped} skipped; {p.requests} requests"
+            + (f" ({p.retries} retried)" if p.retries else "")
+            + ", "
             f"{p.tokens_in + p.tokens_out} tokens"
         )
         if tty:

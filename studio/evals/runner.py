@@ -59,6 +59,7 @@ from studio.evals.runs import attempt_from_dict, attempt_row
 from studio.evals.scoring import expected_of, runtime_context, score_answer
 from studio.evals.variants import Variant
 from studio.providers.base import ModelClient, ProviderError, ToolSpec, TurnCompleted
+from studio.providers.http import RetryNotice
 from studio.providers.profiles import ModelProfile, client_for, find_api_key
 from studio.runtime.loop import tool_specs
 from studio.runtime.pipeline import ArgumentPipeline
@@ -114,6 +115,7 @@ class Progress:
     skipped: int = 0
     cached: int = 0
     requests: int = 0
+    retries: int = 0
     tokens_in: int = 0
     tokens_out: int = 0
     model_ms: float = 0.0
@@ -170,8 +172,13 @@ def check_api_keys(profiles: list[ModelProfile]) -> dict[str, str | None]:
     return keys
 
 
-def _default_client(profile: ModelProfile, key: str | None, max_retries: int) -> ModelClient:
-    return client_for(profile, api_key=key, max_retries=max_retries)
+def _default_client(
+    profile: ModelProfile,
+    key: str | None,
+    max_retries: int,
+    on_retry: Callable[[RetryNotice], None],
+) -> ModelClient:
+    return client_for(profile, api_key=key, max_retries=max_retries, on_retry=on_retry)
 
 
 class EvalRunner:
@@ -214,6 +221,7 @@ class EvalRunner:
         self._runs = EvalRunStore.for_store(store)
         self._cancelled = False
         self._fatal = ""
+        self._hold_until = 0.0
         self._tasks: list[asyncio.Task[None]] = []
         self._pending: list[AttemptRow] = []
         self._pending_cache: list[tuple[str, str, str, str]] = []
@@ -316,7 +324,23 @@ class EvalRunner:
     def _make_client(self, profile: ModelProfile, key: str | None) -> ModelClient:
         if self._client_factory is not None:
             return self._client_factory(profile, key)
-        return _default_client(profile, key, self.options.max_retries)
+        return _default_client(profile, key, self.options.max_retries, self._on_retry)
+
+    def _on_retry(self, notice: RetryNotice) -> None:
+        """Count the provider's retries; a rate limit holds back every worker, not only its own.
+
+        The retrying request waits inside the client as the provider asked
+        (``Retry-After`` or backoff); the other workers wait as long before
+        sending anything new, instead of hitting the limit again meanwhile.
+        """
+        self.progress.retries += 1
+        if notice.error.status in (429, 529):
+            self._hold_until = max(self._hold_until, time.monotonic() + notice.delay)
+
+    async def _respect_rate_limit(self) -> None:
+        wait = self._hold_until - time.monotonic()
+        if wait > 0:
+            await asyncio.sleep(wait)
 
     def _jobs(self) -> Iterator[_Job]:
         # Variants side by side: a run stopped early still holds paired attempts.
@@ -410,6 +434,7 @@ class EvalRunner:
             if not self._budget_left():
                 return self._base(job, STATUS_SKIPPED, error=self._budget_stop)
             self.progress.requests += 1
+            await self._respect_rate_limit()
             sent = time.perf_counter()
             try:
                 completed = await _one_turn(client, request)

@@ -453,6 +453,8 @@ class Received:
     tools: tuple[str, ...]
     stream: bool
     digest: str
+    status: int = 200
+    at: float = 0.0
 
 
 @dataclass
@@ -462,6 +464,7 @@ class _State:
     lock: threading.Lock = field(default_factory=threading.Lock)
     fail_next: list[int] = field(default_factory=list)
     in_flight: int = 0
+    retry_after: str = "0"
     max_in_flight: int = 0
 
 
@@ -514,15 +517,17 @@ class _Handler(BaseHTTPRequestHandler):
         with state.lock:
             n = len(state.received)
             wire = "anthropic" if anthropic else "openai"
-            state.received.append(
-                Received(wire, prompt, tuple(t.name for t in tools), stream, digest)
-            )
             failing = bool(state.fail_next) and state.fail_next[0] > 0
             if failing:
                 state.fail_next[0] -= 1
+            names = tuple(t.name for t in tools)
+            status = 429 if failing else 200
+            state.received.append(
+                Received(wire, prompt, names, stream, digest, status, time.monotonic())
+            )
         if failing:  # a rate limit the providers retry after Retry-After
             self._send(429, {"error": {"type": "rate_limit_error", "message": "slow down"}},
-                       {"Retry-After": "0"})  # fmt: skip
+                       {"Retry-After": state.retry_after})  # fmt: skip
             return
         behaviour = state.behaviour
         with state.lock:
@@ -590,10 +595,11 @@ class LoopbackModel:
         with self._state.lock:
             return self._state.max_in_flight
 
-    def fail_next(self, count: int) -> None:
-        """Answer the next ``count`` requests with 429 + ``Retry-After: 0``."""
+    def fail_next(self, count: int, retry_after: str = "0") -> None:
+        """Answer the next ``count`` requests with 429 and this ``Retry-After``."""
         with self._state.lock:
             self._state.fail_next[:] = [count]
+            self._state.retry_after = retry_after
 
     def start(self) -> LoopbackModel:
         self._thread.start()

@@ -164,6 +164,7 @@ def test_rate_limits_are_retried(store: RegistryStore, server: LoopbackModel) ->
     )
     assert all(a.status == "scored" for a in summary.attempts)
     assert len(server.received) == len(summary.attempts) + 2
+    assert summary.progress.retries == 2
 
 
 def test_variants_name_versions_semvers_and_channels(store: RegistryStore) -> None:
@@ -209,3 +210,15 @@ def test_a_refused_key_stops_the_run_at_once(store: RegistryStore, server: Loopb
     with pytest.raises(EvalRunError, match=r"the provider refused the request: 401 .*resume"):
         asyncio.run(r.run())
     assert len(server.received) <= 2
+
+
+def test_a_rate_limit_holds_back_every_worker(store: RegistryStore, server: LoopbackModel) -> None:
+    server.fail_next(1, retry_after="0.6")
+    profile = profile_for(server, "openai")
+    summary = asyncio.run(runner(store, profile, RunOptions(concurrency=4)).run())
+    assert all(a.status == "scored" for a in summary.attempts)
+    got = server.received
+    [limited] = [r for r in got if r.status == 429]
+    # Requests already on their way may arrive just after the 429; then nothing until it expires.
+    quiet = [r for r in got if limited.at + 0.15 < r.at < limited.at + 0.55]
+    assert quiet == []
