@@ -27,7 +27,12 @@ from studio.contract import Registry, RiskTier, registry_to_dict
 from studio.editing import DraftWorkspace, EditTool, SetField
 from studio.formats import export_registry, import_text, write_export
 
-TARGETS = {"publish_1000_ms": 300.0, "cold_start_1000_s": 1.5, "rss_1000_mb": 300.0}
+TARGETS = {
+    "publish_1000_ms": 300.0,
+    "cold_start_1000_s": 1.5,
+    "rss_1000_mb": 300.0,
+    "save_one_10k_vs_1k": 1.5,  # issue #16: saving one tool costs the same at any size
+}
 
 VERBS = ("get", "list", "query", "search", "create", "update", "delete", "send")
 NOUNS = ("invoice", "ticket", "order", "policy", "refund", "user", "stock", "trip", "receipt")
@@ -192,9 +197,11 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
     failed = False
+    by_size: dict[int, dict[str, float]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for size in args.sizes:
             results = run(size, args.repeat, Path(tmp))
+            by_size[size] = results
             print(f"\n== {size} tools ==")
             for key, value in results.items():
                 print(f"  {key:<22} {value:10.1f}")
@@ -210,6 +217,14 @@ def main() -> int:
                     print(
                         f"  target {name}: {value:.2f} ≤ {TARGETS[name]} {'OK' if ok else 'MISSED'}"
                     )
+    if 1000 in by_size and 10000 in by_size:
+        small, large = by_size[1000]["save_one_tool_ms"], by_size[10000]["save_one_tool_ms"]
+        ratio = large / small
+        ok = ratio <= TARGETS["save_one_10k_vs_1k"]
+        failed |= not ok
+        print(f"\nsave one tool: 10,000 tools {large:.1f} ms vs 1,000 tools {small:.1f} ms → "
+              f"{ratio:.2f}× (target ≤ {TARGETS['save_one_10k_vs_1k']}×) "
+              f"{'OK' if ok else 'MISSED'}")  # fmt: skip
     return 1 if failed else 0
 
 

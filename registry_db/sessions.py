@@ -1,7 +1,9 @@
 """Sessions, their messages and run events, tool-call outcomes and mock responses.
 
-The runtime persists every event as it happens (one short transaction per
-write), so a crash mid-run leaves everything up to the crash readable.
+The runtime writes a run's events, messages and outcomes in batches (one
+transaction each, at most 50 ms late, and at once before a call executes or
+the run waits for a person), so a crash mid-run leaves everything up to the
+last such point readable.
 Values are stored as JSON; this module knows nothing of the runtime's types.
 """
 
