@@ -1,0 +1,97 @@
+"""The Agent Skills specification's rules for ``SKILL.md`` (agentskills.io/specification).
+
+- ``name``: required, 1-64 characters, lowercase letters, digits and hyphens,
+  not starting or ending with a hyphen, no ``--``, equal to the folder's name;
+- ``description``: required, non-empty, at most 1024 characters;
+- ``compatibility``: at most 500 characters; ``metadata``: a mapping of strings;
+  ``allowed-tools``: a space-separated string.
+
+Each problem is one line located as ``<folder>/SKILL.md:<line>: …`` so an editor
+or a terminal can jump to it. The spec allows Unicode lowercase letters in names
+(NFKC); we accept them too but file names stay what the user chose.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from studio.skills.model import SKILL_FILE, Skill
+
+NAME_MAX = 64
+DESCRIPTION_MAX = 1024
+COMPATIBILITY_MAX = 500
+
+
+def front_matter_line(skill: Skill, key: str) -> int:
+    """1-based line of ``key:`` in ``SKILL.md`` (the opening ``---`` line when absent)."""
+    for number, line in enumerate(skill.text.splitlines()[: skill.body_line], start=1):
+        if line.startswith(f"{key}:"):
+            return number
+    return 1
+
+
+def name_problems(name: str) -> list[str]:
+    """What is wrong with a skill name under the spec (empty when nothing)."""
+    if not name:
+        return ["name is required"]
+    out = []
+    if len(name) > NAME_MAX:
+        out.append(f"name has {len(name)} characters; the limit is {NAME_MAX}")
+    normal = unicodedata.normalize("NFKC", name)
+    bad = sorted(
+        {c for c in normal if not (c == "-" or c.isdigit() or (c.isalpha() and c == c.lower()))}
+    )
+    if bad:
+        shown = " ".join(repr(c) for c in bad[:5])
+        out.append(f"name may hold only lowercase letters, digits and hyphens, not {shown}")
+    if name.startswith("-") or name.endswith("-"):
+        out.append("name must not start or end with a hyphen")
+    if "--" in name:
+        out.append("name must not contain consecutive hyphens ('--')")
+    return out
+
+
+def validate_skill(skill: Skill, folder: str | None = None) -> list[str]:
+    """Every spec problem of a skill, each one located line.
+
+    Args:
+        skill: The skill.
+        folder: The folder the skill came from (its name must equal ``name``);
+            None when the folder name is not known.
+    """
+    where = f"{folder or skill.name or '?'}/{SKILL_FILE}"
+    out: list[str] = []
+
+    def add(key: str, message: str) -> None:
+        out.append(f"{where}:{front_matter_line(skill, key)}: {message}")
+
+    raw_name = skill.front_matter.get("name")
+    if raw_name is not None and not isinstance(raw_name, str):
+        add("name", "name must be a string")
+    for message in name_problems(skill.name):
+        add("name", message)
+    if folder and skill.name and folder != skill.name:
+        add("name", f"name {skill.name!r} differs from its folder {folder!r}")
+    raw = skill.front_matter.get("description")
+    if raw is not None and not isinstance(raw, str):
+        add("description", "description must be a string")
+    elif not (skill.description or "").strip():
+        add("description", "description is required: say what the skill does and when to use it")
+    elif len(skill.description) > DESCRIPTION_MAX:
+        add(
+            "description",
+            f"description has {len(skill.description)} characters; the limit is {DESCRIPTION_MAX}",
+        )
+    compat = skill.front_matter.get("compatibility")
+    if compat is not None and (not isinstance(compat, str) or len(compat) > COMPATIBILITY_MAX):
+        add(
+            "compatibility",
+            f"compatibility must be a string of at most {COMPATIBILITY_MAX} characters",
+        )
+    meta = skill.front_matter.get("metadata")
+    if meta is not None and not isinstance(meta, dict):
+        add("metadata", "metadata must be a mapping of keys to values")
+    tools = skill.front_matter.get("allowed-tools")
+    if tools is not None and not isinstance(tools, str | list):
+        add("allowed-tools", "allowed-tools must be a space-separated string of tool names")
+    return out
