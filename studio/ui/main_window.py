@@ -28,7 +28,6 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QPushButton,
     QSplitter,
-    QStackedWidget,
     QToolBar,
     QVBoxLayout,
     QWidget,
@@ -65,7 +64,7 @@ from studio.ui.document import RegistryDocument
 from studio.ui.fonts import FONT_PACKAGE, CjkFontCheck
 from studio.ui.language_menu import LanguageMenu
 from studio.ui.lint_actions import LintOperations, LintPrompts
-from studio.ui.mode_bar import ModeBar
+from studio.ui.mode_bar import ModeBar, ModeStack
 from studio.ui.models.registry_list_model import RegistryListModel
 from studio.ui.models.tool_list_model import ToolFilterModel, ToolListModel
 from studio.ui.registry_actions import RegistryOperations, RegistryPrompts
@@ -346,7 +345,7 @@ class MainWindow(QMainWindow):
         central_layout.addWidget(self.loading_banner)
         central_layout.addWidget(self.splitter, 1)
         # Editor and Playground share the centre; the playground is built on first use.
-        self.modes = QStackedWidget()
+        self.modes = ModeStack()
         self.modes.addWidget(central)
         self.playground: PlaygroundView | None = None
         self.release_view: ReleaseView | None = None
@@ -1298,21 +1297,28 @@ class MainWindow(QMainWindow):
             self.show_playground(False)
 
     def _switch_mode(self, widget: QWidget | None) -> None:
-        """Show ``widget`` in the centre (None: the Editor); editor docks follow the Editor."""
+        """Show ``widget`` in the centre (None: the Editor); editor docks follow the Editor.
+
+        Docks are hidden before a mode is shown and shown after the Editor is:
+        a moment with both the docks and a tall mode would raise the window's
+        minimum size, and the window would grow and stay grown.
+        """
         was_editor = self.modes.currentIndex() == 0
+        is_editor = widget is None or self.modes.indexOf(widget) == 0
+        docks = self.findChildren(QDockWidget)
+        if was_editor and not is_editor:
+            for dock in docks:  # editor docks (versions, lint) make no sense beside a run
+                dock.setProperty("shownInEditor", dock.isVisible())
+                dock.hide()
         if widget is None:
             self.modes.setCurrentIndex(0)
         else:
             self.modes.setCurrentWidget(widget)
-        is_editor = self.modes.currentIndex() == 0
         self._show_mode_toolbar(self.current_mode())
-        for dock in self.findChildren(QDockWidget):
-            # Editor docks (versions, lint) make no sense beside a run; keep their state.
-            if was_editor and not is_editor:
-                dock.setProperty("shownInEditor", dock.isVisible())
-                dock.hide()
-            elif is_editor and not was_editor and dock.property("shownInEditor"):
-                dock.show()
+        if is_editor and not was_editor:
+            for dock in docks:
+                if dock.property("shownInEditor"):
+                    dock.show()
 
     def show_sessions(self) -> SessionsView:
         """Switch the centre to the Sessions mode (built on first use), the list re-read."""

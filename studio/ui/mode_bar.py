@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QAction, QIcon
-from PySide6.QtWidgets import QStyle, QToolBar, QToolButton, QWidget
+from PySide6.QtWidgets import QStackedWidget, QStyle, QToolBar, QToolButton, QWidget
 
 # One standard icon per mode (by the action's object name): the studio ships no
 # icon theme, and the style's pixmaps follow its palette in both themes.
@@ -76,3 +76,24 @@ class ModeBar(QToolBar):
         """The button showing ``action`` (tests click it)."""
         widget = self.widgetForAction(action)
         return widget if isinstance(widget, QToolButton) else None
+
+
+class ModeStack(QStackedWidget):
+    """The centre's modes; its size hints are the shown mode's only.
+
+    A plain QStackedWidget asks for the largest minimum of all its pages:
+    once Release (388 px tall) had been opened, the Editor with its docks
+    could no longer shrink below 613 px, and the window stayed that tall.
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.currentChanged.connect(lambda _index: self.updateGeometry())
+
+    def sizeHint(self) -> QSize:
+        current = self.currentWidget()
+        return current.sizeHint() if current is not None else super().sizeHint()
+
+    def minimumSizeHint(self) -> QSize:
+        current = self.currentWidget()
+        return current.minimumSizeHint() if current is not None else super().minimumSizeHint()

@@ -38,10 +38,14 @@ def summarize_event(event: RunEvent) -> str:
         return f"turn {d['turn']}"
     if t == "model.response":
         u = d.get("usage") or {}
-        return (
-            f"turn {d['turn']} · {d['stop_reason']} · {d['tool_calls']} call(s) · "
-            f"in {u.get('input_tokens')} / out {u.get('output_tokens')} tokens"
+        used, made = u.get("input_tokens"), u.get("output_tokens")
+        # A provider that reports no usage: say so, never "in None / out None".
+        tokens = (
+            f"in {used} / out {made} tokens"
+            if used is not None and made is not None
+            else "tokens not reported"
         )
+        return f"turn {d['turn']} · {d['stop_reason']} · {d['tool_calls']} call(s) · {tokens}"
     if t == "tool_call.proposed":
         args = d["arguments"] if isinstance(d["arguments"], str) else json.dumps(d["arguments"])
         return f"{d['call_id']} {d['name']}({args[:80]})"

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
 )
 
 from studio.providers import ModelParams, ModelProfile, ProviderKind
+from studio.ui.style import theme_colour
 
 
 class ProfileDialog(QDialog):
@@ -27,23 +28,31 @@ class ProfileDialog(QDialog):
 
     def __init__(self, profile: ModelProfile | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Edit model profile" if profile else "Add model profile")
+        self.setWindowTitle(
+            self.tr("Edit model profile") if profile else self.tr("Add model profile")
+        )
         self.name_edit = QLineEdit(profile.name if profile else "")
         self.kind_combo = QComboBox()
         for kind in ProviderKind:
             self.kind_combo.addItem(kind.value, kind)
         self.base_url_edit = QLineEdit(profile.base_url if profile else "http://localhost:11434/v1")
+        # A whole URL in view (it was clipped): wide enough for a typical provider URL.
+        self.base_url_edit.setMinimumWidth(
+            self.base_url_edit.fontMetrics().horizontalAdvance(
+                "https://generativelanguage.example/v1beta"
+            )
+        )
         self.model_edit = QLineEdit(profile.model if profile else "")
         self.key_env_edit = QLineEdit(profile.api_key_env or "" if profile else "")
-        self.key_env_edit.setPlaceholderText("e.g. OPENAI_API_KEY (empty: system keyring)")
+        self.key_env_edit.setPlaceholderText(self.tr("e.g. OPENAI_API_KEY (empty: system keyring)"))
         self.key_edit = QLineEdit()
         self.key_edit.setEchoMode(QLineEdit.EchoMode.Password)
-        self.key_edit.setPlaceholderText("optional: saved in the system keyring")
+        self.key_edit.setPlaceholderText(self.tr("optional: saved in the system keyring"))
         params = profile.params if profile else ModelParams()
         self.temperature = QDoubleSpinBox()
         self.temperature.setRange(-0.01, 2.0)
         self.temperature.setSingleStep(0.1)
-        self.temperature.setSpecialValueText("default")
+        self.temperature.setSpecialValueText(self.tr("default"))
         self.temperature.setValue(params.temperature if params.temperature is not None else -0.01)
         self.max_tokens = QSpinBox()
         self.max_tokens.setRange(1, 200_000)
@@ -52,16 +61,17 @@ class ProfileDialog(QDialog):
             self.kind_combo.setCurrentIndex(self.kind_combo.findData(profile.kind))
         self.error_label = QLabel()
         self.error_label.setWordWrap(True)
-        self.error_label.setStyleSheet("color: #d93025")
+        self.error_label.setStyleSheet(f"color: {theme_colour('error_fg', self)}")
         form = QFormLayout()
-        form.addRow("&Name", self.name_edit)
-        form.addRow("&Kind", self.kind_combo)
-        form.addRow("&Base URL", self.base_url_edit)
-        form.addRow("&Model", self.model_edit)
-        form.addRow("API key &variable", self.key_env_edit)
-        form.addRow("API &key", self.key_edit)
-        form.addRow("&Temperature", self.temperature)
-        form.addRow("Max &tokens", self.max_tokens)
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        form.addRow(self.tr("&Name"), self.name_edit)
+        form.addRow(self.tr("&Kind"), self.kind_combo)
+        form.addRow(self.tr("&Base URL"), self.base_url_edit)
+        form.addRow(self.tr("&Model"), self.model_edit)
+        form.addRow(self.tr("API key &variable"), self.key_env_edit)
+        form.addRow(self.tr("API &key"), self.key_edit)
+        form.addRow(self.tr("&Temperature"), self.temperature)
+        form.addRow(self.tr("Max &tokens"), self.max_tokens)
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
         )

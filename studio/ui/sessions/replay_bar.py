@@ -39,7 +39,7 @@ class PendingCallsModel(QAbstractListModel):
             return None
         call = self._calls[index.row()]
         if role == Qt.ItemDataRole.DisplayRole:
-            return f"{call.call_id or '(no id)'}  {call.name}  · message {call.position.message}"
+            return f"{call.call_id or '(no id)'} · {call.name} · message {call.position.message}"
         if role == Qt.ItemDataRole.ToolTipRole:
             return f"{call.name}({_arguments(call.arguments)[:400]})\nmade at {call.position}"
         if role == Qt.ItemDataRole.UserRole:
@@ -128,6 +128,8 @@ class ReplayBar(QWidget):
         button.setText(text)
         button.setToolTip(tip)
         button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        # Never narrower than its text: squeezed, "◀ Previous" became "◀…s".
+        button.setMinimumWidth(button.sizeHint().width())
         return button
 
     # ------------------------------------------------------------------ driving

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 
-from PySide6.QtCore import QCoreApplication, QSizeF, Qt
+from PySide6.QtCore import QCoreApplication, QRect, Qt
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QFormLayout,
     QFrame,
@@ -64,27 +65,46 @@ class GrowingTextEdit(QPlainTextEdit):
         self.min_lines, self.max_lines = min_lines, max_lines
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.document().documentLayout().documentSizeChanged.connect(self._fit)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # The document, not textChanged: the form fills fields with signals blocked.
+        self.document().contentsChanged.connect(self._fit)
         self._fit()
 
     def lines(self) -> int:
-        """Lines the text takes at the current width (wrapped lines counted)."""
-        # QPlainTextDocumentLayout measures the document in lines, not pixels.
-        return max(1, int(self.document().documentLayout().documentSize().height()))
+        """Lines the text takes at the current width, wrapped lines counted.
 
-    def _fit(self, _size: QSizeF | None = None) -> None:
-        lines = min(self.max_lines, max(self.min_lines, self.lines()))
+        Measured with the font, not the document layout: QPlainTextEdit lays
+        out only what is on screen, so a long paragraph counts as one line
+        until it has been painted.
+        """
+        margin = int(self.document().documentMargin() * 2)
+        width = max(40, self.viewport().width() - margin)
+        flags = int(Qt.TextFlag.TextWordWrap.value | Qt.AlignmentFlag.AlignLeft.value)
+        rect = self.fontMetrics().boundingRect(
+            QRect(0, 0, width, 1_000_000), flags, self.toPlainText() or " "
+        )
+        return max(1, -(-rect.height() // max(1, self.fontMetrics().lineSpacing())))
+
+    def _fit(self) -> None:
+        lines = self.lines()
+        shown = min(self.max_lines, max(self.min_lines, lines))
         margins = self.contentsMargins()
         extra = int(self.document().documentMargin() * 2) + margins.top() + margins.bottom()
-        height = self.fontMetrics().lineSpacing() * lines + extra + 2
-        if self.height() != height:
+        height = self.fontMetrics().lineSpacing() * shown + extra + 2
+        if self.height() != height or self.minimumHeight() != height:
             self.setFixedHeight(height)
         policy = (
             Qt.ScrollBarPolicy.ScrollBarAsNeeded
-            if self.lines() > self.max_lines
+            if lines > self.max_lines
             else Qt.ScrollBarPolicy.ScrollBarAlwaysOff
         )
-        self.setVerticalScrollBarPolicy(policy)
+        if self.verticalScrollBarPolicy() != policy:
+            self.setVerticalScrollBarPolicy(policy)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            self._fit()  # the text wraps anew
 
 
 class OverviewTabWidget(QScrollArea):

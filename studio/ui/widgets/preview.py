@@ -11,7 +11,6 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QComboBox,
-    QHBoxLayout,
     QLabel,
     QListWidget,
     QPlainTextEdit,
@@ -86,7 +85,8 @@ class PreviewWidget(QWidget):
         self.provider_combo.currentIndexChanged.connect(self.refresh)
         self.tokens_label = QLabel("≈ 0 tokens")
         self.tokens_label.setToolTip(_ESTIMATE_TIP)
-        self.tokens_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.tokens_label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        self.tokens_label.setObjectName("previewTokens")
 
         self.json_view = QPlainTextEdit(readOnly=True)
         self.json_view.setFont(mono)
@@ -101,9 +101,11 @@ class PreviewWidget(QWidget):
         self.notes_list.setWordWrap(True)
         self.notes_list.setToolTip("What this provider's format cannot express")
 
-        header = QHBoxLayout()
+        # Two rows: beside the combo in a narrow preview the count was cut off.
+        header = QVBoxLayout()
         header.setContentsMargins(0, 0, 0, 0)
-        header.addWidget(self.provider_combo, 1)
+        header.setSpacing(2)
+        header.addWidget(self.provider_combo)
         header.addWidget(self.tokens_label)
 
         splitter = QSplitter(Qt.Orientation.Vertical)
