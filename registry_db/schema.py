@@ -8,13 +8,15 @@ like will arrive that way).
 from __future__ import annotations
 
 import sqlite3
-
-from sqlite_utils import Database
-from sqlite_utils.migrations import Migrations
+from typing import TYPE_CHECKING
 
 from registry_db.connection import write_transaction
+from registry_db.migration_set import MigrationSet
 
-migrations = Migrations("registry_db")
+if TYPE_CHECKING:  # sqlite-utils is imported only when a migration runs
+    from sqlite_utils import Database
+
+migrations = MigrationSet("registry_db")
 
 _INITIAL = (
     # Small key/value facts about the database itself (e.g. whether the
@@ -402,13 +404,13 @@ def apply_migrations(conn: sqlite3.Connection) -> list[str]:
     Return:
         The names of the migrations applied now (empty when up to date).
     """
-    db = Database(conn, execute_plugins=False)
-    # Checking first keeps the common case (nothing to do) free of the write lock.
-    if not migrations.pending(db):
+    # Checking first keeps the common case (nothing to do) free of the write lock,
+    # and of importing sqlite-utils.
+    if not migrations.pending_names(conn):
         return []
     # The whole run holds the write lock, so a second process waits and then
     # finds nothing pending, instead of applying the same migration twice.
     with write_transaction(conn):
-        names = [m.name for m in migrations.pending(db)]
-        migrations.apply(db)
+        names = migrations.pending_names(conn)
+        migrations.apply(conn)
     return names
