@@ -542,11 +542,16 @@ def _run(store: RegistryStore, args: argparse.Namespace) -> int:
     else:
         print(f"run {summary.run_id}: {summary.status}"
               + (f" ({summary.budget_stop})" if summary.budget_stop else ""))  # fmt: skip
-        print("variant\tscored\tselection\targs raw\targs after pipeline\tskipped\terrors")
+        multi = any("end_to_end" in row for row in accuracy.values())
+        print("variant\tscored\tselection\targs raw\targs after pipeline"
+              + ("\tend-to-end" if multi else "") + "\tskipped\terrors")  # fmt: skip
         for label, row in accuracy.items():
-            print(f"{label}\t{row['scored']}\t{_percent(float(row['selection']))}"
-                  f"\t{_percent(float(row['raw']))}\t{_percent(float(row['pipeline']))}"
-                  f"\t{row['skipped']}\t{row['errors']}")  # fmt: skip
+            cells = [label, str(row["scored"])]
+            cells += [_percent(float(row[k])) for k in ("selection", "raw", "pipeline")]
+            if multi:
+                cells.append(_percent(float(row.get("end_to_end", 0.0))))
+            cells += [str(row["skipped"]), str(row["errors"])]
+            print("\t".join(cells))
         p = summary.progress
         print(f"{p.requests} requests sent, {p.cached} answers from the cache, "
               f"{p.resumed} attempts kept from before")  # fmt: skip

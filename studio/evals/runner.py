@@ -508,26 +508,32 @@ async def _one_turn(client: ModelClient, request: Any) -> TurnCompleted:
 
 
 def selection_accuracy(attempts: list[Attempt]) -> dict[str, dict[str, float | int]]:
-    """Per variant label: scored attempts and the share passing selection, raw and pipeline.
+    """Per variant (and per profile when there are several): scored attempts and the share
+    passing selection, raw and after the pipeline (and end-to-end in multi-step mode).
 
-    The CLI's end-of-run summary; the full metrics are the reports' job.
+    The CLI's end-of-run summary; the full metrics are the reports' job. Keys are the
+    variant labels, ``label · profile`` when the run asked more than one profile.
     """
+    several = len({a.profile for a in attempts}) > 1
+    groups: dict[str, list[Attempt]] = {}
+    for a in attempts:
+        groups.setdefault(f"{a.variant} · {a.profile}" if several else a.variant, []).append(a)
     out: dict[str, dict[str, float | int]] = {}
-    for label in dict.fromkeys(a.variant for a in attempts):
-        mine = [a for a in attempts if a.variant == label and a.scored]
-        n = len(mine)
+    for label, group in groups.items():
+        mine = [a for a in group if a.scored]
 
         def share(pred: Callable[[Attempt], bool], items: list[Attempt] = mine) -> float:
             return sum(1 for a in items if pred(a)) / len(items) if items else 0.0
 
-        out[label] = {
-            "scored": n,
+        row: dict[str, float | int] = {
+            "scored": len(mine),
             "selection": share(lambda a: bool(a.raw and a.raw.selection_passed)),
             "raw": share(lambda a: bool(a.raw and a.raw.passed)),
             "pipeline": share(lambda a: bool(a.pipeline and a.pipeline.passed)),
-            "skipped": sum(
-                1 for a in attempts if a.variant == label and a.status == STATUS_SKIPPED
-            ),
-            "errors": sum(1 for a in attempts if a.variant == label and a.status == STATUS_ERROR),
+            "skipped": sum(1 for a in group if a.status == STATUS_SKIPPED),
+            "errors": sum(1 for a in group if a.status == STATUS_ERROR),
         }
+        if any(a.end_to_end is not None for a in mine):
+            row["end_to_end"] = share(lambda a: bool(a.end_to_end))
+        out[label] = row
     return out

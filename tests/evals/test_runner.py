@@ -222,3 +222,25 @@ def test_a_rate_limit_holds_back_every_worker(store: RegistryStore, server: Loop
     # Requests already on their way may arrive just after the 429; then nothing until it expires.
     quiet = [r for r in got if limited.at + 0.15 < r.at < limited.at + 0.55]
     assert quiet == []
+
+
+def test_two_profiles_in_one_run(store: RegistryStore, server: LoopbackModel) -> None:
+    profiles = [profile_for(server, "openai"), profile_for(server, "anthropic", stream=False)]
+    eval_set = EvalStore(store).load(REGISTRY, "core")
+    variants = [
+        resolve_variant(store, REGISTRY, "1", "A"),
+        resolve_variant(store, REGISTRY, "draft", "B"),
+    ]
+    summary = asyncio.run(EvalRunner(store, REGISTRY, eval_set, variants, profiles).run())
+    assert len(summary.attempts) == 4 * len(eval_set.cases)
+    assert {x.wire for x in server.received} == {"openai", "anthropic"}
+    acc = selection_accuracy(summary.attempts)
+    assert set(acc) == {
+        f"{REGISTRY}@{v} · loop-{w}" for v in ("1", "draft") for w in ("openai", "anthropic")
+    }
+    # The same model behind both wire formats makes the same choices.
+    for v in ("1", "draft"):
+        assert (
+            acc[f"{REGISTRY}@{v} · loop-openai"]["selection"]
+            == acc[f"{REGISTRY}@{v} · loop-anthropic"]["selection"]
+        )

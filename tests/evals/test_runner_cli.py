@@ -124,3 +124,12 @@ def test_bad_input_is_one_line(db: Path, capsys: pytest.CaptureFixture[str], mon
         assert message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
     assert main([*base[:-1], "nobody", "--a", "draft"]) == 2
     assert "nobody" in capsys.readouterr().err
+
+
+def test_multi_step_from_the_cli(db: Path, capsys: pytest.CaptureFixture[str], monkeypatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "k")
+    argv = ["--db", str(db), "eval", "run", REGISTRY, "core", "--a", "draft", "--profile", "loop",
+            "--multi-step", "--concurrency", "8", "--budget-requests", "40", "--quiet"]  # fmt: skip
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "end-to-end" in out.splitlines()[1] and "budget of 40 requests reached" in out
