@@ -61,6 +61,7 @@ from studio.ui.dialogs.publish_dialog import (
     ReviewedPublisher,
 )
 from studio.ui.document import RegistryDocument
+from studio.ui.empty_state import EmptyStateWidget
 from studio.ui.fonts import FONT_PACKAGE, CjkFontCheck
 from studio.ui.language_menu import LanguageMenu
 from studio.ui.lint_actions import LintOperations, LintPrompts
@@ -350,6 +351,7 @@ class MainWindow(QMainWindow):
         self.playground: PlaygroundView | None = None
         self.release_view: ReleaseView | None = None
         self.diff_view: DiffView | None = None
+        self.diff_empty: EmptyStateWidget | None = None
         self.sessions_view: SessionsView | None = None
         self.setCentralWidget(self.modes)
 
@@ -481,7 +483,7 @@ class MainWindow(QMainWindow):
             return "playground"
         if widget is not None and widget is self.sessions_view:
             return "sessions"
-        if widget is not None and widget is self.diff_view:
+        if widget is not None and widget in (self.diff_view, self.diff_empty):
             return "diff"
         if widget is not None and widget is self.release_view:
             return "release"
@@ -624,6 +626,9 @@ class MainWindow(QMainWindow):
             self.diff_view.runner.wait()
             self._drop_mode_widget(self.diff_view)
             self.diff_view = None
+        if self.diff_empty is not None:
+            self._drop_mode_widget(self.diff_empty)
+            self.diff_empty = None
         if self.release_view is not None and self.release_view.server is None:
             self.release_view.shutdown()
             self._drop_mode_widget(self.release_view)
@@ -1348,6 +1353,9 @@ class MainWindow(QMainWindow):
 
             self.diff_view = DiffView(self.store)
             self.modes.addWidget(self.diff_view)
+        if compare_version is None and not self._has_versions(name):
+            self._show_diff_empty(name)
+            return self.diff_view
         if compare_version is not None and name is not None:
             if self.diff_view.registry != name:
                 self.diff_view.set_registry(name)
@@ -1360,6 +1368,45 @@ class MainWindow(QMainWindow):
         self._switch_mode(self.diff_view)
         self.diff_action.setChecked(True)
         return self.diff_view
+
+    def _has_versions(self, name: str | None) -> bool:
+        if name is None:
+            return False
+        try:
+            return bool(self.store.list_versions(name))
+        except StoreError:
+            return False
+
+    def _show_diff_empty(self, name: str | None) -> None:
+        """Diff before the first publish: say what a diff compares, offer Publish."""
+        if self.diff_empty is None:
+            self.diff_empty = EmptyStateWidget()
+            self.diff_empty.setObjectName("diffEmpty")
+            self.diff_empty.actionRequested.connect(self._publish_from_diff)
+            self.modes.addWidget(self.diff_empty)
+        if name is None:
+            self.diff_empty.show_state(
+                self.tr("No registry open"),
+                self.tr(
+                    "Open or import a registry in the Editor (Ctrl+1) to compare its versions."
+                ),
+            )
+        else:
+            self.diff_empty.show_state(
+                self.tr("Nothing to compare yet"),
+                self.tr(
+                    "{registry} has no published version. A diff compares two versions, or a "
+                    "version with the draft: publish the draft, and every later edit shows "
+                    "here as breaking, behavioural or compatible."
+                ).format(registry=name),
+                self.tr("Publish the draft…"),
+            )
+        self._switch_mode(self.diff_empty)
+        self.diff_action.setChecked(True)
+
+    def _publish_from_diff(self) -> None:
+        if self.publish_current() is not None:
+            self.show_diff()
 
     def show_release(self) -> ReleaseView:
         """Switch the centre to the Release mode (built on first use) for the shown registry."""

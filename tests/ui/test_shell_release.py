@@ -125,3 +125,25 @@ def test_an_unpublished_registry_says_what_release_waits_for(qtbot, view) -> Non
         view.empty_publish_button.click()
     view.set_registry(REGISTRY)
     assert not view.empty_state.isVisible() and view.splitter.isVisible()
+
+
+def test_diff_of_an_unpublished_registry_says_what_it_waits_for(qtbot, store) -> None:
+    from studio.ui.main_window import MainWindow
+    from tests.ui.registry_helpers import ScriptedPrompts
+
+    window = MainWindow(store, ScriptedPrompts())
+    qtbot.addWidget(window)
+    window.show()
+    window.open_registry("unpublished")
+    window.show_diff()
+    assert window.current_mode() == "diff" and window.diff_action.isChecked()
+    empty = window.diff_empty
+    assert window.modes.currentWidget() is empty
+    assert "unpublished has no published version" in empty.text_label.text()
+    assert "draft → draft" not in empty.text_label.text()
+    assert empty.button.isVisible() and empty.button.text() == "Publish the draft…"
+    window.open_registry(REGISTRY)
+    window.show_diff()
+    assert window.modes.currentWidget() is window.diff_view
+    window.diff_view.runner.wait()
+    window.registry_ops.shutdown()
