@@ -303,14 +303,10 @@ def _list(store: RegistryStore, args: argparse.Namespace) -> int:
 
 
 def _check(store: RegistryStore, args: argparse.Namespace) -> int:
-    from studio.runtime.context import SessionContext
     from studio.sessions.check import check_session
-    from studio.sessions.library import load_messages
-    from studio.sessions.revalidate import recorded_prepared_arguments
+    from studio.sessions.library import load_messages, stored_origins
 
     sessions = SessionStore.for_store(store)
-    from studio.sessions.library import stored_origins
-
     targets: list[tuple[str, list[Any], dict[str, Any]]] = []
     import_errors: list[str] = []
     registry_name, version = args.registry, args.version
@@ -338,6 +334,10 @@ def _check(store: RegistryStore, args: argparse.Namespace) -> int:
             info = sessions.get_session(args.target)
         except NotFoundError:
             raise UsageError(f"{one_line(args.target)}: no such file or session") from None
+        # A stored session: its run's events and context (the runtime's types).
+        from studio.runtime.context import SessionContext
+        from studio.sessions.revalidate import recorded_prepared_arguments
+
         prepared = recorded_prepared_arguments(sessions.events(info.id))
         extra: dict[str, Any] = {
             "context": SessionContext.from_dict(info.context),

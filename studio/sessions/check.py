@@ -9,14 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from studio.contract import Registry
-from studio.runtime.context import SessionContext
 from studio.sessions.model import Message, ToolCallPart
 from studio.sessions.pairing import PairingReport, Position, analyse_pairing
-from studio.sessions.revalidate import PASSES, RevalidationReport, revalidate
 from studio.sessions.suspicious import SuspiciousFinding, find_suspicious
+
+if TYPE_CHECKING:  # re-validation (the argument pipeline, the validators) only with a registry
+    from studio.contract import Registry
+    from studio.runtime.context import SessionContext
+    from studio.sessions.revalidate import RevalidationReport
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +92,8 @@ class SessionCheck:
         out += [f("suspicious", s.kind.value, s.position, s.call_id, s.message, {})
                 for s in self.suspicious]  # fmt: skip
         if self.revalidation is not None:
+            from studio.sessions.revalidate import PASSES  # loaded with the report
+
             out += [
                 f("revalidation", r.status, r.position, r.call_id,
                   f"{r.tool}: {r.status}" + (f" — {r.reason}" if r.reason else ""), {})
@@ -151,6 +155,8 @@ def check_session(
     """
     report = None
     if registry is not None:
+        from studio.sessions.revalidate import revalidate
+
         report = revalidate(messages, registry, version=version, context=context,
                             recorded_prepared=recorded_prepared)  # fmt: skip
     names = {c.name for m in messages for c in m.tool_calls}
