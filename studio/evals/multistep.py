@@ -14,30 +14,30 @@ mode) and on what only a whole conversation shows:
   R-55821) appears in a tool result of the conversation;
 - ``false_success``: a call failed and the final answer does not say so.
 
-Responses are not cached in this mode (a conversation is several requests).
+Every turn goes through the runner's response cache and budget, so re-running
+an unchanged variant replays its conversations without a request (the mocks
+answer the same way each time).
 """
 
 from __future__ import annotations
 
 import re
 import time
+from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
 from registry_db.sessions import SessionStore
-from studio.evals.model import EvalCase
 from studio.evals.requests import case_messages
-from studio.evals.results import STATUS_ERROR, Attempt
+from studio.evals.results import STATUS_ERROR, STATUS_SKIPPED, Attempt
 from studio.evals.scoring import runtime_context, score_answer
-from studio.evals.variants import Variant
-from studio.providers.base import ModelClient
-from studio.providers.profiles import ModelProfile
+from studio.providers.base import ModelClient, ModelRequest, StreamEvent
 from studio.runtime import MockExecutor, Run, RunConfig, auto_approver, example_mocks, parse_mocks
 from studio.runtime.mocks import MockSet
 from studio.runtime.pipeline import ArgumentPipeline
 from studio.sessions.model import Message, Role, TextPart, ToolCallPart
 
 if TYPE_CHECKING:
-    from studio.evals.runner import EvalRunner
+    from studio.evals.runner import EvalRunner, Job
 
 _FACT = re.compile(r"[A-Z]{1,5}-\d+|\d+(?:\.\d+)?")
 _FAILURE_WORDS = re.compile(
@@ -77,36 +77,64 @@ def _results_text(messages: list[Message]) -> tuple[str, list[tuple[str, bool]]]
     return "\n".join(texts), outcomes
 
 
-async def play_case(
-    runner: EvalRunner,
-    case: EvalCase,
-    variant: Variant,
-    profile: ModelProfile,
-    client: ModelClient,
-    base: Attempt,
-) -> tuple[Attempt, int]:
-    """Play ``case`` as a whole conversation; returns the scored attempt and its model turns."""
+class _TurnClient:
+    """The run's model client as the agent loop sees it: every turn through the runner.
+
+    Each turn goes through :meth:`EvalRunner.model_turn`, so a conversation's
+    turns are cached (a re-run replays the conversation without a request),
+    counted and held to the budget like single turns.
+    """
+
+    def __init__(self, runner: EvalRunner, job: Job, inner: ModelClient) -> None:
+        self.runner, self.job, self.inner = runner, job, inner
+        self.turns = self.cached = 0
+        self.model_ms = 0.0
+        self.budget = ""
+
+    async def stream(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
+        from studio.evals.runner import BudgetExhausted
+
+        try:
+            turn = await self.runner.model_turn(self.job, self.inner, request)
+        except BudgetExhausted as exc:
+            self.budget = str(exc)
+            raise
+        self.turns += 1
+        self.cached += turn.cached
+        self.model_ms += turn.model_ms
+        yield turn.completed
+
+    async def aclose(self) -> None:
+        """The inner client belongs to the runner, which closes it."""
+
+
+async def play_case(runner: EvalRunner, job: Job, client: ModelClient, base: Attempt) -> Attempt:
+    """Play ``job``'s case as a whole conversation on the mocks and score it."""
     import dataclasses
 
+    case, variant, profile = job.case, job.variant, job.profile
     mocks = load_mocks(runner)
     config = RunConfig(
         variant.registry, version=variant.label, profile=profile.name, system=case.system,
         params=profile.params, context=runtime_context(case), mock=MockExecutor(mocks.tools),
         max_tool_calls=12, max_turns=_MAX_TURNS,
     )  # fmt: skip
-    run = Run(client, config, approver=auto_approver("write"))
+    turns = _TurnClient(runner, job, client)
+    run = Run(turns, config, approver=auto_approver("write"))
     history = case_messages(case)[:-1]
     run.messages = list(history)  # the run appends to its own list
     started = time.perf_counter()
     result = await run.execute(case.user)
-    latency = (time.perf_counter() - started) * 1000
+    latency = turns.model_ms or (time.perf_counter() - started) * 1000
     tokens_in = int(result.usage.get("input_tokens", 0))
     tokens_out = int(result.usage.get("output_tokens", 0))
+    cached = turns.turns > 0 and turns.cached == turns.turns
+    if turns.budget:
+        return dataclasses.replace(base, status=STATUS_SKIPPED, error=turns.budget)
     if result.status == "failed":
-        failed = dataclasses.replace(base, status=STATUS_ERROR, error=result.reason,
-                                     latency_ms=latency, tokens_in=tokens_in,
-                                     tokens_out=tokens_out)  # fmt: skip
-        return failed, result.turns
+        return dataclasses.replace(base, status=STATUS_ERROR, error=result.reason,
+                                   latency_ms=latency, tokens_in=tokens_in,
+                                   tokens_out=tokens_out)  # fmt: skip
     conversation = list(result.messages[len(history) :])
     calls: list[ToolCallPart] = [c for m in conversation for c in m.tool_calls]
     final = next((m.text for m in reversed(conversation)
@@ -125,12 +153,11 @@ async def play_case(
         grounded = all(fact in results_text for fact in _facts(final))
         if failed_ids:
             false_success = bool(final) and not _FAILURE_WORDS.search(final)
-    attempt = dataclasses.replace(
+    return dataclasses.replace(
         base, chosen=scored.chosen, raw_calls=scored.raw_calls,
         pipeline_calls=scored.pipeline_calls, text=final, raw=scored.raw,
         pipeline=scored.pipeline, end_to_end=end_to_end, grounded=grounded,
         false_success=false_success, latency_ms=round(latency, 3), tokens_in=tokens_in,
-        tokens_out=tokens_out,
+        tokens_out=tokens_out, cached=cached,
         error="" if result.status == "completed" else f"{result.status}: {result.reason}",
     )  # fmt: skip
-    return attempt, result.turns

@@ -58,7 +58,13 @@ from studio.evals.results import (
 from studio.evals.runs import attempt_from_dict, attempt_row
 from studio.evals.scoring import expected_of, runtime_context, score_answer
 from studio.evals.variants import Variant
-from studio.providers.base import ModelClient, ProviderError, ToolSpec, TurnCompleted
+from studio.providers.base import (
+    ModelClient,
+    ModelRequest,
+    ProviderError,
+    ToolSpec,
+    TurnCompleted,
+)
 from studio.providers.http import RetryNotice
 from studio.providers.profiles import ModelProfile, client_for, find_api_key
 from studio.runtime.loop import tool_specs
@@ -134,8 +140,23 @@ class RunSummary:
     budget_stop: str = ""
 
 
+class BudgetExhausted(Exception):
+    """The request or token budget is spent; what is not cached is not sent."""
+
+
 @dataclass(frozen=True, slots=True)
-class _Job:
+class Turn:
+    """One model turn: the answer, whether it came from the cache, the model's time."""
+
+    completed: TurnCompleted
+    cached: bool
+    model_ms: float
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """One attempt to make: a case, a variant, a profile, a repetition."""
+
     case: EvalCase
     variant: Variant
     profile: ModelProfile
@@ -342,13 +363,13 @@ class EvalRunner:
         if wait > 0:
             await asyncio.sleep(wait)
 
-    def _jobs(self) -> Iterator[_Job]:
+    def _jobs(self) -> Iterator[Job]:
         # Variants side by side: a run stopped early still holds paired attempts.
         for repetition in range(self.options.repeat):
             for case in self.eval_set.cases:
                 for profile in self.profiles:
                     for variant in self.variants:
-                        yield _Job(case, variant, profile, repetition)
+                        yield Job(case, variant, profile, repetition)
 
     def _pipeline(self, variant: Variant, case: EvalCase) -> ArgumentPipeline:
         ctx = case.context
@@ -372,7 +393,7 @@ class EvalRunner:
             return False
         return True
 
-    async def _worker(self, queue: Iterator[_Job], clients: dict[str, ModelClient]) -> None:
+    async def _worker(self, queue: Iterator[Job], clients: dict[str, ModelClient]) -> None:
         for job in queue:
             if self._cancelled:
                 return
@@ -397,27 +418,23 @@ class EvalRunner:
         if self.on_progress is not None:
             self.on_progress(p)
 
-    def _base(self, job: _Job, status: str, **fields: Any) -> Attempt:
+    def _base(self, job: Job, status: str, **fields: Any) -> Attempt:
         return Attempt(
             self.run_id, job.case.id, job.variant.label, job.profile.name, job.repetition,
             status, expected=expected_of(job.case), tags=job.case.tags, **fields,
         )  # fmt: skip
 
-    async def _attempt(self, job: _Job, client: ModelClient) -> Attempt:
-        if self.options.multi_step:
-            from studio.evals.multistep import play_case
+    async def model_turn(self, job: Job, client: ModelClient, request: ModelRequest) -> Turn:
+        """One model turn of ``job``: from the cache, else sent (budget and rate limits kept).
 
-            if not self._budget_left():
-                return self._base(job, STATUS_SKIPPED, error=self._budget_stop)
-            self.progress.requests += 1
-            attempt, turns = await play_case(self, job.case, job.variant, job.profile, client,
-                                             self._base(job, STATUS_SCORED))  # fmt: skip
-            self.progress.requests += max(0, turns - 1)
-            self.progress.tokens_in += attempt.tokens_in
-            self.progress.tokens_out += attempt.tokens_out
-            return attempt
-        started = time.perf_counter()
-        request = case_request(job.case, self._specs[job.variant.label], job.profile.params)
+        Multi-step mode sends every turn of a conversation through here too, so
+        its turns are cached, counted and budgeted like single turns.
+
+        Raises:
+            BudgetExhausted: the answer is not cached and the budget is spent.
+            ProviderError: the provider failed after its retries (a refused key
+                or model also stops the run: see :data:`_FATAL_STATUSES`).
+        """
         build = getattr(client, "build_body", None)
         body = build(request) if callable(build) else {"request": repr(request)}
         url = str(getattr(client, "url", job.profile.base_url))
@@ -427,42 +444,55 @@ class EvalRunner:
             tools_sha = self._tools_sha[tools_key] = tools_digest(body.get("tools"))
         key = cache_key(job.profile.kind.value, url, body, job.repetition, tools_sha)
         cached_text = self._runs.cached_response(key) if self.options.use_cache else None
-        model_ms = 0.0
         if cached_text is not None:
-            completed = decode_answer(cached_text)
-        else:
-            if not self._budget_left():
-                return self._base(job, STATUS_SKIPPED, error=self._budget_stop)
-            self.progress.requests += 1
-            await self._respect_rate_limit()
-            sent = time.perf_counter()
-            try:
-                completed = await _one_turn(client, request)
-            except ProviderError as exc:
-                model_ms = (time.perf_counter() - sent) * 1000
-                if exc.status in _FATAL_STATUSES and not self._fatal:
-                    # A wrong key or model fails every request alike: stop at the first.
-                    self._fatal = f"{job.profile.name}: the provider refused the request: {exc}"
-                    self.cancel()
-                return self._base(job, STATUS_ERROR, error=str(exc), latency_ms=model_ms)
-            model_ms = (time.perf_counter() - sent) * 1000
-            self.progress.tokens_in += completed.usage.input_tokens or 0
-            self.progress.tokens_out += completed.usage.output_tokens or 0
-            if self.options.use_cache:
-                self._pending_cache.append(
-                    (key, job.profile.kind.value, job.profile.model, encode_answer(completed))
-                )
+            return Turn(decode_answer(cached_text), True, 0.0)
+        if not self._budget_left():
+            raise BudgetExhausted(self._budget_stop)
+        self.progress.requests += 1
+        await self._respect_rate_limit()
+        sent = time.perf_counter()
+        try:
+            completed = await _one_turn(client, request)
+        except ProviderError as exc:
+            if exc.status in _FATAL_STATUSES and not self._fatal:
+                # A wrong key or model fails every request alike: stop at the first.
+                self._fatal = f"{job.profile.name}: the provider refused the request: {exc}"
+                self.cancel()
+            raise
+        model_ms = (time.perf_counter() - sent) * 1000
+        self.progress.model_ms += model_ms
+        self.progress.tokens_in += completed.usage.input_tokens or 0
+        self.progress.tokens_out += completed.usage.output_tokens or 0
+        if self.options.use_cache:
+            self._pending_cache.append(
+                (key, job.profile.kind.value, job.profile.model, encode_answer(completed))
+            )
+        return Turn(completed, False, model_ms)
+
+    async def _attempt(self, job: Job, client: ModelClient) -> Attempt:
+        if self.options.multi_step:
+            from studio.evals.multistep import play_case
+
+            return await play_case(self, job, client, self._base(job, STATUS_SCORED))
+        started = time.perf_counter()
+        request = case_request(job.case, self._specs[job.variant.label], job.profile.params)
+        try:
+            turn = await self.model_turn(job, client, request)
+        except BudgetExhausted as exc:
+            return self._base(job, STATUS_SKIPPED, error=str(exc))
+        except ProviderError as exc:
+            return self._base(job, STATUS_ERROR, error=str(exc))
+        completed = turn.completed
         scored = score_answer(job.case, completed.message, self._pipeline(job.variant, job.case))
         usage = completed.usage
         attempt = self._base(
             job, STATUS_SCORED, chosen=scored.chosen, raw_calls=scored.raw_calls,
             pipeline_calls=scored.pipeline_calls, text=scored.text, raw=scored.raw,
             pipeline=scored.pipeline, tokens_in=usage.input_tokens or 0,
-            tokens_out=usage.output_tokens or 0, latency_ms=round(model_ms, 3),
-            cached=cached_text is not None,
+            tokens_out=usage.output_tokens or 0, latency_ms=round(turn.model_ms, 3),
+            cached=turn.cached,
         )  # fmt: skip
-        self.progress.model_ms += model_ms
-        self.progress.overhead_ms += (time.perf_counter() - started) * 1000 - model_ms
+        self.progress.overhead_ms += (time.perf_counter() - started) * 1000 - turn.model_ms
         return attempt
 
     async def _flush_periodically(self) -> None:
@@ -495,7 +525,7 @@ class EvalRunner:
             runs.close()
 
 
-async def _one_turn(client: ModelClient, request: Any) -> TurnCompleted:
+async def _one_turn(client: ModelClient, request: ModelRequest) -> TurnCompleted:
     """Send one request and return its completed turn (the deltas are not needed here)."""
     completed: TurnCompleted | None = None
     async with contextlib.aclosing(client.stream(request)) as stream:  # type: ignore[type-var]

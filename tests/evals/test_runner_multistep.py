@@ -84,3 +84,33 @@ def test_answering_as_if_a_failed_call_succeeded(
     assert ticket.chosen == "query_tickets"
     assert ticket.end_to_end is False  # the expected call was made but did not succeed
     assert ticket.false_success is claimed, ticket.text
+
+
+def test_conversations_are_cached_and_budgeted(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("LOOP_KEY", "k")
+    with RegistryStore.open(tmp_path / "c.sqlite3") as store:
+        seed_examples(store)
+        core = EvalStore(store).load(REGISTRY, "core")
+        eval_set = build_set("few", [c for c in core.cases if c.id in PICKED])
+        variant = resolve_variant(store, REGISTRY, "draft")
+        with LoopbackModel(Behaviour(malformed_rate=0, alias_rate=0)) as server:
+            profile = ModelProfile(
+                "loop", ProviderKind.OPENAI_CHAT, server.base_url, "m", "LOOP_KEY"
+            )
+
+            def run(**options) -> object:
+                r = EvalRunner(store, REGISTRY, eval_set, [variant], [profile],
+                               RunOptions(multi_step=True, **options))  # fmt: skip
+                return asyncio.run(r.run())
+
+            first = run()
+            sent = len(server.received)
+            second = run()
+            assert len(server.received) == sent and second.progress.requests == 0
+            assert all(a.cached for a in second.attempts)
+            strip = lambda a: (a.case_id, a.chosen, a.text, a.end_to_end, a.grounded)  # noqa: E731
+            assert sorted(map(strip, second.attempts)) == sorted(map(strip, first.attempts))
+            # A budget of 2 requests: what needs more is skipped, nothing beyond 2 is sent.
+            third = run(use_cache=False, budget_requests=2, concurrency=1)
+            assert len(server.received) - sent == 2 == third.progress.requests
+            assert {a.status for a in third.attempts} == {"scored", "skipped"}
