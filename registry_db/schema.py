@@ -395,6 +395,30 @@ def _eval_runs(db: Database) -> None:
         db.execute(statement)
 
 
+# Skills (SKILL.md packages) and remote agents (A2A Agent Cards) of a draft
+# (issue #18, registry_db.skills): one row per item holding its registry-document
+# JSON, so SKILL.md and the folder's files come back byte for byte. Tools keep
+# draft_tools; a version holds all three in its document.
+_SKILLS_AGENTS = (
+    """CREATE TABLE draft_capabilities (
+        id INTEGER PRIMARY KEY,
+        registry_id INTEGER NOT NULL REFERENCES registries(id) ON DELETE CASCADE,
+        kind TEXT NOT NULL CHECK (kind IN ('skill', 'agent')),
+        name TEXT NOT NULL,
+        position INTEGER NOT NULL,
+        document_json TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        UNIQUE (registry_id, kind, name)
+    )""",
+)
+
+
+@migrations(name="0013_skills_agents")
+def _skills_agents(db: Database) -> None:
+    for statement in _SKILLS_AGENTS:
+        db.execute(statement)
+
+
 def apply_migrations(conn: sqlite3.Connection) -> list[str]:
     """Apply pending migrations; safe when several processes open a new file at once.
 

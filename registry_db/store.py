@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from registry_db import drafts, versions
+from registry_db import drafts, skills, versions
 from registry_db.connection import (
     connect,
     open_error,
@@ -227,12 +227,16 @@ class RegistryStore:
         with self._lock, read_transaction(self._conn):
             info = self._info(name)
             tools = drafts.read_draft_tools(self._conn, info.id)
+            draft_skills = skills.read_draft_skills(self._conn, info.id)
+            draft_agents = skills.read_draft_agents(self._conn, info.id)
         return Registry(
             name=info.name,
             title=info.title,
             description=info.description,
             settings=info.settings,
             tools=tuple(t.tool for t in tools),
+            skills=draft_skills,
+            agents=draft_agents,
         )
 
     def save_draft(
@@ -281,6 +285,9 @@ class RegistryStore:
             self._check_draft_revision(name, stored, base_draft_revision)
             now = utc_now()
             drafts.replace_tools(self._conn, registry_id, name, registry.tools, now)
+            skills.replace_capabilities(
+                self._conn, registry_id, registry.skills, registry.agents, now
+            )
             self._set_meta(registry_id, registry, now)
 
     def import_registry(self, registry: Registry, *, replace_draft: bool = False) -> RegistryInfo:
@@ -307,6 +314,7 @@ class RegistryStore:
         else:
             registry_id = existing[0]
         drafts.replace_tools(self._conn, registry_id, registry.name, registry.tools, now)
+        skills.replace_capabilities(self._conn, registry_id, registry.skills, registry.agents, now)
         self._set_meta(registry_id, registry, now)
 
     # ------------------------------------------------------------------ seeding

@@ -33,6 +33,7 @@ from registry_db.drafts import read_tool_texts
 from registry_db.errors import NotFoundError, TamperedVersionError
 from registry_db.models import Version, VersionInfo
 from registry_db.semver import check_next_semver
+from registry_db.skills import extend_version_document
 from studio.contract import parse_registry
 from studio.contract.canonical import canonical_json, hash_bytes, parse_canonical
 
@@ -177,6 +178,7 @@ def publish_draft(
         settings_text=settings_text,
         tool_texts=tool_texts,
     )
+    canonical, document = extend_version_document(conn, registry_id, canonical, document)
     info = VersionInfo(
         number=(previous or 0) + 1,
         semver=semver,

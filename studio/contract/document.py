@@ -46,6 +46,7 @@ from studio.contract.provider_options import (
 )
 from studio.contract.render import template_problems
 from studio.contract.schema_checks import check_output_schema, check_parameters
+from studio.contract.skills_document import agent_to_dict, read_agents, read_skills, skill_to_dict
 
 REGISTRY_FORMAT = "tool-registry-studio/registry@1"
 TOOL_FORMAT = "tool-registry-studio/tool@1"
@@ -177,8 +178,13 @@ def provider_options_to_dict(options: ProviderOptions) -> JSONDict:
 
 
 def registry_to_dict(registry: Registry) -> JSONDict:
-    """The normalised registry document, tools in registry order."""
-    return {
+    """The normalised registry document, tools in registry order.
+
+    ``skills`` and ``agents`` appear only when the registry has some, so a
+    registry of tools alone keeps the document, and the content hash, it had
+    before skills existed.
+    """
+    out: JSONDict = {
         "format": REGISTRY_FORMAT,
         "name": registry.name,
         "title": registry.title,
@@ -186,6 +192,11 @@ def registry_to_dict(registry: Registry) -> JSONDict:
         "settings": settings_to_dict(registry.settings),
         "tools": [tool_to_dict(t) for t in registry.tools],
     }
+    if registry.skills:
+        out["skills"] = [skill_to_dict(s) for s in registry.skills]
+    if registry.agents:
+        out["agents"] = [agent_to_dict(a) for a in registry.agents]
+    return out
 
 
 def tool_hash(tool: ToolContract) -> str:
@@ -646,6 +657,8 @@ def parse_registry(data: Any, *, check_schema: bool = True) -> Registry:
                 )
             )
         seen.setdefault(tool.name, i)
+    skills = read_skills(r.data.get("skills"), problems)
+    agents = read_agents(r.data.get("agents"), problems)
     if problems:
         raise ContractError(problems)
     return Registry(
@@ -654,4 +667,6 @@ def parse_registry(data: Any, *, check_schema: bool = True) -> Registry:
         description=r.text("description"),
         settings=settings,
         tools=tools,
+        skills=skills,
+        agents=agents,
     )

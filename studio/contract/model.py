@@ -11,8 +11,10 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from studio.agents.model import RemoteAgent
 from studio.contract.problems import join_path
 from studio.contract.provider_options import ProviderOptions
+from studio.skills.model import Skill
 
 JSONDict = dict[str, Any]
 
@@ -388,14 +390,26 @@ class RegistrySettings:
 
 @dataclass(frozen=True, slots=True)
 class Registry:
-    """A registry document: metadata plus an ordered list of tools."""
+    """A registry document: metadata plus ordered tools, skills and remote agents."""
 
     name: str
     title: str = ""
     description: str = ""
     settings: RegistrySettings = field(default_factory=RegistrySettings)
     tools: tuple[ToolContract, ...] = ()
+    skills: tuple[Skill, ...] = ()
+    """Skill packages (SKILL.md); in the document only when there are some (issue #18)."""
+    agents: tuple[RemoteAgent, ...] = ()
+    """Remote agents (A2A Agent Cards); in the document only when there are some."""
 
     def tool(self, name: str) -> ToolContract | None:
         """The tool called ``name``, or None."""
         return next((t for t in self.tools if t.name == name), None)
+
+    def skill(self, name: str) -> Skill | None:
+        """The skill called ``name``, or None."""
+        return next((s for s in self.skills if s.name == name), None)
+
+    def agent(self, name: str) -> RemoteAgent | None:
+        """The remote agent keyed ``name``, or None."""
+        return next((a for a in self.agents if a.name == name), None)

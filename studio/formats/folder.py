@@ -1,5 +1,10 @@
 """Registry-as-code: ``registry.json``, ``tools/<name>.json`` and ``evals/<set>.jsonl``.
 
+Skills live under ``skills/<name>/`` as the package itself (``SKILL.md``,
+``scripts/``, ``references/``, ``assets/``, byte for byte) and remote agents as
+``agents/<name>.json`` (the Agent Card as imported); the manifest lists them
+under ``skills``/``agents`` only when there are some (issue #18).
+
 One file per tool keeps reviews and merges small in git. Files hold the
 normalised documents (key order of :func:`studio.contract.tool_to_dict`,
 indent 2, trailing newline, LF endings), so exporting an unchanged registry
@@ -12,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import stat
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +51,11 @@ MANIFEST = "registry.json"
 TOOLS_DIR = "tools"
 EVALS_DIR = "evals"
 EVAL_SUFFIX = ".jsonl"
+SKILLS_DIR = "skills"
+AGENTS_DIR = "agents"
+# Non-UTF-8 skill files (images under assets/) travel through the text file
+# map as surrogate escapes and are written back as the same bytes.
+_BYTES = "surrogateescape"
 
 
 def tool_file(name: str) -> str:
@@ -152,8 +163,18 @@ def export_registry(registry: Registry) -> ExportResult:
         "settings": settings_to_dict(registry.settings),
         "tools": [t.name for t in registry.tools],
     }
+    if registry.skills:
+        manifest["skills"] = [s.name for s in registry.skills]
+    if registry.agents:
+        manifest["agents"] = [a.name for a in registry.agents]
     files = {MANIFEST: dump_json(manifest)}
     files.update({tool_file(t.name): dump_json(tool_to_dict(t)) for t in registry.tools})
+    for skill in registry.skills:
+        files[f"{SKILLS_DIR}/{skill.name}/SKILL.md"] = skill.text
+        for rel, data in skill.files:
+            files[f"{SKILLS_DIR}/{skill.name}/{rel}"] = data.decode("utf-8", _BYTES)
+    for agent in registry.agents:
+        files[f"{AGENTS_DIR}/{agent.name}.json"] = dump_json(agent.card)
     return ExportResult(None, files, [])
 
 
@@ -272,12 +293,31 @@ def write_files(files: dict[str, str], out: Path) -> None:
                 assert evals is not None  # created above
                 for name, content in by_dir[EVALS_DIR].items():
                     evals.write_bytes(name, content.encode("utf-8"))
-        unknown = set(by_dir) - {"", TOOLS_DIR, EVALS_DIR}
+        nested = {d for d in by_dir if d == AGENTS_DIR or d.startswith(SKILLS_DIR + "/")}
+        for head in sorted(nested):
+            _write_nested(folder, head, by_dir[head])
+        unknown = set(by_dir) - {"", TOOLS_DIR, EVALS_DIR} - nested
         if unknown:
             raise FormatError(f"cannot write into {', '.join(sorted(unknown))}")
         # The manifest last: it records what this export wrote.
         for name, content in by_dir.get("", {}).items():
             folder.write_bytes(name, content.encode("utf-8"))
+
+
+def _write_nested(folder: Folder, head: str, files: dict[str, str]) -> None:
+    """Write files into ``head`` (``skills/<name>/scripts``), no level followed if a link."""
+    with ExitStack() as stack:
+        current = folder
+        for part in head.split("/"):
+            if not _safe_name(part):
+                raise FormatError(f"{head}: {part!r} is not a safe folder name")
+            sub = stack.enter_context(current.subfolder(part, create=True))
+            assert sub is not None  # created above
+            current = sub
+        for name in files:
+            current.check_writable(name)
+        for name, content in files.items():
+            current.write_bytes(name, content.encode("utf-8", _BYTES))
 
 
 def _wrote(tools: Folder, name: str) -> bool:
@@ -320,6 +360,7 @@ def import_dir(path: Path, name: str | None = None) -> tuple[Registry, list[Note
         "settings": manifest.get("settings", {}),
         "tools": docs,
     }
+    doc.update(_read_capabilities(path, manifest))
     try:
         # Tools were checked above; the registry-level checks (names, settings) remain.
         registry = parse_registry(doc, check_schema=False)
@@ -374,3 +415,43 @@ def _read_folder(folder: Folder) -> tuple[dict[str, Any], list[Any], list[Note]]
         if f.endswith(".json") and f.removesuffix(".json") not in listed
     ]
     return manifest, docs, notes
+
+
+def _listed(manifest: dict[str, Any], key: str) -> list[str]:
+    names = manifest.get(key, [])
+    if not isinstance(names, list) or not all(isinstance(n, str) and _safe_name(n) for n in names):
+        raise FormatError(f"{MANIFEST}: {key}: must be an array of {key[:-1]} names")
+    return names
+
+
+def _read_capabilities(path: Path, manifest: dict[str, Any]) -> dict[str, Any]:
+    """The ``skills``/``agents`` documents of the folder, when the manifest lists some.
+
+    Skill folders go through :func:`studio.skills.package.read_skill_folder`,
+    which refuses links, oversized files and bad UTF-8 with the file's name.
+    """
+    from studio.skills.document import skill_to_dict
+    from studio.skills.model import SkillError
+    from studio.skills.package import read_skill_folder
+
+    out: dict[str, Any] = {}
+    skills = []
+    for name in _listed(manifest, "skills"):
+        folder = path / SKILLS_DIR / name
+        if not folder.is_dir() or folder.is_symlink():
+            raise FormatError(f"{SKILLS_DIR}/{name}: listed in {MANIFEST} but not a folder here")
+        try:
+            skills.append(skill_to_dict(read_skill_folder(folder)))
+        except SkillError as exc:
+            raise FormatError(f"{SKILLS_DIR}/{exc}") from None
+    agents = []
+    with Folder.open(path) as root:
+        root.shown = ""
+        for name in _listed(manifest, "agents"):
+            rel = f"{AGENTS_DIR}/{name}.json"
+            agents.append({"name": name, "card": _read(root, rel)})
+    if skills:
+        out["skills"] = skills
+    if agents:
+        out["agents"] = agents
+    return out
