@@ -102,10 +102,16 @@ def _add_run_parsers(actions: Any, common: argparse.ArgumentParser) -> None:
     pa.add_argument("--b", metavar="VARIANT", help="a second variant to compare with A")
     pa.add_argument("--profile", metavar="NAME", action="append", required=True,
                     help="model profile (repeatable)")  # fmt: skip
-    pa.add_argument("--repeat", metavar="K", type=int, default=1)
-    pa.add_argument("--concurrency", metavar="N", type=int, default=4)
-    pa.add_argument("--budget-requests", metavar="N", type=int)
-    pa.add_argument("--budget-tokens", metavar="N", type=int)
+    pa.add_argument("--repeat", metavar="K", type=int, default=1,
+                    help="send every case K times (pass^k, pass@k); default 1")  # fmt: skip
+    pa.add_argument("--concurrency", metavar="N", type=int, default=4,
+                    help="requests in flight at once; default 4")  # fmt: skip
+    pa.add_argument(
+        "--budget-requests", metavar="N", type=int,
+        help="send at most N requests (cached answers are free); the rest is skipped",
+    )  # fmt: skip
+    pa.add_argument("--budget-tokens", metavar="N", type=int,
+                    help="stop sending once N tokens (in + out) were used")  # fmt: skip
     pa.add_argument(
         "--no-cache", action="store_true", help="neither read nor fill the response cache"
     )
@@ -555,6 +561,7 @@ def _run(store: RegistryStore, args: argparse.Namespace) -> int:
         p = summary.progress
         print(f"{p.requests} requests sent, {p.cached} answers from the cache, "
               f"{p.resumed} attempts kept from before")  # fmt: skip
+        print(f"the full report: studio eval report {summary.run_id}")
     if summary.status == "cancelled":
         print(f"studio: cancelled; run the same --run-id {summary.run_id} to resume",
               file=sys.stderr)  # fmt: skip
