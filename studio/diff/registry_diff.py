@@ -501,23 +501,31 @@ def _model_view(parameters: Any) -> Any:
     fields = injected_fields(parameters)
     hidden = frozenset(f.json_path for f in fields)
     names = frozenset(f.name for f in fields)
+    # The path to a node is a chain of (parent chain, key) pairs, unwound into a
+    # JSON path only at an object that has an injected property's name.
+    Chain = tuple[Any, str | int] | None
 
-    def walk(value: Any, parts: tuple[str | int, ...]) -> Any:
+    def where(chain: Chain) -> str:
+        parts: list[str | int] = []
+        while chain is not None:
+            chain, part = chain
+            parts.append(part)
+        return join_path("parameters", *reversed(parts))
+
+    def walk(value: Any, chain: Chain) -> Any:
+        if value is None or isinstance(value, str | int | float):
+            return value
         if isinstance(value, list):
-            return [walk(v, (*parts, i)) for i, v in enumerate(value)]
+            return [walk(v, (chain, i)) for i, v in enumerate(value)]
         if not isinstance(value, dict):
-            if value is None or isinstance(value, str | int | float):
-                return value
-            raise _NotPlain
-        if not all(isinstance(k, str) for k in value):
             raise _NotPlain
         gone: set[str] = set()
         props = value.get("properties")
-        if hidden and isinstance(props, dict) and not names.isdisjoint(props):
-            where = join_path("parameters", *parts)
-            gone = {n for n in props if n in names and join_path(where, "properties", n) in hidden}
+        if names and isinstance(props, dict) and not names.isdisjoint(props):
+            here = where(chain)
+            gone = {n for n in props if n in names and join_path(here, "properties", n) in hidden}
         out: dict[str, Any] = {}
-        for key in sorted(value):
+        for key in sorted(value):  # mixed key types raise TypeError, others AttributeError
             if key.startswith("x-"):
                 continue
             item = value[key]
@@ -526,16 +534,15 @@ def _model_view(parameters: Any) -> Any:
                     # The linter keeps these names here but drops them when it strips
                     # the view again (the counter does, seeing '"x-'): not the same.
                     raise _NotPlain
-                out[key] = {
-                    n: walk(item[n], (*parts, key, n)) for n in sorted(item) if n not in gone
-                }
+                inner = (chain, key)
+                out[key] = {n: walk(item[n], (inner, n)) for n in sorted(item) if n not in gone}
             elif key == "required" and gone and isinstance(item, list):
-                out[key] = [walk(r, (*parts, key, i)) for i, r in enumerate(item) if r not in gone]
+                out[key] = [walk(r, ((chain, key), i)) for i, r in enumerate(item) if r not in gone]
             else:
-                out[key] = walk(item, (*parts, key))
+                out[key] = walk(item, (chain, key))
         return out
 
     try:
-        return walk(parameters, ())
-    except (_NotPlain, RecursionError):
+        return walk(parameters, None)
+    except (_NotPlain, RecursionError, TypeError, AttributeError):
         return None
