@@ -10,7 +10,15 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Literal
 
-from PySide6.QtCore import QEvent, QItemSelectionModel, QSettings, QSize, Qt, QTimer
+from PySide6.QtCore import (
+    QCoreApplication,
+    QEvent,
+    QItemSelectionModel,
+    QSettings,
+    QSize,
+    Qt,
+    QTimer,
+)
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QShowEvent, QUndoGroup
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -141,7 +149,7 @@ class Prompts(RegistryPrompts, LintPrompts):
         """Reload (discard mine) or Cancel (keep editing) after a refused save."""
         box = QMessageBox(parent)
         box.setIcon(QMessageBox.Icon.Warning)
-        box.setWindowTitle("Changed elsewhere")
+        box.setWindowTitle(QCoreApplication.translate("Prompts", "Changed elsewhere"))
         box.setText(f"Not saved: {message}.")
         box.setInformativeText(
             f"Nothing was overwritten. Reload discards your unsaved changes to {registry} "
@@ -244,13 +252,13 @@ class MainWindow(QMainWindow):
         self.registry_model = RegistryListModel(parent=self)
         self.registry_combo = QComboBox()
         self.registry_combo.setModel(self.registry_model)
-        self.registry_combo.setToolTip("The registry being edited")
+        self.registry_combo.setToolTip(self.tr("The registry being edited"))
         # Right click on the picker: the registry's own commands.
         self.registry_combo.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
         self.registry_combo.addActions([self.actions.check_mcp, self.actions.registry_settings])
 
         self.filter_edit = QLineEdit()
-        self.filter_edit.setPlaceholderText("Filter tools (Ctrl+F)")
+        self.filter_edit.setPlaceholderText(self.tr("Filter tools (Ctrl+F)"))
         self.filter_edit.setClearButtonEnabled(True)
 
         self.tool_proxy = ToolFilterModel(self)
@@ -286,7 +294,7 @@ class MainWindow(QMainWindow):
         self.banner.setFrameShape(QFrame.Shape.StyledPanel)
         self.banner_label = QLabel()
         self.banner_label.setStyleSheet("font-weight: bold;")
-        self.banner_button = QPushButton("Back to draft")
+        self.banner_button = QPushButton(self.tr("Back to draft"))
         banner_layout = QHBoxLayout(self.banner)
         banner_layout.setContentsMargins(8, 4, 8, 4)
         banner_layout.addWidget(self.banner_label, 1)
@@ -1221,7 +1229,7 @@ class MainWindow(QMainWindow):
             return
         if doc is None:
             self.setWindowTitle(APP_TITLE)
-            self.status_label.setText("No registry open")
+            self.status_label.setText(self.tr("No registry open"))
             return
         ws = doc.workspace
         count = f"{len(ws.entries)} tool{'s' if len(ws.entries) != 1 else ''}"

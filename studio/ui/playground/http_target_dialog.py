@@ -123,7 +123,7 @@ class HttpTargetDialog(QDialog):
         default_method = "GET" if tool.risk is RiskTier.READ else "POST"
         self.method_combo.setCurrentText(str(target.get("method") or default_method).upper())
         self.url_edit = QLineEdit(str(target.get("url", "")))
-        self.url_edit.setPlaceholderText("https://api.example/tickets/{ticket_id}")
+        self.url_edit.setPlaceholderText(self.tr("https://api.example/tickets/{ticket_id}"))
         self.url_edit.setAccessibleName("URL template")
         if not self.url_edit.text() and allowed:
             self.url_edit.setText(allowed[0].rstrip("/") + "/")
@@ -142,13 +142,15 @@ class HttpTargetDialog(QDialog):
         self.headers_table.setMinimumHeight(90)
         for name, value in dict(target.get("headers") or {}).items():
             self._append_header(str(name), str(value))
-        self.add_header_button = QPushButton("Add header")
-        self.add_auth_button = QPushButton("Add Authorization")
+        self.add_header_button = QPushButton(self.tr("Add header"))
+        self.add_auth_button = QPushButton(self.tr("Add Authorization"))
         self.add_auth_button.setToolTip(
-            "Authorization: Bearer {env:NAME}: the token is read from the environment "
-            "variable when a call is made and never stored"
+            self.tr(
+                "Authorization: Bearer {env:NAME}: the token is read from the environment "
+                "variable when a call is made and never stored"
+            )
         )
-        self.remove_header_button = QPushButton("Remove")
+        self.remove_header_button = QPushButton(self.tr("Remove"))
         header_buttons = QHBoxLayout()
         for b in (self.add_header_button, self.add_auth_button, self.remove_header_button):
             header_buttons.addWidget(b)
@@ -156,27 +158,32 @@ class HttpTargetDialog(QDialog):
 
         self.body_edit = JsonTextWidget(allow_empty=True)
         self.body_edit.editor.setPlaceholderText(
-            "Empty: POST, PUT and PATCH send the arguments as JSON; GET and DELETE send no body."
-            '\nA template: {"ids": "{invoice_ids}", "note": "by {employee_id}"}'
+            self.tr(
+                "Empty: POST, PUT and PATCH send the arguments as JSON; "
+                "GET and DELETE send no body."
+                '\nA template: {"ids": "{invoice_ids}", "note": "by {employee_id}"}'
+            )
         )
         if "body" in target and target["body"] is not None:
             self.body_edit.set_value(target["body"])
         self.allowed_edit = QPlainTextEdit("\n".join(allowed))
-        self.allowed_edit.setPlaceholderText("https://api.example (one base URL per line)")
-        self.allowed_edit.setToolTip("Every http tool of this registry may call only these")
+        self.allowed_edit.setPlaceholderText(self.tr("https://api.example (one base URL per line)"))
+        self.allowed_edit.setToolTip(
+            self.tr("Every http tool of this registry may call only these")
+        )
         self.allowed_edit.setFixedHeight(56)
         self.use_http_check = QCheckBox(f"Run {tool.name} on this target (executor: http)")
         self.use_http_check.setChecked(use_http)
 
-        request_box = QGroupBox("Request template")
+        request_box = QGroupBox(self.tr("Request template"))
         form = QFormLayout(request_box)
-        form.addRow(QLabel("&URL", buddy=self.url_edit), url_row)
+        form.addRow(QLabel(self.tr("&URL"), buddy=self.url_edit), url_row)
         headers_col = QVBoxLayout()
         headers_col.addWidget(self.headers_table, 1)
         headers_col.addLayout(header_buttons)
-        form.addRow(QLabel("&Headers", buddy=self.headers_table), headers_col)
-        form.addRow("&Body", self.body_edit)
-        form.addRow("&Allowed base URLs\n(this registry)", self.allowed_edit)
+        form.addRow(QLabel(self.tr("&Headers"), buddy=self.headers_table), headers_col)
+        form.addRow(self.tr("&Body"), self.body_edit)
+        form.addRow(self.tr("&Allowed base URLs\n(this registry)"), self.allowed_edit)
         form.addRow(self.use_http_check)
 
         self.placeholders_label = QLabel(self._placeholders_html())
@@ -189,7 +196,9 @@ class HttpTargetDialog(QDialog):
         self.sample_edit = JsonTextWidget()
         self.sample_edit.set_value(sample_arguments(tool, context))
         self.sample_edit.setMaximumHeight(130)
-        self.sample_edit.setToolTip("Arguments as the pipeline hands them over (after aliases)")
+        self.sample_edit.setToolTip(
+            self.tr("Arguments as the pipeline hands them over (after aliases)")
+        )
         self.preview_edit = QPlainTextEdit()
         self.preview_edit.setReadOnly(True)
         self.preview_edit.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
@@ -197,12 +206,12 @@ class HttpTargetDialog(QDialog):
         self.preview_edit.setAccessibleName("Request preview")
         self.env_label = QLabel()
         self.env_label.setWordWrap(True)
-        preview_box = QGroupBox("Placeholders, sample and preview")
+        preview_box = QGroupBox(self.tr("Placeholders, sample and preview"))
         pl = QVBoxLayout(preview_box)
         pl.addWidget(self.placeholders_label)
-        pl.addWidget(QLabel("Sample &arguments:", buddy=self.sample_edit.editor))
+        pl.addWidget(QLabel(self.tr("Sample &arguments:"), buddy=self.sample_edit.editor))
         pl.addWidget(self.sample_edit)
-        pl.addWidget(QLabel("What a call sends:"))
+        pl.addWidget(QLabel(self.tr("What a call sends:")))
         pl.addWidget(self.preview_edit, 1)
         pl.addWidget(self.env_label)
 
@@ -386,7 +395,9 @@ class HttpTargetDialog(QDialog):
 
     def _show_problems(self) -> None:
         if not self.problems:
-            self.problems_label.setText("✓ No problems: Save stores the target for this registry.")
+            self.problems_label.setText(
+                self.tr("✓ No problems: Save stores the target for this registry.")
+            )
             self.problems_label.setStyleSheet("")
             return
         lines = []

@@ -41,7 +41,7 @@ class InspectorWidget(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.title = QLabel("Select a message, call or result")
+        self.title = QLabel(self.tr("Select a message, call or result"))
         self.title.setWordWrap(True)
         self.tabs = QTabWidget()
         self.panes: dict[str, _JsonPane] = {}
@@ -50,7 +50,7 @@ class InspectorWidget(QWidget):
             self.panes[name] = pane
             self.tabs.addTab(pane, title)
             self.tabs.setTabToolTip(self.tabs.count() - 1, name)
-        self.usage_label = QLabel("No tokens used yet")
+        self.usage_label = QLabel(self.tr("No tokens used yet"))
         self.usage_label.setWordWrap(True)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -65,7 +65,7 @@ class InspectorWidget(QWidget):
         for pane in self.panes.values():
             pane.highlighter.set_dark(is_dark(pane.palette()))
         if item is None:
-            self.title.setText("Select a message, call or result")
+            self.title.setText(self.tr("Select a message, call or result"))
             for pane in self.panes.values():
                 pane.setPlainText("")
             return
@@ -106,7 +106,7 @@ class InspectorWidget(QWidget):
 
     def show_usage(self, model: ConversationModel) -> None:
         if not model.usage:
-            self.usage_label.setText("No tokens used yet")
+            self.usage_label.setText(self.tr("No tokens used yet"))
             return
         turns = " · ".join(
             f"turn {t}: {i} in / {o} out" for t, (i, o) in sorted(model.usage.items())

@@ -124,17 +124,19 @@ class MockEditorDialog(QDialog):
         self.responses_list.setAccessibleName("Responses")
         self.responses_list.setMaximumHeight(100)
         self.responses_list.setToolTip(
-            "Tried from the top: the first response whose matchers all hold answers; the "
-            "default answers when none does. Bold: the one the Try arguments get."
+            self.tr(
+                "Tried from the top: the first response whose matchers all hold answers; the "
+                "default answers when none does. Bold: the one the Try arguments get."
+            )
         )
         self.responses_list.setMinimumHeight(60)
-        self.add_button = QPushButton("Add")
-        self.add_button.setToolTip("A response with a matcher, tried before the default")
-        self.duplicate_button = QPushButton("Duplicate")
-        self.remove_button = QPushButton("Remove")
-        self.up_button = QPushButton("Up")
-        self.down_button = QPushButton("Down")
-        self.add_default_button = QPushButton("Add default")
+        self.add_button = QPushButton(self.tr("Add"))
+        self.add_button.setToolTip(self.tr("A response with a matcher, tried before the default"))
+        self.duplicate_button = QPushButton(self.tr("Duplicate"))
+        self.remove_button = QPushButton(self.tr("Remove"))
+        self.up_button = QPushButton(self.tr("Up"))
+        self.down_button = QPushButton(self.tr("Down"))
+        self.add_default_button = QPushButton(self.tr("Add default"))
         response_buttons = QHBoxLayout()
         for b in (self.add_button, self.duplicate_button, self.remove_button, self.up_button,
                   self.down_button, self.add_default_button):  # fmt: skip
@@ -154,25 +156,29 @@ class MockEditorDialog(QDialog):
 
         self.json_edit = JsonTextWidget()
         self.json_edit.setToolTip(
-            '{"responses": [{"when": [{"path": "category", "equals": "hotel"}], "body": …}], '
-            '"default": {"body": …}}'
+            self.tr(
+                '{"responses": [{"when": [{"path": "category", "equals": "hotel"}], "body": …}], '
+                '"default": {"body": …}}'
+            )
         )
         json_tab = QWidget()
         jl = QVBoxLayout(json_tab)
         jl.addWidget(self.json_edit, 1)
         self.tabs = QTabWidget()
-        self.tabs.addTab(form_tab, "Form")
-        self.tabs.addTab(json_tab, "JSON")
+        self.tabs.addTab(form_tab, self.tr("Form"))
+        self.tabs.addTab(json_tab, self.tr("JSON"))
 
         self.try_edit = JsonTextWidget()
         self.try_edit.editor.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.try_edit.setMaximumHeight(64)
-        self.try_edit.setToolTip("Arguments after the pipeline (aliases mapped, injected filled)")
+        self.try_edit.setToolTip(
+            self.tr("Arguments after the pipeline (aliases mapped, injected filled)")
+        )
         self.try_label = QLabel()
         self.try_label.setWordWrap(True)
         self.try_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         try_row = QHBoxLayout()
-        try_row.addWidget(QLabel("&Try with:", buddy=self.try_edit.editor))
+        try_row.addWidget(QLabel(self.tr("&Try with:"), buddy=self.try_edit.editor))
         try_row.addWidget(self.try_edit, 2)
         try_row.addWidget(self.try_label, 3)
 
@@ -517,21 +523,23 @@ class MockEditorDialog(QDialog):
             font.setBold(False)
             item.setFont(font)
         if not name or name not in self.draft.specs:
-            self.try_label.setText("No mocks: a call gets NO_MOCK_RESPONSE (501).")
+            self.try_label.setText(self.tr("No mocks: a call gets NO_MOCK_RESPONSE (501)."))
             return
         if self.try_edit.error():
             self.try_label.setText(f"The arguments do not parse ({self.try_edit.error()}).")
             return
         arguments = self.try_edit.value()
         if not isinstance(arguments, dict):
-            self.try_label.setText("Arguments are a JSON object.")
+            self.try_label.setText(self.tr("Arguments are a JSON object."))
             return
         if any(p.severity == "error" for p in self.problems()):
-            self.try_label.setText("Fix the errors to try the responses.")
+            self.try_label.setText(self.tr("Fix the errors to try the responses."))
             return
         label, body = choose_response(self.draft.spec(name), arguments)
         if not label:
-            self.try_label.setText("No response matches: the call gets NO_MOCK_RESPONSE (404).")
+            self.try_label.setText(
+                self.tr("No response matches: the call gets NO_MOCK_RESPONSE (404).")
+            )
             return
         slot = DEFAULT if label == "default" else int(label.split("[")[1].rstrip("]"))
         if slot in self._slots:

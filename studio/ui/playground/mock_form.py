@@ -74,18 +74,20 @@ class ResponseFormWidget(QWidget):
         self.matchers_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.matchers_table.setMinimumHeight(70)
         self.matchers_table.setToolTip(
-            "All matchers must hold. Path: an argument name, a.b or items[0]. Value: JSON "
-            "(80, true, [..]) or plain text; a regex is searched in the value's text."
+            self.tr(
+                "All matchers must hold. Path: an argument name, a.b or items[0]. Value: JSON "
+                "(80, true, [..]) or plain text; a regex is searched in the value's text."
+            )
         )
-        self.add_matcher_button = QPushButton("Add")
-        self.add_matcher_button.setToolTip("Add a matcher (all matchers must hold)")
-        self.remove_matcher_button = QPushButton("Remove")
-        self.remove_matcher_button.setToolTip("Remove the selected matcher")
+        self.add_matcher_button = QPushButton(self.tr("Add"))
+        self.add_matcher_button.setToolTip(self.tr("Add a matcher (all matchers must hold)"))
+        self.remove_matcher_button = QPushButton(self.tr("Remove"))
+        self.remove_matcher_button.setToolTip(self.tr("Remove the selected matcher"))
         matcher_buttons = QVBoxLayout()
         matcher_buttons.addWidget(self.add_matcher_button)
         matcher_buttons.addWidget(self.remove_matcher_button)
         matcher_buttons.addStretch(1)
-        self.matchers_box = QGroupBox("When (all must hold)")
+        self.matchers_box = QGroupBox(self.tr("When (all must hold)"))
         ml = QHBoxLayout(self.matchers_box)
         ml.addWidget(self.matchers_table, 1)
         ml.addLayout(matcher_buttons)
@@ -96,7 +98,9 @@ class ResponseFormWidget(QWidget):
         self.status_spin = QSpinBox()
         self.status_spin.setRange(100, 599)
         self.error_code_edit = QLineEdit()
-        self.error_code_edit.setPlaceholderText("e.g. TICKET_NOT_FOUND (status 400 or more)")
+        self.error_code_edit.setPlaceholderText(
+            self.tr("e.g. TICKET_NOT_FOUND (status 400 or more)")
+        )
         self.latency_spin = QSpinBox()
         self.latency_spin.setRange(0, 600_000)
         self.latency_spin.setSingleStep(100)
@@ -109,32 +113,40 @@ class ResponseFormWidget(QWidget):
         self.times_spin = QSpinBox()
         self.times_spin.setRange(0, 10_000)
         self.times_spin.setSpecialValueText("every match")
-        self.times_spin.setToolTip("Apply to the first n matching calls only (then the next "
-                                   "response is tried): fail once, then succeed")  # fmt: skip
+        self.times_spin.setToolTip(
+            self.tr(
+                "Apply to the first n matching calls only (then the next "
+                "response is tried): fail once, then succeed"
+            )
+        )
         self.body_edit = JsonTextWidget(allow_empty=True)
         self.body_edit.editor.setPlaceholderText(
-            'The JSON the tool answers, e.g. {"ticket_id": "R-55821", "amount": "{amount}"}'
+            self.tr(
+                'The JSON the tool answers, e.g. {"ticket_id": "R-55821", "amount": "{amount}"}'
+            )
         )
         self.body_edit.setToolTip(
-            'Strings "{arg}" and "{idempotency_key}" are filled in; a string that is exactly '
-            '"{arg}" takes the argument\'s JSON value'
+            self.tr(
+                'Strings "{arg}" and "{idempotency_key}" are filled in; a string that is exactly '
+                '"{arg}" takes the argument\'s JSON value'
+            )
         )
-        outcome_box = QGroupBox("Then")
+        outcome_box = QGroupBox(self.tr("Then"))
         form = QFormLayout(outcome_box)
-        form.addRow("&Failure", self.fail_combo)
+        form.addRow(self.tr("&Failure"), self.fail_combo)
         status_row = QHBoxLayout()
         status_row.addWidget(self.status_spin)
-        status_row.addWidget(QLabel("error code"))
+        status_row.addWidget(QLabel(self.tr("error code")))
         status_row.addWidget(self.error_code_edit, 1)
-        form.addRow(QLabel("&Status", buddy=self.status_spin), status_row)
+        form.addRow(QLabel(self.tr("&Status"), buddy=self.status_spin), status_row)
         timing_row = QHBoxLayout()
         timing_row.addWidget(self.latency_spin)
-        timing_row.addWidget(QLabel("Retry-After"))
+        timing_row.addWidget(QLabel(self.tr("Retry-After")))
         timing_row.addWidget(self.retry_after_spin)
-        timing_row.addWidget(QLabel("times"))
+        timing_row.addWidget(QLabel(self.tr("times")))
         timing_row.addWidget(self.times_spin)
-        form.addRow(QLabel("&Latency", buddy=self.latency_spin), timing_row)
-        form.addRow(QLabel("&Body", buddy=self.body_edit.editor), self.body_edit)
+        form.addRow(QLabel(self.tr("&Latency"), buddy=self.latency_spin), timing_row)
+        form.addRow(QLabel(self.tr("&Body"), buddy=self.body_edit.editor), self.body_edit)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -168,13 +180,13 @@ class ResponseFormWidget(QWidget):
             self._response = copy.deepcopy(response) if editable else {}
             self.setEnabled(editable)
             if response is None:
-                self.note_label.setText("Select a response, or add one.")
+                self.note_label.setText(self.tr("Select a response, or add one."))
             elif not editable:
-                self.note_label.setText("This response is not a JSON object: fix it in the "
-                                        "JSON view.")  # fmt: skip
+                self.note_label.setText(self.tr("This response is not a JSON object: fix it in the "
+                                        "JSON view."))  # fmt: skip
             elif default:
-                self.note_label.setText("The default answers every call no response above "
-                                        "matches.")  # fmt: skip
+                self.note_label.setText(self.tr("The default answers every call no response above "
+                                        "matches."))  # fmt: skip
             else:
                 self.note_label.clear()
             self.note_label.setVisible(bool(self.note_label.text()))

@@ -120,10 +120,12 @@ class PlaygroundSidebar(QScrollArea):
 
         self.profile_combo = QComboBox()
         self.profile_combo.setAccessibleName("Model profile")
-        self.add_profile_button = QPushButton("Add…")
-        self.edit_profile_button = QPushButton("Edit…")
-        self.test_button = QPushButton("Test")
-        self.test_button.setToolTip("Test connection: list the server's models with this profile")
+        self.add_profile_button = QPushButton(self.tr("Add…"))
+        self.edit_profile_button = QPushButton(self.tr("Edit…"))
+        self.test_button = QPushButton(self.tr("Test"))
+        self.test_button.setToolTip(
+            self.tr("Test connection: list the server's models with this profile")
+        )
         self.connection_label = QLabel()
         self.connection_label.setWordWrap(True)
         buttons = QHBoxLayout()
@@ -133,7 +135,7 @@ class PlaygroundSidebar(QScrollArea):
             # small window (with its scroll bar) instead of being cut off.
             b.setMinimumWidth(56)
             buttons.addWidget(b)
-        profile_box = QGroupBox("Model")
+        profile_box = QGroupBox(self.tr("Model"))
         pl = QVBoxLayout(profile_box)
         pl.addWidget(self.profile_combo)
         pl.addLayout(buttons)
@@ -160,20 +162,22 @@ class PlaygroundSidebar(QScrollArea):
         rl.addRow(self.tr("&Version"), self.version_combo)
 
         self.system_edit = QPlainTextEdit()
-        self.system_edit.setPlaceholderText("System prompt (optional)")
+        self.system_edit.setPlaceholderText(self.tr("System prompt (optional)"))
         self.system_edit.setFixedHeight(70)
         self.role_edit = QLineEdit()
         self.scenario_edit = QLineEdit()
         self.values_edit = QPlainTextEdit()
-        self.values_edit.setPlaceholderText("employee_id=E-1001")
+        self.values_edit.setPlaceholderText(self.tr("employee_id=E-1001"))
         self.values_edit.setFixedHeight(60)
-        self.values_edit.setToolTip("KEY=VALUE per line: the values behind injected fields")
-        context_box = QGroupBox("System prompt and session context")
+        self.values_edit.setToolTip(
+            self.tr("KEY=VALUE per line: the values behind injected fields")
+        )
+        context_box = QGroupBox(self.tr("System prompt and session context"))
         cl = QFormLayout(context_box)
         cl.addRow(self.system_edit)
-        cl.addRow("R&ole", self.role_edit)
-        cl.addRow("&Scenario", self.scenario_edit)
-        cl.addRow("Va&lues", self.values_edit)
+        cl.addRow(self.tr("R&ole"), self.role_edit)
+        cl.addRow(self.tr("&Scenario"), self.scenario_edit)
+        cl.addRow(self.tr("Va&lues"), self.values_edit)
 
         self.executor_model = ExecutorTableModel(self)
         self.executor_view = QTableView()
@@ -200,24 +204,30 @@ class PlaygroundSidebar(QScrollArea):
         # The table scrolls on its own; it must not widen the sidebar.
         self.executor_view.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.executor_view.setToolTip(
-            "Pick mock or http per tool; double-click a row to edit its HTTP target or mocks"
+            self.tr(
+                "Pick mock or http per tool; double-click a row to edit its HTTP target or mocks"
+            )
         )
-        self.http_button = QPushButton("HTTP target…")
+        self.http_button = QPushButton(self.tr("HTTP target…"))
         self.http_button.setToolTip(
-            "URL, method, header and body templates of the selected tool, and the "
-            "registry's allowed base URLs"
+            self.tr(
+                "URL, method, header and body templates of the selected tool, and the "
+                "registry's allowed base URLs"
+            )
         )
-        self.mocks_button = QPushButton("Mock responses…")
-        self.mocks_button.setToolTip("Canned responses per tool: matchers, failures, latency")
+        self.mocks_button = QPushButton(self.tr("Mock responses…"))
+        self.mocks_button.setToolTip(
+            self.tr("Canned responses per tool: matchers, failures, latency")
+        )
         executor_buttons = QHBoxLayout()
         executor_buttons.setContentsMargins(0, 0, 0, 0)
         executor_buttons.addWidget(self.http_button)
         executor_buttons.addWidget(self.mocks_button)
         self.allowed_label = QLabel()
         self.allowed_label.setWordWrap(True)
-        self.allowed_label.setToolTip("HTTP calls may go only under these; edit them in "
-                                      "HTTP target…")  # fmt: skip
-        executor_box = QGroupBox("Executors")
+        self.allowed_label.setToolTip(self.tr("HTTP calls may go only under these; edit them in "
+                                      "HTTP target…"))  # fmt: skip
+        executor_box = QGroupBox(self.tr("Executors"))
         el = QVBoxLayout(executor_box)
         el.addWidget(self.executor_view)
         el.addLayout(executor_buttons)
@@ -356,7 +366,7 @@ class PlaygroundSidebar(QScrollArea):
         """Check the profile's server in the background; the result lands in the label."""
         profile = self.current_profile()
         if profile is None:
-            self.connection_label.setText("Add a model profile first")
+            self.connection_label.setText(self.tr("Add a model profile first"))
             return
         self.connection_label.setText(f"Testing {profile.base_url}…")
         self.test_button.setEnabled(False)
@@ -577,7 +587,7 @@ class PlaygroundSidebar(QScrollArea):
         registry = self.registry_combo.currentText()
         contract = self._registry.tool(name) if self._registry is not None and name else None
         if contract is None:
-            self.connection_label.setText("Select a tool in the executor table first")
+            self.connection_label.setText(self.tr("Select a tool in the executor table first"))
             return None
         choice = self.executor_model.choice(name)
         if use_http is None:
@@ -609,7 +619,7 @@ class PlaygroundSidebar(QScrollArea):
         """Open the mock editor of the registry, at ``tool`` (default: the selected row)."""
         registry = self.registry_combo.currentText()
         if not registry or self._registry is None:
-            self.connection_label.setText("Pick a registry first")
+            self.connection_label.setText(self.tr("Pick a registry first"))
             return None
         dialog = MockEditorDialog(
             registry,

@@ -102,13 +102,15 @@ class PlaygroundView(QWidget):
         self.empty_label.setEnabled(False)
         self.empty_label.setContentsMargins(24, 24, 24, 24)
         self.session_label = QLabel(self.tr("No session yet"))
-        self.status_label = QLabel("Idle")
+        self.status_label = QLabel(self.tr("Idle"))
         self.status_label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
-        self.again_button = QPushButton("Run again from here")
+        self.again_button = QPushButton(self.tr("Run again from here"))
         self.again_button.setMinimumWidth(self.again_button.sizeHint().width())
-        self.again_button.setToolTip("Start a new session with the messages up to the selected one")
+        self.again_button.setToolTip(
+            self.tr("Start a new session with the messages up to the selected one")
+        )
         self.export_button = QToolButton()
-        self.export_button.setText("Export")
+        self.export_button.setText(self.tr("Export"))
         self.export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         menu = QMenu(self.export_button)
         menu.addAction("OpenAI messages JSON…", lambda: self.export_to_file("openai"))
@@ -134,10 +136,10 @@ class PlaygroundView(QWidget):
         bar.addLayout(button_row)
 
         self.prompt_edit = QPlainTextEdit()
-        self.prompt_edit.setPlaceholderText("Ask the model… (Ctrl+Return runs, Esc stops)")
+        self.prompt_edit.setPlaceholderText(self.tr("Ask the model… (Ctrl+Return runs, Esc stops)"))
         self.prompt_edit.setFixedHeight(64)
-        self.run_button = QPushButton("Run")
-        self.stop_button = QPushButton("Stop")
+        self.run_button = QPushButton(self.tr("Run"))
+        self.stop_button = QPushButton(self.tr("Stop"))
         self.stop_button.setEnabled(False)
         run_col = QVBoxLayout()
         run_col.addWidget(self.run_button)
@@ -206,7 +208,7 @@ class PlaygroundView(QWidget):
         """Start a run with the prompt box's text (Ctrl+Return)."""
         prompt = self.prompt_edit.toPlainText().strip()
         if not prompt:
-            self.status_label.setText("Type a prompt first")
+            self.status_label.setText(self.tr("Type a prompt first"))
             return None
         return self._start(prompt, None)
 
@@ -214,13 +216,13 @@ class PlaygroundView(QWidget):
         """A new session with the messages up to the selected one, run from there."""
         item = self.conversation.current_item()
         if item is None or item.message is None:
-            self.status_label.setText("Select a message to run again from")
+            self.status_label.setText(self.tr("Select a message to run again from"))
             return None
         return self._start(self.prompt_edit.toPlainText().strip() or None, item.message)
 
     def _start(self, prompt: str | None, from_message: int | None) -> Run | None:
         if self.controller.busy:
-            self.status_label.setText("A run is in progress; Stop it first")
+            self.status_label.setText(self.tr("A run is in progress; Stop it first"))
             return None
         try:
             config, profile = self.sidebar.run_config()
@@ -237,7 +239,7 @@ class PlaygroundView(QWidget):
 
     def export_to_file(self, fmt: ExportFormat) -> Path | None:
         if self.controller.session_id is None:
-            self.status_label.setText("Run something first: there is no session to export")
+            self.status_label.setText(self.tr("Run something first: there is no session to export"))
             return None
         path = self.export_path(self, fmt)
         if path is None:
@@ -267,7 +269,7 @@ class PlaygroundView(QWidget):
         origin = f" (from message {run.from_message})" if run.from_message is not None else ""
         self.session_label.setText(f"Session {run.session_id[:8]}{origin}")
         self.session_label.setToolTip(run.session_id)
-        self.status_label.setText("Running…")
+        self.status_label.setText(self.tr("Running…"))
 
     def _on_event(self, event: RunEvent) -> None:
         run = self.controller.run
@@ -276,13 +278,13 @@ class PlaygroundView(QWidget):
         self.model.apply_event(event)
         self.event_log.log_model.append(event)
         if event.type == "message.delta":
-            self.status_label.setText("Streaming…")
+            self.status_label.setText(self.tr("Streaming…"))
         elif event.type == "model.response":
             self.inspector.show_usage(self.model)
         elif event.type == "approval.required":
-            self.status_label.setText("Waiting for approval")
+            self.status_label.setText(self.tr("Waiting for approval"))
         elif event.type.startswith("tool_call."):
-            self.status_label.setText("Running tools…")
+            self.status_label.setText(self.tr("Running tools…"))
         current = self.conversation.current_item()
         if (
             current is not None

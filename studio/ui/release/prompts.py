@@ -66,14 +66,14 @@ class CanaryDialog(QDialog):
         self.share_spin.setSuffix(" %")
         self.share_spin.setValue(share)
         self.why_edit = QLineEdit()
-        self.why_edit.setPlaceholderText("Why (kept in the channel log)")
+        self.why_edit.setPlaceholderText(self.tr("Why (kept in the channel log)"))
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )
         form = QFormLayout(self)
-        form.addRow("Version", self.version_combo)
-        form.addRow("Share", self.share_spin)
-        form.addRow("Why", self.why_edit)
+        form.addRow(self.tr("Version"), self.version_combo)
+        form.addRow(self.tr("Share"), self.share_spin)
+        form.addRow(self.tr("Why"), self.why_edit)
         form.addRow(self.impact_label)
         form.addRow(self.buttons)
         self.buttons.accepted.connect(self.accept)

@@ -99,15 +99,17 @@ class ReleaseView(QWidget):
         self.channel_table = _table(self.channel_model)
         self.channel_table.setMinimumHeight(90)
         self.channel_table.setMaximumHeight(160)  # a few channels; the tabs get the room
-        self.set_canary_button = QPushButton("Set canary…")
-        self.promote_button = QPushButton("Promote")
-        self.promote_button.setToolTip("Make the canary's version stable (canary goes to 0 %)")
-        self.rollback_canary_button = QPushButton("Roll back canary")
-        self.rollback_canary_button.setToolTip("Set the canary to 0 %")
-        self.rollback_stable_button = QPushButton("Roll back stable")
-        self.rollback_stable_button.setToolTip("Return stable to its previous version")
-        self.serve_check = QCheckBox("Serve")
-        self.serve_check.setToolTip("Serve published versions over HTTP on 127.0.0.1")
+        self.set_canary_button = QPushButton(self.tr("Set canary…"))
+        self.promote_button = QPushButton(self.tr("Promote"))
+        self.promote_button.setToolTip(
+            self.tr("Make the canary's version stable (canary goes to 0 %)")
+        )
+        self.rollback_canary_button = QPushButton(self.tr("Roll back canary"))
+        self.rollback_canary_button.setToolTip(self.tr("Set the canary to 0 %"))
+        self.rollback_stable_button = QPushButton(self.tr("Roll back stable"))
+        self.rollback_stable_button.setToolTip(self.tr("Return stable to its previous version"))
+        self.serve_check = QCheckBox(self.tr("Serve"))
+        self.serve_check.setToolTip(self.tr("Serve published versions over HTTP on 127.0.0.1"))
         self.serve_label = QLabel()
         self.serve_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
 
@@ -128,9 +130,9 @@ class ReleaseView(QWidget):
         self.simulator = SimulatorWidget()
         self.guard = GuardWidget(store)
         self.tabs = QTabWidget()
-        self.tabs.addTab(self.event_table, "Channel log")
-        self.tabs.addTab(self.simulator, "Simulator")
-        self.tabs.addTab(self.guard, "Guard")
+        self.tabs.addTab(self.event_table, self.tr("Channel log"))
+        self.tabs.addTab(self.simulator, self.tr("Simulator"))
+        self.tabs.addTab(self.guard, self.tr("Guard"))
 
         upper = QWidget()
         upper_layout = QVBoxLayout(upper)
@@ -231,7 +233,7 @@ class ReleaseView(QWidget):
 
     def _update_title(self) -> None:
         if self.state is None:
-            self.title.setText("<b>No registry</b> — open one in the Editor.")
+            self.title.setText(self.tr("<b>No registry</b> — open one in the Editor."))
             return
         follow = "" if self.state.stable_pinned else " (stable follows the newest version)"
         self.title.setText(f"<b>{self.state.registry}</b> — channels{follow}")

@@ -46,17 +46,19 @@ class SimulatorWidget(QWidget):
         self.simulation: Simulation | None = None
 
         self.subjects_edit = QPlainTextEdit()
-        self.subjects_edit.setPlaceholderText("Subject ids, one per line or separated by commas")
+        self.subjects_edit.setPlaceholderText(
+            self.tr("Subject ids, one per line or separated by commas")
+        )
         self.count_spin = QSpinBox()
         self.count_spin.setRange(1, MAX_GENERATED)
         self.count_spin.setValue(1000)
         self.count_spin.setGroupSeparatorShown(True)
-        self.generate_button = QPushButton("Generate")
-        self.generate_button.setToolTip("Replace the subjects with N random ids")
+        self.generate_button = QPushButton(self.tr("Generate"))
+        self.generate_button.setToolTip(self.tr("Replace the subjects with N random ids"))
         self.share_spin = QSpinBox()
         self.share_spin.setRange(0, 100)
         self.share_spin.setSuffix(" %")
-        self.share_spin.setToolTip("Canary share to preview (nothing is saved)")
+        self.share_spin.setToolTip(self.tr("Canary share to preview (nothing is saved)"))
         self.split_label = QLabel()
         self.split_label.setWordWrap(True)
         self.model = AssignmentModel(self)
@@ -70,11 +72,11 @@ class SimulatorWidget(QWidget):
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
 
         controls = QHBoxLayout()
-        controls.addWidget(QLabel("Generate"))
+        controls.addWidget(QLabel(self.tr("Generate")))
         controls.addWidget(self.count_spin)
         controls.addWidget(self.generate_button)
         controls.addSpacing(12)
-        controls.addWidget(QLabel("Preview canary share"))
+        controls.addWidget(QLabel(self.tr("Preview canary share")))
         controls.addWidget(self.share_spin)
         controls.addStretch(1)
         left = QVBoxLayout()
@@ -144,7 +146,9 @@ class SimulatorWidget(QWidget):
     def _show_split(self) -> None:
         sim = self.simulation
         if sim is None or not sim.total:
-            self.split_label.setText("Paste subject ids or generate some to see the split.")
+            self.split_label.setText(
+                self.tr("Paste subject ids or generate some to see the split.")
+            )
             return
         parts = [
             f"<b>{name}</b> {count:,} ({sim.percent(name):.1f} %)"

@@ -92,7 +92,7 @@ class ReplayBar(QWidget):
         self.slider.setMinimum(0)
         self.slider.setAccessibleName("Replay position")
         self.slider.setMinimumWidth(60)
-        self.position_label = QLabel("No session")
+        self.position_label = QLabel(self.tr("No session"))
         self.position_label.setMinimumWidth(
             self.fontMetrics().horizontalAdvance("Step 00000 / 00000 · assistant")
         )

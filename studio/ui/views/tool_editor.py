@@ -53,7 +53,7 @@ class ToolEditorWidget(QWidget):
         self.tabs.setDocumentMode(True)
         for name, tab in self._tabs_by_name.items():
             self.tabs.addTab(tab, "JSON" if name == "json" else name.capitalize())
-        self.empty_label = QLabel("No tool selected", self)
+        self.empty_label = QLabel(self.tr("No tool selected"), self)
         self.empty_label.setEnabled(False)
         self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.read_only_label = QLabel(self)

@@ -104,7 +104,7 @@ class ContractTabWidget(QScrollArea):
         grid.addWidget(self._build_catalog(body), 0, 1)
         grid.addWidget(self._build_execution(body), 1, 0)
         grid.addWidget(self._build_deprecation(body), 1, 1)
-        box = QGroupBox("Permissions (role, scenario; * matches any)", body)
+        box = QGroupBox(self.tr("Permissions (role, scenario; * matches any)"), body)
         self.permissions_table = PermissionsTableWidget(on_edit, box)
         QVBoxLayout(box).addWidget(self.permissions_table)
         grid.addWidget(box, 2, 0, 1, 2)
@@ -116,7 +116,7 @@ class ContractTabWidget(QScrollArea):
     # ------------------------------------------------------------------ building
 
     def _build_risk(self, parent: QWidget) -> QGroupBox:
-        box = QGroupBox("Risk", parent)
+        box = QGroupBox(self.tr("Risk"), parent)
         form = QFormLayout(box)
         self.risk_combo = QComboBox(box)
         for tier in RiskTier:
@@ -124,11 +124,11 @@ class ContractTabWidget(QScrollArea):
         self.risk_combo.activated.connect(
             lambda _i: self._set("risk", RiskTier(self.risk_combo.currentData()))
         )
-        form.addRow("&Risk tier", self.risk_combo)
+        form.addRow(self.tr("&Risk tier"), self.risk_combo)
         return box
 
     def _build_execution(self, parent: QWidget) -> QGroupBox:
-        box = QGroupBox("Execution", parent)
+        box = QGroupBox(self.tr("Execution"), parent)
         form = QFormLayout(box)
         self.timeout_tier_combo = QComboBox(box)
         for tier in TimeoutTier:
@@ -143,56 +143,56 @@ class ContractTabWidget(QScrollArea):
         self.attempts_spin = QSpinBox(box)
         self.attempts_spin.setRange(1, 20)
         self.attempts_spin.setKeyboardTracking(False)
-        self.attempts_spin.setToolTip("Counts the first try: 1 means never retry")
+        self.attempts_spin.setToolTip(self.tr("Counts the first try: 1 means never retry"))
         self.attempts_spin.valueChanged.connect(lambda v: self._retry(max_attempts=v))
         self.backoff_base_spin = self._double(box, 0.0, 600.0, " s")
         self.backoff_base_spin.valueChanged.connect(lambda v: self._retry(backoff_base_seconds=v))
         self.backoff_cap_spin = self._double(box, 0.0, 3600.0, " s")
         self.backoff_cap_spin.valueChanged.connect(lambda v: self._retry(backoff_cap_seconds=v))
-        self.idempotency_check = QCheckBox("Idempotency key required", box)
+        self.idempotency_check = QCheckBox(self.tr("Idempotency key required"), box)
         self.idempotency_check.toggled.connect(lambda on: self._idempotency(required=on))
         self.key_template_edit = QLineEdit(box)
         self.key_template_edit.setPlaceholderText(
-            "e.g. {session_id}:{message_id}:{tool}:{args_hash}"
+            self.tr("e.g. {session_id}:{message_id}:{tool}:{args_hash}")
         )
         self.key_template_edit.textEdited.connect(lambda t: self._idempotency(key_template=t))
-        form.addRow("Timeout &tier", self.timeout_tier_combo)
-        form.addRow("Timeout", self.timeout_spin)
-        form.addRow("Max &attempts", self.attempts_spin)
-        form.addRow("Backoff base", self.backoff_base_spin)
-        form.addRow("Backoff cap", self.backoff_cap_spin)
+        form.addRow(self.tr("Timeout &tier"), self.timeout_tier_combo)
+        form.addRow(self.tr("Timeout"), self.timeout_spin)
+        form.addRow(self.tr("Max &attempts"), self.attempts_spin)
+        form.addRow(self.tr("Backoff base"), self.backoff_base_spin)
+        form.addRow(self.tr("Backoff cap"), self.backoff_cap_spin)
         form.addRow("", self.idempotency_check)
-        form.addRow("&Key template", self.key_template_edit)
+        form.addRow(self.tr("&Key template"), self.key_template_edit)
         return box
 
     def _build_catalog(self, parent: QWidget) -> QGroupBox:
-        box = QGroupBox("Catalog", parent)
+        box = QGroupBox(self.tr("Catalog"), parent)
         form = QFormLayout(box)
         self.tags_edit = QLineEdit(box)
-        self.tags_edit.setPlaceholderText("comma-separated, e.g. travel, invoices")
+        self.tags_edit.setPlaceholderText(self.tr("comma-separated, e.g. travel, invoices"))
         self.tags_edit.textEdited.connect(lambda t: self._set("tags", split_list(t)))
         self.domain_edit = QLineEdit(box)
-        self.domain_edit.setPlaceholderText("e.g. finance")
+        self.domain_edit.setPlaceholderText(self.tr("e.g. finance"))
         self.domain_edit.textEdited.connect(lambda t: self._set("domain", t))
-        form.addRow("Ta&gs", self.tags_edit)
-        form.addRow("&Domain", self.domain_edit)
+        form.addRow(self.tr("Ta&gs"), self.tags_edit)
+        form.addRow(self.tr("&Domain"), self.domain_edit)
         return box
 
     def _build_deprecation(self, parent: QWidget) -> QGroupBox:
-        box = QGroupBox("Deprecation", parent)
+        box = QGroupBox(self.tr("Deprecation"), parent)
         form = QFormLayout(box)
-        self.deprecated_check = QCheckBox("Deprecated", box)
+        self.deprecated_check = QCheckBox(self.tr("Deprecated"), box)
         self.deprecated_check.toggled.connect(
             lambda on: self._set("deprecated", Deprecation() if on else None)
         )
         self.replacement_edit = QLineEdit(box)
-        self.replacement_edit.setPlaceholderText("name of the tool to use instead")
+        self.replacement_edit.setPlaceholderText(self.tr("name of the tool to use instead"))
         self.replacement_edit.textEdited.connect(lambda t: self._deprecation(replacement=t))
         self.reason_edit = QLineEdit(box)
         self.reason_edit.textEdited.connect(lambda t: self._deprecation(reason=t))
         form.addRow("", self.deprecated_check)
-        form.addRow("Re&placement", self.replacement_edit)
-        form.addRow("Reas&on", self.reason_edit)
+        form.addRow(self.tr("Re&placement"), self.replacement_edit)
+        form.addRow(self.tr("Reas&on"), self.reason_edit)
         return box
 
     @staticmethod

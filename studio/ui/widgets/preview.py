@@ -81,9 +81,9 @@ class PreviewWidget(QWidget):
         self.provider_combo = QComboBox()
         for fmt, label in PROVIDERS:
             self.provider_combo.addItem(label, fmt)
-        self.provider_combo.setToolTip("Which provider's request to preview")
+        self.provider_combo.setToolTip(self.tr("Which provider's request to preview"))
         self.provider_combo.currentIndexChanged.connect(self.refresh)
-        self.tokens_label = QLabel("≈ 0 tokens")
+        self.tokens_label = QLabel(self.tr("≈ 0 tokens"))
         self.tokens_label.setToolTip(_ESTIMATE_TIP)
         self.tokens_label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         self.tokens_label.setObjectName("previewTokens")
@@ -91,15 +91,15 @@ class PreviewWidget(QWidget):
         self.json_view = QPlainTextEdit(readOnly=True)
         self.json_view.setFont(mono)
         self.json_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-        self.json_view.setPlaceholderText("Select a tool to see what the model receives.")
+        self.json_view.setPlaceholderText(self.tr("Select a tool to see what the model receives."))
 
         self.description_view = QPlainTextEdit(readOnly=True)
         self.description_view.setFont(mono)
-        self.description_view.setPlaceholderText("The description the model sees.")
+        self.description_view.setPlaceholderText(self.tr("The description the model sees."))
 
         self.notes_list = QListWidget()
         self.notes_list.setWordWrap(True)
-        self.notes_list.setToolTip("What this provider's format cannot express")
+        self.notes_list.setToolTip(self.tr("What this provider's format cannot express"))
 
         # Two rows: beside the combo in a narrow preview the count was cut off.
         header = QVBoxLayout()
@@ -154,7 +154,7 @@ class PreviewWidget(QWidget):
         if tool is None:
             self.json_view.clear()
             self.description_view.clear()
-            self.tokens_label.setText("≈ 0 tokens")
+            self.tokens_label.setText(self.tr("≈ 0 tokens"))
             return
         self.description_view.setPlainText(
             render_description(tool, self._settings.description_template)
@@ -163,7 +163,7 @@ class PreviewWidget(QWidget):
             value, notes = self._export(tool, self.current_format(), self._settings)
         except Exception as exc:  # an unfinished edit must not break the preview
             self.json_view.setPlainText(f"Cannot export this tool yet:\n{exc}")
-            self.tokens_label.setText("≈ — tokens")
+            self.tokens_label.setText(self.tr("≈ — tokens"))
             return
         self.json_view.setPlainText(json.dumps(value, ensure_ascii=False, indent=2))
         # Requests carry compact JSON, so the count ignores the indentation shown.
