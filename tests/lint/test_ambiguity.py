@@ -567,3 +567,24 @@ def test_a_summary_shared_by_many_tools_is_a_template_not_a_clone() -> None:
     assert {f.severity for f in pair_findings(lint_registry(pair, config=only_ambiguity()))} == {
         Severity.ERROR
     }
+
+
+def test_a_usage_pattern_filled_in_with_each_tools_own_subject_is_a_warning() -> None:
+    # Okta's pattern: one usage text, each tool naming its own target (and saying so
+    # in its name and summary). Not a forgotten copy, so not an error; still reported.
+    pattern = (
+        "Assigns an app instance target to an APP_ADMIN role assignment to {}. When you "
+        "assign the first app instance target, you reduce the scope of the role assignment."
+    )
+    reg = registry(
+        tool(
+            "assign_app_target_for_group",
+            "Assign a group role app target.",
+            pattern.format("a group"),
+        ),
+        tool(
+            "assign_app_target_for_user", "Assign a user role app target.", pattern.format("a user")
+        ),
+    )
+    [found] = pair_findings(lint_registry(reg, config=only_ambiguity()))
+    assert (found.rule_id, found.path, found.severity) == (CLONED_BLOCK, "usage", Severity.WARNING)

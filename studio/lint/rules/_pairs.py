@@ -568,6 +568,31 @@ class AmbiguityState:
                 by_params.setdefault(params, set()).add(name)
             yield from by_params.values()
 
+    def _adapted_usages(self, a: str, b: str) -> bool:
+        """True when two near-clone usages differ only where each names its own subject.
+
+        The words where the usages differ (counted, identifiers spelled out,
+        verbs by class) include, on each side, a word of that tool's own name or
+        summary and none that only the other names: the pattern was filled in for each tool
+        ("Retrieves the preview page…" / "Deletes the preview page…"). A usage
+        copied from a sibling and edited in its "use X instead" clause differs
+        in the *other* tool's words and stays a copy.
+        """
+        wa = _block_words(self.block_text(a, "usage"))
+        wb = _block_words(self.block_text(b, "usage"))
+        only_a, only_b = (wa - wb).keys(), (wb - wa).keys()
+        if not only_a or not only_b:
+            return False
+        own_a, own_b = self._own_words(a), self._own_words(b)
+        # A word only one usage has that only the other tool names: a swapped reference.
+        swapped = (only_a & own_b) - own_a or (only_b & own_a) - own_b
+        return bool(only_a & own_a and only_b & own_b and not swapped)
+
+    def _own_words(self, name: str) -> frozenset[str]:
+        """Content words of a tool's name and summary (the subject it names itself)."""
+        spelled = " ".join(split_identifier(name))
+        return frozenset(_block_words(f"{spelled}. {self.summary_of(name)}"))
+
     def _template_summary(self, a: str, b: str) -> bool:
         """True when both tools have one summary that :data:`TEMPLATE_TOOLS` or more tools share.
 
@@ -652,6 +677,14 @@ class AmbiguityState:
             # Differently named tools whose free text is one template: not a copy
             # (see _template_summary); copied summary or usage blocks always are.
             template = flags[5] and ia.key != ib.key and set(flags[3]) <= {"description"}
+            # A usage edited into each tool's own subject ("… to a group" / "… to an
+            # admin user") is a shared pattern, not a forgotten copy: a warning.
+            adapted = (
+                flags[3] == ("usage",)
+                and not flags[4]
+                and not self.same_block(a, b, "usage")
+                and self._adapted_usages(a, b)
+            )
             if not (flags[3] or flags[4]) and _copies(ia, ib):
                 # Two copies of one block: each is reported against the group's
                 # first tool, not again against each other.
@@ -680,9 +713,11 @@ class AmbiguityState:
                     ib,
                     a_mentions_b,
                     b_mentions_a,
-                    bool(flags[3] or flags[4]) and not template,
+                    bool(flags[3] or flags[4]) and not (template or adapted),
                     template=flags[5],
-                ),
+                )
+                if not adapted
+                else _at_least_warning(_pair_severity(ia, ib, a_mentions_b, b_mentions_a, False)),
             )
             cache[key] = pair
             self._pair_flags[key] = flags
@@ -759,6 +794,14 @@ def _summary_words(summary: str) -> Counter[str]:
     return Counter(content_units(spelled).content)
 
 
+@lru_cache(maxsize=65536)
+def _block_words(value: str) -> Counter[str]:
+    """:func:`_summary_words` and the classes of the verbs (``read()``, ``delete()``…), counted."""
+    spelled = _IDENTIFIER.sub(lambda m: " ".join(split_identifier(m.group())), value)
+    units = content_units(spelled)
+    return Counter(units.content) + Counter(f"{v}()" for v in units.verbs)
+
+
 def _each_says_more(a: str, b: str) -> bool:
     """True when each summary has a content word (counted) the other lacks.
 
@@ -769,6 +812,11 @@ def _each_says_more(a: str, b: str) -> bool:
     """
     wa, wb = _summary_words(a), _summary_words(b)
     return bool(wa - wb) and bool(wb - wa)
+
+
+def _at_least_warning(severity: str) -> str:
+    """A severity value raised to a warning when lower (a cloned block is never less)."""
+    return Severity.ERROR.value if severity == Severity.ERROR.value else Severity.WARNING.value
 
 
 def _pair_severity(
