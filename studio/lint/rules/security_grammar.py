@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
@@ -102,6 +102,7 @@ class Grammar:
     combos: tuple[Combo, ...]
     checks: dict[str, _Check]
     """The classes with bounded gaps, relaxed in the set."""
+    possible_cache: dict[frozenset[str], tuple[Combo, ...]] = field(default_factory=dict)
 
     def found(self, value: str) -> set[str]:
         """The static classes that occur in ``value``."""
@@ -116,8 +117,14 @@ class Grammar:
 
     def possible(self, found: set[str]) -> tuple[Combo, ...]:
         """The combos a text holding ``found`` may complete (dynamic classes assumed)."""
-        maybe = found | _DYNAMIC
-        return tuple(c for c in self.combos if all(not n.isdisjoint(maybe) for n in c.needs))
+        key = frozenset(found)
+        known = self.possible_cache.get(key)
+        if known is None:
+            maybe = key | _DYNAMIC
+            known = tuple(c for c in self.combos if all(not n.isdisjoint(maybe) for n in c.needs))
+            if len(self.possible_cache) < 4096:  # few distinct sets occur; bound it anyway
+                self.possible_cache[key] = known
+        return known
 
 
 def _load() -> Grammar:
