@@ -75,14 +75,15 @@ def test_a_killed_run_resumes_without_sending_twice(db: Path, server: LoopbackMo
     child.communicate()
     kept = _stored(db, "killed")
     sent_before = len(server.received)
-    assert 30 <= kept < 134, "the run was not killed half-way"
-    # At most what was in flight or not yet flushed was lost (and will be sent again).
-    assert sent_before - kept <= 16
+    assert 30 <= kept < 134, f"the run was not killed half-way ({kept} stored)"
+    # Only what was in flight or not yet written (a flush is every 0.1 s) was lost, and will
+    # be sent again; a busy machine may delay the last flush, hence the margin.
+    assert sent_before - kept <= 40, (sent_before, kept)
 
     done = subprocess.run(argv, env=env, cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     sent_after = len(server.received) - sent_before
-    assert sent_after == 134 - kept  # nothing stored was asked again
+    assert sent_after == 134 - kept, (sent_after, kept)  # nothing stored was asked again
     assert f"{kept} attempts kept from before" in done.stdout
     with RegistryStore.open(db) as store:
         attempts = load_attempts(store, "killed")
