@@ -254,23 +254,24 @@ def _turn_rules(
 ) -> list[PairingProblem]:
     """Rules about where results sit relative to the assistant turn that made the calls."""
     problems: list[PairingProblem] = []
-    answered_anywhere: set[str] = set()
-    for msg in messages:
-        answered_anywhere.update(r.id for r in msg.tool_results)
+    # Message.tool_results builds a tuple per access: read each message's once.
+    results_of = [msg.tool_results for msg in messages]
+    answered_anywhere = {r.id for results in results_of for r in results}
 
     # Provider message indexes skip system messages (they travel separately).
     mi = 0
     while mi < len(messages):
         msg = messages[mi]
-        if msg.role is Role.ASSISTANT and msg.tool_calls:
-            turn_ids = [c.id for c in msg.tool_calls]
+        turn_calls = msg.tool_calls if msg.role is Role.ASSISTANT else ()
+        if turn_calls:
+            turn_ids = [c.id for c in turn_calls]
             # OpenAI: the tool messages directly after; Anthropic: the very next
             # (user) message. Both collapse to "the result block right after".
             following: list[tuple[int, int, ToolResultPart]] = []
             nxt = mi + 1
             while nxt < len(messages) and messages[nxt].role in (Role.TOOL, Role.USER):
                 nmsg = messages[nxt]
-                if not nmsg.tool_results:
+                if not results_of[nxt]:
                     break
                 for pi, part in enumerate(nmsg.parts):
                     if isinstance(part, ToolResultPart):
@@ -338,10 +339,10 @@ def _turn_rules(
                 )
             mi = max(nxt, mi + 1)
             continue
-        if msg.tool_results:
+        if results_of[mi]:
             problems.extend(_stray_results(messages, mi, calls, wire_index))
         mi += 1
-    return problems + _result_not_first(messages, wire_index)
+    return problems + _result_not_first(messages, wire_index, results_of)
 
 
 def _stray_results(
@@ -376,11 +377,13 @@ def _stray_results(
     return out
 
 
-def _result_not_first(messages: Sequence[Message], wire_index: list[int]) -> list[PairingProblem]:
+def _result_not_first(
+    messages: Sequence[Message], wire_index: list[int], results_of: list[tuple[ToolResultPart, ...]]
+) -> list[PairingProblem]:
     """Anthropic: in a user message, tool_result blocks come before any other content."""
     out = []
     for mi, msg in enumerate(messages):
-        if msg.role is not Role.USER or not msg.tool_results:
+        if msg.role is not Role.USER or not results_of[mi]:
             continue
         seen_other = False
         for pi, part in enumerate(msg.parts):
