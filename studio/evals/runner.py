@@ -241,6 +241,7 @@ class EvalRunner:
         self._client_factory = client_factory
         self._runs = EvalRunStore.for_store(store)
         self._cancelled = False
+        self._loop: asyncio.AbstractEventLoop | None = None
         self._fatal = ""
         self._hold_until = 0.0
         self._tasks: list[asyncio.Task[None]] = []
@@ -275,8 +276,25 @@ class EvalRunner:
         }
 
     def cancel(self) -> None:
-        """Stop now: nothing more is sent; what is in flight is dropped (redone on resume)."""
+        """Stop now: nothing more is sent; what is in flight is dropped (redone on resume).
+
+        Safe to call from any thread (a GUI's Cancel button while the run's
+        event loop works on another thread).
+        """
         self._cancelled = True
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is loop:
+            self._cancel_tasks()
+        else:
+            loop.call_soon_threadsafe(self._cancel_tasks)
+
+    def _cancel_tasks(self) -> None:
         for task in self._tasks:
             task.cancel()
 
@@ -292,6 +310,7 @@ class EvalRunner:
             raise EvalRunError("a run needs at least one variant and one profile")
         if self.options.repeat < 1 or self.options.concurrency < 1:
             raise EvalRunError("--repeat and --concurrency must be at least 1")
+        self._loop = asyncio.get_running_loop()
         keys = check_api_keys(self.profiles)
         self._runs.open_run(self.run_id, self.registry, self.eval_set.name, self.config())
         jobs = list(self._jobs())

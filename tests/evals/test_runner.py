@@ -244,3 +244,15 @@ def test_two_profiles_in_one_run(store: RegistryStore, server: LoopbackModel) ->
             acc[f"{REGISTRY}@{v} · loop-openai"]["selection"]
             == acc[f"{REGISTRY}@{v} · loop-anthropic"]["selection"]
         )
+
+
+def test_cancel_from_another_thread(store: RegistryStore) -> None:
+    import threading
+
+    with LoopbackModel(Behaviour(delay_ms=30)) as server:
+        r = runner(store, profile_for(server, "openai"), RunOptions(concurrency=2), run_id="t")
+        timer = threading.Timer(0.5, r.cancel)  # as a GUI's Cancel button would
+        timer.start()
+        summary = asyncio.run(r.run())
+        timer.join()
+    assert summary.status == "cancelled" and 0 < len(summary.attempts) < 134
