@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import os
 import sys
 import tempfile
@@ -31,6 +32,7 @@ from PySide6.QtCore import QSettings  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from registry_db import RegistryStore, UpsertTool, open_default_store  # noqa: E402
+from studio.editing import EditTool, SetField  # noqa: E402
 from studio.release import set_canary  # noqa: E402
 
 MODES = ("editor", "playground", "sessions", "diff", "release")
@@ -47,7 +49,43 @@ def _prepare(path: Path) -> RegistryStore:
     store.save_draft(REGISTRY, [UpsertTool(changed, row.id, row.revision)])
     store.publish(REGISTRY, notes="clearer summary", semver="1.1.0", author="tour")
     set_canary(store, REGISTRY, version=2, share=10, who="tour", why="try the clearer summary")
+    _import_session(store)
     return store
+
+
+# A short OpenAI-format conversation with one tool call, for the Sessions mode.
+_CONVERSATION = [
+    {"role": "system", "content": "You help employees with travel reimbursement."},
+    {"role": "user", "content": "How much can I claim for a taxi? 打车能报销多少？"},
+    {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {
+                "id": "call_1",
+                "type": "function",
+                "function": {"name": "search_policy", "arguments": '{"query": "taxi limit"}'},
+            }
+        ],
+    },
+    {
+        "role": "tool",
+        "tool_call_id": "call_1",
+        "content": '{"clauses": [{"id": "4.2", "title": "Local transport", "limit": 80}]}',
+    },
+    {"role": "assistant", "content": "Clause 4.2 sets the taxi limit at 80 CNY per trip."},
+]
+
+
+def _import_session(store: RegistryStore) -> None:
+    from registry_db.sessions import SessionStore
+    from studio.sessions.importers import import_sessions
+    from studio.sessions.library import save_imported
+
+    outcome = import_sessions(json.dumps({"messages": _CONVERSATION}), "auto")
+    sessions = SessionStore.for_store(store)
+    for imported in outcome.sessions:
+        save_imported(sessions, imported, file="taxi.json", registry=REGISTRY, version="2")
 
 
 def _settle(app: QApplication, seconds: float = 0.4) -> None:
@@ -91,11 +129,25 @@ def main(argv: list[str] | None = None) -> int:
                 window.show()
                 _settle(app)
                 doc = window.current_document()
-                if doc is not None:  # one unsaved edit: the Playground runs it, labelled
-                    window.select_tool_named("search_policy")
-                    window.editor.show_tab("overview")
+                window.select_tool_named("search_policy")
+                entry = window.selected_entry()
+                if doc is not None and entry is not None and not doc.is_dirty:
+                    # A saved edit the Diff shows, and an unsaved one the Playground labels.
+                    usage = entry.tool.usage + " Never use it for invoices."
+                    doc.push(EditTool(entry.key, SetField("usage", usage)))
+                    window.save_current()
+                    doc.push(EditTool(entry.key, SetField("title", entry.tool.title + " (tour)")))
+                window.editor.show_tab("overview")
+                controller = window.lint_ops.current_controller()
+                deadline = time.monotonic() + 20
+                while controller is not None and controller.busy and time.monotonic() < deadline:
+                    _settle(app, 0.1)
                 for mode in MODES:
                     window.show_mode(mode)
+                    if mode == "sessions" and window.sessions_view is not None:
+                        table = window.sessions_view.table
+                        if table.model().rowCount():
+                            table.selectRow(0)
                     _settle(app, 1.0 if mode in ("diff", "release") else 0.4)
                     target = args.out / f"{language}-{theme}-{mode}.png"
                     window.grab().save(str(target))
