@@ -14,6 +14,7 @@ from studio.lint.rules import consistency  # noqa: F401
 from studio.lint.rules import security  # noqa: F401
 from studio.lint.rules import cost  # noqa: F401
 from studio.lint.rules import ambiguity  # noqa: F401
+from studio.lint.rules import skills  # noqa: F401
 
 # isort: on
 
@@ -25,5 +26,6 @@ RULE_MODULES: tuple[str, ...] = (
     "security",
     "cost",
     "ambiguity",
+    "skills",
 )
 """The rule modules, in registration order."""
