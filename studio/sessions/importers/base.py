@@ -333,6 +333,8 @@ def tool_definitions(data: dict[str, Any], reader: Reader, *keys: str) -> list[A
 
 def vendor_fields(entry: dict[str, Any], known: frozenset[str]) -> dict[str, Any]:
     """The fields of ``entry`` the importer did not read (kept in ``extra``)."""
+    if entry.keys() <= known:  # the usual case, one set comparison in C
+        return {}
     return {k: v for k, v in entry.items() if k not in known}
 
 
