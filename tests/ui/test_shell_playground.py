@@ -127,3 +127,22 @@ def test_before_a_run_the_playground_says_what_it_waits_for(qtbot, window) -> No
     view = window.show_playground()
     assert view.empty_label.isVisible() and not view.conversation.isVisible()
     assert "Run" in view.empty_label.text() and "Ctrl+Return" in view.empty_label.text()
+
+
+def test_an_empty_event_log_says_what_it_waits_for(qtbot) -> None:
+    from PySide6.QtGui import QImage
+
+    from studio.ui.playground.event_log import EventLogView
+
+    log = EventLogView()
+    qtbot.addWidget(log)
+    log.resize(500, 160)
+    log.show()
+    assert "Imported logs carry only their messages" in log.placeholder
+    blank = QImage(log.viewport().size(), QImage.Format.Format_ARGB32)
+    log.set_placeholder("")
+    log.viewport().render(blank)
+    with_text = QImage(log.viewport().size(), QImage.Format.Format_ARGB32)
+    log.set_placeholder("Run events appear here.")
+    log.viewport().render(with_text)
+    assert blank != with_text  # the sentence is drawn over the empty table

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtGui import QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
 
 from studio.runtime.events import RunEvent
@@ -137,7 +138,11 @@ class EventLogModel(RowTableModel[LogRow]):
 
 
 class EventLogView(QTableView):
-    """The event table; follows new rows."""
+    """The event table; follows new rows; says what it waits for while empty.
+
+    An imported session has messages but no run events, and a blank table
+    looked broken: :attr:`placeholder` is drawn over the empty table.
+    """
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -152,5 +157,26 @@ class EventLogView(QTableView):
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         header.setStretchLastSection(True)
-        self.setAccessibleName("Event log")
+        self.setAccessibleName(self.tr("Event log"))
         self.log_model.rowsInserted.connect(lambda *_: self.scrollToBottom())
+        self.placeholder = self.tr(
+            "No run events. A run in the Playground, or a replay (Replay as model…), records "
+            "every step here: requests, tool calls, repairs and results. Imported logs carry "
+            "only their messages."
+        )
+
+    def set_placeholder(self, text: str) -> None:
+        """What the empty table says (the Playground and Sessions say different things)."""
+        self.placeholder = text
+        self.viewport().update()
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        super().paintEvent(event)
+        if self.log_model.rowCount() or not self.placeholder:
+            return
+        painter = QPainter(self.viewport())
+        painter.setPen(self.palette().color(QPalette.ColorRole.PlaceholderText))
+        rect = self.viewport().rect().adjusted(12, 8, -12, -8)
+        flags = int(Qt.AlignmentFlag.AlignCenter.value | Qt.TextFlag.TextWordWrap.value)
+        painter.drawText(rect, flags, self.placeholder)
+        painter.end()

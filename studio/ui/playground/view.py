@@ -80,6 +80,9 @@ class PlaygroundView(QWidget):
         self.conversation = ConversationView()
         self.model = self.conversation.conversation
         self.event_log = EventLogView()
+        self.event_log.set_placeholder(
+            self.tr("Run events appear here as the model answers and the tools run.")
+        )
         self.inspector = InspectorWidget()
 
         # What a run would run, always in view: the registry, its version or
