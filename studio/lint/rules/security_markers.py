@@ -18,7 +18,7 @@ import re2  # type: ignore[import-untyped]
 
 # A directive label inside brackets of any style, or a header framed by rules.
 _MARKER = re.compile(
-    r"<!--(?P<comment>[^\n]{0,80}?)(?:-->|\n|$)"
+    r"<!--\s*(?P<comment>[^\n]{0,80}?)(?:-->|\n|$)"
     r"|(?P<token><\|[a-z_]{2,30}\|>|\[/?INST\]|<</?SYS>>"
     r"|[\"']role[\"']\s*:\s*[\"'](?:system|developer|assistant)[\"']"
     r"|\n\s*\n\s*(?:Human|Assistant|System|H|A)\s*:)"
