@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextvars
 import hashlib
 import json
+import random
 import threading
 import time
 from collections.abc import Mapping
@@ -239,6 +240,8 @@ class ServedRegistry:
             config = RunConfig(
                 served.registry, version=str(number), context=context, mock=served.mock,
                 executors=served.executors, confirmation_phrases=dict(self.options.phrases),
+                # One retry-jitter source per session, not one seeded from urandom per call.
+                rng=random.Random(),
             )  # fmt: skip
             info = {"transport": caller.transport, "channel": channel, **meta}
             title = f"MCP {meta.get('client') or caller.transport}: {self.name} v{number}"
