@@ -5,3099 +5,3815 @@
     <name>Actions</name>
     <message>
         <source>Undo</source>
-        <translation type="unfinished"></translation>
+        <translation>撤销</translation>
     </message>
     <message>
         <source>Redo</source>
-        <translation type="unfinished"></translation>
+        <translation>重做</translation>
     </message>
     <message>
         <source>Undo the last change to the shown draft</source>
-        <translation type="unfinished"></translation>
+        <translation>撤销对当前草稿的上一次修改</translation>
     </message>
     <message>
         <source>Redo the change undone last</source>
-        <translation type="unfinished"></translation>
+        <translation>重做上一次撤销的修改</translation>
     </message>
     <message>
         <source>&amp;New tool</source>
-        <translation type="unfinished"></translation>
+        <translation>新建工具(&amp;N)</translation>
     </message>
     <message>
         <source>Add a new tool to the draft</source>
-        <translation type="unfinished"></translation>
+        <translation>向草稿添加一个新工具</translation>
     </message>
     <message>
         <source>&amp;Duplicate tool</source>
-        <translation type="unfinished"></translation>
+        <translation>复制工具(&amp;D)</translation>
     </message>
     <message>
         <source>Copy the selected tool</source>
-        <translation type="unfinished"></translation>
+        <translation>复制所选工具</translation>
     </message>
     <message>
         <source>De&amp;lete tool</source>
-        <translation type="unfinished"></translation>
+        <translation>删除工具(&amp;L)</translation>
     </message>
     <message>
         <source>Delete the selected tool</source>
-        <translation type="unfinished"></translation>
+        <translation>删除所选工具</translation>
     </message>
     <message>
         <source>&amp;Save</source>
-        <translation type="unfinished"></translation>
+        <translation>保存(&amp;S)</translation>
     </message>
     <message>
         <source>Save the draft</source>
-        <translation type="unfinished"></translation>
+        <translation>保存草稿</translation>
     </message>
     <message>
         <source>&amp;Find tool</source>
-        <translation type="unfinished"></translation>
+        <translation>查找工具(&amp;F)</translation>
     </message>
     <message>
         <source>Filter the tool list</source>
-        <translation type="unfinished"></translation>
+        <translation>筛选工具列表</translation>
     </message>
     <message>
         <source>&amp;Publish…</source>
-        <translation type="unfinished"></translation>
+        <translation>发布(&amp;P)…</translation>
     </message>
     <message>
         <source>Publish the saved draft as a new immutable version</source>
-        <translation type="unfinished"></translation>
+        <translation>将已保存的草稿发布为新的不可变版本</translation>
     </message>
     <message>
         <source>&amp;Open version…</source>
-        <translation type="unfinished"></translation>
+        <translation>打开版本(&amp;O)…</translation>
     </message>
     <message>
         <source>Open the selected published version read-only</source>
-        <translation type="unfinished"></translation>
+        <translation>以只读方式打开所选的已发布版本</translation>
     </message>
     <message>
         <source>&amp;Back to draft</source>
-        <translation type="unfinished"></translation>
+        <translation>返回草稿(&amp;B)</translation>
     </message>
     <message>
         <source>Return to the editable draft</source>
-        <translation type="unfinished"></translation>
+        <translation>返回可编辑的草稿</translation>
     </message>
     <message>
         <source>&amp;Dark theme</source>
-        <translation type="unfinished"></translation>
+        <translation>深色主题(&amp;D)</translation>
     </message>
     <message>
         <source>Switch between the dark and the light theme</source>
-        <translation type="unfinished"></translation>
+        <translation>在深色和浅色主题之间切换</translation>
     </message>
     <message>
         <source>&amp;Quit</source>
-        <translation type="unfinished"></translation>
+        <translation>退出(&amp;Q)</translation>
     </message>
     <message>
         <source>Close the studio</source>
-        <translation type="unfinished"></translation>
+        <translation>关闭 Studio</translation>
     </message>
     <message>
         <source>New &amp;registry…</source>
-        <translation type="unfinished"></translation>
+        <translation>新建注册表(&amp;R)…</translation>
     </message>
     <message>
         <source>Create an empty registry</source>
-        <translation type="unfinished"></translation>
+        <translation>创建一个空注册表</translation>
     </message>
     <message>
         <source>&amp;Import…</source>
-        <translation type="unfinished"></translation>
+        <translation>导入(&amp;I)…</translation>
     </message>
     <message>
         <source>Import tools from a provider file or a registry folder</source>
-        <translation type="unfinished"></translation>
+        <translation>从提供商文件或注册表文件夹导入工具</translation>
     </message>
     <message>
         <source>Import from &amp;MCP server…</source>
-        <translation type="unfinished"></translation>
+        <translation>从 MCP 服务器导入(&amp;M)…</translation>
     </message>
     <message>
         <source>Pull the tools a live MCP server lists (a command over stdio, or a URL)</source>
-        <translation type="unfinished"></translation>
+        <translation>拉取运行中的 MCP 服务器列出的工具（通过 stdio 启动命令，或使用 URL）</translation>
     </message>
     <message>
         <source>&amp;Check against MCP server…</source>
-        <translation type="unfinished"></translation>
+        <translation>对照 MCP 服务器检查(&amp;C)…</translation>
     </message>
     <message>
-        <source>Compare what the registry&apos;s live MCP server lists with a pinned version</source>
-        <translation type="unfinished"></translation>
+        <source>Compare what the registry's live MCP server lists with a pinned version</source>
+        <translation>将注册表的 MCP 服务器当前列出的内容与固定版本进行比较</translation>
     </message>
     <message>
         <source>&amp;Export…</source>
-        <translation type="unfinished"></translation>
+        <translation>导出(&amp;E)…</translation>
     </message>
     <message>
         <source>Export the shown draft or version to a file or folder</source>
-        <translation type="unfinished"></translation>
+        <translation>将当前显示的草稿或版本导出到文件或文件夹</translation>
     </message>
     <message>
         <source>Registry se&amp;ttings…</source>
-        <translation type="unfinished"></translation>
+        <translation>注册表设置(&amp;T)…</translation>
     </message>
     <message>
         <source>Title, description, verb vocabulary and description template</source>
-        <translation type="unfinished"></translation>
+        <translation>标题、描述、动词词表和描述模板</translation>
     </message>
     <message>
         <source>Delete re&amp;gistry…</source>
-        <translation type="unfinished"></translation>
+        <translation>删除注册表(&amp;G)…</translation>
     </message>
     <message>
         <source>Delete a registry that has no published versions</source>
-        <translation type="unfinished"></translation>
+        <translation>删除没有已发布版本的注册表</translation>
     </message>
     <message>
         <source>&amp;Run lint</source>
-        <translation type="unfinished"></translation>
+        <translation>运行检查(&amp;R)</translation>
     </message>
     <message>
         <source>Lint the whole draft again</source>
-        <translation type="unfinished"></translation>
+        <translation>重新检查整个草稿</translation>
     </message>
     <message>
         <source>&amp;Next problem</source>
-        <translation type="unfinished"></translation>
+        <translation>下一个问题(&amp;N)</translation>
     </message>
     <message>
         <source>Go to the next lint problem</source>
-        <translation type="unfinished"></translation>
+        <translation>跳到下一个检查问题</translation>
     </message>
     <message>
         <source>&amp;Previous problem</source>
-        <translation type="unfinished"></translation>
+        <translation>上一个问题(&amp;P)</translation>
     </message>
     <message>
         <source>Go to the previous lint problem</source>
-        <translation type="unfinished"></translation>
+        <translation>跳到上一个检查问题</translation>
     </message>
     <message>
         <source>&amp;Keyboard shortcuts</source>
-        <translation type="unfinished"></translation>
+        <translation>键盘快捷键(&amp;K)</translation>
     </message>
     <message>
         <source>Every keyboard shortcut of the studio</source>
-        <translation type="unfinished"></translation>
+        <translation>Studio 的全部键盘快捷键</translation>
     </message>
     <message>
         <source>Lint for the {profile} profile</source>
-        <translation type="unfinished"></translation>
+        <translation>按 {profile} 配置检查</translation>
     </message>
     <message>
         <source>&amp;Editor</source>
-        <translation type="unfinished"></translation>
+        <translation>编辑器(&amp;E)</translation>
     </message>
     <message>
-        <source>Edit the registry&apos;s tools</source>
-        <translation type="unfinished"></translation>
+        <source>Edit the registry's tools</source>
+        <translation>编辑注册表中的工具</translation>
     </message>
     <message>
         <source>&amp;Playground</source>
-        <translation type="unfinished"></translation>
+        <translation>调试台(&amp;P)</translation>
     </message>
     <message>
         <source>Try the tools with a real model</source>
-        <translation type="unfinished"></translation>
+        <translation>用真实模型试用这些工具</translation>
     </message>
     <message>
         <source>&amp;Run</source>
-        <translation type="unfinished"></translation>
+        <translation>运行(&amp;R)</translation>
     </message>
     <message>
         <source>Send the prompt to the model</source>
-        <translation type="unfinished"></translation>
+        <translation>将提示词发送给模型</translation>
     </message>
     <message>
         <source>&amp;Stop</source>
-        <translation type="unfinished"></translation>
+        <translation>停止(&amp;S)</translation>
     </message>
     <message>
         <source>Stop the run in progress</source>
-        <translation type="unfinished"></translation>
+        <translation>停止正在进行的运行</translation>
     </message>
     <message>
         <source>&amp;Release</source>
-        <translation type="unfinished"></translation>
+        <translation>发布管理(&amp;R)</translation>
     </message>
     <message>
         <source>Gray release: channels, simulator, guard</source>
-        <translation type="unfinished"></translation>
+        <translation>灰度发布：渠道、模拟器、守护</translation>
     </message>
     <message>
         <source>&amp;Sessions</source>
-        <translation type="unfinished"></translation>
+        <translation>会话(&amp;S)</translation>
     </message>
     <message>
         <source>Browse, replay and re-validate sessions</source>
-        <translation type="unfinished"></translation>
+        <translation>浏览、回放和重新验证会话</translation>
     </message>
     <message>
         <source>&amp;Diff</source>
-        <translation type="unfinished"></translation>
+        <translation>差异(&amp;D)</translation>
     </message>
     <message>
         <source>What changes between two versions</source>
-        <translation type="unfinished"></translation>
+        <translation>两个版本之间的变化</translation>
     </message>
 </context>
 <context>
     <name>CanaryDialog</name>
     <message>
         <source>Set canary</source>
-        <translation type="unfinished"></translation>
+        <translation>设置金丝雀</translation>
+    </message>
+    <message>
+        <source>Why (kept in the channel log)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Version</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Share</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>原因</translation>
     </message>
 </context>
 <context>
     <name>ChangeTableModel</name>
     <message>
         <source>Rule</source>
-        <translation type="unfinished"></translation>
+        <translation>规则</translation>
     </message>
     <message>
         <source>Class</source>
-        <translation type="unfinished"></translation>
+        <translation>类别</translation>
     </message>
     <message>
         <source>Path</source>
-        <translation type="unfinished"></translation>
+        <translation>路径</translation>
     </message>
     <message>
         <source>Before → after</source>
-        <translation type="unfinished"></translation>
+        <translation>之前 → 之后</translation>
     </message>
     <message>
         <source>Message</source>
-        <translation type="unfinished"></translation>
+        <translation>消息</translation>
     </message>
     <message>
         <source>before: {before}
 after: {after}</source>
-        <translation type="unfinished"></translation>
+        <translation>之前：{before}
+之后：{after}</translation>
     </message>
 </context>
 <context>
     <name>Columns</name>
     <message>
         <source>Name</source>
-        <translation type="unfinished"></translation>
+        <translation>名称</translation>
     </message>
     <message>
         <source>Type</source>
-        <translation type="unfinished"></translation>
+        <translation>类型</translation>
     </message>
     <message>
         <source>Required</source>
-        <translation type="unfinished"></translation>
+        <translation>必填</translation>
     </message>
     <message>
         <source>Enum values</source>
-        <translation type="unfinished"></translation>
+        <translation>枚举值</translation>
     </message>
     <message>
         <source>Default</source>
-        <translation type="unfinished"></translation>
+        <translation>默认值</translation>
     </message>
     <message>
         <source>Format</source>
-        <translation type="unfinished"></translation>
+        <translation>格式</translation>
     </message>
     <message>
         <source>Description</source>
-        <translation type="unfinished"></translation>
+        <translation>描述</translation>
     </message>
     <message>
         <source>Aliases</source>
-        <translation type="unfinished"></translation>
+        <translation>别名</translation>
     </message>
     <message>
         <source>Enum aliases</source>
-        <translation type="unfinished"></translation>
+        <translation>枚举别名</translation>
     </message>
     <message>
         <source>Injected from</source>
-        <translation type="unfinished"></translation>
+        <translation>注入来源</translation>
     </message>
     <message>
         <source>Severity</source>
-        <translation type="unfinished"></translation>
+        <translation>严重程度</translation>
     </message>
     <message>
         <source>Rule</source>
-        <translation type="unfinished"></translation>
+        <translation>规则</translation>
     </message>
     <message>
         <source>Tool</source>
-        <translation type="unfinished"></translation>
+        <translation>工具</translation>
     </message>
     <message>
         <source>Field</source>
-        <translation type="unfinished"></translation>
+        <translation>字段</translation>
     </message>
     <message>
         <source>Message</source>
-        <translation type="unfinished"></translation>
+        <translation>消息</translation>
     </message>
     <message>
         <source>(registry)</source>
-        <translation type="unfinished"></translation>
+        <translation>（注册表）</translation>
     </message>
     <message>
         <source>Position</source>
-        <translation type="unfinished"></translation>
+        <translation>位置</translation>
     </message>
     <message>
         <source>Call id</source>
-        <translation type="unfinished"></translation>
+        <translation>调用 ID</translation>
     </message>
     <message>
         <source>Status</source>
-        <translation type="unfinished"></translation>
+        <translation>状态</translation>
     </message>
     <message>
         <source>Reason</source>
-        <translation type="unfinished"></translation>
+        <translation>原因</translation>
     </message>
     <message>
         <source>Changes</source>
-        <translation type="unfinished"></translation>
+        <translation>变更</translation>
     </message>
     <message>
         <source>Title</source>
-        <translation type="unfinished"></translation>
+        <translation>标题</translation>
     </message>
     <message>
         <source>Source</source>
-        <translation type="unfinished"></translation>
+        <translation>来源</translation>
     </message>
     <message>
         <source>Registry</source>
-        <translation type="unfinished"></translation>
+        <translation>注册表</translation>
     </message>
     <message>
         <source>Model</source>
-        <translation type="unfinished"></translation>
+        <translation>模型</translation>
     </message>
     <message>
         <source>Calls</source>
-        <translation type="unfinished"></translation>
+        <translation>调用</translation>
     </message>
     <message>
         <source>Problems</source>
-        <translation type="unfinished"></translation>
+        <translation>问题</translation>
     </message>
     <message>
         <source>Messages</source>
-        <translation type="unfinished"></translation>
+        <translation>消息</translation>
     </message>
     <message>
         <source>File</source>
-        <translation type="unfinished"></translation>
+        <translation>文件</translation>
     </message>
     <message>
         <source>Date</source>
-        <translation type="unfinished"></translation>
+        <translation>日期</translation>
     </message>
     <message>
         <source>Similar to</source>
-        <translation type="unfinished"></translation>
+        <translation>相似于</translation>
     </message>
     <message>
         <source>Similarity</source>
-        <translation type="unfinished"></translation>
+        <translation>相似度</translation>
     </message>
     <message>
         <source>Why</source>
-        <translation type="unfinished"></translation>
+        <translation>原因</translation>
     </message>
     <message>
         <source>Shared words</source>
-        <translation type="unfinished"></translation>
+        <translation>共同词语</translation>
     </message>
     <message>
         <source>Tells them apart</source>
-        <translation type="unfinished"></translation>
+        <translation>区分说明</translation>
     </message>
     <message>
         <source>Semver</source>
-        <translation type="unfinished"></translation>
+        <translation>语义版本</translation>
     </message>
     <message>
         <source>Published</source>
-        <translation type="unfinished"></translation>
+        <translation>发布时间</translation>
     </message>
     <message>
         <source>Author</source>
-        <translation type="unfinished"></translation>
+        <translation>作者</translation>
     </message>
     <message>
         <source>Tools</source>
-        <translation type="unfinished"></translation>
+        <translation>工具</translation>
     </message>
     <message>
         <source>Hash</source>
-        <translation type="unfinished"></translation>
+        <translation>哈希</translation>
     </message>
     <message>
         <source>Notes</source>
-        <translation type="unfinished"></translation>
+        <translation>说明</translation>
     </message>
     <message>
         <source>Review</source>
-        <translation type="unfinished"></translation>
+        <translation>审阅</translation>
     </message>
     <message>
         <source>Role</source>
-        <translation type="unfinished"></translation>
+        <translation>角色</translation>
     </message>
     <message>
         <source>Scenario</source>
-        <translation type="unfinished"></translation>
+        <translation>场景</translation>
     </message>
     <message>
         <source>Code</source>
-        <translation type="unfinished"></translation>
+        <translation>代码</translation>
     </message>
     <message>
         <source>Meaning</source>
-        <translation type="unfinished"></translation>
+        <translation>含义</translation>
     </message>
     <message>
         <source>Retryable</source>
-        <translation type="unfinished"></translation>
+        <translation>可重试</translation>
     </message>
     <message>
         <source>Hint</source>
-        <translation type="unfinished"></translation>
+        <translation>提示</translation>
     </message>
     <message>
         <source>Arguments (JSON object)</source>
-        <translation type="unfinished"></translation>
+        <translation>参数（JSON 对象）</translation>
+    </message>
+</context>
+<context>
+    <name>ContractTabWidget</name>
+    <message>
+        <source>Permissions (role, scenario; * matches any)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Risk</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>&amp;Risk tier</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Execution</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Counts the first try: 1 means never retry</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Idempotency key required</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>e.g. {session_id}:{message_id}:{tool}:{args_hash}</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Timeout &amp;tier</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Timeout</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Max &amp;attempts</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Backoff base</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Backoff cap</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>&amp;Key template</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Catalog</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>comma-separated, e.g. travel, invoices</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>e.g. finance</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Ta&amp;gs</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>&amp;Domain</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Deprecation</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Deprecated</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>name of the tool to use instead</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Re&amp;placement</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Reas&amp;on</source>
+        <translation type="unfinished" />
     </message>
 </context>
 <context>
     <name>DiffLabels</name>
     <message>
         <source>breaking</source>
-        <translation type="unfinished"></translation>
+        <translation>破坏性</translation>
     </message>
     <message>
         <source>behavioural</source>
-        <translation type="unfinished"></translation>
+        <translation>行为性</translation>
     </message>
     <message>
         <source>compatible</source>
-        <translation type="unfinished"></translation>
+        <translation>兼容</translation>
     </message>
     <message>
         <source>metadata</source>
-        <translation type="unfinished"></translation>
+        <translation>元数据</translation>
     </message>
     <message>
         <source>added</source>
-        <translation type="unfinished"></translation>
+        <translation>新增</translation>
     </message>
     <message>
         <source>removed</source>
-        <translation type="unfinished"></translation>
+        <translation>移除</translation>
     </message>
     <message>
         <source>renamed</source>
-        <translation type="unfinished"></translation>
+        <translation>重命名</translation>
     </message>
     <message>
         <source>changed</source>
-        <translation type="unfinished"></translation>
+        <translation>已更改</translation>
     </message>
     <message>
         <source>unchanged</source>
-        <translation type="unfinished"></translation>
+        <translation>未更改</translation>
     </message>
     <message>
         <source>major</source>
-        <translation type="unfinished"></translation>
+        <translation>主版本</translation>
     </message>
     <message>
         <source>minor</source>
-        <translation type="unfinished"></translation>
+        <translation>次版本</translation>
     </message>
     <message>
         <source>patch</source>
-        <translation type="unfinished"></translation>
+        <translation>修订</translation>
     </message>
     <message>
         <source>none</source>
-        <translation type="unfinished"></translation>
+        <translation>无</translation>
     </message>
 </context>
 <context>
     <name>DiffView</name>
     <message>
         <source>A: the older side</source>
-        <translation type="unfinished"></translation>
+        <translation>A：较旧的一侧</translation>
     </message>
     <message>
         <source>B: the newer side</source>
-        <translation type="unfinished"></translation>
+        <translation>B：较新的一侧</translation>
     </message>
     <message>
         <source>Swap</source>
-        <translation type="unfinished"></translation>
+        <translation>交换</translation>
     </message>
     <message>
         <source>Export Markdown…</source>
-        <translation type="unfinished"></translation>
+        <translation>导出 Markdown…</translation>
     </message>
     <message>
         <source>Save the report for a pull request</source>
-        <translation type="unfinished"></translation>
+        <translation>保存报告，用于拉取请求</translation>
     </message>
     <message>
         <source>Export JSON…</source>
-        <translation type="unfinished"></translation>
+        <translation>导出 JSON…</translation>
     </message>
     <message>
         <source>Compare</source>
-        <translation type="unfinished"></translation>
+        <translation>比较</translation>
     </message>
     <message>
         <source>Pick a registry</source>
-        <translation type="unfinished"></translation>
+        <translation>选择一个注册表</translation>
     </message>
     <message>
         <source>Changes &amp;&amp; description</source>
-        <translation type="unfinished"></translation>
+        <translation>变更和描述</translation>
     </message>
     <message>
         <source>Schema</source>
-        <translation type="unfinished"></translation>
+        <translation>Schema</translation>
     </message>
     <message>
         <source>Renames</source>
-        <translation type="unfinished"></translation>
+        <translation>重命名</translation>
     </message>
     <message>
         <source>Lint &amp;&amp; tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>检查和 token</translation>
     </message>
     <message>
         <source>No registry open</source>
-        <translation type="unfinished"></translation>
+        <translation>未打开注册表</translation>
     </message>
     <message>
         <source>Cannot list versions: {exc}</source>
-        <translation type="unfinished"></translation>
+        <translation>无法列出版本：{exc}</translation>
+    </message>
+    <message>
+        <source>draft</source>
+        <translation>草稿</translation>
     </message>
     <message>
         <source>Computing…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在计算…</translation>
     </message>
     <message>
         <source>Diff failed: {message}</source>
-        <translation type="unfinished"></translation>
+        <translation>差异计算失败：{message}</translation>
     </message>
     <message>
         <source>no changes</source>
-        <translation type="unfinished"></translation>
+        <translation>无变更</translation>
     </message>
     <message>
         <source>Suggested bump: {level} — {reasons}</source>
-        <translation type="unfinished"></translation>
+        <translation>建议升级：{level} — {reasons}</translation>
     </message>
     <message>
         <source>{a_label} → {b_label} · {changed} of {count} tools differ</source>
-        <translation type="unfinished"></translation>
+        <translation>{a_label} → {b_label} · {count} 个工具中有 {changed} 个不同</translation>
     </message>
     <message>
         <source>Renames ({count})</source>
-        <translation type="unfinished"></translation>
+        <translation>重命名（{count}）</translation>
     </message>
     <message>
         <source>Registry-level changes</source>
-        <translation type="unfinished"></translation>
+        <translation>注册表级变更</translation>
     </message>
     <message>
-        <source>&lt;b&gt;{tool}&lt;/b&gt; — &lt;span style=&quot;color:{colour}&quot;&gt;{status}{worst}&lt;/span&gt;</source>
-        <translation type="unfinished"></translation>
+        <source>&lt;b&gt;{tool}&lt;/b&gt; — &lt;span style="color:{colour}"&gt;{status}{worst}&lt;/span&gt;</source>
+        <translation>&lt;b&gt;{tool}&lt;/b&gt; — &lt;span style="color:{colour}"&gt;{status}{worst}&lt;/span&gt;</translation>
     </message>
     <message>
         <source>No description block changed.</source>
-        <translation type="unfinished"></translation>
+        <translation>没有描述块发生变化。</translation>
     </message>
     <message>
         <source>(not in A)</source>
-        <translation type="unfinished"></translation>
+        <translation>（A 中没有）</translation>
     </message>
     <message>
         <source>(not in B)</source>
-        <translation type="unfinished"></translation>
+        <translation>（B 中没有）</translation>
     </message>
     <message>
         <source>Export diff as Markdown</source>
-        <translation type="unfinished"></translation>
+        <translation>将差异导出为 Markdown</translation>
     </message>
     <message>
         <source>Markdown (*.md)</source>
-        <translation type="unfinished"></translation>
+        <translation>Markdown (*.md)</translation>
     </message>
     <message>
         <source>Export diff as JSON</source>
-        <translation type="unfinished"></translation>
+        <translation>将差异导出为 JSON</translation>
     </message>
     <message>
         <source>JSON (*.json)</source>
-        <translation type="unfinished"></translation>
+        <translation>JSON (*.json)</translation>
     </message>
     <message>
         <source>Not exported: {exc}</source>
-        <translation type="unfinished"></translation>
+        <translation>未导出：{exc}</translation>
     </message>
     <message>
         <source>Exported {name}</source>
-        <translation type="unfinished"></translation>
+        <translation>已导出 {name}</translation>
     </message>
     <message>
         <source>Lint was skipped for this diff.</source>
-        <translation type="unfinished"></translation>
+        <translation>此次差异比较跳过了检查。</translation>
     </message>
     <message>
         <source>Lint ({profile}): {before} → {after} findings — {added} added, {fixed} fixed</source>
-        <translation type="unfinished"></translation>
+        <translation>检查（{profile}）：{before} → {after} 个发现 — 新增 {added} 个，修复 {fixed} 个</translation>
     </message>
     <message>
         <source>Added</source>
-        <translation type="unfinished"></translation>
+        <translation>新增</translation>
     </message>
     <message>
         <source>Fixed</source>
-        <translation type="unfinished"></translation>
+        <translation>已修复</translation>
     </message>
     <message>
         <source>(registry)</source>
-        <translation type="unfinished"></translation>
+        <translation>（注册表）</translation>
     </message>
     <message>
         <source>{count} findings of removed tools went with them.</source>
-        <translation type="unfinished"></translation>
+        <translation>已移除工具的 {count} 个发现随之消失。</translation>
     </message>
     <message>
         <source>Tokens ({method}): {before} → {after} ({delta:+d})</source>
-        <translation type="unfinished"></translation>
+        <translation>Token（{method}）：{before} → {after}（{delta:+d}）</translation>
     </message>
 </context>
 <context>
     <name>DoctorDialog</name>
     <message>
         <source>Repair</source>
-        <translation type="unfinished"></translation>
+        <translation>修复</translation>
     </message>
     <message>
         <source>Convert</source>
-        <translation type="unfinished"></translation>
+        <translation>转换</translation>
     </message>
     <message>
         <source>Trim</source>
-        <translation type="unfinished"></translation>
+        <translation>裁剪</translation>
     </message>
     <message>
         <source>OpenAI chat</source>
-        <translation type="unfinished"></translation>
+        <translation>OpenAI Chat</translation>
     </message>
     <message>
         <source>OpenAI Responses</source>
-        <translation type="unfinished"></translation>
+        <translation>OpenAI Responses</translation>
     </message>
     <message>
         <source>Anthropic messages</source>
-        <translation type="unfinished"></translation>
+        <translation>Anthropic Messages</translation>
     </message>
     <message>
         <source>note: {note}</source>
-        <translation type="unfinished"></translation>
+        <translation>注：{note}</translation>
     </message>
     <message>
         <source>kept {kept} of {total} tokens (estimated); {dropped} message(s) before messages[{cut_at}] dropped</source>
-        <translation type="unfinished"></translation>
+        <translation>保留 {total} 个 token 中的 {kept} 个（估算）；丢弃了 messages[{cut_at}] 之前的 {dropped} 条消息</translation>
     </message>
     <message>
         <source>even the last safe tail needs {kept} tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>即使最后一个安全尾段也需要 {kept} 个 token</translation>
     </message>
     <message>
         <source>{messages} messages · {calls} calls · {problems} pairing problem(s)</source>
-        <translation type="unfinished"></translation>
+        <translation>{messages} 条消息 · {calls} 次调用 · {problems} 个配对问题</translation>
     </message>
     <message>
         <source>{action} — {session}</source>
-        <translation type="unfinished"></translation>
+        <translation>{action} — {session}</translation>
     </message>
     <message>
         <source>Keep system messages</source>
-        <translation type="unfinished"></translation>
+        <translation>保留系统消息</translation>
     </message>
     <message>
         <source>Optional: a summary standing for what is cut</source>
-        <translation type="unfinished"></translation>
+        <translation>可选：用一段摘要代替被裁剪的内容</translation>
     </message>
     <message>
         <source>Token budget</source>
-        <translation type="unfinished"></translation>
+        <translation>Token 预算</translation>
     </message>
     <message>
         <source>Summary</source>
-        <translation type="unfinished"></translation>
+        <translation>摘要</translation>
     </message>
     <message>
         <source>Export as</source>
-        <translation type="unfinished"></translation>
+        <translation>导出为</translation>
     </message>
     <message>
         <source>Provider</source>
-        <translation type="unfinished"></translation>
+        <translation>提供商</translation>
     </message>
     <message>
         <source>Convert to</source>
-        <translation type="unfinished"></translation>
+        <translation>转换为</translation>
     </message>
     <message>
         <source>Before</source>
-        <translation type="unfinished"></translation>
+        <translation>之前</translation>
     </message>
     <message>
         <source>After</source>
-        <translation type="unfinished"></translation>
+        <translation>之后</translation>
     </message>
     <message>
         <source>Changes</source>
-        <translation type="unfinished"></translation>
+        <translation>变更</translation>
     </message>
     <message>
         <source>Save as new session</source>
-        <translation type="unfinished"></translation>
+        <translation>另存为新会话</translation>
     </message>
     <message>
         <source>Store the result as a new session linked to this one</source>
-        <translation type="unfinished"></translation>
+        <translation>将结果保存为与此会话关联的新会话</translation>
     </message>
     <message>
         <source>Export…</source>
-        <translation type="unfinished"></translation>
+        <translation>导出…</translation>
     </message>
     <message>
-        <source>Write the result in the chosen provider&apos;s wire shape</source>
-        <translation type="unfinished"></translation>
+        <source>Write the result in the chosen provider's wire shape</source>
+        <translation>按所选提供商的传输格式写出结果</translation>
     </message>
     <message>
         <source>Close</source>
-        <translation type="unfinished"></translation>
+        <translation>关闭</translation>
     </message>
     <message>
         <source>No change needed: the history is already valid</source>
-        <translation type="unfinished"></translation>
+        <translation>无需更改：历史记录已经有效</translation>
     </message>
     <message>
         <source>Saved as session {id}</source>
-        <translation type="unfinished"></translation>
+        <translation>已保存为会话 {id}</translation>
     </message>
     <message>
         <source>Not exported</source>
-        <translation type="unfinished"></translation>
+        <translation>未导出</translation>
     </message>
     <message>
         <source>Could not write {path}: {error}</source>
-        <translation type="unfinished"></translation>
+        <translation>无法写入 {path}：{error}</translation>
     </message>
     <message>
         <source>Exported to {name}</source>
-        <translation type="unfinished"></translation>
+        <translation>已导出到 {name}</translation>
+    </message>
+</context>
+<context>
+    <name>EventLogView</name>
+    <message>
+        <source>Event log</source>
+        <translation>事件日志</translation>
+    </message>
+    <message>
+        <source>No run events. A run in the Playground, or a replay (Replay as model…), records every step here: requests, tool calls, repairs and results. Imported logs carry only their messages.</source>
+        <translation type="unfinished" />
     </message>
 </context>
 <context>
     <name>ExamplesTableWidget</name>
     <message>
         <source>example {row}: line {line}, column {column}: {message}</source>
-        <translation type="unfinished"></translation>
+        <translation>示例 {row}：第 {line} 行，第 {column} 列：{message}</translation>
     </message>
     <message>
         <source>example {row}: arguments must be a JSON object</source>
-        <translation type="unfinished"></translation>
+        <translation>示例 {row}：参数必须是 JSON 对象</translation>
     </message>
     <message>
         <source>example {row}:</source>
-        <translation type="unfinished"></translation>
+        <translation>示例 {row}：</translation>
     </message>
 </context>
 <context>
     <name>ExportDialog</name>
     <message>
         <source>Choose where to write the export.</source>
-        <translation type="unfinished"></translation>
+        <translation>请选择导出的写入位置。</translation>
     </message>
     <message>
-        <source>{name} is a file; the &apos;dir&apos; format writes a folder.</source>
-        <translation type="unfinished"></translation>
+        <source>{name} is a file; the 'dir' format writes a folder.</source>
+        <translation>{name} 是一个文件；“dir”格式写出的是文件夹。</translation>
     </message>
     <message>
         <source>{name} is a folder; the {format!r} format writes one file.</source>
-        <translation type="unfinished"></translation>
+        <translation>{name} 是一个文件夹；{format!r} 格式只写出一个文件。</translation>
     </message>
     <message>
         <source>Export {registry}</source>
-        <translation type="unfinished"></translation>
+        <translation>导出 {registry}</translation>
     </message>
     <message>
         <source>Draft (the working copy as shown)</source>
-        <translation type="unfinished"></translation>
+        <translation>草稿（当前显示的工作副本）</translation>
     </message>
     <message>
         <source>Version {number} (published)</source>
-        <translation type="unfinished"></translation>
+        <translation>版本 {number}（已发布）</translation>
     </message>
     <message>
         <source>dir (registry-as-code folder)</source>
-        <translation type="unfinished"></translation>
+        <translation>dir（注册表即代码文件夹）</translation>
     </message>
     <message>
         <source>Browse…</source>
-        <translation type="unfinished"></translation>
+        <translation>浏览…</translation>
     </message>
     <message>
         <source>&amp;Export:</source>
-        <translation type="unfinished"></translation>
+        <translation>导出(&amp;E)：</translation>
     </message>
     <message>
         <source>&amp;Format:</source>
-        <translation type="unfinished"></translation>
+        <translation>格式(&amp;F)：</translation>
     </message>
     <message>
         <source>&amp;Destination:</source>
-        <translation type="unfinished"></translation>
+        <translation>目标(&amp;D)：</translation>
     </message>
     <message>
         <source>Export</source>
-        <translation type="unfinished"></translation>
+        <translation>导出</translation>
     </message>
     <message>
         <source>Exactly the published snapshot of version {source}.</source>
-        <translation type="unfinished"></translation>
+        <translation>完全等同于版本 {source} 的已发布快照。</translation>
     </message>
     <message>
         <source>Your unsaved changes are included: the working copy is exported as shown.</source>
-        <translation type="unfinished"></translation>
+        <translation>包含未保存的修改：按当前显示的工作副本导出。</translation>
     </message>
     <message>
         <source>The saved draft (there are no unsaved changes).</source>
-        <translation type="unfinished"></translation>
+        <translation>已保存的草稿（没有未保存的修改）。</translation>
     </message>
     <message>
         <source>an empty folder, or an earlier export of this registry</source>
-        <translation type="unfinished"></translation>
+        <translation>一个空文件夹，或此注册表之前导出的文件夹</translation>
     </message>
     <message>
         <source>a .json file</source>
-        <translation type="unfinished"></translation>
+        <translation>一个 .json 文件</translation>
     </message>
     <message>
         <source>The file exists and will be overwritten.</source>
-        <translation type="unfinished"></translation>
+        <translation>文件已存在，将被覆盖。</translation>
     </message>
     <message>
         <source>Export into a folder</source>
-        <translation type="unfinished"></translation>
+        <translation>导出到文件夹</translation>
     </message>
     <message>
         <source>Export to a file</source>
-        <translation type="unfinished"></translation>
+        <translation>导出到文件</translation>
     </message>
     <message>
         <source>JSON (*.json);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>JSON (*.json);;所有文件 (*)</translation>
+    </message>
+</context>
+<context>
+    <name>GuardWidget</name>
+    <message>
+        <source>Calls each side needs before anything but hold</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Largest tolerated drop of the canary's success rate</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Significance level of the one-sided z-test</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Canary p95 above this multiple of stable's rolls back</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Recompute</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Min. samples</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Max. success drop</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>p-value</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Max. p95 ratio</source>
+        <translation type="unfinished" />
+    </message>
+</context>
+<context>
+    <name>HttpTargetDialog</name>
+    <message>
+        <source>https://api.example/tickets/{ticket_id}</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Add header</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Add Authorization</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Authorization: Bearer {env:NAME}: the token is read from the environment variable when a call is made and never stored</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Empty: POST, PUT and PATCH send the arguments as JSON; GET and DELETE send no body.
+A template: {"ids": "{invoice_ids}", "note": "by {employee_id}"}</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>https://api.example (one base URL per line)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Every http tool of this registry may call only these</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Request template</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>&amp;URL</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>&amp;Headers</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>&amp;Body</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>&amp;Allowed base URLs
+(this registry)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Arguments as the pipeline hands them over (after aliases)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Placeholders, sample and preview</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Sample &amp;arguments:</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>What a call sends:</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>✓ No problems: Save stores the target for this registry.</source>
+        <translation type="unfinished" />
     </message>
 </context>
 <context>
     <name>ImportDialog</name>
     <message>
         <source>Choose a file or a folder to import.</source>
-        <translation type="unfinished"></translation>
+        <translation>请选择要导入的文件或文件夹。</translation>
     </message>
     <message>
         <source>{path}: no such file or folder.</source>
-        <translation type="unfinished"></translation>
+        <translation>{path}：文件或文件夹不存在。</translation>
     </message>
     <message>
-        <source>{name} is a folder; only the &apos;dir&apos; format (or auto) reads folders.</source>
-        <translation type="unfinished"></translation>
+        <source>{name} is a folder; only the 'dir' format (or auto) reads folders.</source>
+        <translation>{name} 是一个文件夹；只有“dir”格式（或自动）才能读取文件夹。</translation>
     </message>
     <message>
-        <source>The &apos;dir&apos; format reads a registry folder, not a file.</source>
-        <translation type="unfinished"></translation>
+        <source>The 'dir' format reads a registry folder, not a file.</source>
+        <translation>“dir”格式读取的是注册表文件夹，而不是文件。</translation>
     </message>
     <message>
-        <source>A registry named {name!r} already exists: tick &apos;Replace its draft&apos; or enter another name.</source>
-        <translation type="unfinished"></translation>
+        <source>A registry named {name!r} already exists: tick 'Replace its draft' or enter another name.</source>
+        <translation>名为 {name!r} 的注册表已存在：请勾选“替换其草稿”，或输入其他名称。</translation>
     </message>
     <message>
         <source>Import tools</source>
-        <translation type="unfinished"></translation>
+        <translation>导入工具</translation>
     </message>
     <message>
         <source>Import tool definitions from a provider file (OpenAI, Anthropic, Gemini, MCP…), an OpenAPI document (you pick its operations next), a studio document, or a registry folder (registry-as-code).</source>
-        <translation type="unfinished"></translation>
+        <translation>从提供商文件（OpenAI、Anthropic、Gemini、MCP…）、OpenAPI 文档（下一步选择其中的操作）、Studio 文档或注册表文件夹（注册表即代码）导入工具定义。</translation>
     </message>
     <message>
         <source>a .json file or a registry folder</source>
-        <translation type="unfinished"></translation>
+        <translation>一个 .json 文件或注册表文件夹</translation>
     </message>
     <message>
         <source>File…</source>
-        <translation type="unfinished"></translation>
+        <translation>文件…</translation>
     </message>
     <message>
         <source>Folder…</source>
-        <translation type="unfinished"></translation>
+        <translation>文件夹…</translation>
     </message>
     <message>
         <source>auto (detect from the content)</source>
-        <translation type="unfinished"></translation>
+        <translation>自动（根据内容识别）</translation>
     </message>
     <message>
         <source>from the file</source>
-        <translation type="unfinished"></translation>
+        <translation>取自文件</translation>
     </message>
     <message>
         <source>Replace its draft if the registry exists</source>
-        <translation type="unfinished"></translation>
+        <translation>若注册表已存在，则替换其草稿</translation>
     </message>
     <message>
         <source>Like --replace-draft: the imported tools become the draft; published versions are kept</source>
-        <translation type="unfinished"></translation>
+        <translation>同 --replace-draft：导入的工具成为草稿；已发布的版本保留</translation>
     </message>
     <message>
         <source>&amp;Source:</source>
-        <translation type="unfinished"></translation>
+        <translation>来源(&amp;S)：</translation>
     </message>
     <message>
         <source>&amp;Format:</source>
-        <translation type="unfinished"></translation>
+        <translation>格式(&amp;F)：</translation>
     </message>
     <message>
         <source>&amp;Registry name:</source>
-        <translation type="unfinished"></translation>
+        <translation>注册表名称(&amp;R)：</translation>
     </message>
     <message>
         <source>Import</source>
-        <translation type="unfinished"></translation>
+        <translation>导入</translation>
     </message>
     <message>
         <source>from the file (else {stem!r})</source>
-        <translation type="unfinished"></translation>
+        <translation>取自文件（否则为 {stem!r}）</translation>
     </message>
     <message>
         <source>Import tools from a file</source>
-        <translation type="unfinished"></translation>
+        <translation>从文件导入工具</translation>
     </message>
     <message>
         <source>JSON or YAML (*.json *.yaml *.yml);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>JSON 或 YAML (*.json *.yaml *.yml);;所有文件 (*)</translation>
     </message>
     <message>
         <source>Import a registry folder</source>
-        <translation type="unfinished"></translation>
+        <translation>导入注册表文件夹</translation>
     </message>
 </context>
 <context>
     <name>ImportLogDialog</name>
     <message>
         <source>Import session log</source>
-        <translation type="unfinished"></translation>
+        <translation>导入会话日志</translation>
     </message>
     <message>
         <source>A .json, .jsonl or .traj log, or a folder of them</source>
-        <translation type="unfinished"></translation>
+        <translation>一个 .json、.jsonl 或 .traj 日志，或包含它们的文件夹</translation>
     </message>
     <message>
         <source>Browse…</source>
-        <translation type="unfinished"></translation>
+        <translation>浏览…</translation>
     </message>
     <message>
-        <source>auto detects each conversation&apos;s format</source>
-        <translation type="unfinished"></translation>
+        <source>auto</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <source>auto detects each conversation's format</source>
+        <translation>自动识别每段对话的格式</translation>
     </message>
     <message>
         <source>Import the tools as a registry draft</source>
-        <translation type="unfinished"></translation>
+        <translation>将工具导入为注册表草稿</translation>
     </message>
     <message>
         <source>The tool definitions that came with the log</source>
-        <translation type="unfinished"></translation>
+        <translation>日志附带的工具定义</translation>
     </message>
     <message>
         <source>registry name</source>
-        <translation type="unfinished"></translation>
+        <translation>注册表名称</translation>
     </message>
     <message>
         <source>Choose a file and Import.</source>
-        <translation type="unfinished"></translation>
+        <translation>选择一个文件，然后点击“导入”。</translation>
     </message>
     <message>
         <source>Errors and warnings appear here</source>
-        <translation type="unfinished"></translation>
+        <translation>错误和警告显示在这里</translation>
     </message>
     <message>
         <source>Import</source>
-        <translation type="unfinished"></translation>
+        <translation>导入</translation>
     </message>
     <message>
         <source>Cancel</source>
-        <translation type="unfinished"></translation>
+        <translation>取消</translation>
     </message>
     <message>
         <source>Close</source>
-        <translation type="unfinished"></translation>
+        <translation>关闭</translation>
     </message>
     <message>
         <source>File</source>
-        <translation type="unfinished"></translation>
+        <translation>文件</translation>
     </message>
     <message>
         <source>Format</source>
-        <translation type="unfinished"></translation>
+        <translation>格式</translation>
     </message>
     <message>
         <source>Reading {name}…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在读取 {name}…</translation>
     </message>
     <message>
         <source>Cancelling…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在取消…</translation>
     </message>
     <message>
         <source>Could not read the file: {message}</source>
-        <translation type="unfinished"></translation>
+        <translation>无法读取文件：{message}</translation>
     </message>
     <message>
         <source>error: {message}</source>
-        <translation type="unfinished"></translation>
+        <translation>错误：{message}</translation>
     </message>
     <message>
         <source>warning: {message}</source>
-        <translation type="unfinished"></translation>
+        <translation>警告：{message}</translation>
     </message>
     <message>
         <source>Cancelled; kept 1 session</source>
-        <translation type="unfinished"></translation>
+        <translation>已取消；保留了 1 个会话</translation>
     </message>
     <message>
         <source>Cancelled; kept {count} sessions</source>
-        <translation type="unfinished"></translation>
+        <translation>已取消；保留了 {count} 个会话</translation>
     </message>
     <message>
         <source>Imported 1 session</source>
-        <translation type="unfinished"></translation>
+        <translation>已导入 1 个会话</translation>
     </message>
     <message>
         <source>Imported {count} sessions</source>
-        <translation type="unfinished"></translation>
+        <translation>已导入 {count} 个会话</translation>
     </message>
     <message>
         <source>{head} · {errors} error(s) · {warnings} warning(s)</source>
-        <translation type="unfinished"></translation>
+        <translation>{head} · {errors} 个错误 · {warnings} 个警告</translation>
     </message>
     <message>
         <source>the log came with no tool definitions</source>
-        <translation type="unfinished"></translation>
+        <translation>日志未附带工具定义</translation>
     </message>
     <message>
         <source>no registry name for the tools</source>
-        <translation type="unfinished"></translation>
+        <translation>没有为这些工具指定注册表名称</translation>
     </message>
     <message>
         <source>tools not imported</source>
-        <translation type="unfinished"></translation>
+        <translation>工具未导入</translation>
     </message>
     <message>
         <source>tools not imported: {error}</source>
-        <translation type="unfinished"></translation>
+        <translation>工具未导入：{error}</translation>
     </message>
     <message>
         <source>{count} tool(s) in the draft of {name}</source>
-        <translation type="unfinished"></translation>
+        <translation>{name} 的草稿中有 {count} 个工具</translation>
+    </message>
+</context>
+<context>
+    <name>InspectorWidget</name>
+    <message>
+        <source>Select a message, call or result</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>No tokens used yet</source>
+        <translation type="unfinished" />
     </message>
 </context>
 <context>
     <name>JobDialog</name>
     <message>
         <source>Cancelling…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在取消…</translation>
     </message>
 </context>
 <context>
     <name>JobPanel</name>
     <message>
         <source>Progress</source>
-        <translation type="unfinished"></translation>
+        <translation>进度</translation>
     </message>
     <message>
         <source>Problems</source>
-        <translation type="unfinished"></translation>
+        <translation>问题</translation>
     </message>
 </context>
 <context>
     <name>JsonTab</name>
     <message>
         <source>The form changed; your JSON text has errors and was kept.</source>
-        <translation type="unfinished"></translation>
+        <translation>表单已更改；你的 JSON 文本有错误，已予保留。</translation>
     </message>
 </context>
 <context>
     <name>JsonTabWidget</name>
     <message>
         <source>line {line}, column {column}: {message}</source>
-        <translation type="unfinished"></translation>
+        <translation>第 {line} 行，第 {column} 列：{message}</translation>
     </message>
 </context>
 <context>
     <name>LanguageMenu</name>
     <message>
         <source>&amp;Language</source>
-        <translation type="unfinished"></translation>
+        <translation>语言(&amp;L)</translation>
     </message>
     <message>
         <source>System</source>
-        <translation type="unfinished"></translation>
+        <translation>跟随系统</translation>
     </message>
 </context>
 <context>
     <name>LintController</name>
     <message>
         <source>A suppression needs a reason; nothing was changed.</source>
-        <translation type="unfinished"></translation>
+        <translation>抑制需要填写原因；未做任何更改。</translation>
     </message>
     <message>
         <source>The settings of {name} were changed elsewhere ({error}). Nothing was overwritten; reopen the registry to see what is stored, then try again.</source>
-        <translation type="unfinished"></translation>
+        <translation>{name} 的设置已在别处被修改（{error}）。未覆盖任何内容；请重新打开注册表查看已存储的内容，然后重试。</translation>
     </message>
     <message>
         <source>The quick fix does not apply any more: {error}</source>
-        <translation type="unfinished"></translation>
+        <translation>快速修复已不再适用：{error}</translation>
     </message>
 </context>
 <context>
     <name>LintOperations</name>
     <message>
         <source>Problems</source>
-        <translation type="unfinished"></translation>
+        <translation>问题</translation>
     </message>
     <message>
         <source>Similar tools</source>
-        <translation type="unfinished"></translation>
+        <translation>相似工具</translation>
     </message>
     <message>
         <source>Scores</source>
-        <translation type="unfinished"></translation>
+        <translation>评分</translation>
     </message>
     <message>
         <source>Lint findings of the shown draft (F8: next problem)</source>
-        <translation type="unfinished"></translation>
+        <translation>当前草稿的检查发现（F8：下一个问题）</translation>
     </message>
     <message>
         <source>Lint failed: {message}</source>
-        <translation type="unfinished"></translation>
+        <translation>检查失败：{message}</translation>
     </message>
     <message>
         <source>published versions are not linted</source>
-        <translation type="unfinished"></translation>
+        <translation>已发布的版本不做检查</translation>
     </message>
     <message>
         <source>linting…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在检查…</translation>
     </message>
     <message>
         <source>Quick fix not applied</source>
-        <translation type="unfinished"></translation>
+        <translation>未应用快速修复</translation>
     </message>
     <message>
         <source>Applied: {label}</source>
-        <translation type="unfinished"></translation>
+        <translation>已应用：{label}</translation>
     </message>
     <message>
         <source>Suppressed</source>
-        <translation type="unfinished"></translation>
+        <translation>已抑制</translation>
     </message>
     <message>
         <source>Disabled {rule_id}</source>
-        <translation type="unfinished"></translation>
+        <translation>已禁用 {rule_id}</translation>
     </message>
     <message>
         <source>Lint settings not saved</source>
-        <translation type="unfinished"></translation>
+        <translation>检查设置未保存</translation>
     </message>
     <message>
         <source>{done}; stored in the registry settings</source>
-        <translation type="unfinished"></translation>
+        <translation>{done}；已保存到注册表设置</translation>
     </message>
 </context>
 <context>
     <name>LintPrompts</name>
     <message>
         <source>Suppress finding</source>
-        <translation type="unfinished"></translation>
+        <translation>抑制发现</translation>
     </message>
     <message>
         <source>Why is this {rule_id} finding on {tool} acceptable? The reason is stored with the registry and shown in exports.</source>
-        <translation type="unfinished"></translation>
+        <translation>为什么 {tool} 上的这个 {rule_id} 发现可以接受？原因会随注册表保存，并显示在导出内容中。</translation>
     </message>
     <message>
         <source>the registry</source>
-        <translation type="unfinished"></translation>
+        <translation>注册表</translation>
     </message>
     <message>
         <source>Reason required</source>
-        <translation type="unfinished"></translation>
+        <translation>需要填写原因</translation>
     </message>
     <message>
         <source>A suppression needs a reason.</source>
-        <translation type="unfinished"></translation>
+        <translation>抑制需要填写原因。</translation>
     </message>
     <message>
         <source>{id} ({category}, {severity} by default)</source>
-        <translation type="unfinished"></translation>
+        <translation>{id}（{category}，默认{severity}）</translation>
     </message>
 </context>
 <context>
     <name>MainWindow</name>
     <message>
         <source>&amp;File</source>
-        <translation type="unfinished"></translation>
+        <translation>文件(&amp;F)</translation>
     </message>
     <message>
         <source>&amp;Edit</source>
-        <translation type="unfinished"></translation>
+        <translation>编辑(&amp;E)</translation>
     </message>
     <message>
         <source>&amp;View</source>
-        <translation type="unfinished"></translation>
+        <translation>视图(&amp;V)</translation>
     </message>
     <message>
         <source>&amp;Lint</source>
-        <translation type="unfinished"></translation>
+        <translation>检查(&amp;L)</translation>
     </message>
     <message>
         <source>&amp;Profile</source>
-        <translation type="unfinished"></translation>
+        <translation>配置(&amp;P)</translation>
     </message>
     <message>
         <source>&amp;Help</source>
-        <translation type="unfinished"></translation>
+        <translation>帮助(&amp;H)</translation>
     </message>
     <message>
         <source>Editor</source>
-        <translation type="unfinished"></translation>
+        <translation>编辑器</translation>
     </message>
     <message>
         <source>Playground</source>
-        <translation type="unfinished"></translation>
+        <translation>调试台</translation>
     </message>
     <message>
         <source>Sessions</source>
-        <translation type="unfinished"></translation>
+        <translation>会话</translation>
     </message>
     <message>
         <source>Diff</source>
-        <translation type="unfinished"></translation>
+        <translation>差异</translation>
     </message>
     <message>
         <source>Release</source>
-        <translation type="unfinished"></translation>
+        <translation>发布管理</translation>
     </message>
     <message>
         <source>Refresh</source>
-        <translation type="unfinished"></translation>
+        <translation>刷新</translation>
     </message>
     <message>
-        <source>Read this mode&apos;s data again</source>
-        <translation type="unfinished"></translation>
+        <source>Read this mode's data again</source>
+        <translation>重新读取此模式的数据</translation>
     </message>
     <message>
         <source>Versions</source>
-        <translation type="unfinished"></translation>
+        <translation>版本</translation>
     </message>
     <message>
         <source>The registry being edited</source>
-        <translation type="unfinished"></translation>
+        <translation>正在编辑的注册表</translation>
     </message>
     <message>
         <source>Filter tools (Ctrl+F)</source>
-        <translation type="unfinished"></translation>
+        <translation>筛选工具（Ctrl+F）</translation>
     </message>
     <message>
         <source>Lint: ✕ errors · ! warnings · ✓ clean
 Risk: R read · W write · D destructive</source>
-        <translation type="unfinished"></translation>
+        <translation>检查：✕ 错误 · ! 警告 · ✓ 无问题
+风险：R 只读 · W 写入 · D 破坏性</translation>
     </message>
     <message>
         <source>Back to draft</source>
-        <translation type="unfinished"></translation>
+        <translation>返回草稿</translation>
     </message>
     <message>
         <source>Dismiss</source>
-        <translation type="unfinished"></translation>
+        <translation>关闭提示</translation>
     </message>
     <message>
         <source>This registry contains Chinese (or other CJK) text, but no installed font can show it: it appears as boxes. Install a CJK font (on Debian or Ubuntu: sudo apt install {package}) and restart the studio.</source>
-        <translation type="unfinished"></translation>
+        <translation>此注册表包含中文（或其他 CJK）文本，但没有已安装的字体能够显示，文字会显示为方框。请安装 CJK 字体（Debian 或 Ubuntu：sudo apt install {package}），然后重启 Studio。</translation>
     </message>
     <message>
         <source>Opening registry</source>
-        <translation type="unfinished"></translation>
+        <translation>正在打开注册表</translation>
     </message>
     <message>
         <source>An example that is flawed on purpose: tools imported as-is from a legacy backend. The Problems panel shows what lint finds; travel-reimbursement shows the same ideas done well.</source>
-        <translation type="unfinished"></translation>
+        <translation>这是一个故意带有缺陷的示例：工具原样导入自一个遗留后端。“问题”面板显示检查发现的内容；travel-reimbursement 展示了同样的思路的良好做法。</translation>
     </message>
     <message>
         <source>The exemplary example: structured descriptions, aliases and risk tiers done well. Copy what you like.</source>
-        <translation type="unfinished"></translation>
+        <translation>范例：结构化描述、别名和风险等级都做得很好。欢迎借鉴。</translation>
+    </message>
+    <message>
+        <source>No registry open</source>
+        <translation>未打开注册表</translation>
+    </message>
+    <message>
+        <source>Open or import a registry in the Editor (Ctrl+1) to compare its versions.</source>
+        <translation>请在编辑器（Ctrl+1）中打开或导入一个注册表，以比较其版本。</translation>
+    </message>
+    <message>
+        <source>Nothing to compare yet</source>
+        <translation>尚无可比较的内容</translation>
+    </message>
+    <message>
+        <source>{registry} has no published version. A diff compares two versions, or a version with the draft: publish the draft, and every later edit shows here as breaking, behavioural or compatible.</source>
+        <translation>{registry} 没有已发布的版本。差异比较的是两个版本，或一个版本与草稿：发布草稿后，之后的每次修改都会在这里显示为破坏性、行为性或兼容的变更。</translation>
+    </message>
+    <message>
+        <source>Publish the draft…</source>
+        <translation>发布草稿…</translation>
     </message>
 </context>
 <context>
     <name>McpCheckDialog</name>
     <message>
         <source>Check {registry} against its MCP server</source>
-        <translation type="unfinished"></translation>
+        <translation>对照 MCP 服务器检查 {registry}</translation>
     </message>
     <message>
         <source>Check</source>
-        <translation type="unfinished"></translation>
+        <translation>检查</translation>
     </message>
     <message>
         <source>Compare what the live MCP server lists now with a pinned version of {registry}: every changed tool is named with its description word diff, and the live descriptions are checked for poisoning. Write secrets as {{env:NAME}}: they are read from the environment when connecting and never stored.</source>
-        <translation type="unfinished"></translation>
+        <translation>将 MCP 服务器当前列出的内容与 {registry} 的固定版本进行比较：每个有变化的工具都会列出其描述的逐词差异，并检查当前描述是否被投毒。密钥请写成 {{env:NAME}}：连接时从环境变量读取，永不存储。</translation>
     </message>
     <message>
         <source>&amp;Pinned:</source>
-        <translation type="unfinished"></translation>
+        <translation>固定版本(&amp;P)：</translation>
     </message>
     <message>
         <source>The registry has no published version to check against; publish one first.</source>
-        <translation type="unfinished"></translation>
+        <translation>该注册表没有可供对照的已发布版本；请先发布一个版本。</translation>
     </message>
 </context>
 <context>
     <name>McpImportDialog</name>
     <message>
         <source>Enter a URL.</source>
-        <translation type="unfinished"></translation>
+        <translation>请输入 URL。</translation>
     </message>
     <message>
         <source>Enter the command that starts the server.</source>
-        <translation type="unfinished"></translation>
+        <translation>请输入启动服务器的命令。</translation>
     </message>
     <message>
-        <source>A registry named {name!r} already exists: tick &apos;Replace its draft&apos; or enter another name.</source>
-        <translation type="unfinished"></translation>
+        <source>A registry named {name!r} already exists: tick 'Replace its draft' or enter another name.</source>
+        <translation>名为 {name!r} 的注册表已存在：请勾选“替换其草稿”，或输入其他名称。</translation>
     </message>
     <message>
         <source>Import from MCP server</source>
-        <translation type="unfinished"></translation>
+        <translation>从 MCP 服务器导入</translation>
     </message>
     <message>
         <source>Pull the tools a live MCP server lists: start it with a command (stdio) or reach it by URL (streamable HTTP). Write secrets as {env:NAME}: they are read from the environment when connecting and never stored.</source>
-        <translation type="unfinished"></translation>
+        <translation>拉取运行中的 MCP 服务器列出的工具：用命令启动它（stdio），或通过 URL 访问（Streamable HTTP）。密钥请写成 {env:NAME}：连接时从环境变量读取，永不存储。</translation>
     </message>
     <message>
         <source>&amp;Command (stdio)</source>
-        <translation type="unfinished"></translation>
+        <translation>命令（stdio）(&amp;C)</translation>
     </message>
     <message>
         <source>&amp;URL (streamable HTTP)</source>
-        <translation type="unfinished"></translation>
+        <translation>URL（Streamable HTTP）(&amp;U)</translation>
     </message>
     <message>
-        <source>the server&apos;s name</source>
-        <translation type="unfinished"></translation>
+        <source>the server's name</source>
+        <translation>服务器的名称</translation>
     </message>
     <message>
         <source>Replace its draft if the registry exists</source>
-        <translation type="unfinished"></translation>
+        <translation>若注册表已存在，则替换其草稿</translation>
     </message>
     <message>
         <source> s</source>
-        <translation type="unfinished"></translation>
+        <translation> 秒</translation>
     </message>
     <message>
         <source>&amp;Registry name:</source>
-        <translation type="unfinished"></translation>
+        <translation>注册表名称(&amp;R)：</translation>
     </message>
     <message>
         <source>&amp;Timeout:</source>
-        <translation type="unfinished"></translation>
+        <translation>超时(&amp;T)：</translation>
     </message>
     <message>
         <source>Import</source>
-        <translation type="unfinished"></translation>
+        <translation>导入</translation>
     </message>
     <message>
         <source>&amp;URL:</source>
-        <translation type="unfinished"></translation>
+        <translation>URL(&amp;U)：</translation>
     </message>
     <message>
         <source>https://host/mcp</source>
-        <translation type="unfinished"></translation>
+        <translation>https://host/mcp</translation>
     </message>
     <message>
         <source>&amp;Headers:</source>
-        <translation type="unfinished"></translation>
+        <translation>请求头(&amp;H)：</translation>
     </message>
     <message>
         <source>Authorization: Bearer {env:MCP_TOKEN}</source>
-        <translation type="unfinished"></translation>
+        <translation>Authorization: Bearer {env:MCP_TOKEN}</translation>
     </message>
     <message>
         <source>Co&amp;mmand:</source>
-        <translation type="unfinished"></translation>
+        <translation>命令(&amp;M)：</translation>
     </message>
     <message>
         <source>uvx mcp-server-time</source>
-        <translation type="unfinished"></translation>
+        <translation>uvx mcp-server-time</translation>
     </message>
     <message>
         <source>&amp;Environment:</source>
-        <translation type="unfinished"></translation>
+        <translation>环境变量(&amp;E)：</translation>
     </message>
     <message>
         <source>API_KEY={env:MY_API_KEY}
 PATH_TO_PASS_THROUGH</source>
-        <translation type="unfinished"></translation>
+        <translation>API_KEY={env:MY_API_KEY}
+PATH_TO_PASS_THROUGH</translation>
     </message>
 </context>
 <context>
     <name>McpJobs</name>
     <message>
         <source>Nothing imported: {error}.</source>
-        <translation type="unfinished"></translation>
+        <translation>未导入任何内容：{error}。</translation>
     </message>
     <message>
-        <source>The server&apos;s standard error ended with:</source>
-        <translation type="unfinished"></translation>
+        <source>The server's standard error ended with:</source>
+        <translation>服务器标准错误输出的结尾：</translation>
     </message>
     <message>
         <source>Loading {side} of {registry}…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在加载 {registry} 的 {side}…</translation>
     </message>
     <message>
         <source>Comparing…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在比较…</translation>
     </message>
     <message>
         <source>Nothing checked: {error}.</source>
-        <translation type="unfinished"></translation>
+        <translation>未检查任何内容：{error}。</translation>
     </message>
     <message>
         <source>Nothing checked: {error}</source>
-        <translation type="unfinished"></translation>
+        <translation>未检查任何内容：{error}</translation>
+    </message>
+</context>
+<context>
+    <name>MockEditorDialog</name>
+    <message>
+        <source>Tried from the top: the first response whose matchers all hold answers; the default answers when none does. Bold: the one the Try arguments get.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Add</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>A response with a matcher, tried before the default</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Duplicate</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Up</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Down</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Add default</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>{"responses": [{"when": [{"path": "category", "equals": "hotel"}], "body": …}], "default": {"body": …}}</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Form</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>JSON</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Arguments after the pipeline (aliases mapped, injected filled)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>&amp;Try with:</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>No mocks: a call gets NO_MOCK_RESPONSE (501).</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Arguments are a JSON object.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Fix the errors to try the responses.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>No response matches: the call gets NO_MOCK_RESPONSE (404).</source>
+        <translation type="unfinished" />
     </message>
 </context>
 <context>
     <name>ModeBar</name>
     <message>
         <source>Modes</source>
-        <translation type="unfinished"></translation>
+        <translation>模式</translation>
     </message>
 </context>
 <context>
     <name>NewRegistryDialog</name>
     <message>
         <source>Enter a name.</source>
-        <translation type="unfinished"></translation>
+        <translation>请输入名称。</translation>
     </message>
     <message>
         <source>The name has {count} characters; at most {maximum} are allowed.</source>
-        <translation type="unfinished"></translation>
+        <translation>名称有 {count} 个字符；最多允许 {maximum} 个。</translation>
     </message>
     <message>
         <source>space</source>
-        <translation type="unfinished"></translation>
+        <translation>空格</translation>
     </message>
     <message>
-        <source>Not allowed in a name: {shown}. Use lowercase a-z, digits 0-9, &apos;.&apos;, &apos;_&apos; or &apos;-&apos;.</source>
-        <translation type="unfinished"></translation>
+        <source>Not allowed in a name: {shown}. Use lowercase a-z, digits 0-9, '.', '_' or '-'.</source>
+        <translation>名称中不允许使用：{shown}。请使用小写字母 a-z、数字 0-9、“.”、“_”或“-”。</translation>
     </message>
     <message>
         <source>The name must start with a lowercase letter or a digit.</source>
-        <translation type="unfinished"></translation>
+        <translation>名称必须以小写字母或数字开头。</translation>
     </message>
     <message>
         <source>A registry named {name!r} already exists.</source>
-        <translation type="unfinished"></translation>
+        <translation>名为 {name!r} 的注册表已存在。</translation>
     </message>
     <message>
         <source>New registry</source>
-        <translation type="unfinished"></translation>
+        <translation>新建注册表</translation>
     </message>
     <message>
         <source>Create an empty registry. You can import or add tools afterwards.</source>
-        <translation type="unfinished"></translation>
+        <translation>创建一个空注册表。之后可以导入或添加工具。</translation>
     </message>
     <message>
         <source>e.g. travel-reimbursement</source>
-        <translation type="unfinished"></translation>
+        <translation>例如 travel-reimbursement</translation>
     </message>
     <message>
         <source>shown in the registry list, e.g. Travel reimbursement</source>
-        <translation type="unfinished"></translation>
+        <translation>显示在注册表列表中，例如“差旅报销”</translation>
     </message>
     <message>
         <source>What the tools of this registry are for</source>
-        <translation type="unfinished"></translation>
+        <translation>此注册表中的工具用于做什么</translation>
     </message>
     <message>
         <source>&amp;Name:</source>
-        <translation type="unfinished"></translation>
+        <translation>名称(&amp;N)：</translation>
     </message>
     <message>
         <source>&amp;Title:</source>
-        <translation type="unfinished"></translation>
+        <translation>标题(&amp;T)：</translation>
     </message>
     <message>
         <source>&amp;Description:</source>
-        <translation type="unfinished"></translation>
+        <translation>描述(&amp;D)：</translation>
     </message>
     <message>
         <source>Create</source>
-        <translation type="unfinished"></translation>
+        <translation>创建</translation>
     </message>
 </context>
 <context>
     <name>NotesDialog</name>
     <message>
         <source>Lost</source>
-        <translation type="unfinished"></translation>
+        <translation>丢失</translation>
     </message>
     <message>
         <source>Guessed</source>
-        <translation type="unfinished"></translation>
+        <translation>推测</translation>
     </message>
     <message>
         <source>Info</source>
-        <translation type="unfinished"></translation>
+        <translation>信息</translation>
     </message>
     <message>
         <source>Nothing was guessed or lost.</source>
-        <translation type="unfinished"></translation>
+        <translation>没有推测或丢失任何内容。</translation>
     </message>
     <message>
         <source>Check these notes: {parts}.</source>
-        <translation type="unfinished"></translation>
+        <translation>请检查这些说明：{parts}。</translation>
     </message>
     <message>
         <source>Kind</source>
-        <translation type="unfinished"></translation>
+        <translation>类型</translation>
     </message>
     <message>
         <source>Where</source>
-        <translation type="unfinished"></translation>
+        <translation>位置</translation>
     </message>
     <message>
         <source>What</source>
-        <translation type="unfinished"></translation>
+        <translation>内容</translation>
     </message>
 </context>
 <context>
     <name>OpenApiPickerDialog</name>
     <message>
         <source>(no tag)</source>
-        <translation type="unfinished"></translation>
+        <translation>（无标签）</translation>
     </message>
     <message>
         <source>Import operations from {source}</source>
-        <translation type="unfinished"></translation>
+        <translation>从 {source} 导入操作</translation>
     </message>
     <message>
         <source>search method, path, operationId, summary</source>
-        <translation type="unfinished"></translation>
+        <translation>搜索方法、路径、operationId、摘要</translation>
     </message>
     <message>
         <source>Select &amp;all</source>
-        <translation type="unfinished"></translation>
+        <translation>全选(&amp;A)</translation>
     </message>
     <message>
         <source>Select &amp;none</source>
-        <translation type="unfinished"></translation>
+        <translation>全不选(&amp;N)</translation>
     </message>
     <message>
         <source>Operation</source>
-        <translation type="unfinished"></translation>
+        <translation>操作</translation>
     </message>
     <message>
         <source>Summary</source>
-        <translation type="unfinished"></translation>
+        <translation>摘要</translation>
     </message>
     <message>
         <source>Select an operation to preview its contract</source>
-        <translation type="unfinished"></translation>
+        <translation>选择一个操作以预览其契约</translation>
     </message>
     <message>
         <source>Import</source>
-        <translation type="unfinished"></translation>
+        <translation>导入</translation>
     </message>
     <message>
         <source>{count} of {total} operations selected</source>
-        <translation type="unfinished"></translation>
+        <translation>已选择 {count}/{total} 个操作</translation>
     </message>
     <message>
         <source>Cannot import this operation: {error}</source>
-        <translation type="unfinished"></translation>
+        <translation>无法导入此操作：{error}</translation>
     </message>
     <message>
         <source>This operation gives no tool.</source>
-        <translation type="unfinished"></translation>
+        <translation>此操作不会生成工具。</translation>
     </message>
     <message>
         <source>HTTP target:</source>
-        <translation type="unfinished"></translation>
+        <translation>HTTP 目标：</translation>
     </message>
     <message>
         <source>Notes:</source>
-        <translation type="unfinished"></translation>
+        <translation>说明：</translation>
     </message>
 </context>
 <context>
     <name>OverviewTab</name>
     <message>
         <source>When to use it, when not, and which sibling tool to use instead</source>
-        <translation type="unfinished"></translation>
+        <translation>何时使用、何时不用，以及应改用哪个同类工具</translation>
     </message>
     <message>
         <source>State required before calling</source>
-        <translation type="unfinished"></translation>
+        <translation>调用前必须满足的状态</translation>
     </message>
     <message>
         <source>What a successful call returns</source>
-        <translation type="unfinished"></translation>
+        <translation>成功调用时返回的内容</translation>
     </message>
     <message>
         <source>Usage</source>
-        <translation type="unfinished"></translation>
+        <translation>用法</translation>
     </message>
     <message>
         <source>Preconditions</source>
-        <translation type="unfinished"></translation>
+        <translation>前置条件</translation>
     </message>
     <message>
         <source>Returns</source>
-        <translation type="unfinished"></translation>
+        <translation>返回值</translation>
     </message>
 </context>
 <context>
     <name>OverviewTabWidget</name>
     <message>
         <source>Identity</source>
-        <translation type="unfinished"></translation>
+        <translation>标识</translation>
     </message>
     <message>
         <source>verb_noun, e.g. query_invoices</source>
-        <translation type="unfinished"></translation>
+        <translation>动词_名词，例如 query_invoices</translation>
     </message>
     <message>
         <source>Display title (not shown to the model)</source>
-        <translation type="unfinished"></translation>
+        <translation>显示标题（不给模型看）</translation>
     </message>
     <message>
         <source>&amp;Name</source>
-        <translation type="unfinished"></translation>
+        <translation>名称(&amp;N)</translation>
     </message>
     <message>
         <source>&amp;Title</source>
-        <translation type="unfinished"></translation>
+        <translation>标题(&amp;T)</translation>
     </message>
     <message>
         <source>Description blocks (rendered into the text the model sees)</source>
-        <translation type="unfinished"></translation>
+        <translation>描述块（渲染为模型看到的文本）</translation>
     </message>
     <message>
-        <source>This tool&apos;s text is in the free-text description below, and the model reads it as is. Filling in the blocks (Summary first) replaces it with a structured description.</source>
-        <translation type="unfinished"></translation>
+        <source>This tool's text is in the free-text description below, and the model reads it as is. Filling in the blocks (Summary first) replaces it with a structured description.</source>
+        <translation>此工具的文字在下方的自由文本描述中，模型会原样读取。填写描述块（先填摘要）后，将改用结构化描述。</translation>
     </message>
     <message>
         <source>One line: what the tool does</source>
-        <translation type="unfinished"></translation>
+        <translation>一行：这个工具做什么</translation>
     </message>
     <message>
         <source>&amp;Summary</source>
-        <translation type="unfinished"></translation>
+        <translation>摘要(&amp;S)</translation>
     </message>
     <message>
         <source>Errors</source>
-        <translation type="unfinished"></translation>
+        <translation>错误</translation>
     </message>
     <message>
         <source>Examples</source>
-        <translation type="unfinished"></translation>
+        <translation>示例</translation>
     </message>
     <message>
         <source>Free-text description</source>
-        <translation type="unfinished"></translation>
+        <translation>自由文本描述</translation>
     </message>
     <message>
         <source>Used only when no description block above is filled in (typically text kept from an import).</source>
-        <translation type="unfinished"></translation>
+        <translation>仅在上方没有填写任何描述块时使用（通常是导入时保留的文本）。</translation>
     </message>
     <message>
         <source>This text is used: no description block is filled in.</source>
-        <translation type="unfinished"></translation>
+        <translation>正在使用此文本：没有填写任何描述块。</translation>
     </message>
     <message>
         <source>This text is not used now: description blocks are filled in.</source>
-        <translation type="unfinished"></translation>
+        <translation>当前未使用此文本：已填写描述块。</translation>
     </message>
     <message>
-        <source>A name must be 1–64 letters, digits, &apos;_&apos; or &apos;-&apos; (e.g. query_invoices).</source>
-        <translation type="unfinished"></translation>
+        <source>A name must be 1–64 letters, digits, '_' or '-' (e.g. query_invoices).</source>
+        <translation>名称必须由 1–64 个字母、数字、“_”或“-”组成（例如 query_invoices）。</translation>
     </message>
 </context>
 <context>
     <name>ParameterTreeModel</name>
     <message>
         <source>The schema of each item of the array</source>
-        <translation type="unfinished"></translation>
+        <translation>数组中每一项的 Schema</translation>
     </message>
 </context>
 <context>
     <name>ParametersTabWidget</name>
     <message>
         <source>Add parameter</source>
-        <translation type="unfinished"></translation>
+        <translation>添加参数</translation>
     </message>
     <message>
         <source>Add child</source>
-        <translation type="unfinished"></translation>
+        <translation>添加子项</translation>
     </message>
     <message>
         <source>Add a property to the selected object (or array of objects)</source>
-        <translation type="unfinished"></translation>
+        <translation>向所选对象（或对象数组）添加属性</translation>
     </message>
     <message>
         <source>Remove</source>
-        <translation type="unfinished"></translation>
+        <translation>移除</translation>
     </message>
     <message>
         <source>Double-click a cell to edit. Lists are comma-separated; enum aliases as 出租车=taxi, 的士=taxi.</source>
-        <translation type="unfinished"></translation>
+        <translation>双击单元格进行编辑。列表用逗号分隔；枚举别名写作 出租车=taxi, 的士=taxi。</translation>
     </message>
 </context>
 <context>
     <name>PlaygroundSidebar</name>
     <message>
+        <source>Add…</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Edit…</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Test</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Test connection: list the server's models with this profile</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
         <source>Run the draft as the editor shows it (unsaved edits included) or a version</source>
-        <translation type="unfinished"></translation>
+        <translation>运行编辑器中显示的草稿（含未保存的修改）或某个版本</translation>
     </message>
     <message>
         <source>&amp;Pin</source>
-        <translation type="unfinished"></translation>
+        <translation>固定(&amp;P)</translation>
     </message>
     <message>
-        <source>Keep this registry; unpinned, the Playground follows the editor&apos;s registry</source>
-        <translation type="unfinished"></translation>
+        <source>Keep this registry; unpinned, the Playground follows the editor's registry</source>
+        <translation>保持使用此注册表；不固定时，调试台跟随编辑器的注册表</translation>
     </message>
     <message>
         <source>Registry</source>
-        <translation type="unfinished"></translation>
+        <translation>注册表</translation>
     </message>
     <message>
         <source>&amp;Registry</source>
-        <translation type="unfinished"></translation>
+        <translation>注册表(&amp;R)</translation>
     </message>
     <message>
         <source>&amp;Version</source>
-        <translation type="unfinished"></translation>
+        <translation>版本(&amp;V)</translation>
+    </message>
+    <message>
+        <source>System prompt (optional)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>employee_id=E-1001</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>KEY=VALUE per line: the values behind injected fields</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>System prompt and session context</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>R&amp;ole</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>&amp;Scenario</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Va&amp;lues</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Pick mock or http per tool; double-click a row to edit its HTTP target or mocks</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>HTTP target…</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>URL, method, header and body templates of the selected tool, and the registry's allowed base URLs</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Mock responses…</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Canned responses per tool: matchers, failures, latency</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>HTTP calls may go only under these; edit them in HTTP target…</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Executors</source>
+        <translation type="unfinished" />
     </message>
     <message>
         <source>Nothing to run yet: pick a registry</source>
-        <translation type="unfinished"></translation>
+        <translation>还没有可运行的内容：请选择一个注册表</translation>
     </message>
     <message>
         <source>version {number}</source>
-        <translation type="unfinished"></translation>
+        <translation>版本 {number}</translation>
     </message>
     <message>
         <source>profile {name}</source>
-        <translation type="unfinished"></translation>
+        <translation>配置 {name}</translation>
     </message>
     <message>
         <source>no model profile yet</source>
-        <translation type="unfinished"></translation>
+        <translation>尚无模型配置</translation>
     </message>
     <message>
         <source>executors: {counts}</source>
-        <translation type="unfinished"></translation>
+        <translation>执行器：{counts}</translation>
     </message>
     <message>
         <source> (pinned)</source>
-        <translation type="unfinished"></translation>
+        <translation>（已固定）</translation>
     </message>
     <message>
         <source>Runs {what}</source>
-        <translation type="unfinished"></translation>
+        <translation>运行 {what}</translation>
     </message>
     <message>
         <source>draft</source>
-        <translation type="unfinished"></translation>
+        <translation>草稿</translation>
     </message>
     <message>
         <source>draft · 1 unsaved edit</source>
-        <translation type="unfinished"></translation>
+        <translation>草稿 · 1 处未保存的修改</translation>
     </message>
     <message>
         <source>draft · {count} unsaved edits</source>
-        <translation type="unfinished"></translation>
+        <translation>草稿 · {count} 处未保存的修改</translation>
+    </message>
+    <message>
+        <source>Add a model profile first</source>
+        <translation type="unfinished" />
     </message>
     <message>
         <source>Versions not loaded: {error}</source>
-        <translation type="unfinished"></translation>
+        <translation>版本未加载：{error}</translation>
     </message>
     <message>
         <source>Registry not loaded: {error}</source>
-        <translation type="unfinished"></translation>
+        <translation>注册表未加载：{error}</translation>
     </message>
     <message>
         <source>{variable} is not set: export it before starting the studio, or store a key with Edit… (profile {profile})</source>
-        <translation type="unfinished"></translation>
+        <translation>{variable} 未设置：请在启动 Studio 前导出该环境变量，或通过“编辑…”保存密钥（配置 {profile}）</translation>
+    </message>
+    <message>
+        <source>Select a tool in the executor table first</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Pick a registry first</source>
+        <translation type="unfinished" />
     </message>
 </context>
 <context>
     <name>PlaygroundView</name>
     <message>
-        <source>Nothing has run yet. Type a prompt below and press Run (Ctrl+Return): the model&apos;s answer, every tool call it makes and each result appear here. The header above says what runs.</source>
-        <translation type="unfinished"></translation>
+        <source>Run events appear here as the model answers and the tools run.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Nothing has run yet. Type a prompt below and press Run (Ctrl+Return): the model's answer, every tool call it makes and each result appear here. The header above says what runs.</source>
+        <translation>尚未运行任何内容。在下方输入提示词并点击“运行”（Ctrl+Return）：模型的回答、它发起的每次工具调用及其结果都会显示在这里。上方的标题说明运行的是什么。</translation>
     </message>
     <message>
         <source>No session yet</source>
-        <translation type="unfinished"></translation>
+        <translation>尚无会话</translation>
+    </message>
+    <message>
+        <source>Idle</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Run again from here</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Start a new session with the messages up to the selected one</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>Ask the model… (Ctrl+Return runs, Esc stops)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Run</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Type a prompt first</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Select a message to run again from</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>A run is in progress; Stop it first</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Run something first: there is no session to export</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Running…</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Streaming…</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Waiting for approval</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Running tools…</source>
+        <translation type="unfinished" />
+    </message>
+</context>
+<context>
+    <name>PreviewWidget</name>
+    <message>
+        <source>Which provider's request to preview</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>≈ 0 tokens</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Select a tool to see what the model receives.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>The description the model sees.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>What this provider's format cannot express</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>≈ — tokens</source>
+        <translation type="unfinished" />
     </message>
 </context>
 <context>
     <name>ProblemsPanel</name>
     <message>
         <source>{n} error</source>
-        <translation type="unfinished"></translation>
+        <translation>{n} 个错误</translation>
     </message>
     <message>
         <source>{n} errors</source>
-        <translation type="unfinished"></translation>
+        <translation>{n} 个错误</translation>
     </message>
     <message>
         <source>{n} warning</source>
-        <translation type="unfinished"></translation>
+        <translation>{n} 个警告</translation>
     </message>
     <message>
         <source>{n} warnings</source>
-        <translation type="unfinished"></translation>
+        <translation>{n} 个警告</translation>
     </message>
     <message>
         <source>{n} info</source>
-        <translation type="unfinished"></translation>
+        <translation>{n} 条信息</translation>
     </message>
     <message>
         <source>no problems</source>
-        <translation type="unfinished"></translation>
+        <translation>没有问题</translation>
     </message>
     <message>
         <source>Show {severity}</source>
-        <translation type="unfinished"></translation>
+        <translation>显示{severity}</translation>
     </message>
     <message>
         <source>Filter problems</source>
-        <translation type="unfinished"></translation>
+        <translation>筛选问题</translation>
     </message>
     <message>
         <source>&amp;Profile</source>
-        <translation type="unfinished"></translation>
+        <translation>配置(&amp;P)</translation>
     </message>
     <message>
         <source>The provider the tools are linted for</source>
-        <translation type="unfinished"></translation>
+        <translation>按哪个提供商检查这些工具</translation>
     </message>
     <message>
         <source>{severity} ({n})</source>
-        <translation type="unfinished"></translation>
+        <translation>{severity}（{n}）</translation>
     </message>
     <message>
         <source>&amp;Go to field</source>
-        <translation type="unfinished"></translation>
+        <translation>转到字段(&amp;G)</translation>
     </message>
     <message>
         <source>Apply quick fix: {label}</source>
-        <translation type="unfinished"></translation>
+        <translation>应用快速修复：{label}</translation>
     </message>
     <message>
         <source>No fix</source>
-        <translation type="unfinished"></translation>
+        <translation>无可用修复</translation>
     </message>
     <message>
         <source>&amp;Suppress with reason…</source>
-        <translation type="unfinished"></translation>
+        <translation>填写原因并抑制(&amp;S)…</translation>
     </message>
     <message>
         <source>&amp;Disable {rule_id} for this registry</source>
-        <translation type="unfinished"></translation>
+        <translation>在此注册表中禁用 {rule_id}(&amp;D)</translation>
     </message>
     <message>
         <source>Show &amp;rationale</source>
-        <translation type="unfinished"></translation>
+        <translation>显示理由(&amp;R)</translation>
     </message>
 </context>
 <context>
     <name>ProfileDialog</name>
     <message>
         <source>Edit model profile</source>
-        <translation type="unfinished"></translation>
+        <translation>编辑模型配置</translation>
     </message>
     <message>
         <source>Add model profile</source>
-        <translation type="unfinished"></translation>
+        <translation>添加模型配置</translation>
     </message>
     <message>
         <source>e.g. OPENAI_API_KEY (empty: system keyring)</source>
-        <translation type="unfinished"></translation>
+        <translation>例如 OPENAI_API_KEY（留空：使用系统密钥环）</translation>
     </message>
     <message>
         <source>optional: saved in the system keyring</source>
-        <translation type="unfinished"></translation>
+        <translation>可选：保存在系统密钥环中</translation>
     </message>
     <message>
         <source>default</source>
-        <translation type="unfinished"></translation>
+        <translation>默认</translation>
     </message>
     <message>
         <source>&amp;Name</source>
-        <translation type="unfinished"></translation>
+        <translation>名称(&amp;N)</translation>
     </message>
     <message>
         <source>&amp;Kind</source>
-        <translation type="unfinished"></translation>
+        <translation>类型(&amp;K)</translation>
     </message>
     <message>
         <source>&amp;Base URL</source>
-        <translation type="unfinished"></translation>
+        <translation>Base URL(&amp;B)</translation>
     </message>
     <message>
         <source>&amp;Model</source>
-        <translation type="unfinished"></translation>
+        <translation>模型(&amp;M)</translation>
     </message>
     <message>
         <source>API key &amp;variable</source>
-        <translation type="unfinished"></translation>
+        <translation>API 密钥变量(&amp;V)</translation>
     </message>
     <message>
         <source>API &amp;key</source>
-        <translation type="unfinished"></translation>
+        <translation>API 密钥(&amp;K)</translation>
     </message>
     <message>
         <source>&amp;Temperature</source>
-        <translation type="unfinished"></translation>
+        <translation>温度(&amp;T)</translation>
     </message>
     <message>
         <source>Max &amp;tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>最大 token 数(&amp;T)</translation>
+    </message>
+</context>
+<context>
+    <name>Prompts</name>
+    <message>
+        <source>Changed elsewhere</source>
+        <translation type="unfinished" />
     </message>
 </context>
 <context>
     <name>PublishBaseline</name>
     <message>
         <source>{registry} has never been published: every tool is new.</source>
-        <translation type="unfinished"></translation>
+        <translation>{registry} 从未发布过：所有工具都是新的。</translation>
     </message>
     <message>
         <source>Compared with the version the stable channel serves (v{number}).</source>
-        <translation type="unfinished"></translation>
+        <translation>与 stable 渠道提供的版本（v{number}）比较。</translation>
     </message>
     <message>
         <source>No stable channel version is set: compared with the latest version (v{number}).</source>
-        <translation type="unfinished"></translation>
+        <translation>stable 渠道未设置版本：与最新版本（v{number}）比较。</translation>
     </message>
 </context>
 <context>
     <name>PublishDialog</name>
     <message>
         <source>Publish {registry}</source>
-        <translation type="unfinished"></translation>
+        <translation>发布 {registry}</translation>
     </message>
     <message>
         <source>Publish the saved draft of &lt;b&gt;{registry}&lt;/b&gt; ({tool_count} tools) as a new immutable version. Agents and reviewers will see exactly this snapshot.</source>
-        <translation type="unfinished"></translation>
+        <translation>将 &lt;b&gt;{registry}&lt;/b&gt; 已保存的草稿（{tool_count} 个工具）发布为新的不可变版本。智能体和审阅者看到的将正是这个快照。</translation>
     </message>
     <message>
         <source>What changed and why (shown in the version list)</source>
-        <translation type="unfinished"></translation>
+        <translation>改了什么、为什么改（显示在版本列表中）</translation>
     </message>
     <message>
         <source>optional, e.g. 1.2.0</source>
-        <translation type="unfinished"></translation>
+        <translation>可选，例如 1.2.0</translation>
     </message>
     <message>
         <source>Release notes:</source>
-        <translation type="unfinished"></translation>
+        <translation>发布说明：</translation>
     </message>
     <message>
         <source>Semantic version:</source>
-        <translation type="unfinished"></translation>
+        <translation>语义版本：</translation>
     </message>
     <message>
         <source>Publish</source>
-        <translation type="unfinished"></translation>
+        <translation>发布</translation>
     </message>
     <message>
         <source>no changes</source>
-        <translation type="unfinished"></translation>
+        <translation>无变更</translation>
     </message>
     <message>
         <source>{counts}&lt;br&gt;Suggested bump: &lt;b&gt;{level}&lt;/b&gt; — {reasons}</source>
-        <translation type="unfinished"></translation>
+        <translation>{counts}&lt;br&gt;建议升级：&lt;b&gt;{level}&lt;/b&gt; — {reasons}</translation>
     </message>
     <message>
         <source>&lt;b&gt;Acknowledge each breaking change ({count})&lt;/b&gt; — callers built for {baseline} may fail after this release:</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;逐条确认破坏性变更（{count}）&lt;/b&gt; — 基于 {baseline} 构建的调用方在此次发布后可能失败：</translation>
     </message>
     <message>
         <source>Acknowledge all</source>
-        <translation type="unfinished"></translation>
+        <translation>全部确认</translation>
     </message>
     <message>
         <source>Suggested from {previous} and a {level} bump</source>
-        <translation type="unfinished"></translation>
+        <translation>根据 {previous} 和{level}升级建议</translation>
     </message>
     <message>
         <source>no earlier semver</source>
-        <translation type="unfinished"></translation>
+        <translation>无先前的语义版本</translation>
     </message>
     <message>
         <source>Acknowledge the {missing} remaining breaking change(s) first</source>
-        <translation type="unfinished"></translation>
+        <translation>请先确认剩余的 {missing} 个破坏性变更</translation>
     </message>
     <message>
         <source>Not published: {exc}</source>
-        <translation type="unfinished"></translation>
+        <translation>未发布：{exc}</translation>
     </message>
     <message>
         <source>(registry)</source>
-        <translation type="unfinished"></translation>
+        <translation>（注册表）</translation>
     </message>
     <message>
         <source>Nothing changed since the baseline.</source>
-        <translation type="unfinished"></translation>
+        <translation>自基线以来没有任何变化。</translation>
     </message>
 </context>
 <context>
     <name>RegistryJobs</name>
     <message>
         <source>{source} was not imported; nothing was changed.</source>
-        <translation type="unfinished"></translation>
+        <translation>{source} 未导入；未做任何更改。</translation>
     </message>
     <message>
         <source>… and {more} more</source>
-        <translation type="unfinished"></translation>
+        <translation>… 另有 {more} 个</translation>
     </message>
 </context>
 <context>
     <name>RegistryListModel</name>
     <message>
         <source>never published</source>
-        <translation type="unfinished"></translation>
+        <translation>从未发布</translation>
     </message>
     <message>
         <source>{name}
 {count} tools in the draft · {latest}</source>
-        <translation type="unfinished"></translation>
+        <translation>{name}
+草稿中有 {count} 个工具 · {latest}</translation>
     </message>
 </context>
 <context>
     <name>RegistryOperations</name>
     <message>
         <source>Import cancelled; nothing was changed.</source>
-        <translation type="unfinished"></translation>
+        <translation>导入已取消；未做任何更改。</translation>
     </message>
     <message>
         <source>Registry not created</source>
-        <translation type="unfinished"></translation>
+        <translation>注册表未创建</translation>
     </message>
     <message>
         <source>Created {name}</source>
-        <translation type="unfinished"></translation>
+        <translation>已创建 {name}</translation>
     </message>
     <message>
         <source>Reading and checking {name}…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在读取并检查 {name}…</translation>
     </message>
     <message>
         <source>Starting the pull from {source}…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在开始从 {source} 拉取…</translation>
     </message>
     <message>
         <source>Cannot check</source>
-        <translation type="unfinished"></translation>
+        <translation>无法检查</translation>
     </message>
     <message>
         <source>Checking {registry} against {target}…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在对照 {target} 检查 {registry}…</translation>
     </message>
     <message>
         <source>Check cancelled.</source>
-        <translation type="unfinished"></translation>
+        <translation>检查已取消。</translation>
     </message>
     <message>
         <source>DRIFT: {count} tool(s) differ from {pinned}: {tools}</source>
-        <translation type="unfinished"></translation>
+        <translation>漂移：{count} 个工具与 {pinned} 不同：{tools}</translation>
     </message>
     <message>
         <source>No drift: the live server lists what {pinned} pinned</source>
-        <translation type="unfinished"></translation>
+        <translation>无漂移：服务器当前列出的内容与 {pinned} 固定的一致</translation>
     </message>
     <message>
         <source> · {count} security finding(s) on the live descriptions</source>
-        <translation type="unfinished"></translation>
+        <translation> · 当前描述中有 {count} 个安全发现</translation>
     </message>
     <message>
-        <source>A registry named {name!r} already exists. Tick &apos;Replace its draft&apos; to replace its draft (published versions are kept), or enter another registry name.</source>
-        <translation type="unfinished"></translation>
+        <source>A registry named {name!r} already exists. Tick 'Replace its draft' to replace its draft (published versions are kept), or enter another registry name.</source>
+        <translation>名为 {name!r} 的注册表已存在。勾选“替换其草稿”以替换草稿（已发布的版本保留），或输入其他注册表名称。</translation>
     </message>
     <message>
         <source>Nothing imported: the unsaved changes of {name} are kept. Save them first, or import under another registry name.</source>
-        <translation type="unfinished"></translation>
+        <translation>未导入任何内容：{name} 的未保存修改已保留。请先保存，或以其他注册表名称导入。</translation>
     </message>
     <message>
         <source>Saved the settings of {name}</source>
-        <translation type="unfinished"></translation>
+        <translation>已保存 {name} 的设置</translation>
     </message>
     <message>
         <source>Deleted {name}</source>
-        <translation type="unfinished"></translation>
+        <translation>已删除 {name}</translation>
     </message>
 </context>
 <context>
     <name>RegistryPrompts</name>
     <message>
         <source> Its unsaved changes are lost too.</source>
-        <translation type="unfinished"></translation>
+        <translation>其未保存的修改也会丢失。</translation>
     </message>
     <message>
         <source>Delete registry</source>
-        <translation type="unfinished"></translation>
+        <translation>删除注册表</translation>
     </message>
     <message>
         <source>Delete {registry} and its draft of {tool_count} tools? This cannot be undone.{lost}</source>
-        <translation type="unfinished"></translation>
+        <translation>删除 {registry} 及其包含 {tool_count} 个工具的草稿？此操作无法撤销。{lost}</translation>
     </message>
     <message>
         <source>Replace the draft</source>
-        <translation type="unfinished"></translation>
+        <translation>替换草稿</translation>
     </message>
     <message>
         <source>{registry} has unsaved changes. The import replaces its draft, and your unsaved changes are lost. Import anyway?</source>
-        <translation type="unfinished"></translation>
+        <translation>{registry} 有未保存的修改。导入会替换其草稿，未保存的修改将丢失。仍要导入吗？</translation>
     </message>
 </context>
 <context>
     <name>RegistrySettingsDialog</name>
     <message>
         <source>{verb!r} is not a verb: use one word of letters and digits, starting with a letter</source>
-        <translation type="unfinished"></translation>
+        <translation>{verb!r} 不是动词：请使用一个由字母和数字组成、以字母开头的单词</translation>
     </message>
     <message>
         <source>Enter at least one verb, e.g. get, list, create.</source>
-        <translation type="unfinished"></translation>
+        <translation>请至少输入一个动词，例如 get、list、create。</translation>
     </message>
     <message>
         <source>Registry settings — {registry}</source>
-        <translation type="unfinished"></translation>
+        <translation>注册表设置 — {registry}</translation>
     </message>
     <message>
         <source>Allowed first words of tool names (verb_noun), comma-separated</source>
-        <translation type="unfinished"></translation>
+        <translation>工具名称（动词_名词）允许使用的首个单词，以逗号分隔</translation>
     </message>
     <message>
         <source>&amp;Title:</source>
-        <translation type="unfinished"></translation>
+        <translation>标题(&amp;T)：</translation>
     </message>
     <message>
         <source>&amp;Description:</source>
-        <translation type="unfinished"></translation>
+        <translation>描述(&amp;D)：</translation>
     </message>
     <message>
         <source>&amp;Verbs:</source>
-        <translation type="unfinished"></translation>
+        <translation>动词(&amp;V)：</translation>
     </message>
     <message>
         <source>Reset to default</source>
-        <translation type="unfinished"></translation>
+        <translation>恢复默认</translation>
     </message>
     <message>
         <source>Placeholders: {names}</source>
-        <translation type="unfinished"></translation>
+        <translation>占位符：{names}</translation>
     </message>
     <message>
         <source>Description &amp;template</source>
-        <translation type="unfinished"></translation>
+        <translation>描述模板(&amp;T)</translation>
     </message>
     <message>
         <source>Description template</source>
-        <translation type="unfinished"></translation>
+        <translation>描述模板</translation>
     </message>
     <message>
         <source>Preview: {name}</source>
-        <translation type="unfinished"></translation>
+        <translation>预览：{name}</translation>
     </message>
     <message>
         <source>Preview</source>
-        <translation type="unfinished"></translation>
+        <translation>预览</translation>
     </message>
     <message>
         <source>Select a tool in the main window to preview the template.</source>
-        <translation type="unfinished"></translation>
+        <translation>在主窗口中选择一个工具以预览模板。</translation>
     </message>
     <message>
         <source>Showing the default template until the problem is fixed.</source>
-        <translation type="unfinished"></translation>
+        <translation>在问题修复之前显示默认模板。</translation>
     </message>
 </context>
 <context>
     <name>ReleaseChartsWidget</name>
     <message>
-        <source>No outcomes recorded yet. The charts show each version&apos;s success rate and p95 latency once clients report calls: serve the registry (Serve above) and send outcomes with the token it prints.</source>
-        <translation type="unfinished"></translation>
+        <source>No outcomes recorded yet. The charts show each version's success rate and p95 latency once clients report calls: serve the registry (Serve above) and send outcomes with the token it prints.</source>
+        <translation>尚未记录任何调用结果。客户端上报调用后，图表会显示每个版本的成功率和 p95 延迟：请提供该注册表的服务（上方的“服务”），并使用它打印的令牌上报结果。</translation>
     </message>
 </context>
 <context>
     <name>ReleaseImpact</name>
     <message>
         <source>no version</source>
-        <translation type="unfinished"></translation>
+        <translation>无版本</translation>
     </message>
     <message>
         <source>No subject changes version (checked on {total:,} simulated subjects).</source>
-        <translation type="unfinished"></translation>
+        <translation>没有主体会更换版本（在 {total:,} 个模拟主体上检查）。</translation>
     </message>
     <message>
         <source>{count:,} move from {old} to {new}</source>
-        <translation type="unfinished"></translation>
+        <translation>{count:,} 个从 {old} 转到 {new}</translation>
     </message>
     <message>
         <source>Of {total:,} simulated subjects, {moves}.</source>
-        <translation type="unfinished"></translation>
+        <translation>在 {total:,} 个模拟主体中，{moves}。</translation>
     </message>
     <message>
         <source>unset</source>
-        <translation type="unfinished"></translation>
+        <translation>未设置</translation>
     </message>
     <message>
         <source>v{version} at {share} %</source>
-        <translation type="unfinished"></translation>
+        <translation>v{version}，占 {share} %</translation>
     </message>
 </context>
 <context>
     <name>ReleaseView</name>
     <message>
         <source>Publish the draft…</source>
-        <translation type="unfinished"></translation>
+        <translation>发布草稿…</translation>
     </message>
     <message>
         <source>No registry is open. Open or import one in the Editor (Ctrl+1).</source>
-        <translation type="unfinished"></translation>
+        <translation>未打开注册表。请在编辑器（Ctrl+1）中打开或导入一个。</translation>
     </message>
     <message>
         <source>{registry} has no published version yet. Channels serve published versions: publish the draft, then set a canary here and watch the guard.</source>
-        <translation type="unfinished"></translation>
+        <translation>{registry} 还没有已发布的版本。渠道只提供已发布的版本：请先发布草稿，然后在这里设置金丝雀并观察守护。</translation>
     </message>
     <message>
         <source>Stable follows the newest version (v{old}); setting a canary pins it to v{new}.</source>
-        <translation type="unfinished"></translation>
+        <translation>stable 跟随最新版本（v{old}）；设置金丝雀会把它固定到 v{new}。</translation>
     </message>
     <message>
         <source>Promote</source>
-        <translation type="unfinished"></translation>
+        <translation>提升</translation>
+    </message>
+    <message>
+        <source>Set canary…</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Make the canary's version stable (canary goes to 0 %)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Roll back canary</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Set the canary to 0 %</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Roll back stable</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Return stable to its previous version</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Serve</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Serve published versions over HTTP on 127.0.0.1</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Channel log</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Simulator</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Guard</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>&lt;b&gt;No registry&lt;/b&gt; — open one in the Editor.</source>
+        <translation type="unfinished" />
     </message>
     <message>
         <source>Why promote v{version} to stable?</source>
-        <translation type="unfinished"></translation>
+        <translation>为什么要将 v{version} 提升为 stable？</translation>
     </message>
     <message>
         <source>stable to its previous version</source>
-        <translation type="unfinished"></translation>
+        <translation>stable 回到上一个版本</translation>
     </message>
     <message>
         <source>the canary to 0 %</source>
-        <translation type="unfinished"></translation>
+        <translation>金丝雀降到 0 %</translation>
     </message>
     <message>
         <source>Roll back</source>
-        <translation type="unfinished"></translation>
+        <translation>回滚</translation>
     </message>
     <message>
         <source>Why roll back {what}?</source>
-        <translation type="unfinished"></translation>
+        <translation>为什么要回滚{what}？</translation>
     </message>
 </context>
 <context>
     <name>RenamesPanel</name>
     <message>
         <source>Old name</source>
-        <translation type="unfinished"></translation>
+        <translation>旧名称</translation>
     </message>
     <message>
         <source>New name</source>
-        <translation type="unfinished"></translation>
+        <translation>新名称</translation>
     </message>
     <message>
         <source>Similarity</source>
-        <translation type="unfinished"></translation>
+        <translation>相似度</translation>
     </message>
     <message>
         <source>State</source>
-        <translation type="unfinished"></translation>
+        <translation>状态</translation>
     </message>
     <message>
         <source>No rename candidates: no removed tool resembles an added one.</source>
-        <translation type="unfinished"></translation>
+        <translation>没有重命名候选：没有被移除的工具与新增的工具相似。</translation>
     </message>
     <message>
         <source>A tool missing from B</source>
-        <translation type="unfinished"></translation>
+        <translation>B 中缺少的工具</translation>
     </message>
     <message>
         <source>A tool new in B</source>
-        <translation type="unfinished"></translation>
+        <translation>B 中新增的工具</translation>
     </message>
     <message>
         <source>Confirm rename</source>
-        <translation type="unfinished"></translation>
+        <translation>确认重命名</translation>
     </message>
     <message>
         <source>Treat the removed tool as renamed to the added one</source>
-        <translation type="unfinished"></translation>
+        <translation>将被移除的工具视为重命名为新增的工具</translation>
     </message>
     <message>
         <source>Pair:</source>
-        <translation type="unfinished"></translation>
+        <translation>配对：</translation>
     </message>
     <message>
         <source>Confirm</source>
-        <translation type="unfinished"></translation>
+        <translation>确认</translation>
     </message>
     <message>
         <source>Reject</source>
-        <translation type="unfinished"></translation>
+        <translation>拒绝</translation>
+    </message>
+</context>
+<context>
+    <name>ReplayBar</name>
+    <message>
+        <source>No session</source>
+        <translation type="unfinished" />
+    </message>
+</context>
+<context>
+    <name>ResponseFormWidget</name>
+    <message>
+        <source>All matchers must hold. Path: an argument name, a.b or items[0]. Value: JSON (80, true, [..]) or plain text; a regex is searched in the value's text.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Add</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Add a matcher (all matchers must hold)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Remove the selected matcher</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>When (all must hold)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>e.g. TICKET_NOT_FOUND (status 400 or more)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Apply to the first n matching calls only (then the next response is tried): fail once, then succeed</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>The JSON the tool answers, e.g. {"ticket_id": "R-55821", "amount": "{amount}"}</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Strings "{arg}" and "{idempotency_key}" are filled in; a string that is exactly "{arg}" takes the argument's JSON value</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Then</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>&amp;Failure</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>error code</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>&amp;Status</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Retry-After</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>times</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>&amp;Latency</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>&amp;Body</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Select a response, or add one.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>This response is not a JSON object: fix it in the JSON view.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>The default answers every call no response above matches.</source>
+        <translation type="unfinished" />
     </message>
 </context>
 <context>
     <name>RevalidateView</name>
     <message>
         <source>1 recorded call</source>
-        <translation type="unfinished"></translation>
+        <translation>1 次已记录的调用</translation>
     </message>
     <message>
         <source>{total} recorded calls</source>
-        <translation type="unfinished"></translation>
+        <translation>{total} 次已记录的调用</translation>
     </message>
     <message>
         <source>{calls} against {registry} {version}: </source>
-        <translation type="unfinished"></translation>
+        <translation>对照 {registry} {version} 的 {calls}：</translation>
     </message>
     <message>
         <source>The registry to re-validate against</source>
-        <translation type="unfinished"></translation>
+        <translation>用于重新验证的注册表</translation>
     </message>
     <message>
         <source>The draft or a published version</source>
-        <translation type="unfinished"></translation>
+        <translation>草稿或某个已发布版本</translation>
     </message>
     <message>
         <source>Re-validate</source>
-        <translation type="unfinished"></translation>
+        <translation>重新验证</translation>
     </message>
     <message>
         <source>Pick a registry and a version, then Re-validate.</source>
-        <translation type="unfinished"></translation>
+        <translation>选择注册表和版本，然后点击“重新验证”。</translation>
     </message>
     <message>
         <source>Re-validation</source>
-        <translation type="unfinished"></translation>
+        <translation>重新验证</translation>
     </message>
     <message>
         <source>Against</source>
-        <translation type="unfinished"></translation>
+        <translation>对照</translation>
     </message>
     <message>
         <source>draft</source>
-        <translation type="unfinished"></translation>
+        <translation>草稿</translation>
     </message>
     <message>
         <source>There is no registry to re-validate against.</source>
-        <translation type="unfinished"></translation>
+        <translation>没有可用于重新验证的注册表。</translation>
     </message>
     <message>
         <source>Cannot read that version: {exc}</source>
-        <translation type="unfinished"></translation>
+        <translation>无法读取该版本：{exc}</translation>
     </message>
     <message>
         <source>Re-validating against {name} {version}…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在对照 {name} {version} 重新验证…</translation>
     </message>
     <message>
         <source>Re-validation failed: {message}</source>
-        <translation type="unfinished"></translation>
+        <translation>重新验证失败：{message}</translation>
     </message>
 </context>
 <context>
     <name>RevalidationStatus</name>
     <message>
         <source>passes</source>
-        <translation type="unfinished"></translation>
+        <translation>通过</translation>
     </message>
     <message>
         <source>mapped-differently</source>
-        <translation type="unfinished"></translation>
+        <translation>映射不同</translation>
     </message>
     <message>
         <source>fails</source>
-        <translation type="unfinished"></translation>
+        <translation>失败</translation>
     </message>
     <message>
         <source>tool-gone</source>
-        <translation type="unfinished"></translation>
+        <translation>工具已不存在</translation>
     </message>
 </context>
 <context>
     <name>RevalidationTableModel</name>
     <message>
         <source>recorded: </source>
-        <translation type="unfinished"></translation>
+        <translation>记录的：</translation>
     </message>
     <message>
         <source>prepared now: </source>
-        <translation type="unfinished"></translation>
+        <translation>现在准备的：</translation>
     </message>
     <message>
         <source>note: {note}</source>
-        <translation type="unfinished"></translation>
+        <translation>注：{note}</translation>
     </message>
 </context>
 <context>
     <name>ScoreWidget</name>
     <message>
         <source>Purpose</source>
-        <translation type="unfinished"></translation>
+        <translation>用途</translation>
     </message>
     <message>
         <source>Usage</source>
-        <translation type="unfinished"></translation>
+        <translation>用法</translation>
     </message>
     <message>
         <source>Limitations</source>
-        <translation type="unfinished"></translation>
+        <translation>限制</translation>
     </message>
     <message>
         <source>Parameters</source>
-        <translation type="unfinished"></translation>
+        <translation>参数</translation>
     </message>
     <message>
         <source>Examples</source>
-        <translation type="unfinished"></translation>
+        <translation>示例</translation>
     </message>
     <message>
         <source>Completeness</source>
-        <translation type="unfinished"></translation>
+        <translation>完整性</translation>
     </message>
     <message>
         <source>Transparency</source>
-        <translation type="unfinished"></translation>
+        <translation>透明度</translation>
     </message>
     <message>
         <source>Conciseness</source>
-        <translation type="unfinished"></translation>
+        <translation>简洁性</translation>
     </message>
     <message>
         <source>Registry TDQS: — (no tools)</source>
-        <translation type="unfinished"></translation>
+        <translation>注册表 TDQS：—（无工具）</translation>
     </message>
     <message>
         <source>1 tool</source>
-        <translation type="unfinished"></translation>
+        <translation>1 个工具</translation>
     </message>
     <message>
         <source>{count} tools</source>
-        <translation type="unfinished"></translation>
+        <translation>{count} 个工具</translation>
     </message>
     <message>
         <source>Registry TDQS: {score:.1f} · {tier} (0.6 × mean {mean:.1f} + 0.4 × min {minimum:.1f}, {tools})</source>
-        <translation type="unfinished"></translation>
+        <translation>注册表 TDQS：{score:.1f} · {tier}（0.6 × 平均 {mean:.1f} + 0.4 × 最低 {minimum:.1f}，{tools}）</translation>
     </message>
     <message>
-        <source>Glama&apos;s open Tool Definition Quality Score (spec 1.2), computed deterministically from the component scores: {weights}. Tiers A ≥ 3.5, B ≥ 3.0 (passing), C ≥ 2.0, D ≥ 1.0; the registry is 0.6 × mean + 0.4 × min of its tools.</source>
-        <translation type="unfinished"></translation>
+        <source>Glama's open Tool Definition Quality Score (spec 1.2), computed deterministically from the component scores: {weights}. Tiers A ≥ 3.5, B ≥ 3.0 (passing), C ≥ 2.0, D ≥ 1.0; the registry is 0.6 × mean + 0.4 × min of its tools.</source>
+        <translation>Glama 开放的工具定义质量评分（TDQS，规范 1.2），由各分项评分确定性地计算：{weights}。等级 A ≥ 3.5，B ≥ 3.0（及格），C ≥ 2.0，D ≥ 1.0；注册表评分为其工具的 0.6 × 平均值 + 0.4 × 最低值。</translation>
     </message>
     <message>
         <source>estimate</source>
-        <translation type="unfinished"></translation>
+        <translation>估算</translation>
     </message>
     <message>
         <source>{tools} · {approx}{total} tokens of definitions (≈ {average} per tool)
 Per task: {approx}{total} tokens × {rounds} rounds = {approx}{per_task} ({method})</source>
-        <translation type="unfinished"></translation>
+        <translation>{tools} · 定义共 {approx}{total} 个 token（每个工具 ≈ {average}）
+每个任务：{approx}{total} 个 token × {rounds} 轮 = {approx}{per_task}（{method}）</translation>
     </message>
     <message>
         <source>≈ {count} tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>≈ {count} 个 token</translation>
     </message>
     <message>
         <source>{count} tokens ({method})</source>
-        <translation type="unfinished"></translation>
+        <translation>{count} 个 token（{method}）</translation>
     </message>
     <message>
         <source>Tool</source>
-        <translation type="unfinished"></translation>
+        <translation>工具</translation>
     </message>
     <message>
         <source>Registry</source>
-        <translation type="unfinished"></translation>
+        <translation>注册表</translation>
     </message>
     <message>
         <source>Mean scores of the registry</source>
-        <translation type="unfinished"></translation>
+        <translation>注册表平均评分</translation>
     </message>
     <message>
         <source>TDQS</source>
-        <translation type="unfinished"></translation>
+        <translation>TDQS</translation>
     </message>
     <message>
         <source>Tool: none selected</source>
-        <translation type="unfinished"></translation>
+        <translation>工具：未选择</translation>
     </message>
     <message>
         <source>Tool: not linted yet</source>
-        <translation type="unfinished"></translation>
+        <translation>工具：尚未检查</translation>
     </message>
     <message>
         <source>No tool selected</source>
-        <translation type="unfinished"></translation>
+        <translation>未选择工具</translation>
     </message>
     <message>
         <source>Not linted yet</source>
-        <translation type="unfinished"></translation>
+        <translation>尚未检查</translation>
     </message>
     <message>
         <source>Tool: {name} · {total}/30 · {tokens}</source>
-        <translation type="unfinished"></translation>
+        <translation>工具：{name} · {total}/30 · {tokens}</translation>
     </message>
     <message>
         <source>Description score {total}/30 (mean {average:.1f}) · {tokens}</source>
-        <translation type="unfinished"></translation>
+        <translation>描述评分 {total}/30（平均 {average:.1f}）· {tokens}</translation>
     </message>
     <message>
         <source>{text}
-Tokens: the name, the rendered description and the parameters the model sees, plus {PER_TOOL_OVERHEAD} for the provider&apos;s wrapper (what the cost rules count; the preview counts its whole JSON).</source>
-        <translation type="unfinished"></translation>
+Tokens: the name, the rendered description and the parameters the model sees, plus {PER_TOOL_OVERHEAD} for the provider's wrapper (what the cost rules count; the preview counts its whole JSON).</source>
+        <translation>{text}
+Token：模型看到的名称、渲染后的描述和参数，另加提供商封装的 {PER_TOOL_OVERHEAD} 个（即成本规则计算的部分；预览计算的是完整 JSON）。</translation>
     </message>
     <message>
         <source>Registry TDQS: not linted yet</source>
-        <translation type="unfinished"></translation>
+        <translation>注册表 TDQS：尚未检查</translation>
     </message>
     <message>
         <source>Registry: {registry} ({profile})</source>
-        <translation type="unfinished"></translation>
+        <translation>注册表：{registry}（{profile}）</translation>
     </message>
 </context>
 <context>
     <name>SessionPrompts</name>
     <message>
         <source>OpenAI chat</source>
-        <translation type="unfinished"></translation>
+        <translation>OpenAI Chat</translation>
     </message>
     <message>
         <source>Anthropic messages</source>
-        <translation type="unfinished"></translation>
+        <translation>Anthropic Messages</translation>
     </message>
     <message>
         <source>Import a session log</source>
-        <translation type="unfinished"></translation>
+        <translation>导入会话日志</translation>
     </message>
     <message>
         <source>Session logs (*.json *.jsonl *.traj);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>会话日志 (*.json *.jsonl *.traj);;所有文件 (*)</translation>
     </message>
     <message>
         <source>JSON Lines (*.jsonl)</source>
-        <translation type="unfinished"></translation>
+        <translation>JSON Lines (*.jsonl)</translation>
     </message>
     <message>
         <source>JSON (*.json)</source>
-        <translation type="unfinished"></translation>
+        <translation>JSON (*.json)</translation>
     </message>
     <message>
         <source>Export session as {format}</source>
-        <translation type="unfinished"></translation>
+        <translation>将会话导出为 {format}</translation>
     </message>
     <message>
         <source>Replace the draft?</source>
-        <translation type="unfinished"></translation>
+        <translation>替换草稿？</translation>
     </message>
     <message>
         <source>{registry} already exists. Replace its draft with the tools from the log? Published versions are kept.</source>
-        <translation type="unfinished"></translation>
+        <translation>{registry} 已存在。用日志中的工具替换其草稿吗？已发布的版本保留。</translation>
     </message>
 </context>
 <context>
     <name>SessionSource</name>
     <message>
         <source>import</source>
-        <translation type="unfinished"></translation>
+        <translation>导入</translation>
     </message>
     <message>
         <source>playground</source>
-        <translation type="unfinished"></translation>
+        <translation>调试台</translation>
     </message>
     <message>
         <source>replay</source>
-        <translation type="unfinished"></translation>
+        <translation>回放</translation>
     </message>
     <message>
         <source>mcp</source>
-        <translation type="unfinished"></translation>
+        <translation>MCP</translation>
     </message>
     <message>
         <source>proxy</source>
-        <translation type="unfinished"></translation>
+        <translation>代理</translation>
     </message>
     <message>
         <source>repair</source>
-        <translation type="unfinished"></translation>
+        <translation>修复</translation>
     </message>
     <message>
         <source>convert</source>
-        <translation type="unfinished"></translation>
+        <translation>转换</translation>
     </message>
     <message>
         <source>trim</source>
-        <translation type="unfinished"></translation>
+        <translation>裁剪</translation>
     </message>
 </context>
 <context>
     <name>SessionViewer</name>
     <message>
         <source>Select a session</source>
-        <translation type="unfinished"></translation>
+        <translation>选择一个会话</translation>
     </message>
     <message>
         <source>Replay as model…</source>
-        <translation type="unfinished"></translation>
+        <translation>作为模型回放…</translation>
     </message>
     <message>
         <source>Play the recorded assistant turns as the model against the current runtime, registry version and executors; optionally fork at the current step with a live model</source>
-        <translation type="unfinished"></translation>
+        <translation>将记录的助手轮次作为模型，在当前运行时、注册表版本和执行器上回放；也可以在当前步骤分叉，改用真实模型</translation>
     </message>
     <message>
         <source>Stop</source>
-        <translation type="unfinished"></translation>
+        <translation>停止</translation>
     </message>
     <message>
         <source>Stop the replay</source>
-        <translation type="unfinished"></translation>
+        <translation>停止回放</translation>
     </message>
     <message>
         <source>Repair…</source>
-        <translation type="unfinished"></translation>
+        <translation>修复…</translation>
     </message>
     <message>
         <source>The smallest change that makes this history valid for a provider</source>
-        <translation type="unfinished"></translation>
+        <translation>使此历史记录对某个提供商有效的最小改动</translation>
     </message>
     <message>
         <source>Convert…</source>
-        <translation type="unfinished"></translation>
+        <translation>转换…</translation>
     </message>
     <message>
-        <source>This conversation in another provider&apos;s wire shape</source>
-        <translation type="unfinished"></translation>
+        <source>This conversation in another provider's wire shape</source>
+        <translation>以另一个提供商的传输格式呈现此对话</translation>
     </message>
     <message>
         <source>Trim…</source>
-        <translation type="unfinished"></translation>
+        <translation>裁剪…</translation>
     </message>
     <message>
         <source>Drop the oldest messages to fit a token budget, at safe points only</source>
-        <translation type="unfinished"></translation>
+        <translation>丢弃最早的消息以适应 token 预算，只在安全位置截断</translation>
     </message>
     <message>
         <source>Pending tool calls</source>
-        <translation type="unfinished"></translation>
+        <translation>待处理的工具调用</translation>
     </message>
     <message>
         <source>No problem at this step</source>
-        <translation type="unfinished"></translation>
+        <translation>此步骤没有问题</translation>
     </message>
     <message>
         <source>Problems at this step</source>
-        <translation type="unfinished"></translation>
+        <translation>此步骤的问题</translation>
     </message>
     <message>
         <source>Event log</source>
-        <translation type="unfinished"></translation>
+        <translation>事件日志</translation>
     </message>
     <message>
         <source>{count} messages</source>
-        <translation type="unfinished"></translation>
+        <translation>{count} 条消息</translation>
     </message>
     <message>
         <source>Answered here: {calls}</source>
-        <translation type="unfinished"></translation>
+        <translation>在此处应答：{calls}</translation>
     </message>
 </context>
 <context>
     <name>SessionsTableModel</name>
     <message>
         <source>(untitled)</source>
-        <translation type="unfinished"></translation>
+        <translation>（无标题）</translation>
     </message>
     <message>
         <source>{count} pairing problem(s) and suspicious pattern(s)</source>
-        <translation type="unfinished"></translation>
+        <translation>{count} 个配对问题和可疑模式</translation>
     </message>
 </context>
 <context>
     <name>SessionsView</name>
     <message>
         <source>Filter by title, id, model</source>
-        <translation type="unfinished"></translation>
+        <translation>按标题、ID、模型筛选</translation>
     </message>
     <message>
         <source>All sources</source>
-        <translation type="unfinished"></translation>
+        <translation>所有来源</translation>
     </message>
     <message>
         <source>All registries</source>
-        <translation type="unfinished"></translation>
+        <translation>所有注册表</translation>
     </message>
     <message>
         <source>Sessions</source>
-        <translation type="unfinished"></translation>
+        <translation>会话</translation>
     </message>
     <message>
         <source>Import log…</source>
-        <translation type="unfinished"></translation>
+        <translation>导入日志…</translation>
     </message>
     <message>
         <source>Import sessions from an OpenAI, Anthropic or Gemini log, a SWE-agent trajectory, a Claude Code session file or a Codex rollout</source>
-        <translation type="unfinished"></translation>
+        <translation>从 OpenAI、Anthropic 或 Gemini 日志、SWE-agent 轨迹、Claude Code 会话文件或 Codex rollout 导入会话</translation>
     </message>
     <message>
         <source>Export</source>
-        <translation type="unfinished"></translation>
+        <translation>导出</translation>
     </message>
     <message>
         <source>Export session… (OpenAI, Anthropic or JSONL; secrets redacted)</source>
-        <translation type="unfinished"></translation>
+        <translation>导出会话…（OpenAI、Anthropic 或 JSONL；密钥已脱敏）</translation>
     </message>
     <message>
         <source>{format}…</source>
-        <translation type="unfinished"></translation>
+        <translation>{format}…</translation>
     </message>
     <message>
         <source>Refresh</source>
-        <translation type="unfinished"></translation>
+        <translation>刷新</translation>
     </message>
     <message>
         <source>Re-validation</source>
-        <translation type="unfinished"></translation>
+        <translation>重新验证</translation>
     </message>
     <message>
         <source>1 session</source>
-        <translation type="unfinished"></translation>
+        <translation>1 个会话</translation>
     </message>
     <message>
         <source>{total} sessions</source>
-        <translation type="unfinished"></translation>
+        <translation>{total} 个会话</translation>
     </message>
     <message>
         <source>{shown} of 1 session shown</source>
-        <translation type="unfinished"></translation>
+        <translation>显示 {shown}/1 个会话</translation>
     </message>
     <message>
         <source>{shown} of {total} sessions shown</source>
-        <translation type="unfinished"></translation>
+        <translation>显示 {shown}/{total} 个会话</translation>
     </message>
     <message>
         <source>Nothing to replay against</source>
-        <translation type="unfinished"></translation>
+        <translation>没有可用于回放的对象</translation>
     </message>
     <message>
         <source>Create a registry first.</source>
-        <translation type="unfinished"></translation>
+        <translation>请先创建一个注册表。</translation>
     </message>
     <message>
         <source>Replay of {title}</source>
-        <translation type="unfinished"></translation>
+        <translation>{title} 的回放</translation>
     </message>
     <message>
         <source>Replay not started</source>
-        <translation type="unfinished"></translation>
+        <translation>回放未开始</translation>
     </message>
     <message>
         <source>, live {profile} from step {step}</source>
-        <translation type="unfinished"></translation>
+        <translation>，从第 {step} 步起使用真实模型 {profile}</translation>
     </message>
     <message>
         <source>Replaying against {registry} {version}{fork}…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在对照 {registry} {version} 回放{fork}…</translation>
     </message>
     <message>
         <source>Replay {status}</source>
-        <translation type="unfinished"></translation>
+        <translation>回放{status}</translation>
     </message>
     <message>
         <source>Not exported</source>
-        <translation type="unfinished"></translation>
+        <translation>未导出</translation>
     </message>
     <message>
         <source>Could not write {path}: {error}</source>
-        <translation type="unfinished"></translation>
+        <translation>无法写入 {path}：{error}</translation>
     </message>
     <message>
         <source>no registry</source>
-        <translation type="unfinished"></translation>
+        <translation>无注册表</translation>
     </message>
     <message>
         <source>unknown model</source>
-        <translation type="unfinished"></translation>
+        <translation>未知模型</translation>
     </message>
     <message>
         <source>{count} messages</source>
-        <translation type="unfinished"></translation>
+        <translation>{count} 条消息</translation>
     </message>
 </context>
 <context>
     <name>Severity</name>
     <message>
         <source>error</source>
-        <translation type="unfinished"></translation>
+        <translation>错误</translation>
     </message>
     <message>
         <source>warning</source>
-        <translation type="unfinished"></translation>
+        <translation>警告</translation>
     </message>
     <message>
         <source>info</source>
-        <translation type="unfinished"></translation>
+        <translation>信息</translation>
     </message>
     <message>
         <source>Errors</source>
-        <translation type="unfinished"></translation>
+        <translation>错误</translation>
     </message>
     <message>
         <source>Warnings</source>
-        <translation type="unfinished"></translation>
+        <translation>警告</translation>
     </message>
     <message>
         <source>Info</source>
-        <translation type="unfinished"></translation>
+        <translation>信息</translation>
     </message>
 </context>
 <context>
     <name>ShortcutsDialog</name>
     <message>
         <source>Keyboard shortcuts</source>
-        <translation type="unfinished"></translation>
+        <translation>键盘快捷键</translation>
     </message>
     <message>
         <source>Action</source>
-        <translation type="unfinished"></translation>
+        <translation>操作</translation>
     </message>
     <message>
         <source>Keys</source>
-        <translation type="unfinished"></translation>
+        <translation>按键</translation>
     </message>
 </context>
 <context>
     <name>SimilarToolsView</name>
     <message>
         <source>both descriptions</source>
-        <translation type="unfinished"></translation>
+        <translation>两个描述都有</translation>
     </message>
     <message>
         <source>only {a}: add a line to {b}</source>
-        <translation type="unfinished"></translation>
+        <translation>只有 {a} 有：请在 {b} 中加一行</translation>
     </message>
     <message>
         <source>neither: add “use X instead” to both</source>
-        <translation type="unfinished"></translation>
+        <translation>都没有：请在两者中都加上“改用 X”</translation>
     </message>
     <message>
         <source>similar descriptions</source>
-        <translation type="unfinished"></translation>
+        <translation>描述相似</translation>
     </message>
     <message>
         <source>confusable names</source>
-        <translation type="unfinished"></translation>
+        <translation>名称易混淆</translation>
     </message>
     <message>
         <source>related</source>
-        <translation type="unfinished"></translation>
+        <translation>相关</translation>
     </message>
     <message>
         <source>{a} ↔ {b}: similarity {score:.2f} ({kind}); shared words: {shared}. Line that tells them apart: {apart}.</source>
-        <translation type="unfinished"></translation>
+        <translation>{a} ↔ {b}：相似度 {score:.2f}（{kind}）；共同词语：{shared}。区分说明：{apart}。</translation>
     </message>
     <message>
         <source>Pairs of tools a model may confuse. Each description should say when to use the other tool instead.</source>
-        <translation type="unfinished"></translation>
+        <translation>模型可能混淆的工具对。每个描述都应说明何时应改用另一个工具。</translation>
+    </message>
+</context>
+<context>
+    <name>SimulatorWidget</name>
+    <message>
+        <source>Subject ids, one per line or separated by commas</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Generate</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Replace the subjects with N random ids</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Canary share to preview (nothing is saved)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Preview canary share</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Paste subject ids or generate some to see the split.</source>
+        <translation type="unfinished" />
     </message>
 </context>
 <context>
     <name>SpecTableWidget</name>
     <message>
         <source>permission</source>
-        <translation type="unfinished"></translation>
+        <translation>权限</translation>
     </message>
     <message>
         <source>Add {noun}</source>
-        <translation type="unfinished"></translation>
+        <translation>添加{noun}</translation>
     </message>
     <message>
         <source>Remove {noun}</source>
-        <translation type="unfinished"></translation>
+        <translation>移除{noun}</translation>
     </message>
     <message>
         <source>error</source>
-        <translation type="unfinished"></translation>
+        <translation>错误</translation>
     </message>
     <message>
         <source>example</source>
-        <translation type="unfinished"></translation>
+        <translation>示例</translation>
     </message>
 </context>
 <context>
     <name>ToolDiffListModel</name>
     <message>
         <source>no classified change</source>
-        <translation type="unfinished"></translation>
+        <translation>无已分类的变更</translation>
     </message>
     <message>
         <source>{tool}: {status}, worst {worst}</source>
-        <translation type="unfinished"></translation>
+        <translation>{tool}：{status}，最严重 {worst}</translation>
+    </message>
+</context>
+<context>
+    <name>ToolEditorWidget</name>
+    <message>
+        <source>No tool selected</source>
+        <translation>未选择工具</translation>
     </message>
 </context>
 <context>
     <name>ToolList</name>
     <message>
         <source>read: only reads</source>
-        <translation type="unfinished"></translation>
+        <translation>读：只读取</translation>
     </message>
     <message>
         <source>write: changes data</source>
-        <translation type="unfinished"></translation>
+        <translation>写：修改数据</translation>
     </message>
     <message>
         <source>destructive: deletes or cannot be undone</source>
-        <translation type="unfinished"></translation>
+        <translation>破坏性：删除或不可撤销</translation>
     </message>
     <message>
         <source>lint: not run yet</source>
-        <translation type="unfinished"></translation>
+        <translation>检查：尚未运行</translation>
     </message>
     <message>
         <source>lint: no findings</source>
-        <translation type="unfinished"></translation>
+        <translation>检查：无发现</translation>
     </message>
     <message>
         <source>1 error</source>
-        <translation type="unfinished"></translation>
+        <translation>1 个错误</translation>
     </message>
     <message>
         <source>{n} errors</source>
-        <translation type="unfinished"></translation>
+        <translation>{n} 个错误</translation>
     </message>
     <message>
         <source>1 warning</source>
-        <translation type="unfinished"></translation>
+        <translation>1 个警告</translation>
     </message>
     <message>
         <source>{n} warnings</source>
-        <translation type="unfinished"></translation>
+        <translation>{n} 个警告</translation>
     </message>
     <message>
         <source>{n} info</source>
-        <translation type="unfinished"></translation>
+        <translation>{n} 条信息</translation>
     </message>
     <message>
         <source>lint: {counts}</source>
-        <translation type="unfinished"></translation>
+        <translation>检查：{counts}</translation>
     </message>
     <message>
         <source>risk tier {letter} — {label}</source>
-        <translation type="unfinished"></translation>
+        <translation>风险等级 {letter} — {label}</translation>
     </message>
     <message>
         <source>unsaved changes</source>
-        <translation type="unfinished"></translation>
+        <translation>未保存的修改</translation>
     </message>
 </context>
 <context>
     <name>VersionsPanel</name>
     <message>
         <source>No registry open</source>
-        <translation type="unfinished"></translation>
+        <translation>未打开注册表</translation>
     </message>
     <message>
         <source>Publish…</source>
-        <translation type="unfinished"></translation>
+        <translation>发布…</translation>
     </message>
     <message>
         <source>Publish the saved draft as a new immutable version</source>
-        <translation type="unfinished"></translation>
+        <translation>将已保存的草稿发布为新的不可变版本</translation>
     </message>
     <message>
         <source>Open read-only</source>
-        <translation type="unfinished"></translation>
+        <translation>只读打开</translation>
     </message>
     <message>
         <source>Look at the selected version without changing it</source>
-        <translation type="unfinished"></translation>
+        <translation>查看所选版本而不修改</translation>
     </message>
     <message>
         <source>Compare…</source>
-        <translation type="unfinished"></translation>
+        <translation>比较…</translation>
     </message>
     <message>
         <source>Diff the selected version against the draft</source>
-        <translation type="unfinished"></translation>
+        <translation>将所选版本与草稿比较差异</translation>
     </message>
     <message>
         <source>{count} published version(s) of {registry}</source>
-        <translation type="unfinished"></translation>
+        <translation>{registry} 有 {count} 个已发布版本</translation>
     </message>
     <message>
         <source>{registry} has no published version yet</source>
-        <translation type="unfinished"></translation>
+        <translation>{registry} 还没有已发布的版本</translation>
     </message>
 </context>
 <context>
     <name>unsaved</name>
     <message>
         <source>Unsaved changes</source>
-        <translation type="unfinished"></translation>
+        <translation>未保存的修改</translation>
     </message>
     <message>
         <source>{what} has unsaved changes.</source>
-        <translation type="unfinished"></translation>
+        <translation>{what}有未保存的修改。</translation>
     </message>
     <message>
         <source>Nothing is stored until you save. Save them now?</source>
-        <translation type="unfinished"></translation>
+        <translation>保存之前不会存储任何内容。现在保存吗？</translation>
     </message>
 </context>
 </TS>

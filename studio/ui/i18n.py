@@ -146,7 +146,7 @@ def _lint_catalogue(language: str) -> dict[str, dict[str, str]]:
 
 
 def lint_text(rule_id: str, field: str, english: str) -> str:
-    """A lint rule's ``field`` ("title" or "rationale") in the UI language.
+    """A lint rule's ``field`` ("category" or "rationale") in the UI language.
 
     ``english`` is returned when the UI is English or the rule has no
     translation yet (a new rule is readable before it is translated).

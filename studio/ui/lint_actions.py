@@ -65,7 +65,9 @@ class LintPrompts:
             QCoreApplication.translate(
                 "LintPrompts", "{id} ({category}, {severity} by default)"
             ).format(
-                id=rule.id, category=rule.category, severity=severity_word(rule.default_severity)
+                id=rule.id,
+                category=lint_text(rule.id, "category", rule.category),
+                severity=severity_word(rule.default_severity),
             )
         )
         box.setInformativeText(lint_text(rule.id, "rationale", rule.rationale))

@@ -254,7 +254,8 @@ class DiffView(QWidget):
         for combo in (self.a_combo, self.b_combo):
             combo.clear()
             for side in sides:
-                combo.addItem(side.label, side)
+                label = self.tr("draft") if side.kind == "draft" else side.label
+                combo.addItem(label, side)
 
     @staticmethod
     def _select(combo: QComboBox, side: DiffSide) -> bool:

@@ -79,7 +79,9 @@ class ImportLogDialog(QDialog):
         )
         self.browse_button = QPushButton(self.tr("Browse…"))
         self.format_combo = QComboBox()
-        self.format_combo.addItems(["auto", *FORMATS])
+        self.format_combo.addItem(self.tr("auto"), "auto")
+        for name in FORMATS:
+            self.format_combo.addItem(name, name)
         self.format_combo.setToolTip(self.tr("auto detects each conversation's format"))
         self.tools_check = QCheckBox(self.tr("Import the tools as a registry draft"))
         self.tools_check.setToolTip(self.tr("The tool definitions that came with the log"))
@@ -158,11 +160,11 @@ class ImportLogDialog(QDialog):
             if path is None:
                 return None
         if fmt is not None:
-            self.format_combo.setCurrentText(fmt)
+            self.format_combo.setCurrentIndex(max(0, self.format_combo.findData(fmt)))
         self.path_edit.setText(str(path))
         if not self.draft_edit.text():
             self.draft_edit.setText(draft_name_for(path))
-        fmt = self.format_combo.currentText()
+        fmt = self.format_combo.currentData()
         self._path = path
         self.cancel_event = cancel or threading.Event()
         event = self.cancel_event
