@@ -31,6 +31,7 @@ from studio.diff.model import (
     count_changes,
 )
 from studio.diff.semver import suggest_semver
+from studio.diff.skills import skill_changes
 from studio.diff.tool_diff import diff_tool
 from studio.lint.text import split_identifier, tokenize
 
@@ -353,6 +354,7 @@ def _registry_changes(a: Registry, b: Registry) -> list[Change]:
                 "tools reordered (providers receive them in this order)",
             )
         )  # fmt: skip
+    out.extend(skill_changes(a, b))  # skills and remote agents (studio/diff/skills.py)
     return out
 
 
