@@ -588,3 +588,22 @@ def test_a_usage_pattern_filled_in_with_each_tools_own_subject_is_a_warning() ->
     )
     [found] = pair_findings(lint_registry(reg, config=only_ambiguity()))
     assert (found.rule_id, found.path, found.severity) == (CLONED_BLOCK, "usage", Severity.WARNING)
+
+
+def test_opposite_conversions_are_not_confusable_names() -> None:
+    reg = registry(
+        tool("fahrenheit_to_celsius", "Converts a temperature from Fahrenheit to Celsius."),
+        tool("celsius_to_fahrenheit", "Converts a temperature given in Celsius to Fahrenheit."),
+    )
+    found = pair_findings(lint_registry(reg, config=only_ambiguity()))
+    assert all(f.severity is Severity.INFO for f in found)
+    assert not [f for f in found if f.rule_id == CONFUSABLE_NAMES]
+
+
+def test_tools_without_any_description_are_not_duplicates_of_each_other() -> None:
+    # Nothing to duplicate: desc-no-purpose reports each of them.
+    reg = registry(
+        tool("weather_metar", description="", parameters={"type": "object", "properties": {}}),
+        tool("vatsim_pilots", description="", parameters={"type": "object", "properties": {}}),
+    )
+    assert not [f for f in pair_findings(lint_registry(reg)) if f.rule_id == DUPLICATE_TOOL]

@@ -407,7 +407,8 @@ class AmbiguityState:
             self._same_summary.add(info.summary_units.key(), name)
         for block, (fingerprint, _text) in info.blocks.items():
             self._clones.add((block, fingerprint), name)
-        self._dups.add(info.dup_key, name)
+        if info.dup_key.strip():  # no description: the purpose rule's finding, not a duplicate
+            self._dups.add(info.dup_key, name)
 
     def _remove_names(self, name: str) -> None:
         info = self._info.pop(name, None)
@@ -536,7 +537,8 @@ class AmbiguityState:
                 step = len(members) if len(members) <= 8 else 2
                 for i, a in enumerate(members):
                     for b in members[i + 1 : i + step]:
-                        pairs.add((a, b))
+                        if not converse_names(a, b):
+                            pairs.add((a, b))
         for _key, bucket in self._variants.shared():
             if 1 < len(bucket) <= 8:
                 members = sorted(bucket)
@@ -685,6 +687,9 @@ class AmbiguityState:
                 and not self.same_block(a, b, "usage")
                 and self._adapted_usages(a, b)
             )
+            # fahrenheit_to_celsius / celsius_to_fahrenheit: opposite directions, said
+            # by the names (and, as the same words, by the summaries): info at most.
+            converse = not (flags[3] or flags[4]) and converse_names(a, b)
             if not (flags[3] or flags[4]) and _copies(ia, ib):
                 # Two copies of one block: each is reported against the group's
                 # first tool, not again against each other.
@@ -716,8 +721,12 @@ class AmbiguityState:
                     bool(flags[3] or flags[4]) and not (template or adapted),
                     template=flags[5],
                 )
-                if not adapted
-                else _at_least_warning(_pair_severity(ia, ib, a_mentions_b, b_mentions_a, False)),
+                if not (adapted or converse)
+                else (
+                    _at_least_warning(_pair_severity(ia, ib, a_mentions_b, b_mentions_a, False))
+                    if adapted
+                    else _at_most_info(_pair_severity(ia, ib, a_mentions_b, b_mentions_a, False))
+                ),
             )
             cache[key] = pair
             self._pair_flags[key] = flags
@@ -812,6 +821,40 @@ def _each_says_more(a: str, b: str) -> bool:
     """
     wa, wb = _summary_words(a), _summary_words(b)
     return bool(wa - wb) and bool(wb - wa)
+
+
+def _at_most_info(severity: str) -> str:
+    """A severity value lowered to info (kept "" when the descriptions tell the pair apart)."""
+    return severity and Severity.INFO.value
+
+
+_DIRECTION = frozenset(("to", "2"))
+
+
+def converse_names(a: str, b: str) -> bool:
+    """True for names of opposite conversions: ``x_to_y`` and ``y_to_x`` (a shared tail kept).
+
+    ``fahrenheit_to_celsius`` / ``celsius_to_fahrenheit``, ``hsl_to_rgb_for_convexity`` /
+    ``rgb_to_hsl_for_convexity``: the same words, so the same name key, but the
+    names say which way each converts.
+    """
+    wa = [w.lower() for w in split_identifier(a)]
+    wb = [w.lower() for w in split_identifier(b)]
+    if len(wa) != len(wb) or wa == wb:
+        return False
+    ia = next((i for i, w in enumerate(wa) if w in _DIRECTION), None)
+    if ia is None or ia == 0:
+        return False
+    # The part before a shared tail ("…_for_convexity"): from, direction word, to.
+    end = len(wa)
+    while end > ia + 1 and wa[end - 1] == wb[end - 1]:
+        end -= 1
+    ib = next((i for i, w in enumerate(wb[:end]) if w in _DIRECTION), None)
+    if ib is None:
+        return False
+    left_a, right_a = wa[:ia], wa[ia + 1 : end]
+    left_b, right_b = wb[:ib], wb[ib + 1 : end]
+    return bool(right_a) and left_a == right_b and right_a == left_b
 
 
 def _at_least_warning(severity: str) -> str:
