@@ -127,6 +127,13 @@ class ReleaseView(QWidget):
             QHeaderView.ResizeMode.ResizeToContents
         )
         self.event_table.horizontalHeader().setStretchLastSection(True)
+        # "Why" is free text of any length (its tooltip holds all of it): a fixed share
+        # leaves the last column, the change in words, readable in small windows.
+        why = self.event_model.columnCount() - 2
+        self.event_table.horizontalHeader().setSectionResizeMode(
+            why, QHeaderView.ResizeMode.Interactive
+        )
+        self.event_table.setColumnWidth(why, 180)
         self.simulator = SimulatorWidget()
         self.guard = GuardWidget(store)
         self.tabs = QTabWidget()
