@@ -256,15 +256,15 @@
     </message>
     <message>
         <source>Why (kept in the channel log)</source>
-        <translation type="unfinished" />
+        <translation>原因（记录在渠道日志中）</translation>
     </message>
     <message>
         <source>Version</source>
-        <translation type="unfinished" />
+        <translation>版本</translation>
     </message>
     <message>
         <source>Share</source>
-        <translation type="unfinished" />
+        <translation>比例</translation>
     </message>
     <message>
         <source>Why</source>
@@ -503,95 +503,95 @@ after: {after}</source>
     <name>ContractTabWidget</name>
     <message>
         <source>Permissions (role, scenario; * matches any)</source>
-        <translation type="unfinished" />
+        <translation>权限（角色、场景；* 匹配任意）</translation>
     </message>
     <message>
         <source>Risk</source>
-        <translation type="unfinished" />
+        <translation>风险</translation>
     </message>
     <message>
         <source>&amp;Risk tier</source>
-        <translation type="unfinished" />
+        <translation>风险等级(&amp;R)</translation>
     </message>
     <message>
         <source>Execution</source>
-        <translation type="unfinished" />
+        <translation>执行</translation>
     </message>
     <message>
         <source>Counts the first try: 1 means never retry</source>
-        <translation type="unfinished" />
+        <translation>包含第一次尝试：1 表示从不重试</translation>
     </message>
     <message>
         <source>Idempotency key required</source>
-        <translation type="unfinished" />
+        <translation>需要幂等键</translation>
     </message>
     <message>
         <source>e.g. {session_id}:{message_id}:{tool}:{args_hash}</source>
-        <translation type="unfinished" />
+        <translation>例如 {session_id}:{message_id}:{tool}:{args_hash}</translation>
     </message>
     <message>
         <source>Timeout &amp;tier</source>
-        <translation type="unfinished" />
+        <translation>超时等级(&amp;T)</translation>
     </message>
     <message>
         <source>Timeout</source>
-        <translation type="unfinished" />
+        <translation>超时</translation>
     </message>
     <message>
         <source>Max &amp;attempts</source>
-        <translation type="unfinished" />
+        <translation>最大尝试次数(&amp;A)</translation>
     </message>
     <message>
         <source>Backoff base</source>
-        <translation type="unfinished" />
+        <translation>退避基数</translation>
     </message>
     <message>
         <source>Backoff cap</source>
-        <translation type="unfinished" />
+        <translation>退避上限</translation>
     </message>
     <message>
         <source>&amp;Key template</source>
-        <translation type="unfinished" />
+        <translation>键模板(&amp;K)</translation>
     </message>
     <message>
         <source>Catalog</source>
-        <translation type="unfinished" />
+        <translation>目录</translation>
     </message>
     <message>
         <source>comma-separated, e.g. travel, invoices</source>
-        <translation type="unfinished" />
+        <translation>以逗号分隔，例如 travel, invoices</translation>
     </message>
     <message>
         <source>e.g. finance</source>
-        <translation type="unfinished" />
+        <translation>例如 finance</translation>
     </message>
     <message>
         <source>Ta&amp;gs</source>
-        <translation type="unfinished" />
+        <translation>标签(&amp;G)</translation>
     </message>
     <message>
         <source>&amp;Domain</source>
-        <translation type="unfinished" />
+        <translation>领域(&amp;D)</translation>
     </message>
     <message>
         <source>Deprecation</source>
-        <translation type="unfinished" />
+        <translation>弃用</translation>
     </message>
     <message>
         <source>Deprecated</source>
-        <translation type="unfinished" />
+        <translation>已弃用</translation>
     </message>
     <message>
         <source>name of the tool to use instead</source>
-        <translation type="unfinished" />
+        <translation>应改用的工具名称</translation>
     </message>
     <message>
         <source>Re&amp;placement</source>
-        <translation type="unfinished" />
+        <translation>替代工具(&amp;P)</translation>
     </message>
     <message>
         <source>Reas&amp;on</source>
-        <translation type="unfinished" />
+        <translation>原因(&amp;O)</translation>
     </message>
 </context>
 <context>
@@ -943,7 +943,7 @@ after: {after}</source>
     </message>
     <message>
         <source>No run events. A run in the Playground, or a replay (Replay as model…), records every step here: requests, tool calls, repairs and results. Imported logs carry only their messages.</source>
-        <translation type="unfinished" />
+        <translation>没有运行事件。在调试台中运行，或进行回放（作为模型回放…），都会在这里记录每一步：请求、工具调用、修复和结果。导入的日志只包含消息。</translation>
     </message>
 </context>
 <context>
@@ -1052,58 +1052,58 @@ after: {after}</source>
     <name>GuardWidget</name>
     <message>
         <source>Calls each side needs before anything but hold</source>
-        <translation type="unfinished" />
+        <translation>每一侧需要达到的调用次数，之前只会保持不动</translation>
     </message>
     <message>
         <source>Largest tolerated drop of the canary's success rate</source>
-        <translation type="unfinished" />
+        <translation>金丝雀成功率可容忍的最大降幅</translation>
     </message>
     <message>
         <source>Significance level of the one-sided z-test</source>
-        <translation type="unfinished" />
+        <translation>单侧 z 检验的显著性水平</translation>
     </message>
     <message>
         <source>Canary p95 above this multiple of stable's rolls back</source>
-        <translation type="unfinished" />
+        <translation>金丝雀 p95 超过 stable 的此倍数时回滚</translation>
     </message>
     <message>
         <source>Recompute</source>
-        <translation type="unfinished" />
+        <translation>重新计算</translation>
     </message>
     <message>
         <source>Min. samples</source>
-        <translation type="unfinished" />
+        <translation>最少样本</translation>
     </message>
     <message>
         <source>Max. success drop</source>
-        <translation type="unfinished" />
+        <translation>最大成功率降幅</translation>
     </message>
     <message>
         <source>p-value</source>
-        <translation type="unfinished" />
+        <translation>p 值</translation>
     </message>
     <message>
         <source>Max. p95 ratio</source>
-        <translation type="unfinished" />
+        <translation>最大 p95 比值</translation>
     </message>
 </context>
 <context>
     <name>HttpTargetDialog</name>
     <message>
         <source>https://api.example/tickets/{ticket_id}</source>
-        <translation type="unfinished" />
+        <translation>https://api.example/tickets/{ticket_id}</translation>
     </message>
     <message>
         <source>Add header</source>
-        <translation type="unfinished" />
+        <translation>添加请求头</translation>
     </message>
     <message>
         <source>Add Authorization</source>
-        <translation type="unfinished" />
+        <translation>添加 Authorization</translation>
     </message>
     <message>
         <source>Authorization: Bearer {env:NAME}: the token is read from the environment variable when a call is made and never stored</source>
-        <translation type="unfinished" />
+        <translation>Authorization: Bearer {env:NAME}：令牌在调用时从环境变量读取，永不存储</translation>
     </message>
     <message>
         <source>Remove</source>
@@ -1112,56 +1112,58 @@ after: {after}</source>
     <message>
         <source>Empty: POST, PUT and PATCH send the arguments as JSON; GET and DELETE send no body.
 A template: {"ids": "{invoice_ids}", "note": "by {employee_id}"}</source>
-        <translation type="unfinished" />
+        <translation>留空：POST、PUT 和 PATCH 以 JSON 发送参数；GET 和 DELETE 不发送请求体。
+模板示例：{"ids": "{invoice_ids}", "note": "by {employee_id}"}</translation>
     </message>
     <message>
         <source>https://api.example (one base URL per line)</source>
-        <translation type="unfinished" />
+        <translation>https://api.example（每行一个 Base URL）</translation>
     </message>
     <message>
         <source>Every http tool of this registry may call only these</source>
-        <translation type="unfinished" />
+        <translation>此注册表的每个 http 工具只能调用这些地址</translation>
     </message>
     <message>
         <source>Request template</source>
-        <translation type="unfinished" />
+        <translation>请求模板</translation>
     </message>
     <message>
         <source>&amp;URL</source>
-        <translation type="unfinished" />
+        <translation>URL(&amp;U)</translation>
     </message>
     <message>
         <source>&amp;Headers</source>
-        <translation type="unfinished" />
+        <translation>请求头(&amp;H)</translation>
     </message>
     <message>
         <source>&amp;Body</source>
-        <translation type="unfinished" />
+        <translation>请求体(&amp;B)</translation>
     </message>
     <message>
         <source>&amp;Allowed base URLs
 (this registry)</source>
-        <translation type="unfinished" />
+        <translation>允许的 Base URL
+（此注册表）(&amp;A)</translation>
     </message>
     <message>
         <source>Arguments as the pipeline hands them over (after aliases)</source>
-        <translation type="unfinished" />
+        <translation>流水线交出的参数（别名映射之后）</translation>
     </message>
     <message>
         <source>Placeholders, sample and preview</source>
-        <translation type="unfinished" />
+        <translation>占位符、样例和预览</translation>
     </message>
     <message>
         <source>Sample &amp;arguments:</source>
-        <translation type="unfinished" />
+        <translation>样例参数(&amp;A)：</translation>
     </message>
     <message>
         <source>What a call sends:</source>
-        <translation type="unfinished" />
+        <translation>一次调用发送的内容：</translation>
     </message>
     <message>
         <source>✓ No problems: Save stores the target for this registry.</source>
-        <translation type="unfinished" />
+        <translation>✓ 没有问题：“保存”会为此注册表存储该目标。</translation>
     </message>
 </context>
 <context>
@@ -1382,11 +1384,11 @@ A template: {"ids": "{invoice_ids}", "note": "by {employee_id}"}</source>
     <name>InspectorWidget</name>
     <message>
         <source>Select a message, call or result</source>
-        <translation type="unfinished" />
+        <translation>选择一条消息、调用或结果</translation>
     </message>
     <message>
         <source>No tokens used yet</source>
-        <translation type="unfinished" />
+        <translation>尚未使用 token</translation>
     </message>
 </context>
 <context>
@@ -1789,19 +1791,19 @@ PATH_TO_PASS_THROUGH</translation>
     <name>MockEditorDialog</name>
     <message>
         <source>Tried from the top: the first response whose matchers all hold answers; the default answers when none does. Bold: the one the Try arguments get.</source>
-        <translation type="unfinished" />
+        <translation>从上往下尝试：第一个所有匹配条件都成立的响应作答；都不成立时由默认响应作答。粗体：试用参数得到的那一个。</translation>
     </message>
     <message>
         <source>Add</source>
-        <translation type="unfinished" />
+        <translation>添加</translation>
     </message>
     <message>
         <source>A response with a matcher, tried before the default</source>
-        <translation type="unfinished" />
+        <translation>带匹配条件的响应，在默认响应之前尝试</translation>
     </message>
     <message>
         <source>Duplicate</source>
-        <translation type="unfinished" />
+        <translation>复制</translation>
     </message>
     <message>
         <source>Remove</source>
@@ -1809,51 +1811,51 @@ PATH_TO_PASS_THROUGH</translation>
     </message>
     <message>
         <source>Up</source>
-        <translation type="unfinished" />
+        <translation>上移</translation>
     </message>
     <message>
         <source>Down</source>
-        <translation type="unfinished" />
+        <translation>下移</translation>
     </message>
     <message>
         <source>Add default</source>
-        <translation type="unfinished" />
+        <translation>添加默认响应</translation>
     </message>
     <message>
         <source>{"responses": [{"when": [{"path": "category", "equals": "hotel"}], "body": …}], "default": {"body": …}}</source>
-        <translation type="unfinished" />
+        <translation>{"responses": [{"when": [{"path": "category", "equals": "hotel"}], "body": …}], "default": {"body": …}}</translation>
     </message>
     <message>
         <source>Form</source>
-        <translation type="unfinished" />
+        <translation>表单</translation>
     </message>
     <message>
         <source>JSON</source>
-        <translation type="unfinished" />
+        <translation>JSON</translation>
     </message>
     <message>
         <source>Arguments after the pipeline (aliases mapped, injected filled)</source>
-        <translation type="unfinished" />
+        <translation>经过流水线处理后的参数（已映射别名、已填入注入值）</translation>
     </message>
     <message>
         <source>&amp;Try with:</source>
-        <translation type="unfinished" />
+        <translation>试用参数(&amp;T)：</translation>
     </message>
     <message>
         <source>No mocks: a call gets NO_MOCK_RESPONSE (501).</source>
-        <translation type="unfinished" />
+        <translation>没有模拟响应：调用会得到 NO_MOCK_RESPONSE (501)。</translation>
     </message>
     <message>
         <source>Arguments are a JSON object.</source>
-        <translation type="unfinished" />
+        <translation>参数须为 JSON 对象。</translation>
     </message>
     <message>
         <source>Fix the errors to try the responses.</source>
-        <translation type="unfinished" />
+        <translation>请先修正错误，再试用响应。</translation>
     </message>
     <message>
         <source>No response matches: the call gets NO_MOCK_RESPONSE (404).</source>
-        <translation type="unfinished" />
+        <translation>没有匹配的响应：调用会得到 NO_MOCK_RESPONSE (404)。</translation>
     </message>
 </context>
 <context>
@@ -2148,19 +2150,19 @@ PATH_TO_PASS_THROUGH</translation>
     <name>PlaygroundSidebar</name>
     <message>
         <source>Add…</source>
-        <translation type="unfinished" />
+        <translation>添加…</translation>
     </message>
     <message>
         <source>Edit…</source>
-        <translation type="unfinished" />
+        <translation>编辑…</translation>
     </message>
     <message>
         <source>Test</source>
-        <translation type="unfinished" />
+        <translation>测试</translation>
     </message>
     <message>
         <source>Test connection: list the server's models with this profile</source>
-        <translation type="unfinished" />
+        <translation>测试连接：用此配置列出服务器上的模型</translation>
     </message>
     <message>
         <source>Model</source>
@@ -2192,59 +2194,59 @@ PATH_TO_PASS_THROUGH</translation>
     </message>
     <message>
         <source>System prompt (optional)</source>
-        <translation type="unfinished" />
+        <translation>系统提示词（可选）</translation>
     </message>
     <message>
         <source>employee_id=E-1001</source>
-        <translation type="unfinished" />
+        <translation>employee_id=E-1001</translation>
     </message>
     <message>
         <source>KEY=VALUE per line: the values behind injected fields</source>
-        <translation type="unfinished" />
+        <translation>每行一个 KEY=VALUE：注入字段背后的值</translation>
     </message>
     <message>
         <source>System prompt and session context</source>
-        <translation type="unfinished" />
+        <translation>系统提示词和会话上下文</translation>
     </message>
     <message>
         <source>R&amp;ole</source>
-        <translation type="unfinished" />
+        <translation>角色(&amp;O)</translation>
     </message>
     <message>
         <source>&amp;Scenario</source>
-        <translation type="unfinished" />
+        <translation>场景(&amp;S)</translation>
     </message>
     <message>
         <source>Va&amp;lues</source>
-        <translation type="unfinished" />
+        <translation>值(&amp;L)</translation>
     </message>
     <message>
         <source>Pick mock or http per tool; double-click a row to edit its HTTP target or mocks</source>
-        <translation type="unfinished" />
+        <translation>为每个工具选择 mock 或 http；双击一行可编辑其 HTTP 目标或模拟响应</translation>
     </message>
     <message>
         <source>HTTP target…</source>
-        <translation type="unfinished" />
+        <translation>HTTP 目标…</translation>
     </message>
     <message>
         <source>URL, method, header and body templates of the selected tool, and the registry's allowed base URLs</source>
-        <translation type="unfinished" />
+        <translation>所选工具的 URL、方法、请求头和请求体模板，以及注册表允许的 Base URL</translation>
     </message>
     <message>
         <source>Mock responses…</source>
-        <translation type="unfinished" />
+        <translation>模拟响应…</translation>
     </message>
     <message>
         <source>Canned responses per tool: matchers, failures, latency</source>
-        <translation type="unfinished" />
+        <translation>每个工具的预设响应：匹配条件、失败、延迟</translation>
     </message>
     <message>
         <source>HTTP calls may go only under these; edit them in HTTP target…</source>
-        <translation type="unfinished" />
+        <translation>HTTP 调用只能发往这些地址之下；可在“HTTP 目标…”中编辑</translation>
     </message>
     <message>
         <source>Executors</source>
-        <translation type="unfinished" />
+        <translation>执行器</translation>
     </message>
     <message>
         <source>Nothing to run yet: pick a registry</source>
@@ -2288,7 +2290,7 @@ PATH_TO_PASS_THROUGH</translation>
     </message>
     <message>
         <source>Add a model profile first</source>
-        <translation type="unfinished" />
+        <translation>请先添加模型配置</translation>
     </message>
     <message>
         <source>Versions not loaded: {error}</source>
@@ -2304,18 +2306,18 @@ PATH_TO_PASS_THROUGH</translation>
     </message>
     <message>
         <source>Select a tool in the executor table first</source>
-        <translation type="unfinished" />
+        <translation>请先在执行器表中选择一个工具</translation>
     </message>
     <message>
         <source>Pick a registry first</source>
-        <translation type="unfinished" />
+        <translation>请先选择注册表</translation>
     </message>
 </context>
 <context>
     <name>PlaygroundView</name>
     <message>
         <source>Run events appear here as the model answers and the tools run.</source>
-        <translation type="unfinished" />
+        <translation>模型作答和工具运行时，运行事件会显示在这里。</translation>
     </message>
     <message>
         <source>Nothing has run yet. Type a prompt below and press Run (Ctrl+Return): the model's answer, every tool call it makes and each result appear here. The header above says what runs.</source>
@@ -2327,15 +2329,15 @@ PATH_TO_PASS_THROUGH</translation>
     </message>
     <message>
         <source>Idle</source>
-        <translation type="unfinished" />
+        <translation>空闲</translation>
     </message>
     <message>
         <source>Run again from here</source>
-        <translation type="unfinished" />
+        <translation>从这里重新运行</translation>
     </message>
     <message>
         <source>Start a new session with the messages up to the selected one</source>
-        <translation type="unfinished" />
+        <translation>以截至所选消息的内容开始一个新会话</translation>
     </message>
     <message>
         <source>Export</source>
@@ -2343,11 +2345,11 @@ PATH_TO_PASS_THROUGH</translation>
     </message>
     <message>
         <source>Ask the model… (Ctrl+Return runs, Esc stops)</source>
-        <translation type="unfinished" />
+        <translation>向模型提问…（Ctrl+Return 运行，Esc 停止）</translation>
     </message>
     <message>
         <source>Run</source>
-        <translation type="unfinished" />
+        <translation>运行</translation>
     </message>
     <message>
         <source>Stop</source>
@@ -2355,62 +2357,62 @@ PATH_TO_PASS_THROUGH</translation>
     </message>
     <message>
         <source>Type a prompt first</source>
-        <translation type="unfinished" />
+        <translation>请先输入提示词</translation>
     </message>
     <message>
         <source>Select a message to run again from</source>
-        <translation type="unfinished" />
+        <translation>请选择要从哪条消息重新运行</translation>
     </message>
     <message>
         <source>A run is in progress; Stop it first</source>
-        <translation type="unfinished" />
+        <translation>有运行正在进行；请先停止</translation>
     </message>
     <message>
         <source>Run something first: there is no session to export</source>
-        <translation type="unfinished" />
+        <translation>请先运行：没有可导出的会话</translation>
     </message>
     <message>
         <source>Running…</source>
-        <translation type="unfinished" />
+        <translation>正在运行…</translation>
     </message>
     <message>
         <source>Streaming…</source>
-        <translation type="unfinished" />
+        <translation>正在流式输出…</translation>
     </message>
     <message>
         <source>Waiting for approval</source>
-        <translation type="unfinished" />
+        <translation>等待批准</translation>
     </message>
     <message>
         <source>Running tools…</source>
-        <translation type="unfinished" />
+        <translation>正在运行工具…</translation>
     </message>
 </context>
 <context>
     <name>PreviewWidget</name>
     <message>
         <source>Which provider's request to preview</source>
-        <translation type="unfinished" />
+        <translation>预览哪个提供商的请求</translation>
     </message>
     <message>
         <source>≈ 0 tokens</source>
-        <translation type="unfinished" />
+        <translation>≈ 0 个 token</translation>
     </message>
     <message>
         <source>Select a tool to see what the model receives.</source>
-        <translation type="unfinished" />
+        <translation>选择一个工具，查看模型收到的内容。</translation>
     </message>
     <message>
         <source>The description the model sees.</source>
-        <translation type="unfinished" />
+        <translation>模型看到的描述。</translation>
     </message>
     <message>
         <source>What this provider's format cannot express</source>
-        <translation type="unfinished" />
+        <translation>此提供商的格式无法表达的内容</translation>
     </message>
     <message>
         <source>≈ — tokens</source>
-        <translation type="unfinished" />
+        <translation>≈ — 个 token</translation>
     </message>
 </context>
 <context>
@@ -2543,7 +2545,7 @@ PATH_TO_PASS_THROUGH</translation>
     <name>Prompts</name>
     <message>
         <source>Changed elsewhere</source>
-        <translation type="unfinished" />
+        <translation>已在别处修改</translation>
     </message>
 </context>
 <context>
@@ -2863,51 +2865,51 @@ PATH_TO_PASS_THROUGH</translation>
     </message>
     <message>
         <source>Set canary…</source>
-        <translation type="unfinished" />
+        <translation>设置金丝雀…</translation>
     </message>
     <message>
         <source>Make the canary's version stable (canary goes to 0 %)</source>
-        <translation type="unfinished" />
+        <translation>将金丝雀的版本设为 stable（金丝雀降到 0 %）</translation>
     </message>
     <message>
         <source>Roll back canary</source>
-        <translation type="unfinished" />
+        <translation>回滚金丝雀</translation>
     </message>
     <message>
         <source>Set the canary to 0 %</source>
-        <translation type="unfinished" />
+        <translation>将金丝雀设为 0 %</translation>
     </message>
     <message>
         <source>Roll back stable</source>
-        <translation type="unfinished" />
+        <translation>回滚 stable</translation>
     </message>
     <message>
         <source>Return stable to its previous version</source>
-        <translation type="unfinished" />
+        <translation>将 stable 恢复到上一个版本</translation>
     </message>
     <message>
         <source>Serve</source>
-        <translation type="unfinished" />
+        <translation>提供服务</translation>
     </message>
     <message>
         <source>Serve published versions over HTTP on 127.0.0.1</source>
-        <translation type="unfinished" />
+        <translation>在 127.0.0.1 上通过 HTTP 提供已发布的版本</translation>
     </message>
     <message>
         <source>Channel log</source>
-        <translation type="unfinished" />
+        <translation>渠道日志</translation>
     </message>
     <message>
         <source>Simulator</source>
-        <translation type="unfinished" />
+        <translation>模拟器</translation>
     </message>
     <message>
         <source>Guard</source>
-        <translation type="unfinished" />
+        <translation>守护</translation>
     </message>
     <message>
         <source>&lt;b&gt;No registry&lt;/b&gt; — open one in the Editor.</source>
-        <translation type="unfinished" />
+        <translation>&lt;b&gt;未打开注册表&lt;/b&gt; — 请在编辑器中打开一个。</translation>
     </message>
     <message>
         <source>Why promote v{version} to stable?</source>
@@ -2985,22 +2987,22 @@ PATH_TO_PASS_THROUGH</translation>
     <name>ReplayBar</name>
     <message>
         <source>No session</source>
-        <translation type="unfinished" />
+        <translation>无会话</translation>
     </message>
 </context>
 <context>
     <name>ResponseFormWidget</name>
     <message>
         <source>All matchers must hold. Path: an argument name, a.b or items[0]. Value: JSON (80, true, [..]) or plain text; a regex is searched in the value's text.</source>
-        <translation type="unfinished" />
+        <translation>所有匹配条件都必须成立。路径：参数名、a.b 或 items[0]。值：JSON（80、true、[..]）或纯文本；正则表达式在值的文本中搜索。</translation>
     </message>
     <message>
         <source>Add</source>
-        <translation type="unfinished" />
+        <translation>添加</translation>
     </message>
     <message>
         <source>Add a matcher (all matchers must hold)</source>
-        <translation type="unfinished" />
+        <translation>添加匹配条件（所有条件都必须成立）</translation>
     </message>
     <message>
         <source>Remove</source>
@@ -3008,71 +3010,71 @@ PATH_TO_PASS_THROUGH</translation>
     </message>
     <message>
         <source>Remove the selected matcher</source>
-        <translation type="unfinished" />
+        <translation>移除所选匹配条件</translation>
     </message>
     <message>
         <source>When (all must hold)</source>
-        <translation type="unfinished" />
+        <translation>条件（必须全部成立）</translation>
     </message>
     <message>
         <source>e.g. TICKET_NOT_FOUND (status 400 or more)</source>
-        <translation type="unfinished" />
+        <translation>例如 TICKET_NOT_FOUND（状态码 400 及以上）</translation>
     </message>
     <message>
         <source>Apply to the first n matching calls only (then the next response is tried): fail once, then succeed</source>
-        <translation type="unfinished" />
+        <translation>只对前 n 次匹配的调用生效（之后尝试下一个响应）：先失败一次，再成功</translation>
     </message>
     <message>
         <source>The JSON the tool answers, e.g. {"ticket_id": "R-55821", "amount": "{amount}"}</source>
-        <translation type="unfinished" />
+        <translation>工具应答的 JSON，例如 {"ticket_id": "R-55821", "amount": "{amount}"}</translation>
     </message>
     <message>
         <source>Strings "{arg}" and "{idempotency_key}" are filled in; a string that is exactly "{arg}" takes the argument's JSON value</source>
-        <translation type="unfinished" />
+        <translation>字符串中的 "{arg}" 和 "{idempotency_key}" 会被填入；恰好为 "{arg}" 的字符串取该参数的 JSON 值</translation>
     </message>
     <message>
         <source>Then</source>
-        <translation type="unfinished" />
+        <translation>则</translation>
     </message>
     <message>
         <source>&amp;Failure</source>
-        <translation type="unfinished" />
+        <translation>失败(&amp;F)</translation>
     </message>
     <message>
         <source>error code</source>
-        <translation type="unfinished" />
+        <translation>错误码</translation>
     </message>
     <message>
         <source>&amp;Status</source>
-        <translation type="unfinished" />
+        <translation>状态码(&amp;S)</translation>
     </message>
     <message>
         <source>Retry-After</source>
-        <translation type="unfinished" />
+        <translation>Retry-After</translation>
     </message>
     <message>
         <source>times</source>
-        <translation type="unfinished" />
+        <translation>次</translation>
     </message>
     <message>
         <source>&amp;Latency</source>
-        <translation type="unfinished" />
+        <translation>延迟(&amp;L)</translation>
     </message>
     <message>
         <source>&amp;Body</source>
-        <translation type="unfinished" />
+        <translation>请求体(&amp;B)</translation>
     </message>
     <message>
         <source>Select a response, or add one.</source>
-        <translation type="unfinished" />
+        <translation>选择一个响应，或添加一个。</translation>
     </message>
     <message>
         <source>This response is not a JSON object: fix it in the JSON view.</source>
-        <translation type="unfinished" />
+        <translation>此响应不是 JSON 对象：请在 JSON 视图中修正。</translation>
     </message>
     <message>
         <source>The default answers every call no response above matches.</source>
-        <translation type="unfinished" />
+        <translation>默认响应应答所有不匹配上方任何响应的调用。</translation>
     </message>
 </context>
 <context>
@@ -3643,27 +3645,27 @@ Token：模型看到的名称、渲染后的描述和参数，另加提供商封
     <name>SimulatorWidget</name>
     <message>
         <source>Subject ids, one per line or separated by commas</source>
-        <translation type="unfinished" />
+        <translation>主体 ID，每行一个或以逗号分隔</translation>
     </message>
     <message>
         <source>Generate</source>
-        <translation type="unfinished" />
+        <translation>生成</translation>
     </message>
     <message>
         <source>Replace the subjects with N random ids</source>
-        <translation type="unfinished" />
+        <translation>用 N 个随机 ID 替换主体</translation>
     </message>
     <message>
         <source>Canary share to preview (nothing is saved)</source>
-        <translation type="unfinished" />
+        <translation>要预览的金丝雀比例（不会保存）</translation>
     </message>
     <message>
         <source>Preview canary share</source>
-        <translation type="unfinished" />
+        <translation>预览金丝雀比例</translation>
     </message>
     <message>
         <source>Paste subject ids or generate some to see the split.</source>
-        <translation type="unfinished" />
+        <translation>粘贴主体 ID 或生成一些，查看分流情况。</translation>
     </message>
 </context>
 <context>
