@@ -134,3 +134,20 @@ def test_multi_step_from_the_cli(db: Path, capsys: pytest.CaptureFixture[str], m
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert "end-to-end" in out.splitlines()[1] and "budget of 40 requests reached" in out
+
+
+def test_ctrl_c_cancels_and_says_how_to_resume(db: Path, server: LoopbackModel) -> None:
+    env = {**os.environ, "OPENAI_API_KEY": "sk-loop", "PYTHONPATH": str(ROOT)}
+    argv = _cli(db, "--a", "draft", "--profile", "loop", "--run-id", "int", "--quiet")
+    child = subprocess.Popen(argv, env=env, cwd=ROOT, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)  # fmt: skip
+    deadline = time.monotonic() + 60
+    while _stored(db, "int") < 5 and time.monotonic() < deadline and child.poll() is None:
+        time.sleep(0.02)
+    child.send_signal(signal.SIGINT)
+    _, err = child.communicate(timeout=60)
+    assert child.returncode == 130, err
+    assert "cancelled; run the same --run-id int to resume" in err and "Traceback" not in err
+    kept = _stored(db, "int")
+    done = subprocess.run(argv, env=env, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and f"{kept} attempts kept from before" in done.stdout
