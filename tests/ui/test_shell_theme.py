@@ -57,12 +57,15 @@ def test_switching_themes_recolours_the_shells_own_colours(qtbot, window, qapp) 
     assert chart.theme() == QChart.ChartTheme.ChartThemeDark
     editor_base = window.editor.palette().color(QPalette.ColorRole.Base)
     assert editor_base.lightness() < 128  # the editor's fields follow the palette
+    # JSON colours for a dark background (set once every child has the new palette).
+    qtbot.waitUntil(lambda: window.editor.json_tab.highlighter.dark)
 
     window.actions.dark_theme.setChecked(False)
     qtbot.waitUntil(lambda: not is_dark(window))
     assert LIGHT["banner_bg"] in window.banner.styleSheet()
     assert LIGHT["hold_bg"] in release.guard.banner.styleSheet()
     assert chart.theme() == QChart.ChartTheme.ChartThemeLight
+    qtbot.waitUntil(lambda: not window.editor.json_tab.highlighter.dark)
 
 
 def test_every_theme_names_the_same_colours() -> None:

@@ -8,7 +8,7 @@ event then refreshes every tab, so undo/redo works across tabs.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QLabel, QStackedWidget, QTabWidget, QVBoxLayout, QWidget
 
@@ -18,6 +18,7 @@ from studio.editing.workspace import EditTool
 from studio.ui.document import RegistryDocument
 from studio.ui.widgets.contract_tab import ContractTabWidget
 from studio.ui.widgets.field_markers import Markers, severity_icon, tab_for_path, worst
+from studio.ui.widgets.json_highlighter import is_dark
 from studio.ui.widgets.json_tab import JsonTabWidget
 from studio.ui.widgets.overview_tab import OverviewTabWidget
 from studio.ui.widgets.overview_tables import ERROR_COLOR
@@ -142,6 +143,17 @@ class ToolEditorWidget(QWidget):
             return self._document.workspace.entry(self._key).tool
         except KeyError:
             return None
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.PaletteChange:
+            # The JSON tab reads its inner editor's palette, which Qt updates after
+            # the tab's own event: a theme switch left light JSON colours on dark.
+            # Once every child has its new palette, the colours follow.
+            QTimer.singleShot(0, self._follow_palette)
+        super().changeEvent(event)
+
+    def _follow_palette(self) -> None:
+        self.json_tab.highlighter.set_dark(is_dark(self.palette()))
 
     # ------------------------------------------------------------------ internals
 
