@@ -1117,7 +1117,7 @@ A template: {"ids": "{invoice_ids}", "note": "by {employee_id}"}</source>
     </message>
     <message>
         <source>https://api.example (one base URL per line)</source>
-        <translation>https://api.example（每行一个 Base URL）</translation>
+        <translation>https://api.example（每行一个基础 URL）</translation>
     </message>
     <message>
         <source>Every http tool of this registry may call only these</source>
@@ -1142,7 +1142,7 @@ A template: {"ids": "{invoice_ids}", "note": "by {employee_id}"}</source>
     <message>
         <source>&amp;Allowed base URLs
 (this registry)</source>
-        <translation>允许的 Base URL
+        <translation>允许的基础 URL
 （此注册表）(&amp;A)</translation>
     </message>
     <message>
@@ -2222,7 +2222,7 @@ PATH_TO_PASS_THROUGH</translation>
     </message>
     <message>
         <source>Pick mock or http per tool; double-click a row to edit its HTTP target or mocks</source>
-        <translation>为每个工具选择 mock 或 http；双击一行可编辑其 HTTP 目标或模拟响应</translation>
+        <translation>为每个工具选择模拟或 HTTP 执行器；双击一行可编辑其 HTTP 目标或模拟响应</translation>
     </message>
     <message>
         <source>HTTP target…</source>
@@ -2230,7 +2230,7 @@ PATH_TO_PASS_THROUGH</translation>
     </message>
     <message>
         <source>URL, method, header and body templates of the selected tool, and the registry's allowed base URLs</source>
-        <translation>所选工具的 URL、方法、请求头和请求体模板，以及注册表允许的 Base URL</translation>
+        <translation>所选工具的 URL、方法、请求头和请求体模板，以及注册表允许的基础 URL</translation>
     </message>
     <message>
         <source>Mock responses…</source>
@@ -2518,7 +2518,7 @@ PATH_TO_PASS_THROUGH</translation>
     </message>
     <message>
         <source>&amp;Base URL</source>
-        <translation>Base URL(&amp;B)</translation>
+        <translation>基础 URL(&amp;B)</translation>
     </message>
     <message>
         <source>&amp;Model</source>
