@@ -592,6 +592,9 @@ def _from_sessions(store: RegistryStore, args: argparse.Namespace) -> int:
     before = list(evals.load(args.registry, args.set).cases) if (
         args.append and args.set in existing) else []  # fmt: skip
     made = cases_from_sessions(store, args.registry, args.session or None, existing=before)
+    if not made.sessions:
+        raise UsageError(f"{args.registry} has no stored sessions (record some in the Playground, "
+                         "studio run, the proxy, or studio sessions import)")  # fmt: skip
     if not made.cases:
         if made.merged:
             raise UsageError(
