@@ -607,3 +607,19 @@ def test_tools_without_any_description_are_not_duplicates_of_each_other() -> Non
         tool("vatsim_pilots", description="", parameters={"type": "object", "properties": {}}),
     )
     assert not [f for f in pair_findings(lint_registry(reg)) if f.rule_id == DUPLICATE_TOOL]
+
+
+def test_summaries_that_name_different_changes_are_told_apart() -> None:
+    reg = registry(
+        tool("upload_memberships_for_delete", "Upload the group memberships to be deleted."),
+        tool("upload_memberships_for_upsert", "Upload the group memberships to be upserted."),
+    )
+    found = pair_findings(lint_registry(reg, config=only_ambiguity()))
+    assert found and all(f.severity is not Severity.ERROR for f in found)
+    # Synonyms are one verb class: the same function twice stays an error.
+    twins = registry(
+        tool("calc_simple_interest", "Compute simple interest."),
+        tool("financial_simple_interest", "Calculates simple interest."),
+    )
+    [same] = pair_findings(lint_registry(twins, config=only_ambiguity()))
+    assert same.severity is Severity.ERROR

@@ -791,35 +791,31 @@ _IDENTIFIER = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z]+(?:_[A-Za-z0-9]+)+(?![A-Za-
 
 
 @lru_cache(maxsize=65536)
-def _summary_words(summary: str) -> Counter[str]:
-    """The content words of a summary, counted, with identifiers spelled out as words.
-
-    Content sets hide what a long summary says twice ("… trade stocks, manage
-    their account … Get account information.") and drop identifiers ("Latest
-    odds_for_fdj for FDJ"); counted, and with ``odds_for_fdj`` read as "odds
-    for fdj", the words where two summaries differ show.
-    """
-    spelled = _IDENTIFIER.sub(lambda m: " ".join(split_identifier(m.group())), summary)
-    return Counter(content_units(spelled).content)
-
-
-@lru_cache(maxsize=65536)
 def _block_words(value: str) -> Counter[str]:
-    """:func:`_summary_words` and the classes of the verbs (``read()``, ``delete()``…), counted."""
+    """The content words and verb classes (``read()``, ``delete()``) of a text, counted.
+
+    Identifiers are spelled out as words. Content sets hide what a long summary
+    says twice ("… trade stocks, manage their account … Get account
+    information.") and drop identifiers ("Latest odds_for_fdj for FDJ");
+    counted, and with ``odds_for_fdj`` read as "odds for fdj", the words where
+    two texts differ show.
+    """
     spelled = _IDENTIFIER.sub(lambda m: " ".join(split_identifier(m.group())), value)
     units = content_units(spelled)
     return Counter(units.content) + Counter(f"{v}()" for v in units.verbs)
 
 
 def _each_says_more(a: str, b: str) -> bool:
-    """True when each summary has a content word (counted) the other lacks.
+    """True when each summary has a content word or verb class (counted) the other lacks.
 
     Two summaries with the same content set can still each name what the
     other does not: a shared preamble ("This tool belongs to the trading
     system, which allows users to trade stocks, manage their account…")
-    followed by "Get account information." / "Get stock information.".
+    followed by "Get account information." / "Get stock information."; or say
+    which change each makes ("… memberships to be deleted" / "… to be upserted").
+    Synonyms ("Compute" / "Calculates") are one verb class and tell nothing apart.
     """
-    wa, wb = _summary_words(a), _summary_words(b)
+    wa, wb = _block_words(a), _block_words(b)
     return bool(wa - wb) and bool(wb - wa)
 
 
