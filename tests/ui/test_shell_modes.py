@@ -133,6 +133,8 @@ def test_switching_language_rebuilds_the_modes_and_loses_nothing(qtbot, window, 
     doc.push(EditTool(entry.key, SetField("summary", "Find invoices, edited.")))
     assert doc.is_dirty
     window.editor.show_tab("contract")
+    for mode in ("playground", "sessions", "diff"):  # every mode is rebuilt
+        window.show_mode(mode)
     window.show_release()
     old_release, old_editor = window.release_view, window.editor
     geometry = window.geometry()
@@ -152,7 +154,9 @@ def test_switching_language_rebuilds_the_modes_and_loses_nothing(qtbot, window, 
         assert window.geometry() == geometry
         assert window.actions.new_tool.text() == "«&New tool»"
         assert window.mode_bar.button(window.release_action).text() == "«Release»"
-        window.show_mode("editor")
+        for mode in ("playground", "sessions", "diff", "editor"):
+            window.show_mode(mode)
+            assert window.current_mode() == mode
         assert window.editor.tool().summary == "Find invoices, edited."
         doc.undo_stack.undo()
         assert not doc.is_dirty
