@@ -243,10 +243,11 @@ def row_pipeline(quick: bool, tmp: Path) -> list[Row]:
     for _ in range(5 if quick else 15):
         for name, fn in subjects.items():
             n = 200 if name == "jsonschema" else 2000
-            start = time.perf_counter()
+            # CPU time: what a call costs, not how long the scheduler kept us off a core.
+            start = time.process_time()
             for _ in range(n):
                 fn()
-            per_call[name].append((time.perf_counter() - start) / n * 1e6)
+            per_call[name].append((time.process_time() - start) / n * 1e6)
     us = {name: statistics.median(v) for name, v in per_call.items()}
     s = us["studio"]
     return [
@@ -529,7 +530,8 @@ def row_diff(quick: bool, tmp: Path) -> list[Row]:
 
     from studio.diff import diff_registries
 
-    times = []
+    times: list[float] = []
+    cpus: list[float] = []
     for _ in range(3 if quick else 7):
         a = generated_registry(1000, "a")
         b = generated_registry(1000, "a")
@@ -537,12 +539,13 @@ def row_diff(quick: bool, tmp: Path) -> list[Row]:
         for i in range(0, len(tools), 10):
             tools[i] = dataclasses.replace(tools[i], summary=tools[i].summary + " New.")
         b = dataclasses.replace(b, tools=tuple(tools))
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         diff_registries(a, b, lint_profile=None)
         times.append(time.perf_counter() - start)
-    s = statistics.median(times)
-    return [Row("diff of two 1,000-tool versions (100 changed)", _ms(s), "", "", "≤ 150 ms",
-                s <= 0.150)]  # fmt: skip
+        cpus.append(time.process_time() - cpu)
+    s, c = statistics.median(times), statistics.median(cpus)
+    return [Row("diff of two 1,000-tool versions (100 changed)", f"{_ms(s)} (CPU {_ms(c)})",
+                "", "", "≤ 150 ms", s <= 0.150)]  # fmt: skip
 
 
 # -- sessions -------------------------------------------------------------------------------

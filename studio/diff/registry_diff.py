@@ -480,6 +480,9 @@ def _has_extension_keys(value: Any) -> bool:
     return False
 
 
+_SCALARS = frozenset((str, int, float, bool, type(None)))
+
+
 class _NotPlain(Exception):
     """The schema has what the one-walk view cannot copy exactly (see :func:`_model_view`)."""
 
@@ -515,10 +518,10 @@ def _model_view(parameters: Any) -> Any:
         return join_path("parameters", *reversed(parts))
 
     def walk(value: Any, chain: Chain) -> Any:
-        if value is None or isinstance(value, str | int | float):
+        if type(value) in _SCALARS or value is None or isinstance(value, str | int | float):
             return value
         if isinstance(value, list):
-            return [walk(v, (chain, i)) for i, v in enumerate(value)]
+            return [v if type(v) in _SCALARS else walk(v, (chain, i)) for i, v in enumerate(value)]
         if not isinstance(value, dict):
             raise _NotPlain
         gone: set[str] = set()
@@ -540,6 +543,8 @@ def _model_view(parameters: Any) -> Any:
                 out[key] = {n: walk(item[n], (inner, n)) for n in sorted(item) if n not in gone}
             elif key == "required" and gone and isinstance(item, list):
                 out[key] = [walk(r, ((chain, key), i)) for i, r in enumerate(item) if r not in gone]
+            elif type(item) in _SCALARS:  # most of a schema: no call, no chain
+                out[key] = item
             else:
                 out[key] = walk(item, (chain, key))
         return out
