@@ -130,6 +130,10 @@ def _cmd_run(store: RegistryStore, args: argparse.Namespace) -> int:
         params=profile.params, context=context, mock=MockExecutor(mocks.tools),
         executors=executors, max_tool_calls=args.max_tool_calls,
     )  # fmt: skip
+    from studio.runtime.capabilities import print_agent_update, with_capabilities
+
+    # Skills: catalogue in the system prompt, load_skill on demand; agents: delegate_to_<agent>.
+    config = with_capabilities(config, on_agent_update=print_agent_update(args.events == "text"))
 
     def show(event: RunEvent) -> None:
         if args.events == "jsonl":
