@@ -34,13 +34,14 @@ def _identifier_like(blob: str) -> bool:
     return len(parts) >= 3 and all(_IDENT_PART.fullmatch(p) for p in parts if p)
 
 
-def _readable(raw: bytes, min_words: int = 4) -> str | None:
+def _readable(raw: bytes, min_words: int = 4, min_cjk: int = 4) -> str | None:
     """``raw`` as text when it reads as prose (letters and spaces, or CJK), else None."""
     try:
         decoded = raw.decode("utf-8")
     except UnicodeDecodeError:
         return None
-    if len(decoded) < 8:
+    cjk = sum("\u4e00" <= c <= "\u9fff" for c in decoded)
+    if len(decoded) < 8 and cjk < min(3, min_cjk):
         return None
     printable = sum(c.isprintable() or c in "\n\t" for c in decoded)
     letters = sum(c.isalpha() for c in decoded)
@@ -48,7 +49,7 @@ def _readable(raw: bytes, min_words: int = 4) -> str | None:
         return None
     # Prose: four words or more, or a run of Chinese (an encoded "/g/x:Acme Inc" id is not).
     words = [w for w in decoded.split() if sum(c.isalpha() for c in w) >= 2]
-    if len(words) < min_words and sum("\u4e00" <= c <= "\u9fff" for c in decoded) < 4:
+    if len(words) < min_words and cjk < min_cjk:
         return None
     return decoded
 
@@ -57,7 +58,7 @@ def _decode(blob: str) -> str | None:
     if blob.startswith("\\x"):
         # Escaped bytes in a description are obfuscation by themselves: any word counts.
         raw = bytes(int(h, 16) for h in re.findall(r"\\x([0-9a-fA-F]{2})", blob))
-        return _readable(raw, min_words=1)
+        return _readable(raw, min_words=1, min_cjk=3)
     if blob.startswith("\\u"):
         # \u escapes of plain letters: nobody writes "reveal" as \u0072\u0065… but to hide it.
         chars = "".join(chr(int(h, 16)) for h in re.findall(r"\\u([0-9a-fA-F]{4})", blob))
@@ -66,7 +67,7 @@ def _decode(blob: str) -> str | None:
         # Percent-encoding of a whole phrase (a URL encodes a few reserved characters,
         # or a short Chinese query, never "ignore all previous instructions").
         raw = bytes(int(h, 16) for h in re.findall(r"%([0-9a-fA-F]{2})", blob))
-        return _readable(raw, min_words=2)
+        return _readable(raw, min_words=3, min_cjk=8)
     candidates = []
     core = blob[2:] if blob[:2] in ("0x", "0X") else blob
     if len(core) % 2 == 0 and all(c in "0123456789abcdefABCDEF" for c in core):

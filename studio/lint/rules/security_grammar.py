@@ -223,6 +223,13 @@ def foreign_tools(clause: str, own: frozenset[str]) -> set[str]:
 _IDENTIFIER = re.compile(r"[a-z][a-z0-9]*(?:[_.-][a-z0-9]+)+|[a-z]+[0-9]+")
 _QUOTED = re.compile(r"[`'\"]([\w.-]+)[`'\"]")
 _CJK = re.compile("[\u4e00-\u9fff]")
+# After "into body": the end of the phrase, or a word that starts the next one
+# ("into body before creating it"), not a noun the word qualifies ("in the
+# environment variables").
+_PHRASE_END = (
+    r"(?!\s+(?!(?:before|after|so|when|and|then|for|to|if|each|every|as|with|once|"
+    r"too|also|first|please|verbatim)\b)\w)"
+)
 
 
 def _has_param(clause: str, params: frozenset[str]) -> bool:
@@ -244,9 +251,8 @@ def _has_param(clause: str, params: frozenset[str]) -> bool:
     if named and (_CJK.search(clause) or not named.isdisjoint(_QUOTED.findall(low))):
         return True
     for name in named:
-        if re.search(
-            rf"\b(?:in|into|to|as|via|inside|under) (?:the )?{re.escape(name)}\b(?! \w)", low
-        ):
+        place = rf"\b(?:in|into|to|as|via|inside|under) (?:the )?{re.escape(name)}\b{_PHRASE_END}"
+        if re.search(place, low):
             return True
     return any(p in clause for p in params if not p.isascii())
 

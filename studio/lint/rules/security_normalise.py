@@ -16,6 +16,7 @@ one or two linear passes.
 
 from __future__ import annotations
 
+import html
 import re
 import unicodedata
 
@@ -40,7 +41,7 @@ _HANT = (
     "獻璽畢異療癒盤睜矯礎禍穩窮竄競簡籃糧糾紡細組終綱緩編緣繪繳罷羅義聖聰肅脈腳膽臉臨"
     "興艱莊葉蔣薦蘇蟲複覺觸討訓託許診註詠評詩詳誇誕誠課論諸謀譜譯豐貝負財貢貧販貴貸貿"
     "賓賞賠賦贈趕較辯農進運違遙遷遺鄭醜採鍋鍾鎮闆陣陽階雞靜順馬驚髒鬧魯鳳龜沒嗎兒襲啞"
-    "礙"
+    "礙囑嘗"
 )
 _HANS = (
     "从现们这个对说话时间问题与为给让记录档参数读钥输资讯传发邮后请将务须应当该别绝隐"
@@ -57,9 +58,11 @@ _HANS = (
     "献玺毕异疗愈盘睁矫础祸稳穷窜竞简篮粮纠纺细组终纲缓编缘绘缴罢罗义圣聪肃脉脚胆脸临"
     "兴艰庄叶蒋荐苏虫复觉触讨训托许诊注咏评诗详夸诞诚课论诸谋谱译丰贝负财贡贫贩贵贷贸"
     "宾赏赔赋赠赶较辩农进运违遥迁遗郑丑采锅钟镇板阵阳阶鸡静顺马惊脏闹鲁凤龟没吗儿袭哑"
-    "碍"
+    "碍嘱尝"
 )
 _HANT_TABLE = str.maketrans(_HANT, _HANS)
+_ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#x[0-9a-fA-F]{1,6}|[A-Za-z]{2,8});")
+"""An HTML character reference: the model reads ``&#73;gnore`` as "Ignore"."""
 
 # Chinese written one character at a time with separators ("请 忽 略 先 前 的 规 则"):
 # four or more single characters, each followed by the same kind of gap. Chinese
@@ -126,13 +129,16 @@ def _unleet(match: re.Match[str]) -> str:
 def normalise(value: str) -> str:
     """``value`` as the phrases read it: obfuscation of width, script and spacing undone.
 
-    NFKC (full-width and styled letters to plain ones), invisible characters
+    HTML character references decoded, NFKC (full-width and styled letters to
+    plain ones, Kangxi radicals to ideographs), invisible characters
     removed, Cyrillic and Greek look-alikes mapped to Latin, traditional Chinese
     characters mapped to simplified ones, letter-spaced Chinese closed up, leetspeak words
     (``1gn0re``) and letter-spaced words (``I G N O R E``) folded, and escaped
     line breaks (a literal backslash-n) turned into line breaks. Line breaks are
     kept, so the normalised lines of joined texts are the texts normalised.
     """
+    if "&" in value and _ENTITY.search(value):
+        value = html.unescape(value)  # &lt;IMPORTANT&gt;, &#73;gnore
     if value.isascii():
         if not _OBFUSCATED.search(value):
             return value
