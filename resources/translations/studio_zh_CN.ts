@@ -1608,6 +1608,22 @@ Risk: R read · W write · D destructive</source>
         <translation>返回草稿</translation>
     </message>
     <message>
+        <source>version {number} of {name}</source>
+        <translation>{name} 的版本 {number}</translation>
+    </message>
+    <message>
+        <source>1 tool</source>
+        <translation>1 个工具</translation>
+    </message>
+    <message>
+        <source>{count} tools</source>
+        <translation>{count} 个工具</translation>
+    </message>
+    <message>
+        <source>Opening {what} — {tools}…</source>
+        <translation>正在打开{what} — {tools}…</translation>
+    </message>
+    <message>
         <source>Dismiss</source>
         <translation>关闭提示</translation>
     </message>
@@ -1620,6 +1636,30 @@ Risk: R read · W write · D destructive</source>
         <translation>正在打开注册表</translation>
     </message>
     <message>
+        <source>Cannot open registry</source>
+        <translation>无法打开注册表</translation>
+    </message>
+    <message>
+        <source>Version failed its integrity check</source>
+        <translation>版本未通过完整性检查</translation>
+    </message>
+    <message>
+        <source>Version {number} of {name} was not opened: {error}.</source>
+        <translation>{name} 的版本 {number} 未打开：{error}。</translation>
+    </message>
+    <message>
+        <source>The stored document no longer matches the hash recorded when it was published, so it may have been changed outside the studio.</source>
+        <translation>存储的文档与发布时记录的哈希值不再一致，可能在 Studio 之外被修改过。</translation>
+    </message>
+    <message>
+        <source>Cannot open version</source>
+        <translation>无法打开版本</translation>
+    </message>
+    <message>
+        <source>Version {number} (published, read-only) of {name}</source>
+        <translation>{name} 的版本 {number}（已发布，只读）</translation>
+    </message>
+    <message>
         <source>An example that is flawed on purpose: tools imported as-is from a legacy backend. The Problems panel shows what lint finds; travel-reimbursement shows the same ideas done well.</source>
         <translation>这是一个故意带有缺陷的示例：工具原样导入自一个遗留后端。“问题”面板显示检查发现的内容；travel-reimbursement 展示了同样的思路的良好做法。</translation>
     </message>
@@ -1628,8 +1668,60 @@ Risk: R read · W write · D destructive</source>
         <translation>范例：结构化描述、别名和风险等级都做得很好。欢迎借鉴。</translation>
     </message>
     <message>
+        <source>Duplicate tool</source>
+        <translation>复制工具</translation>
+    </message>
+    <message>
+        <source>Not saved</source>
+        <translation>未保存</translation>
+    </message>
+    <message>
+        <source>{name} was not saved; fix these first (your changes are kept):</source>
+        <translation>{name} 未保存；请先修正以下问题（你的修改已保留）：</translation>
+    </message>
+    <message>
+        <source>{name} was not saved: {error}</source>
+        <translation>{name} 未保存：{error}</translation>
+    </message>
+    <message>
+        <source>Saved {name}</source>
+        <translation>已保存 {name}</translation>
+    </message>
+    <message>
+        <source>Published {name} version {label}</source>
+        <translation>已发布 {name} 版本 {label}</translation>
+    </message>
+    <message>
         <source>No registry open</source>
         <translation>未打开注册表</translation>
+    </message>
+    <message>
+        <source>{name} v{version} (read-only)</source>
+        <translation>{name} v{version}（只读）</translation>
+    </message>
+    <message>
+        <source>version {number}</source>
+        <translation>版本 {number}</translation>
+    </message>
+    <message>
+        <source>read-only</source>
+        <translation>只读</translation>
+    </message>
+    <message>
+        <source>last saved {time}</source>
+        <translation>上次保存于 {time}</translation>
+    </message>
+    <message>
+        <source>stored {time}</source>
+        <translation>存储于 {time}</translation>
+    </message>
+    <message>
+        <source>unsaved changes</source>
+        <translation>未保存的修改</translation>
+    </message>
+    <message>
+        <source>saved</source>
+        <translation>已保存</translation>
     </message>
     <message>
         <source>Open or import a registry in the Editor (Ctrl+1) to compare its versions.</source>
@@ -2544,8 +2636,40 @@ PATH_TO_PASS_THROUGH</translation>
 <context>
     <name>Prompts</name>
     <message>
+        <source>{names} has unsaved changes.</source>
+        <translation>{names} 有未保存的修改。</translation>
+    </message>
+    <message>
+        <source>Save them before closing?</source>
+        <translation>关闭前保存吗？</translation>
+    </message>
+    <message>
         <source>Changed elsewhere</source>
         <translation>已在别处修改</translation>
+    </message>
+    <message>
+        <source>Not saved: {message}.</source>
+        <translation>未保存：{message}。</translation>
+    </message>
+    <message>
+        <source>Nothing was overwritten. Reload discards your unsaved changes to {registry} and shows what is stored now; Cancel keeps your changes open so you can copy them before reloading.</source>
+        <translation>未覆盖任何内容。“重新加载”会丢弃你对 {registry} 的未保存修改，并显示当前存储的内容；“取消”会保留你的修改，便于在重新加载前复制。</translation>
+    </message>
+    <message>
+        <source>Reload (discard mine)</source>
+        <translation>重新加载（丢弃我的修改）</translation>
+    </message>
+    <message>
+        <source>Cancel (keep editing)</source>
+        <translation>取消（继续编辑）</translation>
+    </message>
+    <message>
+        <source>Save before publishing</source>
+        <translation>发布前保存</translation>
+    </message>
+    <message>
+        <source>{registry} has unsaved changes. A version is published from the saved draft. Save now and continue?</source>
+        <translation>{registry} 有未保存的修改。版本是从已保存的草稿发布的。现在保存并继续吗？</translation>
     </message>
 </context>
 <context>

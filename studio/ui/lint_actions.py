@@ -9,9 +9,10 @@ suppress with a reason, disable a rule, show a rule's rationale).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer
 from PySide6.QtWidgets import QDockWidget, QInputDialog, QLabel, QLineEdit, QMessageBox, QWidget
 
 from studio.lint import Finding, LintReport, Rule, rule_info
@@ -74,6 +75,30 @@ class LintPrompts:
         box.exec()
 
 
+class _LanguageWatch(QObject):
+    """Calls ``on_change`` once after the application's language changed.
+
+    Qt sends one LanguageChange per translator removed or installed (a switch
+    is two to four of them): the call is made once, after they are all in.
+    """
+
+    def __init__(self, watched: QWidget, on_change: Callable[[], None]) -> None:
+        super().__init__(watched)
+        self._on_change = on_change
+        self._pending = False
+        watched.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.LanguageChange and not self._pending:
+            self._pending = True
+            QTimer.singleShot(0, self, self._fire)
+        return False
+
+    def _fire(self) -> None:
+        self._pending = False
+        self._on_change()
+
+
 def _dock(window: MainWindow, title: str, name: str, widget: QWidget) -> QDockWidget:
     dock = QDockWidget(title, window)
     dock.setObjectName(name)
@@ -97,34 +122,40 @@ class LintOperations:
         self._w = window
         self.controllers: dict[str, LintController] = {}
         self._current: str | None = None
-        self.problems_panel = ProblemsPanel(window)
-        self.similar_view = SimilarToolsView(window)
-        self.score_widget = ScoreWidget(window)
-        self.problems_dock = _dock(
-            window,
-            QCoreApplication.translate("LintOperations", "Problems"),
-            "problemsDock",
-            self.problems_panel,
-        )
-        self.similar_dock = _dock(
-            window,
-            QCoreApplication.translate("LintOperations", "Similar tools"),
-            "similarToolsDock",
-            self.similar_view,
-        )
-        self.scores_dock = _dock(
-            window,
-            QCoreApplication.translate("LintOperations", "Scores"),
-            "scoresDock",
-            self.score_widget,
-        )
+        self.problems_dock = _dock(window, "", "problemsDock", QWidget())
+        self.similar_dock = _dock(window, "", "similarToolsDock", QWidget())
+        self.scores_dock = _dock(window, "", "scoresDock", QWidget())
         self.counter_label = QLabel(window)
+        self._build_views()
+        # The views are built again in the new language when it changes
+        # (the shell rebuilds its own widgets; the docks are ours).
+        self._language_watch = _LanguageWatch(window, self.retranslate)
+
+    def _build_views(self) -> None:
+        """The problems, similar-tools and scores views, in the current language, docked."""
+        w = self._w
+        self.problems_panel = ProblemsPanel(w)
+        self.similar_view = SimilarToolsView(w)
+        self.score_widget = ScoreWidget(w)
+        for dock, view in (
+            (self.problems_dock, self.problems_panel),
+            (self.similar_dock, self.similar_view),
+            (self.scores_dock, self.score_widget),
+        ):
+            old = dock.widget()
+            dock.setWidget(view)
+            if old is not None:
+                old.deleteLater()
+        self.problems_dock.setWindowTitle(QCoreApplication.translate("LintOperations", "Problems"))
+        self.similar_dock.setWindowTitle(
+            QCoreApplication.translate("LintOperations", "Similar tools")
+        )
+        self.scores_dock.setWindowTitle(QCoreApplication.translate("LintOperations", "Scores"))
         self.counter_label.setToolTip(
             QCoreApplication.translate(
                 "LintOperations", "Lint findings of the shown draft (F8: next problem)"
             )
         )
-
         p = self.problems_panel
         p.findingActivated.connect(self.jump_to)
         p.fixRequested.connect(self.apply_fix)
@@ -133,6 +164,11 @@ class LintOperations:
         p.rationaleRequested.connect(lambda f: self.show_rationale(f.rule_id))
         p.profileChosen.connect(self.set_profile)
         self.similar_view.toolActivated.connect(self._open_tool)
+
+    def retranslate(self) -> None:
+        """Build the lint views again in the current language and show the current report."""
+        self._build_views()
+        self.activate(self._current)
 
     # ------------------------------------------------------------------ layout
 

@@ -374,3 +374,17 @@ def test_switching_back_to_english_restores_the_source_texts(qtbot, qapp, store)
     assert i18n.apply_language(qapp, "en") == "en"
     assert chinese_title == "新建注册表"
     assert NewRegistryDialog([]).windowTitle() == "New registry"
+
+
+def test_the_lint_docks_follow_a_language_switch(qtbot, window: MainWindow, qapp) -> None:
+    window.open_registry(REGISTRY)
+    lint = window.lint_ops
+    qtbot.waitUntil(lambda: lint.current_controller() is not None)
+    assert lint.problems_dock.windowTitle() == "问题"
+    i18n.apply_language(qapp, "en")
+    qtbot.waitUntil(lambda: lint.problems_dock.windowTitle() == "Problems")
+    assert lint.similar_dock.windowTitle() == "Similar tools"
+    assert lint.problems_panel.filter_edit.placeholderText() == "Filter problems"
+    i18n.apply_language(qapp, "zh_CN")
+    qtbot.waitUntil(lambda: lint.problems_dock.windowTitle() == "问题")
+    assert lint.problems_panel.filter_edit.placeholderText() == "筛选问题"

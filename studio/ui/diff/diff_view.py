@@ -366,14 +366,18 @@ class DiffView(QWidget):
         changed = sum(1 for t in diff.tools if t.status.value != "unchanged")
         self.status_label.setText(
             self.tr("{a_label} → {b_label} · {changed} of {count} tools differ").format(
-                a_label=diff.a_label, b_label=diff.b_label, changed=changed, count=len(diff.tools)
+                a_label=self._side_label(diff.a_label),
+                b_label=self._side_label(diff.b_label),
+                changed=changed,
+                count=len(diff.tools),
             )
         )
         self.tool_model.set_tools(diff.tools)
         self.renames.set_diff(diff)
         self.tabs.setTabText(2, self.tr("Renames ({count})").format(count=len(diff.renames)))
-        self.description_diff.set_titles(diff.a_label, diff.b_label)
-        self.schema_diff.set_titles(diff.a_label, diff.b_label)
+        a_label, b_label = self._side_label(diff.a_label), self._side_label(diff.b_label)
+        self.description_diff.set_titles(a_label, b_label)
+        self.schema_diff.set_titles(a_label, b_label)
         self.deltas.setHtml(_deltas_html(diff))
         row = self.tool_model.row_of(previous.name) if previous else -1
         if self.tool_model.rowCount() and row < 0:
@@ -455,6 +459,10 @@ class DiffView(QWidget):
         before = json_text(old.parameters) if old else ""
         after = json_text(new.parameters) if new else ""
         self.schema_diff.set_html(*lines_html(before, after, colours))
+
+    def _side_label(self, label: str) -> str:
+        """A diff side's label as shown: the draft in the UI language, versions as named."""
+        return self.tr("draft") if label == "draft" else label
 
     def _update_buttons(self) -> None:
         has = self.result is not None
