@@ -32,7 +32,12 @@ def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     p.set_defaults(handler=_cmd_registries)
 
     p = sub.add_parser("import", parents=[common], help="import tools from a file or folder")
-    p.add_argument("file", metavar="FILE")
+    p.add_argument(
+        "file", metavar="FILE", nargs="?", help="tools, a skills folder/zip or an agent card"
+    )
+    p.add_argument(
+        "--url", metavar="URL", help="an A2A agent card: the agent's base URL or its card"
+    )
     p.add_argument("--registry", metavar="NAME", help="registry name (default: from the file)")
     p.add_argument("--format", choices=IMPORT_FORMATS, default="auto")
     p.add_argument(
@@ -88,9 +93,13 @@ def _cmd_registries(store: RegistryStore, args: argparse.Namespace) -> int:
 
 
 def _cmd_import(store: RegistryStore, args: argparse.Namespace) -> int:
+    from studio.cli.capabilities import import_capabilities
     from studio.formats import FormatError, import_path
     from studio.formats.base import one_line
 
+    handled = import_capabilities(store, args)  # skills (SKILL.md) and A2A agent cards
+    if handled is not None:
+        return handled
     path = Path(args.file)
     if not path.exists() and not path.is_symlink():
         raise UsageError(f"{one_line(str(path))}: no such file or folder")
