@@ -94,6 +94,8 @@ if TYPE_CHECKING:
 _log = logging.getLogger(__name__)
 
 APP_TITLE = "Tool Registry Studio"
+# lupdate extracts ``translate("Context", "…")`` calls under this alias.
+translate = QCoreApplication.translate
 # The registry a first start opens: the example written to be copied (the
 # other bundled example, order-service, is flawed on purpose).
 EXEMPLARY_REGISTRY = "travel-reimbursement"
@@ -129,8 +131,19 @@ class PendingOpen:
     @property
     def text(self) -> str:
         n = self.tool_count
-        what = self.name if self.version is None else f"version {self.version} of {self.name}"
-        return f"Opening {what} — {n:,} tool{'s' if n != 1 else ''}…"
+        what = (
+            self.name
+            if self.version is None
+            else translate("MainWindow", "version {number} of {name}").format(
+                number=self.version, name=self.name
+            )
+        )
+        tools = (
+            translate("MainWindow", "1 tool")
+            if n == 1
+            else translate("MainWindow", "{count} tools").format(count=f"{n:,}")
+        )
+        return translate("MainWindow", "Opening {what} — {tools}…").format(what=what, tools=tools)
 
 
 class Prompts(RegistryPrompts, LintPrompts):
@@ -142,22 +155,31 @@ class Prompts(RegistryPrompts, LintPrompts):
     def unsaved_changes(self, parent: QWidget, names: Sequence[str]) -> UnsavedAnswer:
         """Save / Discard / Cancel for unsaved drafts ``names``."""
         return ask_save_discard_cancel(
-            parent, f"{', '.join(names)} has unsaved changes.", "Save them before closing?"
+            parent,
+            translate("Prompts", "{names} has unsaved changes.").format(names=", ".join(names)),
+            translate("Prompts", "Save them before closing?"),
         )
 
     def conflict(self, parent: QWidget, registry: str, message: str) -> ConflictAnswer:
         """Reload (discard mine) or Cancel (keep editing) after a refused save."""
         box = QMessageBox(parent)
         box.setIcon(QMessageBox.Icon.Warning)
-        box.setWindowTitle(QCoreApplication.translate("Prompts", "Changed elsewhere"))
-        box.setText(f"Not saved: {message}.")
+        box.setWindowTitle(translate("Prompts", "Changed elsewhere"))
+        box.setText(translate("Prompts", "Not saved: {message}.").format(message=message))
         box.setInformativeText(
-            f"Nothing was overwritten. Reload discards your unsaved changes to {registry} "
-            "and shows what is stored now; Cancel keeps your changes open so you can "
-            "copy them before reloading."
+            translate(
+                "Prompts",
+                "Nothing was overwritten. Reload discards your unsaved changes to {registry} "
+                "and shows what is stored now; Cancel keeps your changes open so you can "
+                "copy them before reloading.",
+            ).format(registry=registry)
         )
-        reload = box.addButton("Reload (discard mine)", QMessageBox.ButtonRole.DestructiveRole)
-        box.addButton("Cancel (keep editing)", QMessageBox.ButtonRole.RejectRole)
+        reload = box.addButton(
+            translate("Prompts", "Reload (discard mine)"), QMessageBox.ButtonRole.DestructiveRole
+        )
+        box.addButton(
+            translate("Prompts", "Cancel (keep editing)"), QMessageBox.ButtonRole.RejectRole
+        )
         box.exec()
         return "reload" if box.clickedButton() is reload else "cancel"
 
@@ -165,9 +187,12 @@ class Prompts(RegistryPrompts, LintPrompts):
         """Whether to save unsaved changes first (publishing uses the saved draft)."""
         answer = QMessageBox.question(
             parent,
-            "Save before publishing",
-            f"{registry} has unsaved changes. A version is published from the saved "
-            "draft. Save now and continue?",
+            translate("Prompts", "Save before publishing"),
+            translate(
+                "Prompts",
+                "{registry} has unsaved changes. A version is published from the saved "
+                "draft. Save now and continue?",
+            ).format(registry=registry),
             QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Cancel,
             QMessageBox.StandardButton.Save,
         )
@@ -689,9 +714,7 @@ class MainWindow(QMainWindow):
         self.versions_panel.compareRequested.connect(lambda n: self.show_diff(compare_version=n))
         self.undo_group.indexChanged.connect(lambda _i: self._update_state())
         # Ctrl+Z works in every mode: the Playground's draft must follow it.
-        self.undo_group.indexChanged.connect(
-            lambda _i: self.current_mode() == "playground" and self._playground_follow()
-        )
+        self.undo_group.indexChanged.connect(self._follow_undo_in_playground)
         self.undo_group.cleanChanged.connect(lambda _c: self._update_state())
 
     # ------------------------------------------------------------------ documents
@@ -732,7 +755,7 @@ class MainWindow(QMainWindow):
             try:
                 workspace = DraftWorkspace.load(self.store, name)
             except StoreError as exc:
-                self.prompts.error(self, "Cannot open registry", f"{name}: {exc}")
+                self.prompts.error(self, self.tr("Cannot open registry"), f"{name}: {exc}")
                 return None
             self._register(name, RegistryDocument(self.store, workspace, self))
         self._activate(name)
@@ -794,7 +817,7 @@ class MainWindow(QMainWindow):
             return
         if isinstance(result, Refused):
             if pending.version is None:
-                self.prompts.error(self, "Cannot open registry", result.message)
+                self.prompts.error(self, self.tr("Cannot open registry"), result.message)
             else:
                 error = result.error if result.error is not None else result.message
                 self._report_version_error(pending.name, pending.version, error)
@@ -806,7 +829,7 @@ class MainWindow(QMainWindow):
         self.opening = None
         self.loading_banner.hide()
         if pending.version is None:
-            self.prompts.error(self, "Cannot open registry", f"{pending.name}: {message}")
+            self.prompts.error(self, self.tr("Cannot open registry"), f"{pending.name}: {message}")
         else:
             self._report_version_error(pending.name, pending.version, message)
         self._open_failed(pending)
@@ -822,13 +845,18 @@ class MainWindow(QMainWindow):
         if isinstance(error, TamperedVersionError):
             self.prompts.error(
                 self,
-                "Version failed its integrity check",
-                f"Version {number} of {name} was not opened: {error}.\n\nThe stored "
-                "document no longer matches the hash recorded when it was published, "
-                "so it may have been changed outside the studio.",
+                self.tr("Version failed its integrity check"),
+                self.tr("Version {number} of {name} was not opened: {error}.").format(
+                    number=number, name=name, error=error
+                )
+                + "\n\n"
+                + self.tr(
+                    "The stored document no longer matches the hash recorded when it was "
+                    "published, so it may have been changed outside the studio."
+                ),
             )
         else:
-            self.prompts.error(self, "Cannot open version", f"{name} v{number}: {error}")
+            self.prompts.error(self, self.tr("Cannot open version"), f"{name} v{number}: {error}")
 
     def _show_no_document(self) -> None:
         self.editor.set_tool(None, None)
@@ -953,7 +981,9 @@ class MainWindow(QMainWindow):
             self.registry_combo.blockSignals(False)
         if doc.read_only:
             self.banner_label.setText(
-                f"Version {doc.workspace.read_only_version} (published, read-only) of {doc.name}"
+                self.tr("Version {number} (published, read-only) of {name}").format(
+                    number=doc.workspace.read_only_version, name=doc.name
+                )
             )
             self.banner.show()
         else:
@@ -1091,7 +1121,7 @@ class MainWindow(QMainWindow):
         ws = doc.workspace
         copy_name = ws.unique_name(f"{source.tool.name[:59]}_copy")
         entry = ws.new_entry(dataclasses.replace(source.tool, name=copy_name))
-        doc.push(InsertTool(ws.index_of(source) + 1, entry, "Duplicate tool"))
+        doc.push(InsertTool(ws.index_of(source) + 1, entry, self.tr("Duplicate tool")))
         self.select_key(entry.key)
 
     def delete_tool(self) -> None:
@@ -1121,8 +1151,11 @@ class MainWindow(QMainWindow):
             problems = "\n".join(f"• {p}" for p in exc.problems)
             self.prompts.error(
                 self,
-                "Not saved",
-                f"{doc.name} was not saved; fix these first (your changes are kept):\n\n{problems}",
+                self.tr("Not saved"),
+                self.tr("{name} was not saved; fix these first (your changes are kept):").format(
+                    name=doc.name
+                )
+                + f"\n\n{problems}",
             )
             return False
         except ConflictError as exc:
@@ -1130,14 +1163,18 @@ class MainWindow(QMainWindow):
                 self.reload_document(doc.name)
             return False
         except StoreError as exc:
-            self.prompts.error(self, "Not saved", f"{doc.name} was not saved: {exc}")
+            self.prompts.error(
+                self,
+                self.tr("Not saved"),
+                self.tr("{name} was not saved: {error}").format(name=doc.name, error=exc),
+            )
             return False
         self._last_saved[doc.name] = datetime.now()
         model = self._tool_models.get(doc.name)
         if model is not None:
             model.refresh_markers()
         self.refresh_registries()
-        self.statusBar().showMessage(f"Saved {doc.name}", 3000)
+        self.statusBar().showMessage(self.tr("Saved {name}").format(name=doc.name), 3000)
         self._update_state()
         return True
 
@@ -1175,7 +1212,9 @@ class MainWindow(QMainWindow):
             self._refresh_versions()
             self.versions_panel.select_version(info.number)
             label = f"{info.number}" + (f" ({info.semver})" if info.semver else "")
-            self.statusBar().showMessage(f"Published {doc.name} version {label}", 5000)
+            self.statusBar().showMessage(
+                self.tr("Published {name} version {label}").format(name=doc.name, label=label), 5000
+            )
         return info
 
     def _open_selected_version(self) -> None:
@@ -1232,22 +1271,33 @@ class MainWindow(QMainWindow):
             self.status_label.setText(self.tr("No registry open"))
             return
         ws = doc.workspace
-        count = f"{len(ws.entries)} tool{'s' if len(ws.entries) != 1 else ''}"
+        n = len(ws.entries)
+        count = self.tr("1 tool") if n == 1 else self.tr("{count} tools").format(count=n)
         if doc.read_only:
-            self.setWindowTitle(f"{doc.name} v{ws.read_only_version} (read-only) — {APP_TITLE}")
+            version = ws.read_only_version
+            title = self.tr("{name} v{version} (read-only)").format(name=doc.name, version=version)
+            self.setWindowTitle(f"{title} — {APP_TITLE}")
             self.status_label.setText(
-                f"{doc.name} · version {ws.read_only_version} · {count} · read-only"
+                " · ".join(
+                    (
+                        doc.name,
+                        self.tr("version {number}").format(number=version),
+                        count,
+                        self.tr("read-only"),
+                    )
+                )
             )
             return
         dirty = doc.is_dirty
         self.setWindowTitle(f"{'*' if dirty else ''}{doc.name} — {APP_TITLE}")
         saved = self._last_saved.get(doc.name)
         if saved is not None:
-            when = f"last saved {saved:%H:%M:%S}"
+            when = self.tr("last saved {time}").format(time=f"{saved:%H:%M:%S}")
         else:
             info = next((r for r in self.registry_model.registries() if r.name == doc.name), None)
-            when = f"stored {info.updated_at.replace('T', ' ')[:19]}" if info else ""
-        state = "unsaved changes" if dirty else "saved"
+            stored = info.updated_at.replace("T", " ")[:19] if info else ""
+            when = self.tr("stored {time}").format(time=stored) if info else ""
+        state = self.tr("unsaved changes") if dirty else self.tr("saved")
         self.status_label.setText(" · ".join(p for p in (doc.name, count, state, when) if p))
 
     def _set_dark(self, dark: bool) -> None:
@@ -1301,6 +1351,10 @@ class MainWindow(QMainWindow):
         name = doc.name if doc is not None else self.opening.name if self.opening else None
         self.playground.sidebar.follow(name)
         self.playground.update_header()
+
+    def _follow_undo_in_playground(self, _index: int) -> None:
+        if self.current_mode() == "playground":
+            self._playground_follow()
 
     def _on_mode_toggled(self, _checked: bool) -> None:
         pa = self.playground_actions
