@@ -23,7 +23,6 @@ from collections.abc import Sequence
 from importlib import import_module
 from typing import TYPE_CHECKING, cast
 
-from registry_db.paths import resolve_db_path
 from studio.cli.commands import COMMANDS
 from studio.cli.common import Handler, UsageError
 
@@ -79,7 +78,7 @@ def _parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
 
 def _open_store(args: argparse.Namespace) -> RegistryStore:
     from registry_db import open_default_store
-    from registry_db.paths import default_db_path
+    from registry_db.paths import default_db_path, resolve_db_path
 
     path = resolve_db_path(getattr(args, "db", None))
     # Only the embedded default database is seeded with the examples; a file
@@ -102,6 +101,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(argv: Sequence[str] | None) -> int:
     args = _parser(argv).parse_args(argv)
     if args.command is None:
+        from registry_db.paths import resolve_db_path
         from studio.ui.app import run_gui
 
         db = getattr(args, "db", None)
@@ -116,12 +116,15 @@ def _main(argv: Sequence[str] | None) -> int:
             print(f"studio: {exc}", file=sys.stderr)
             return 2
         except sqlite3.DatabaseError as exc:  # a plain read (studio registries) went wrong
+            from registry_db.paths import resolve_db_path
+
             path = resolve_db_path(getattr(args, "db", None))
             print(f"studio: database error in {path}: {_one_line(exc)}", file=sys.stderr)
             return 1
         except BrokenPipeError:
             return 0
     from registry_db import DatabaseOpenError, StoreError
+    from registry_db.paths import resolve_db_path
 
     try:
         store = _open_store(args)
