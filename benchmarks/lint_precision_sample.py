@@ -17,7 +17,7 @@ as they are. Each registry is linted whole (profile ``openai``, default
 configuration), so pair rules see the tool's real siblings.
 
 The sample is stratified: the error-level findings of each rule are shuffled
-with the seed, then rules take turns (in rule-id order) giving one finding
+with the seed and the rule id, then rules take turns (in rule-id order) giving one finding
 each until ``--size`` are drawn, so every error-level rule is judged at least
 once when there are no more rules than the sample size. A pair finding counts
 for both of its tools in the share of tools with an error.
@@ -138,12 +138,14 @@ def lint_all(regs: list) -> tuple[list[Drawn], int, int, Counter[str]]:
 
 def draw(errors: list[Drawn], size: int, seed: int) -> list[Drawn]:
     """``size`` findings, rules taking turns (see the module docstring)."""
-    rng = random.Random(seed)
     by_rule: dict[str, list[Drawn]] = defaultdict(list)
     for d in errors:
         by_rule[d.finding.rule_id].append(d)
     for rule in sorted(by_rule):
-        rng.shuffle(by_rule[rule])
+        # A generator per rule, over the rule's findings in a fixed order: a change
+        # in one rule's findings leaves the other rules' draws as they were.
+        by_rule[rule].sort(key=lambda d: key(d.registry, d.finding))
+        random.Random(f"{seed}|{rule}").shuffle(by_rule[rule])
     sample: list[Drawn] = []
     while len(sample) < size and any(by_rule.values()):
         for rule in sorted(by_rule):

@@ -776,7 +776,7 @@ def _base_severity(ia: _ToolInfo, ib: _ToolInfo, template: bool = False) -> Seve
     same_name = ia.key == ib.key and bool(ia.key[1])
     if ca and cb:
         if ca == cb:
-            if ia.key != ib.key and (template or _each_says_more(ia.summary, ib.summary)):
+            if (template and ia.key != ib.key) or _says_more(ia.summary, ib.summary):
                 return Severity.WARNING
             return Severity.ERROR
         if ca <= cb or cb <= ca:
@@ -805,18 +805,27 @@ def _block_words(value: str) -> Counter[str]:
     return Counter(units.content) + Counter(f"{v}()" for v in units.verbs)
 
 
-def _each_says_more(a: str, b: str) -> bool:
-    """True when each summary has a content word or verb class (counted) the other lacks.
+LONG_SUMMARY_UNITS = 8
+"""Content words and verbs from which a summary's repeated words count (see ``_says_more``)."""
 
-    Two summaries with the same content set can still each name what the
-    other does not: a shared preamble ("This tool belongs to the trading
-    system, which allows users to trade stocks, manage their account…")
-    followed by "Get account information." / "Get stock information."; or say
-    which change each makes ("… memberships to be deleted" / "… to be upserted").
+
+def _says_more(a: str, b: str) -> bool:
+    """True when one summary has a content word or verb class (counted) the other lacks.
+
+    Two summaries with the same content set can still say different things: a
+    shared preamble ("This tool belongs to the trading system, which allows
+    users to trade stocks, manage their account…") followed by "Get account
+    information." / "Get stock information."; the change each makes ("…
+    memberships to be deleted" / "… to be upserted"). As with content sets, one
+    saying more is a warning, not "nothing tells them apart".
     Synonyms ("Compute" / "Calculates") are one verb class and tell nothing apart.
     """
     wa, wb = _block_words(a), _block_words(b)
-    return bool(wa - wb) and bool(wb - wa)
+    if wa.keys() != wb.keys():
+        return True
+    # Counts matter in long texts only: "Query orders. Returns order info." says
+    # "order" twice and no more than "Gets order.".
+    return wa != wb and min(sum(wa.values()), sum(wb.values())) >= LONG_SUMMARY_UNITS
 
 
 def _at_most_info(severity: str) -> str:
