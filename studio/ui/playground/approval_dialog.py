@@ -34,7 +34,7 @@ class ApprovalDialog(QDialog):
         super().__init__(parent)
         self.request = request
         risk = request.risk.value
-        self.setWindowTitle(f"Approve {request.tool}?")
+        self.setWindowTitle(self.tr("Approve {tool}?").format(tool=request.tool))
         intro = QLabel(
             f"The model wants to run <b>{request.tool}</b> ({risk}). "
             + (

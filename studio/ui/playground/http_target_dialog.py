@@ -111,11 +111,15 @@ class HttpTargetDialog(QDialog):
         self._save = save
         self._ask = ask
         self.saved = False
-        self.setWindowTitle(f"HTTP target — {tool.name}")
+        self.setWindowTitle(self.tr("HTTP target — {name}").format(name=tool.name))
         self.setObjectName("httpTargetDialog")
         target = dict(target or {})
 
-        self.policy_label = QLabel(f"<b>{html.escape(tool.name)}</b> — {policy_text(tool)}")
+        self.policy_label = QLabel(
+            self.tr("<b>{value}</b> — {value2}").format(
+                value=html.escape(tool.name), value2=policy_text(tool)
+            )
+        )
         self.policy_label.setWordWrap(True)
         self.method_combo = QComboBox()
         self.method_combo.addItems(list(METHODS))
@@ -172,7 +176,9 @@ class HttpTargetDialog(QDialog):
             self.tr("Every http tool of this registry may call only these")
         )
         self.allowed_edit.setFixedHeight(56)
-        self.use_http_check = QCheckBox(f"Run {tool.name} on this target (executor: http)")
+        self.use_http_check = QCheckBox(
+            self.tr("Run {name} on this target (executor: http)").format(name=tool.name)
+        )
         self.use_http_check.setChecked(use_http)
 
         request_box = QGroupBox(self.tr("Request template"))
@@ -458,7 +464,9 @@ class HttpTargetDialog(QDialog):
         except StoreError as exc:
             colour = problem_colour(self)
             self.problems_label.setText(
-                f"<span style='color:{colour}'>✗ Not saved: {html.escape(str(exc))}</span>"
+                self.tr("<span style='color:{colour}'>✗ Not saved: {value}</span>").format(
+                    colour=colour, value=html.escape(str(exc))
+                )
             )
             return False
         self.saved = True

@@ -85,7 +85,9 @@ class InspectorWidget(QWidget):
                 self.panes[name].setPlainText(_dump(value))
         where = f"message {item.message}" if item.message is not None else "streaming"
         label = item.call_id or item.role
-        self.title.setText(f"{item.kind} · {label} · {where}")
+        self.title.setText(
+            self.tr("{kind} · {label} · {where}").format(kind=item.kind, label=label, where=where)
+        )
 
     def _raw(self, item: ConversationItem, model: ConversationModel) -> Any:
         if item.message is not None and item.part is not None:
@@ -112,4 +114,8 @@ class InspectorWidget(QWidget):
             f"turn {t}: {i} in / {o} out" for t, (i, o) in sorted(model.usage.items())
         )
         total_in, total_out = model.total_usage()
-        self.usage_label.setText(f"Tokens — {turns}\nTotal: {total_in} in / {total_out} out")
+        self.usage_label.setText(
+            self.tr("Tokens — {turns}\nTotal: {total_in} in / {total_out} out").format(
+                turns=turns, total_in=total_in, total_out=total_out
+            )
+        )

@@ -106,7 +106,7 @@ class MockEditorDialog(QDialog):
         self._slots: list[int] = []
         self._tab = FORM_TAB
         self._last_row = -1  # the response the form shows (restored after a refused click)
-        self.setWindowTitle(f"Mock responses — {registry}")
+        self.setWindowTitle(self.tr("Mock responses — {registry}").format(registry=registry))
         self.setObjectName("mockEditorDialog")
 
         self.tool_list = QListWidget()
@@ -269,8 +269,10 @@ class MockEditorDialog(QDialog):
     def _refuse(self, problem: str) -> None:
         colour = problem_colour(self)
         self.problems_label.setText(
-            f"<span style='color:{colour}'>✗ Fix it first: {html.escape(problem)}. "
-            "Your text is kept as typed.</span>"
+            self.tr(
+                "<span style='color:{colour}'>✗ Fix it first: {value}. "
+                "Your text is kept as typed.</span>"
+            ).format(colour=colour, value=html.escape(problem))
         )
 
     def select_tool(self, name: str) -> bool:
@@ -455,7 +457,11 @@ class MockEditorDialog(QDialog):
                 if tool
                 else "not in the registry shown: these mocks are never used by it"
             )
-            self.tool_label.setText(f"<b>{html.escape(self.current_tool)}</b> — {where}")
+            self.tool_label.setText(
+                self.tr("<b>{value}</b> — {where}").format(
+                    value=html.escape(self.current_tool), where=where
+                )
+            )
         slot = self.current_slot()
         in_form = self._tab == FORM_TAB
         for b in (self.add_button, self.add_default_button):
@@ -471,7 +477,11 @@ class MockEditorDialog(QDialog):
         self._show_problems()
         self._update_try()
         dirty = self.draft.dirty()
-        self.setWindowTitle(f"Mock responses — {self.registry}{' *' if dirty else ''}")
+        self.setWindowTitle(
+            self.tr("Mock responses — {registry}{value}").format(
+                registry=self.registry, value=" *" if dirty else ""
+            )
+        )
         errors = any(
             p.severity == "error" for name in self.draft.specs for p in self.problems(name)
         )
@@ -526,7 +536,9 @@ class MockEditorDialog(QDialog):
             self.try_label.setText(self.tr("No mocks: a call gets NO_MOCK_RESPONSE (501)."))
             return
         if self.try_edit.error():
-            self.try_label.setText(f"The arguments do not parse ({self.try_edit.error()}).")
+            self.try_label.setText(
+                self.tr("The arguments do not parse ({value}).").format(value=self.try_edit.error())
+            )
             return
         arguments = self.try_edit.value()
         if not isinstance(arguments, dict):
@@ -553,7 +565,7 @@ class MockEditorDialog(QDialog):
         else:
             outcome = json.dumps(body, ensure_ascii=False)
             outcome = outcome if len(outcome) < 200 else outcome[:199] + "…"
-        self.try_label.setText(f"→ {label}: {outcome}")
+        self.try_label.setText(self.tr("→ {label}: {outcome}").format(label=label, outcome=outcome))
 
     # ------------------------------------------------------------------ save / close
 
@@ -574,7 +586,9 @@ class MockEditorDialog(QDialog):
         except StoreError as exc:
             colour = problem_colour(self)
             self.problems_label.setText(
-                f"<span style='color:{colour}'>✗ Not saved: {html.escape(str(exc))}</span>"
+                self.tr("<span style='color:{colour}'>✗ Not saved: {value}</span>").format(
+                    colour=colour, value=html.escape(str(exc))
+                )
             )
             return False
         self.draft.mark_saved()

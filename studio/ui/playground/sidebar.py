@@ -352,13 +352,15 @@ class PlaygroundSidebar(QScrollArea):
             else:
                 self.profiles.update(profile, old_name=old_name)
         except StoreError as exc:
-            self.connection_label.setText(f"Not saved: {exc}")
+            self.connection_label.setText(self.tr("Not saved: {exc}").format(exc=exc))
             return
         if dialog.api_key():
             try:
                 store_api_key(profile.name, dialog.api_key())
             except Exception as exc:  # no keyring backend: say so, keep the profile
-                self.connection_label.setText(f"Saved, but the keyring refused the key: {exc}")
+                self.connection_label.setText(
+                    self.tr("Saved, but the keyring refused the key: {exc}").format(exc=exc)
+                )
         self.refresh()
         self.profile_combo.setCurrentText(profile.name)
 
@@ -368,7 +370,9 @@ class PlaygroundSidebar(QScrollArea):
         if profile is None:
             self.connection_label.setText(self.tr("Add a model profile first"))
             return
-        self.connection_label.setText(f"Testing {profile.base_url}…")
+        self.connection_label.setText(
+            self.tr("Testing {base_url}…").format(base_url=profile.base_url)
+        )
         self.test_button.setEnabled(False)
         self._test_task = asyncio.get_running_loop().create_task(self._test(profile))
 
@@ -419,7 +423,9 @@ class PlaygroundSidebar(QScrollArea):
             try:
                 settings = self.executor_store.settings(name)
             except StoreError as exc:  # deleted or renamed elsewhere meanwhile
-                self.connection_label.setText(f"Executors not loaded: {exc}")
+                self.connection_label.setText(
+                    self.tr("Executors not loaded: {exc}").format(exc=exc)
+                )
             else:
                 executors = {t: (s.executor, s.http) for t, s in settings.tools.items()}
                 self._allowed = settings.allowed_base_urls
@@ -428,7 +434,7 @@ class PlaygroundSidebar(QScrollArea):
         if selected:
             self.select_tool(selected)
         shown = ", ".join(self._allowed) if self._allowed else "none yet (set in HTTP target…)"
-        self.allowed_label.setText(f"HTTP allowed: {shown}")
+        self.allowed_label.setText(self.tr("HTTP allowed: {shown}").format(shown=shown))
         self.configChanged.emit()
 
     def load_registry(self, name: str, version: str) -> Registry | None:
@@ -570,7 +576,7 @@ class PlaygroundSidebar(QScrollArea):
         try:
             self.executor_store.set_executor(registry, tool, executor)
         except StoreError as exc:
-            self.connection_label.setText(f"Executor not saved: {exc}")
+            self.connection_label.setText(self.tr("Executor not saved: {exc}").format(exc=exc))
         self.configChanged.emit()
 
     def _http_editor_closed(self, dialog: HttpTargetDialog, tool: str) -> None:

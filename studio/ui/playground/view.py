@@ -249,7 +249,7 @@ class PlaygroundView(QWidget):
             return None
         document = self.controller.export(fmt)
         path.write_text(json.dumps(document, ensure_ascii=False, indent=2), encoding="utf-8")
-        self.status_label.setText(f"Exported to {path.name}")
+        self.status_label.setText(self.tr("Exported to {name}").format(name=path.name))
         return path
 
     async def _approve(self, request: ApprovalRequest) -> ApprovalDecision:
@@ -270,7 +270,9 @@ class PlaygroundView(QWidget):
         self.inspector.show_item(None, self.model)
         self.inspector.show_usage(self.model)
         origin = f" (from message {run.from_message})" if run.from_message is not None else ""
-        self.session_label.setText(f"Session {run.session_id[:8]}{origin}")
+        self.session_label.setText(
+            self.tr("Session {value}{origin}").format(value=run.session_id[:8], origin=origin)
+        )
         self.session_label.setToolTip(run.session_id)
         self.status_label.setText(self.tr("Running…"))
 

@@ -243,7 +243,11 @@ class ReleaseView(QWidget):
             self.title.setText(self.tr("<b>No registry</b> — open one in the Editor."))
             return
         follow = "" if self.state.stable_pinned else " (stable follows the newest version)"
-        self.title.setText(f"<b>{self.state.registry}</b> — channels{follow}")
+        self.title.setText(
+            self.tr("<b>{registry}</b> — channels{follow}").format(
+                registry=self.state.registry, follow=follow
+            )
+        )
 
     def _update_buttons(self) -> None:
         state = self.state

@@ -201,5 +201,7 @@ class ReplayBar(QWidget):
         self.previous_problem_button.setEnabled(any(i < position for i in problems))
         count = len(problems)
         self.next_problem_button.setToolTip(
-            f"The next step with a problem ({count} step{'s' if count != 1 else ''} with problems)"
+            self.tr("The next step with a problem ({count} step{value} with problems)").format(
+                count=count, value="s" if count != 1 else ""
+            )
         )

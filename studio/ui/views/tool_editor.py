@@ -173,7 +173,9 @@ class ToolEditorWidget(QWidget):
         assert self._document is not None
         read_only = self._document.read_only
         version = self._document.workspace.read_only_version
-        self.read_only_label.setText(f"Version {version} is published and read-only.")
+        self.read_only_label.setText(
+            self.tr("Version {version} is published and read-only.").format(version=version)
+        )
         self.read_only_label.setVisible(read_only)
         if new_tool:
             self.message_label.hide()
