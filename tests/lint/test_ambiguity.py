@@ -623,3 +623,12 @@ def test_summaries_that_name_different_changes_are_told_apart() -> None:
     )
     [same] = pair_findings(lint_registry(twins, config=only_ambiguity()))
     assert same.severity is Severity.ERROR
+
+
+def test_all_items_and_one_item_are_told_apart() -> None:
+    reg = registry(
+        tool("delete_all_customizations", "Delete all email customizations."),
+        tool("delete_email_customization", "Delete an email customization."),
+    )
+    found = pair_findings(lint_registry(reg, config=only_ambiguity()))
+    assert all(f.severity is not Severity.ERROR for f in found)

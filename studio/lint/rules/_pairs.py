@@ -805,6 +805,17 @@ def _block_words(value: str) -> Counter[str]:
     return Counter(units.content) + Counter(f"{v}()" for v in units.verbs)
 
 
+_ALL = re.compile(r"(?i)\b(?:all|every)\b|全部|所有")
+_ONE = re.compile(r"(?i)\b(?:a|an|one|single)\b|一个|单个|某个")
+
+
+def _quantity(summary: str) -> str:
+    """Whether a summary is about every item ("all"), one item ("a", "one"), or neither ("")."""
+    if _ALL.search(summary):
+        return "all"
+    return "one" if _ONE.search(summary) else ""
+
+
 LONG_SUMMARY_UNITS = 8
 """Content words and verbs from which a summary's repeated words count (see ``_says_more``)."""
 
@@ -816,10 +827,14 @@ def _says_more(a: str, b: str) -> bool:
     shared preamble ("This tool belongs to the trading system, which allows
     users to trade stocks, manage their account…") followed by "Get account
     information." / "Get stock information."; the change each makes ("…
-    memberships to be deleted" / "… to be upserted"). As with content sets, one
+    memberships to be deleted" / "… to be upserted"); all items or one ("Delete
+    all email customizations" / "Delete an email customization"). As with content sets, one
     saying more is a warning, not "nothing tells them apart".
     Synonyms ("Compute" / "Calculates") are one verb class and tell nothing apart.
     """
+    qa, qb = _quantity(a), _quantity(b)
+    if qa and qb and qa != qb:
+        return True  # "Delete all email customizations" / "Delete an email customization"
     wa, wb = _block_words(a), _block_words(b)
     if wa.keys() != wb.keys():
         return True
