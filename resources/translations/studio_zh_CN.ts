@@ -249,6 +249,13 @@
     </message>
 </context>
 <context>
+    <name>ApprovalDialog</name>
+    <message>
+        <source>Approve {tool}?</source>
+        <translation>批准 {tool}？</translation>
+    </message>
+</context>
+<context>
     <name>CanaryDialog</name>
     <message>
         <source>Set canary</source>
@@ -269,6 +276,70 @@
     <message>
         <source>Why</source>
         <translation>原因</translation>
+    </message>
+</context>
+<context>
+    <name>CaseDialog</name>
+    <message>
+        <source>Edit eval case</source>
+        <extracomment>What a new case starts as: every part an author usually fills in.</extracomment>
+        <translation>编辑评测用例</translation>
+    </message>
+    <message>
+        <source>New eval case</source>
+        <translation>新建评测用例</translation>
+    </message>
+    <message>
+        <source>One case as JSON: id, user, expect (kind tool, tools, no_tool or ask; calls with argument matchers by JSON path), must_not, tags, context.</source>
+        <translation>以 JSON 表示一个用例：id、user、expect（kind 为 tool、tools、no_tool 或 ask；calls 按 JSON 路径给出参数匹配条件）、must_not、tags、context。</translation>
+    </message>
+    <message>
+        <source>Tools: {names}</source>
+        <translation>工具：{names}</translation>
+    </message>
+    <message>
+        <source>Problems</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <source>The case is valid.</source>
+        <translation>用例有效。</translation>
+    </message>
+</context>
+<context>
+    <name>CasesModel</name>
+    <message>
+        <source>Id</source>
+        <extracomment>Result filter values (the proxy's ``result`` attribute).</extracomment>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>User turn</source>
+        <translation>用户轮次</translation>
+    </message>
+    <message>
+        <source>Expected</source>
+        <translation>期望</translation>
+    </message>
+    <message>
+        <source>Tags</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>Not in the run</source>
+        <translation>不在本次运行中</translation>
+    </message>
+    <message>
+        <source>passed</source>
+        <translation>通过</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
     </message>
 </context>
 <context>
@@ -497,6 +568,21 @@ after: {after}</source>
     <message>
         <source>Arguments (JSON object)</source>
         <translation>参数（JSON 对象）</translation>
+    </message>
+</context>
+<context>
+    <name>ConfusionModel</name>
+    <message>
+        <source>Expected: {name}</source>
+        <translation>期望：{name}</translation>
+    </message>
+    <message>
+        <source>Chosen: {name}</source>
+        <translation>选择：{name}</translation>
+    </message>
+    <message>
+        <source>expected {expected}, chose {chosen}: {count} of {total}</source>
+        <translation>期望 {expected}，选择了 {chosen}：{total} 次中 {count} 次</translation>
     </message>
 </context>
 <context>
@@ -936,6 +1022,21 @@ after: {after}</source>
     </message>
 </context>
 <context>
+    <name>EvalRunController</name>
+    <message>
+        <source>A run is already going; cancel it first</source>
+        <translation>已有运行在进行；请先取消</translation>
+    </message>
+    <message>
+        <source>Choose at least one model profile</source>
+        <translation>请至少选择一个模型配置</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+</context>
+<context>
     <name>EventLogView</name>
     <message>
         <source>Event log</source>
@@ -1088,7 +1189,22 @@ after: {after}</source>
     </message>
 </context>
 <context>
+    <name>HeatMapView</name>
+    <message>
+        <source>Confusion matrix</source>
+        <translation>混淆矩阵</translation>
+    </message>
+</context>
+<context>
     <name>HttpTargetDialog</name>
+    <message>
+        <source>HTTP target — {name}</source>
+        <translation>HTTP 目标 — {name}</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;{value}&lt;/b&gt; — {value2}</source>
+        <translation>&lt;b&gt;{value}&lt;/b&gt; — {value2}</translation>
+    </message>
     <message>
         <source>https://api.example/tickets/{ticket_id}</source>
         <translation>https://api.example/tickets/{ticket_id}</translation>
@@ -1122,6 +1238,10 @@ A template: {"ids": "{invoice_ids}", "note": "by {employee_id}"}</source>
     <message>
         <source>Every http tool of this registry may call only these</source>
         <translation>此注册表的每个 http 工具只能调用这些地址</translation>
+    </message>
+    <message>
+        <source>Run {name} on this target (executor: http)</source>
+        <translation>在此目标上运行 {name}（执行器：HTTP）</translation>
     </message>
     <message>
         <source>Request template</source>
@@ -1164,6 +1284,10 @@ A template: {"ids": "{invoice_ids}", "note": "by {employee_id}"}</source>
     <message>
         <source>✓ No problems: Save stores the target for this registry.</source>
         <translation>✓ 没有问题：“保存”会为此注册表存储该目标。</translation>
+    </message>
+    <message>
+        <source>&lt;span style='color:{colour}'&gt;✗ Not saved: {value}&lt;/span&gt;</source>
+        <translation>&lt;span style='color:{colour}'&gt;✗ 未保存：{value}&lt;/span&gt;</translation>
     </message>
 </context>
 <context>
@@ -1389,6 +1513,16 @@ A template: {"ids": "{invoice_ids}", "note": "by {employee_id}"}</source>
     <message>
         <source>No tokens used yet</source>
         <translation>尚未使用 token</translation>
+    </message>
+    <message>
+        <source>{kind} · {label} · {where}</source>
+        <translation>{kind} · {label} · {where}</translation>
+    </message>
+    <message>
+        <source>Tokens — {turns}
+Total: {total_in} in / {total_out} out</source>
+        <translation>Token — {turns}
+合计：输入 {total_in} / 输出 {total_out}</translation>
     </message>
 </context>
 <context>
@@ -1882,6 +2016,10 @@ PATH_TO_PASS_THROUGH</translation>
 <context>
     <name>MockEditorDialog</name>
     <message>
+        <source>Mock responses — {registry}</source>
+        <translation>模拟响应 — {registry}</translation>
+    </message>
+    <message>
         <source>Tried from the top: the first response whose matchers all hold answers; the default answers when none does. Bold: the one the Try arguments get.</source>
         <translation>从上往下尝试：第一个所有匹配条件都成立的响应作答；都不成立时由默认响应作答。粗体：试用参数得到的那一个。</translation>
     </message>
@@ -1934,8 +2072,24 @@ PATH_TO_PASS_THROUGH</translation>
         <translation>试用参数(&amp;T)：</translation>
     </message>
     <message>
+        <source>&lt;span style='color:{colour}'&gt;✗ Fix it first: {value}. Your text is kept as typed.&lt;/span&gt;</source>
+        <translation>&lt;span style='color:{colour}'&gt;✗ 请先修正：{value}。你输入的文本已原样保留。&lt;/span&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;{value}&lt;/b&gt; — {where}</source>
+        <translation>&lt;b&gt;{value}&lt;/b&gt; — {where}</translation>
+    </message>
+    <message>
+        <source>Mock responses — {registry}{value}</source>
+        <translation>模拟响应 — {registry}{value}</translation>
+    </message>
+    <message>
         <source>No mocks: a call gets NO_MOCK_RESPONSE (501).</source>
         <translation>没有模拟响应：调用会得到 NO_MOCK_RESPONSE (501)。</translation>
+    </message>
+    <message>
+        <source>The arguments do not parse ({value}).</source>
+        <translation>参数无法解析（{value}）。</translation>
     </message>
     <message>
         <source>Arguments are a JSON object.</source>
@@ -1948,6 +2102,14 @@ PATH_TO_PASS_THROUGH</translation>
     <message>
         <source>No response matches: the call gets NO_MOCK_RESPONSE (404).</source>
         <translation>没有匹配的响应：调用会得到 NO_MOCK_RESPONSE (404)。</translation>
+    </message>
+    <message>
+        <source>→ {label}: {outcome}</source>
+        <translation>→ {label}：{outcome}</translation>
+    </message>
+    <message>
+        <source>&lt;span style='color:{colour}'&gt;✗ Not saved: {value}&lt;/span&gt;</source>
+        <translation>&lt;span style='color:{colour}'&gt;✗ 未保存：{value}&lt;/span&gt;</translation>
     </message>
 </context>
 <context>
@@ -2381,12 +2543,32 @@ PATH_TO_PASS_THROUGH</translation>
         <translation>草稿 · {count} 处未保存的修改</translation>
     </message>
     <message>
+        <source>Not saved: {exc}</source>
+        <translation>未保存：{exc}</translation>
+    </message>
+    <message>
+        <source>Saved, but the keyring refused the key: {exc}</source>
+        <translation>已保存，但密钥环拒绝保存该密钥：{exc}</translation>
+    </message>
+    <message>
         <source>Add a model profile first</source>
         <translation>请先添加模型配置</translation>
     </message>
     <message>
+        <source>Testing {base_url}…</source>
+        <translation>正在测试 {base_url}…</translation>
+    </message>
+    <message>
         <source>Versions not loaded: {error}</source>
         <translation>版本未加载：{error}</translation>
+    </message>
+    <message>
+        <source>Executors not loaded: {exc}</source>
+        <translation>执行器未加载：{exc}</translation>
+    </message>
+    <message>
+        <source>HTTP allowed: {shown}</source>
+        <translation>允许的 HTTP：{shown}</translation>
     </message>
     <message>
         <source>Registry not loaded: {error}</source>
@@ -2395,6 +2577,10 @@ PATH_TO_PASS_THROUGH</translation>
     <message>
         <source>{variable} is not set: export it before starting the studio, or store a key with Edit… (profile {profile})</source>
         <translation>{variable} 未设置：请在启动 Studio 前导出该环境变量，或通过“编辑…”保存密钥（配置 {profile}）</translation>
+    </message>
+    <message>
+        <source>Executor not saved: {exc}</source>
+        <translation>执行器未保存：{exc}</translation>
     </message>
     <message>
         <source>Select a tool in the executor table first</source>
@@ -2462,6 +2648,14 @@ PATH_TO_PASS_THROUGH</translation>
     <message>
         <source>Run something first: there is no session to export</source>
         <translation>请先运行：没有可导出的会话</translation>
+    </message>
+    <message>
+        <source>Exported to {name}</source>
+        <translation>已导出到 {name}</translation>
+    </message>
+    <message>
+        <source>Session {value}{origin}</source>
+        <translation>会话 {value}{origin}</translation>
     </message>
     <message>
         <source>Running…</source>
@@ -3036,6 +3230,10 @@ PATH_TO_PASS_THROUGH</translation>
         <translation>&lt;b&gt;未打开注册表&lt;/b&gt; — 请在编辑器中打开一个。</translation>
     </message>
     <message>
+        <source>&lt;b&gt;{registry}&lt;/b&gt; — channels{follow}</source>
+        <translation>&lt;b&gt;{registry}&lt;/b&gt; — 渠道{follow}</translation>
+    </message>
+    <message>
         <source>Why promote v{version} to stable?</source>
         <translation>为什么要将 v{version} 提升为 stable？</translation>
     </message>
@@ -3112,6 +3310,226 @@ PATH_TO_PASS_THROUGH</translation>
     <message>
         <source>No session</source>
         <translation>无会话</translation>
+    </message>
+    <message>
+        <source>The next step with a problem ({count} step{value} with problems)</source>
+        <translation>下一个有问题的步骤（共 {count} 个有问题的步骤{value}）</translation>
+    </message>
+</context>
+<context>
+    <name>ReportView</name>
+    <message>
+        <source>Choose a run to see its report.</source>
+        <extracomment>Export formats offered: (format for :func:`studio.evals.report.render`, file suffix).</extracomment>
+        <translation>选择一次运行以查看其报告。</translation>
+    </message>
+    <message>
+        <source>Markdown…</source>
+        <translation>Markdown…</translation>
+    </message>
+    <message>
+        <source>HTML…</source>
+        <translation>HTML…</translation>
+    </message>
+    <message>
+        <source>JSON…</source>
+        <translation>JSON…</translation>
+    </message>
+    <message>
+        <source>Export the report</source>
+        <translation>导出报告</translation>
+    </message>
+    <message>
+        <source>Selection and arguments per variant</source>
+        <translation>各变体的选择与参数</translation>
+    </message>
+    <message>
+        <source>Per-tool pass rates</source>
+        <translation>各工具通过率</translation>
+    </message>
+    <message>
+        <source>Variant and profile</source>
+        <translation>变体与配置</translation>
+    </message>
+    <message>
+        <source>Click a cell to list its cases.</source>
+        <translation>点击单元格以列出其用例。</translation>
+    </message>
+    <message>
+        <source>Cases of the chosen cell</source>
+        <translation>所选单元格的用例</translation>
+    </message>
+    <message>
+        <source>Flips</source>
+        <translation>翻转</translation>
+    </message>
+    <message>
+        <source>Attempt</source>
+        <translation>尝试</translation>
+    </message>
+    <message>
+        <source>Scores and calls</source>
+        <translation>评分与调用</translation>
+    </message>
+    <message>
+        <source>Summary</source>
+        <translation>摘要</translation>
+    </message>
+    <message>
+        <source>Confusion</source>
+        <translation>混淆</translation>
+    </message>
+    <message>
+        <source>Case</source>
+        <translation>用例</translation>
+    </message>
+    <message>
+        <source>One variant: run A vs B to get a verdict.</source>
+        <translation>只有一个变体：运行 A 对比 B 才能得出结论。</translation>
+    </message>
+    <message>
+        <source>Variant · profile</source>
+        <translation>变体 · 配置</translation>
+    </message>
+    <message>
+        <source>Cases</source>
+        <translation>用例</translation>
+    </message>
+    <message>
+        <source>Selection</source>
+        <translation>选择</translation>
+    </message>
+    <message>
+        <source>Arguments raw</source>
+        <translation>原始参数</translation>
+    </message>
+    <message>
+        <source>Arguments after pipeline</source>
+        <translation>流水线处理后的参数</translation>
+    </message>
+    <message>
+        <source>End-to-end</source>
+        <translation>端到端</translation>
+    </message>
+    <message>
+        <source>Tool</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <source>Δ</source>
+        <translation>Δ</translation>
+    </message>
+    <message>
+        <source>Fixed</source>
+        <translation>已修复</translation>
+    </message>
+    <message>
+        <source>Broken</source>
+        <translation>变坏</translation>
+    </message>
+    <message>
+        <source>Support</source>
+        <translation>样本数</translation>
+    </message>
+    <message>
+        <source>Precision</source>
+        <translation>精确率</translation>
+    </message>
+    <message>
+        <source>Recall</source>
+        <translation>召回率</translation>
+    </message>
+    <message>
+        <source>F1</source>
+        <translation>F1</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Profile</source>
+        <translation>配置</translation>
+    </message>
+    <message>
+        <source>Expected</source>
+        <translation>期望</translation>
+    </message>
+    <message>
+        <source>A chose</source>
+        <translation>A 的选择</translation>
+    </message>
+    <message>
+        <source>B chose</source>
+        <translation>B 的选择</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>broken</source>
+        <translation>变坏</translation>
+    </message>
+    <message>
+        <source>fixed</source>
+        <translation>修复</translation>
+    </message>
+    <message>
+        <source>unchanged</source>
+        <translation>未更改</translation>
+    </message>
+    <message>
+        <source>Expected {expected}, chose {chosen}: {count} attempt(s)</source>
+        <translation>期望 {expected}，选择了 {chosen}：{count} 次尝试</translation>
+    </message>
+    <message>
+        <source>passed</source>
+        <translation>通过</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>Status: {status}</source>
+        <translation>状态：{status}</translation>
+    </message>
+    <message>
+        <source>Expected: {expected} · chose: {chosen}</source>
+        <translation>期望：{expected} · 选择：{chosen}</translation>
+    </message>
+    <message>
+        <source>Raw: {verdict}</source>
+        <translation>原始：{verdict}</translation>
+    </message>
+    <message>
+        <source>After the pipeline: {verdict}</source>
+        <translation>流水线处理后：{verdict}</translation>
+    </message>
+    <message>
+        <source>Calls as sent:</source>
+        <translation>发送时的调用：</translation>
+    </message>
+    <message>
+        <source>Calls after the pipeline:</source>
+        <translation>流水线处理后的调用：</translation>
+    </message>
+    <message>
+        <source>Tokens in {tin} · out {tout} · {ms:.0f} ms{cached}</source>
+        <translation>Token 输入 {tin} · 输出 {tout} · {ms:.0f} ms{cached}</translation>
+    </message>
+    <message>
+        <source> · cached</source>
+        <translation> · 已缓存</translation>
+    </message>
+    <message>
+        <source>Answer text: {text}</source>
+        <translation>回答文本：{text}</translation>
+    </message>
+    <message>
+        <source>No report to export</source>
+        <translation>没有可导出的报告</translation>
     </message>
 </context>
 <context>
@@ -3292,6 +3710,92 @@ PATH_TO_PASS_THROUGH</translation>
     <message>
         <source>note: {note}</source>
         <translation>注：{note}</translation>
+    </message>
+</context>
+<context>
+    <name>ReviewSummary</name>
+    <message>
+        <source>breaking ack'd: {count}</source>
+        <translation>已确认破坏性变更：{count}</translation>
+    </message>
+    <message>
+        <source>Published without a review (e.g. from the command line).</source>
+        <translation>发布时未经审阅（例如从命令行发布）。</translation>
+    </message>
+    <message>
+        <source>Reviewed against {against}</source>
+        <translation>审阅基线：{against}</translation>
+    </message>
+    <message>
+        <source>Suggested {level}: {reasons}</source>
+        <translation>建议{level}：{reasons}</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>Breaking changes acknowledged by {who}:</source>
+        <translation>由 {who} 确认的破坏性变更：</translation>
+    </message>
+</context>
+<context>
+    <name>RunDialog</name>
+    <message>
+        <source>Run eval set {name}</source>
+        <translation>运行评测集 {name}</translation>
+    </message>
+    <message>
+        <source>(none: one variant)</source>
+        <translation>（无：单一变体）</translation>
+    </message>
+    <message>
+        <source>Model profiles</source>
+        <translation>模型配置</translation>
+    </message>
+    <message>
+        <source>No model profile yet: add one in the Playground (Profiles…).</source>
+        <translation>尚无模型配置：请在调试台中添加（配置…）。</translation>
+    </message>
+    <message>
+        <source>no limit</source>
+        <translation>不限</translation>
+    </message>
+    <message>
+        <source>Reuse cached answers for identical requests</source>
+        <translation>对相同请求复用缓存的回答</translation>
+    </message>
+    <message>
+        <source>A (baseline):</source>
+        <translation>A（基线）：</translation>
+    </message>
+    <message>
+        <source>B (candidate):</source>
+        <translation>B（候选）：</translation>
+    </message>
+    <message>
+        <source>Profiles:</source>
+        <translation>配置：</translation>
+    </message>
+    <message>
+        <source>Repetitions:</source>
+        <translation>重复次数：</translation>
+    </message>
+    <message>
+        <source>Concurrency:</source>
+        <translation>并发数：</translation>
+    </message>
+    <message>
+        <source>Budget (requests):</source>
+        <translation>预算（请求数）：</translation>
+    </message>
+    <message>
+        <source>Budget (tokens):</source>
+        <translation>预算（token 数）：</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
     </message>
 </context>
 <context>
@@ -3831,6 +4335,10 @@ Token：模型看到的名称、渲染后的描述和参数，另加提供商封
     <message>
         <source>No tool selected</source>
         <translation>未选择工具</translation>
+    </message>
+    <message>
+        <source>Version {version} is published and read-only.</source>
+        <translation>版本 {version} 已发布，为只读。</translation>
     </message>
 </context>
 <context>

@@ -14,7 +14,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from PySide6.QtCore import QCoreApplication
+
 from studio.diff import CLASS_ORDER, Change, ChangeClass, RegistryDiff
+from studio.ui.diff.diff_models import class_word, semver_word
 
 REVIEW_FORMAT = "tool-registry-studio/review@1"
 
@@ -49,26 +52,43 @@ def review_summary(review: dict[str, Any] | None) -> str:
         return ""
     level = (review.get("semver") or {}).get("level", "")
     acked = len(review.get("acknowledged") or [])
-    parts = [str(level)] if level else []
+    parts = [semver_word(str(level))] if level else []
     if acked:
-        parts.append(f"breaking ack'd: {acked}")
+        parts.append(
+            QCoreApplication.translate("ReviewSummary", "breaking ack'd: {count}").format(
+                count=acked
+            )
+        )
     return " · ".join(parts)
 
 
 def review_tooltip(review: dict[str, Any] | None) -> str:
     """The review spelled out: baseline, counts, reasons and acknowledgements."""
     if not review:
-        return "Published without a review (e.g. from the command line)."
+        return QCoreApplication.translate(
+            "ReviewSummary", "Published without a review (e.g. from the command line)."
+        )
     counts = review.get("counts") or {}
     semver = review.get("semver") or {}
     lines = [
-        f"Reviewed against {review.get('against', '?')}",
-        ", ".join(f"{counts.get(k.value, 0)} {k.value}" for k in CLASS_ORDER),
-        f"Suggested {semver.get('level', '?')}: {', '.join(semver.get('reasons') or []) or '—'}",
+        QCoreApplication.translate("ReviewSummary", "Reviewed against {against}").format(
+            against=review.get("against", "?")
+        ),
+        ", ".join(f"{counts.get(k.value, 0)} {class_word(k)}" for k in CLASS_ORDER),
+        QCoreApplication.translate("ReviewSummary", "Suggested {level}: {reasons}").format(
+            level=semver_word(str(semver.get("level", "?"))),
+            reasons=", ".join(semver.get("reasons") or []) or "—",
+        ),
     ]
     acked = review.get("acknowledged") or []
     if acked:
-        who = review.get("acknowledged_by") or "unknown"
-        lines.append(f"Breaking changes acknowledged by {who}:")
+        who = review.get("acknowledged_by") or QCoreApplication.translate(
+            "ReviewSummary", "unknown"
+        )
+        lines.append(
+            QCoreApplication.translate(
+                "ReviewSummary", "Breaking changes acknowledged by {who}:"
+            ).format(who=who)
+        )
         lines += [f"  {a['rule_id']} {a.get('tool') or ''} {a.get('path') or ''}" for a in acked]
     return "\n".join(lines)

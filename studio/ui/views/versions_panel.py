@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -55,9 +55,9 @@ class VersionsPanel(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.heading = QLabel(self.tr("No registry open"))
+        self.heading = QLabel()
+        self._shown: tuple[str | None, list[VersionInfo]] = (None, [])
         self.tree = QTreeWidget()
-        self.tree.setHeaderLabels([QCoreApplication.translate("Columns", c) for c in COLUMNS])
         self.tree.setRootIsDecorated(False)
         self.tree.setUniformRowHeights(True)
         self.tree.setAlternatingRowColors(True)
@@ -70,17 +70,13 @@ class VersionsPanel(QWidget):
         self.tree.itemSelectionChanged.connect(self._update_buttons)
         self.tree.itemDoubleClicked.connect(lambda *_: self._open_selected())
 
-        self.publish_button = QPushButton(self.tr("Publish…"))
-        self.publish_button.setToolTip(
-            self.tr("Publish the saved draft as a new immutable version")
-        )
+        self.publish_button = QPushButton()
         self.publish_button.clicked.connect(self.publishRequested)
-        self.open_button = QPushButton(self.tr("Open read-only"))
-        self.open_button.setToolTip(self.tr("Look at the selected version without changing it"))
+        self.open_button = QPushButton()
         self.open_button.clicked.connect(self._open_selected)
-        self.compare_button = QPushButton(self.tr("Compare…"))
-        self.compare_button.setToolTip(self.tr("Diff the selected version against the draft"))
+        self.compare_button = QPushButton()
         self.compare_button.clicked.connect(self._compare_selected)
+        self._retranslate()
 
         buttons = QHBoxLayout()
         buttons.addWidget(self.heading, 1)
@@ -94,8 +90,30 @@ class VersionsPanel(QWidget):
         layout.addWidget(self.tree, 1)
         self._update_buttons()
 
+    def changeEvent(self, event: QEvent) -> None:
+        # The window keeps this panel across a language switch: its texts follow.
+        if event.type() == QEvent.Type.LanguageChange:
+            self._retranslate()
+        super().changeEvent(event)
+
+    def _retranslate(self) -> None:
+        self.tree.setHeaderLabels([QCoreApplication.translate("Columns", c) for c in COLUMNS])
+        self.publish_button.setText(self.tr("Publish…"))
+        self.publish_button.setToolTip(
+            self.tr("Publish the saved draft as a new immutable version")
+        )
+        self.open_button.setText(self.tr("Open read-only"))
+        self.open_button.setToolTip(self.tr("Look at the selected version without changing it"))
+        self.compare_button.setText(self.tr("Compare…"))
+        self.compare_button.setToolTip(self.tr("Diff the selected version against the draft"))
+        selected = self.selected_version()
+        self.set_versions(*self._shown)
+        if selected is not None:
+            self.select_version(selected)
+
     def set_versions(self, registry: str | None, versions: Sequence[VersionInfo]) -> None:
         """Show ``versions`` of ``registry`` (None: nothing open)."""
+        self._shown = (registry, list(versions))
         self.tree.clear()
         if registry is None:
             self.heading.setText(self.tr("No registry open"))
