@@ -109,3 +109,12 @@ def test_folder_binary_asset_survives(tmp_path: Path) -> None:
     assert (tmp_path / "repo/skills/travel-reimbursement/assets/logo.png").read_bytes() == png
     back, _ = import_dir(tmp_path / "repo")
     assert back.skills[0].file("assets/logo.png") == png
+
+
+def test_bundled_example_carries_the_skill_folder_and_card_as_they_are() -> None:
+    registry = parse_registry(json.loads((EXAMPLES / "travel-reimbursement.json").read_text()))
+    assert registry.skills == (read_skill_folder(SKILL_DIR),)
+    assert registry.agents[0].card == json.loads(CARD.read_text(encoding="utf-8"))
+    assert registry.skills[0].description == (
+        "处理差旅费用报销与超标说明。员工提到出差、打车、住宿报销或超标时使用；不处理采购报销。"
+    )
