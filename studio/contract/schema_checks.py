@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import cache
 from typing import Any
-
-import jsonschema_rs
-from jsonschema import Draft202012Validator
 
 from studio.contract.model import injected_fields
 from studio.contract.problems import Problem, join_path, json_kind
@@ -15,12 +13,23 @@ from studio.contract.problems import Problem, join_path, json_kind
 JSON_SCHEMA_TYPES = ("array", "boolean", "integer", "null", "number", "object", "string")
 INJECTED_PATTERN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$")
 
-_META = Draft202012Validator(Draft202012Validator.META_SCHEMA)
-# The pure-Python metaschema check costs ~1.5 ms per tool (mostly $dynamicRef
-# resolution), which makes importing 10,000 tools take 20 s. The Rust validator
-# answers "valid?" in microseconds; only an invalid schema pays for the Python
-# validator, whose errors carry the paths and wording we report.
-_FAST_META = jsonschema_rs.Draft202012Validator(Draft202012Validator.META_SCHEMA)
+
+@cache
+def _validators() -> tuple[Any, Any]:
+    """The metaschema validators: Rust to answer "valid?", Python to word the errors.
+
+    The pure-Python metaschema check costs ~1.5 ms per tool (mostly $dynamicRef
+    resolution), which makes importing 10,000 tools take 20 s. The Rust validator
+    answers "valid?" in microseconds; only an invalid schema pays for the Python
+    validator, whose errors carry the paths and wording we report. Built on first
+    use: importing jsonschema costs ~50 ms that commands never parsing a tool
+    (``studio sessions …``) need not pay.
+    """
+    import jsonschema_rs
+    from jsonschema import Draft202012Validator
+
+    meta = Draft202012Validator.META_SCHEMA
+    return jsonschema_rs.Draft202012Validator(meta), Draft202012Validator(meta)
 
 
 def check_parameters(schema: Any, path: str) -> list[Problem]:
@@ -73,12 +82,13 @@ def check_output_schema(schema: Any, path: str) -> list[Problem]:
 
 
 def _metaschema_problems(schema: dict[str, Any], path: str) -> Iterator[Problem]:
+    fast, python = _validators()
     try:
-        if _FAST_META.is_valid(schema):
+        if fast.is_valid(schema):
             return
     except (ValueError, OverflowError, TypeError):
         pass  # e.g. integers beyond 64 bits: let the Python validator judge
-    for error in sorted(_META.iter_errors(schema), key=lambda e: list(map(str, e.path))):
+    for error in sorted(python.iter_errors(schema), key=lambda e: list(map(str, e.path))):
         where = join_path(path, *error.absolute_path)
         yield Problem(where, _explain(error))
 
