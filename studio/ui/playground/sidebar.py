@@ -433,7 +433,9 @@ class PlaygroundSidebar(QScrollArea):
         self.executor_model.set_registry(self._registry, executors, self._mock_specs)
         if selected:
             self.select_tool(selected)
-        shown = ", ".join(self._allowed) if self._allowed else "none yet (set in HTTP target…)"
+        shown = (
+            ", ".join(self._allowed) if self._allowed else self.tr("none yet (set in HTTP target…)")
+        )
         self.allowed_label.setText(self.tr("HTTP allowed: {shown}").format(shown=shown))
         self.configChanged.emit()
 
@@ -482,7 +484,7 @@ class PlaygroundSidebar(QScrollArea):
         """The run's configuration; raises ValueError saying what is missing or wrong."""
         profile = self.current_profile()
         if profile is None:
-            raise ValueError("Add a model profile first (Model → Add…)")
+            raise ValueError(self.tr("Add a model profile first (Model → Add…)"))
         if profile.api_key_env:
             # Said before any request: the provider's "401" named no cause.
             lookup = find_api_key(profile)
@@ -494,11 +496,13 @@ class PlaygroundSidebar(QScrollArea):
                     ).format(variable=profile.api_key_env, profile=profile.name)
                 )
         if self._registry is None:
-            raise ValueError("Pick a registry")
+            raise ValueError(self.tr("Pick a registry"))
         try:
             mocks = parse_mocks({"tools": {k: v for k, v in self._mock_specs.items() if k}})
         except ValueError as exc:  # MockSpecError included: edited outside the studio
-            raise ValueError(f"The stored mocks do not load: {exc} (Mock responses…)") from exc
+            raise ValueError(
+                self.tr("The stored mocks do not load: {error} (Mock responses…)").format(error=exc)
+            ) from exc
         context = self.context()
         executors: dict[str, Any] = {}
         targets = self.http_targets()
@@ -526,7 +530,10 @@ class PlaygroundSidebar(QScrollArea):
         try:
             return configured_targets(choices, tools, self._allowed)
         except ConfiguredTargetError as exc:
-            hint = {"missing": "double-click its executor row", "invalid": "HTTP target…"}
+            hint = {
+                "missing": self.tr("double-click its executor row"),
+                "invalid": self.tr("HTTP target…"),
+            }
             where = hint.get(exc.kind)
             raise ValueError(f"{exc} ({where})" if where else str(exc)) from exc
 

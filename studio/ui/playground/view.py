@@ -116,8 +116,10 @@ class PlaygroundView(QWidget):
         self.export_button.setText(self.tr("Export"))
         self.export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         menu = QMenu(self.export_button)
-        menu.addAction("OpenAI messages JSON…", lambda: self.export_to_file("openai"))
-        menu.addAction("Anthropic messages JSON…", lambda: self.export_to_file("anthropic"))
+        menu.addAction(self.tr("OpenAI messages JSON…"), lambda: self.export_to_file("openai"))
+        menu.addAction(
+            self.tr("Anthropic messages JSON…"), lambda: self.export_to_file("anthropic")
+        )
         self.export_button.setMenu(menu)
         # Where the session stands, then its buttons: on one row in a 900 px window
         # the buttons covered each other.
@@ -253,7 +255,9 @@ class PlaygroundView(QWidget):
         return path
 
     async def _approve(self, request: ApprovalRequest) -> ApprovalDecision:
-        self.status_label.setText(f"Waiting for approval of {request.tool}")
+        self.status_label.setText(
+            self.tr("Waiting for approval of {tool}").format(tool=request.tool)
+        )
         return await self.approval_prompt(self, request)
 
     # ------------------------------------------------------------------ run signals
@@ -302,7 +306,8 @@ class PlaygroundView(QWidget):
         self.model.sync_messages(list(result.messages))
         self.inspector.show_usage(self.model)
         reason = f": {result.reason}" if result.reason else ""
-        self.status_label.setText(f"Run {result.status}{reason}"[:160])
+        status = self.tr("Run {status}").format(status=result.status)
+        self.status_label.setText(f"{status}{reason}"[:160])
 
     def _on_busy(self, _busy: bool) -> None:
         self._update_buttons()

@@ -176,7 +176,7 @@ class GuardWidget(QWidget):
         self.refresh_button.clicked.connect(self.refresh)
         for spin in (self.min_samples, self.max_drop, self.p_value, self.p95_ratio):
             spin.editingFinished.connect(self.refresh)
-        self._show_banner("none", "Pick a registry to see its canary's health.")
+        self._show_banner("none", self.tr("Pick a registry to see its canary's health."))
 
     # ------------------------------------------------------------------ public
 
@@ -200,7 +200,7 @@ class GuardWidget(QWidget):
         if self.registry is None:
             self.model.set_rows([])
             return self._stamp
-        self._show_banner("none", "Computing guard metrics…")
+        self._show_banner("none", self.tr("Computing guard metrics…"))
         job = _GuardJob(self._stamp, self.store, self.registry, self.thresholds(), 13,
                         self._signals)  # fmt: skip
         self._pool.start(job)
@@ -225,11 +225,17 @@ class GuardWidget(QWidget):
         report = result.report
         if report is None:
             self.model.set_rows([])
-            self._show_banner("none", "No canary: set a canary version to compare it with stable.")
+            self._show_banner(
+                "none", self.tr("No canary: set a canary version to compare it with stable.")
+            )
         else:
             self.model.set_rows([report.overall, *report.tools])
             rec = report.recommendation
-            title = {"hold": "Hold", "promote": "Promote", "rollback": "Roll back"}[rec.action]
+            title = {
+                "hold": self.tr("Hold"),
+                "promote": self.tr("Promote"),
+                "rollback": self.tr("Roll back"),
+            }[rec.action]
             self._show_banner(
                 rec.action,
                 f"<b>{title}</b> — canary v{report.canary_version} vs stable "
@@ -241,7 +247,10 @@ class GuardWidget(QWidget):
     def _on_failed(self, stamp: int, message: str) -> None:
         if stamp == self._stamp:
             self._show_banner(
-                "rollback", f"Guard metrics could not be computed: {html.escape(message)}"
+                "rollback",
+                self.tr("Guard metrics could not be computed: {message}").format(
+                    message=html.escape(message)
+                ),
             )
 
     def _show_banner(self, kind: str, html: str) -> None:

@@ -242,7 +242,7 @@ class ReleaseView(QWidget):
         if self.state is None:
             self.title.setText(self.tr("<b>No registry</b> — open one in the Editor."))
             return
-        follow = "" if self.state.stable_pinned else " (stable follows the newest version)"
+        follow = "" if self.state.stable_pinned else self.tr(" (stable follows the newest version)")
         self.title.setText(
             self.tr("<b>{registry}</b> — channels{follow}").format(
                 registry=self.state.registry, follow=follow

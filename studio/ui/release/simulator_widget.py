@@ -154,4 +154,6 @@ class SimulatorWidget(QWidget):
             f"<b>{name}</b> {count:,} ({sim.percent(name):.1f} %)"
             for name, count in sim.split.items()
         ]
-        self.split_label.setText(f"{sim.total:,} subjects: " + " · ".join(parts))
+        self.split_label.setText(
+            self.tr("{total} subjects: ").format(total=f"{sim.total:,}") + " · ".join(parts)
+        )
