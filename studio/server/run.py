@@ -36,6 +36,7 @@ except ImportError:  # pragma: no cover - httptools is a declared dependency
 
 from registry_db.store import RegistryStore
 from studio.server.app import create_app
+from studio.server.coalesce import CoalescingTransport
 from studio.server.fast_resolve import ResolveFastPath
 
 DEFAULT_HOST = "127.0.0.1"
@@ -135,6 +136,8 @@ class _GuardMixin:
     def connection_made(self, transport: asyncio.Transport) -> None:
         set_nodelay(transport)
         super().connection_made(transport)  # type: ignore[misc]
+        # A response's head and body in one write (see studio.server.coalesce).
+        self.transport = CoalescingTransport(transport, self.loop)
         self._head_timer: asyncio.TimerHandle | None = None
         self._head_bytes = 0
         self._head_cycle = None
