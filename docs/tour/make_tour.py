@@ -35,7 +35,7 @@ from registry_db import RegistryStore, UpsertTool, open_default_store  # noqa: E
 from studio.editing import EditTool, SetField  # noqa: E402
 from studio.release import set_canary  # noqa: E402
 
-MODES = ("editor", "playground", "sessions", "diff", "release")
+LANGUAGES = {"en": "English", "zh_CN": "简体中文"}
 REGISTRY = "travel-reimbursement"
 
 
@@ -119,6 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as folder:
         store = _prepare(Path(folder) / "tour.sqlite3")
         written = []
+        mode_titles: dict[str, str] = {}
         for language in args.languages.split(","):
             apply_language(app, language)
             for theme in args.themes.split(","):
@@ -142,7 +143,15 @@ def main(argv: list[str] | None = None) -> int:
                 deadline = time.monotonic() + 20
                 while controller is not None and controller.busy and time.monotonic() < deadline:
                     _settle(app, 0.1)
-                for mode in MODES:
+                # Every mode the mode bar offers, in its order.
+                modes = [a.objectName().removeprefix("show_") for a in window.mode_bar.mode_actions]
+                titles = {
+                    a.objectName().removeprefix("show_"): a.text().replace("&", "")
+                    for a in window.mode_bar.mode_actions
+                }
+                if language == "en" or not mode_titles:
+                    mode_titles = titles  # the index's headings are English
+                for mode in modes:
                     window.show_mode(mode)
                     if mode == "sessions" and window.sessions_view is not None:
                         table = window.sessions_view.table
@@ -164,9 +173,40 @@ def main(argv: list[str] | None = None) -> int:
                 window.deleteLater()
                 _settle(app, 0.1)
         store.close()
+    if args.out == Path(__file__).resolve().parent and args.size == "1280x800":
+        _write_index(args.out, mode_titles, args.languages.split(","), args.themes.split(","))
     for path in written:
         print(path)
     return 0
+
+
+def _write_index(folder: Path, modes: dict[str, str], languages: list[str], themes: list[str]):
+    """docs/tour/README.md: every shot under a heading, in the order they were taken."""
+    lines = [
+        "# Screenshot tour",
+        "",
+        "Every mode of the studio at 1280×800, light and dark, in English and 简体中文, taken "
+        "from the real application on a fresh database seeded with the examples "
+        "(travel-reimbursement published twice with a canary on v2 at 10 %, one imported "
+        "session, one saved and one unsaved edit). Where a string is not translated yet the "
+        "zh_CN shots show its English.",
+        "",
+        "Made by [`make_tour.py`](make_tour.py) (Chinese text needs a CJK font; on Debian "
+        "`fonts-noto-cjk`):",
+        "",
+        "```sh",
+        "QT_QPA_PLATFORM=offscreen .venv/bin/python docs/tour/make_tour.py",
+        "```",
+        "",
+    ]
+    for language in languages:
+        for theme in themes:
+            name = LANGUAGES.get(language, language)
+            lines += [f"## {name}, {theme}", ""]
+            for mode, title in modes.items():
+                lines += [f"### {title}", "", f"![{title} ({name}, {theme})]"
+                          f"({language}-{theme}-{mode}.png)", ""]  # fmt: skip
+    (folder / "README.md").write_text("\n".join(lines), encoding="utf-8")
 
 
 if __name__ == "__main__":
