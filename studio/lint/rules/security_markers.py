@@ -31,6 +31,8 @@ _MARKER = re.compile(
     r"|(?:^|\n|[。.!?])[ \t]*(?P<zhhead>[\u4e00-\u9fffA-Za-z]{2,10})[ \t]*[:：]"
     r"|\|\|\|\s*(?P<pipes>[^|\n]{2,40}?)\s*\|\|\|"
     r"|/\*\s*(?P<ccomment>[^*\n]{2,80}?)\s*\*/"
+    r"|%%\s*(?P<pct>[^%\n]{2,80}?)\s*(?:%%|\n|$)"
+    r"|(?:^|\n)[ \t]*#[ \t]*(?P<hash>[A-Z][A-Z _-]{2,30}?)[ \t]*#"
     r"|[★☆■◆◇●▲※]{1,3}\s*(?P<sym>[^★☆■◆◇●▲※\n]{1,24}?)\s*[★☆■◆◇●▲※]{1,3}"
     r"|\(\s*(?P<paren>[A-Z][A-Z _]{3,40})\s*:"
     r"|\(\s*(?P<word>(?i:hidden|secret|for the (?:ai|assistant|model)|(?:ai|assistant|model) only"
@@ -44,7 +46,7 @@ _MARKER = re.compile(
     r"(?P<caps>[A-Z][A-Z_]+(?:[ \t]+[A-Z][A-Z_]+){0,6})[ \t]*:",
 )
 MARKER_START = re2.compile(
-    r"<|\[|\{\{|[【〔〖「『〈《★☆■◆◇●▲※]|:::|/\*"
+    r"<|\[|\{\{|[【〔〖「『〈《★☆■◆◇●▲※]|:::|/\*|%%"
     r"|(?:系统|管理员|开发者|后台|内部|隐藏|给|致|AI|模型|助手|智能体)[^\n:：]{0,8}[:：]"
     r"|\|\|\||\(\s*[A-Z]{4}|#|\*\*\*|>>>|---|===|```|[A-Z]{2}[A-Z_ \t]*:"
     r"|role|\n\s*\n\s*[HAS]|\(\s*(?i:hidden|secret|for|ai|assistant|model|note)|\(\s*(?:系统|管理员|隐藏)"
@@ -89,6 +91,9 @@ _LABEL_WORDS = re.compile(r"[a-z]+")
 def _label_is_directive(kind: str, label: str) -> bool:
     if kind in ("token", "word"):
         return True  # a chat-template token (<|im_start|>, [INST]) or "(hidden)", "(系统消息："
+    if kind in ("pct", "hash"):  # %% assistant-directive: … %%, # SYSTEM NOTE #
+        words = set(_LABEL_WORDS.findall(label.lower()))
+        return bool(words & (_FENCE_LABEL | _STRONG_LABEL))
     if kind == "ccomment":  # /* … */ read by the model, hidden from rendered docs
         return not _FENCE_LABEL.isdisjoint(_LABEL_WORDS.findall(label.lower())) or bool(
             _CJK_LABEL.search(label)
