@@ -632,3 +632,18 @@ def test_all_items_and_one_item_are_told_apart() -> None:
     )
     found = pair_findings(lint_registry(reg, config=only_ambiguity()))
     assert all(f.severity is not Severity.ERROR for f in found)
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("Delete Azure File Share.", "Delete file from Azure File Share."),  # another thing
+        ("List all users for an IdP.", "List all IdPs for a user."),  # the converse
+    ],
+)
+def test_summaries_about_another_thing_with_the_same_words_are_told_apart(
+    first: str, second: str
+) -> None:
+    reg = registry(tool("azure_first", first), tool("azure_second", second))
+    found = pair_findings(lint_registry(reg, config=only_ambiguity()))
+    assert all(f.severity is not Severity.ERROR for f in found)

@@ -35,7 +35,15 @@ from studio.lint.similarity import (
     tool_text,
 )
 from studio.lint.text import split_identifier, tokenize
-from studio.lint.wordlists import Units, content_units, is_content_word, verb_classes
+from studio.lint.wordlists import (
+    Units,
+    content_units,
+    fold,
+    is_content_word,
+    stopwords,
+    verb_class,
+    verb_classes,
+)
 
 # Verb → family (get, list, query → read; book, buy → buy), from data/verbs.txt:
 # get_order and queryOrderList collide, search_flights and book_flight do not.
@@ -816,6 +824,47 @@ def _quantity(summary: str) -> str:
     return "one" if _ONE.search(summary) else ""
 
 
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9']*|[\u3400-\u9fff]+")
+_SENTENCE_END = re.compile(r"[.;!?。；！？]\s")
+
+
+@lru_cache(maxsize=65536)
+def _head_noun(summary: str) -> str:
+    """The last word of the first sentence's first noun phrase ("" when none).
+
+    "Delete Azure File Share" → share; "Delete file from Azure File Share" →
+    file; "Calculate the boiling point of a substance" → point. The opening
+    verb and generic words ("details", "info") are skipped; a stopword ends the
+    phrase. A run of Chinese characters gives its first content word.
+    """
+    first = _SENTENCE_END.split(summary + " ", maxsplit=1)[0]
+    head = ""
+    opening = True
+    for match in _WORD.finditer(first):
+        word = match.group()
+        if not word.isascii():
+            units = content_units(word).content
+            return head or (units[0] if units else "")
+        low = word.lower()
+        if low in stopwords() or len(low) < 2:
+            if head:
+                return head
+            continue
+        is_verb = verb_class(low) is not None
+        if opening and is_verb:
+            opening = False
+            continue
+        opening = False
+        if is_verb or is_content_word(fold(low)):  # "share", "order": nouns here
+            head = fold(low)
+    return head
+
+
+def _content_order(summary: str) -> tuple[str, ...]:
+    """The summary's content words in order, each once (where it first appears)."""
+    return tuple(dict.fromkeys(content_units(summary).content))
+
+
 LONG_SUMMARY_UNITS = 8
 """Content words and verbs from which a summary's repeated words count (see ``_says_more``)."""
 
@@ -828,7 +877,10 @@ def _says_more(a: str, b: str) -> bool:
     users to trade stocks, manage their account…") followed by "Get account
     information." / "Get stock information."; the change each makes ("…
     memberships to be deleted" / "… to be upserted"); all items or one ("Delete
-    all email customizations" / "Delete an email customization"). As with content sets, one
+    all email customizations" / "Delete an email customization"); the same words
+    in another order ("List all users for IdP" / "List all IdPs for user"), or
+    about another thing: the head of the first noun phrase ("Delete Azure File
+    Share" / "Delete file from Azure File Share"). As with content sets, one
     saying more is a warning, not "nothing tells them apart".
     Synonyms ("Compute" / "Calculates") are one verb class and tell nothing apart.
     """
@@ -837,6 +889,11 @@ def _says_more(a: str, b: str) -> bool:
         return True  # "Delete all email customizations" / "Delete an email customization"
     wa, wb = _block_words(a), _block_words(b)
     if wa.keys() != wb.keys():
+        return True
+    if wa == wb and _content_order(a) != _content_order(b):
+        return True  # "List all users for IdP" / "List all IdPs for user": converse
+    ha, hb = _head_noun(a), _head_noun(b)
+    if ha and hb and ha != hb:
         return True
     # Counts matter in long texts only: "Query orders. Returns order info." says
     # "order" twice and no more than "Gets order.".
