@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import json
 import logging
-from functools import cache
+import re
+from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
 
@@ -143,6 +144,53 @@ def _lint_catalogue(language: str) -> dict[str, dict[str, str]]:
         _log.warning("cannot read the lint translations %s: %s", path, exc)
         return {}
     return data if isinstance(data, dict) else {}
+
+
+@cache
+def _message_patterns(language: str) -> list[tuple[str, re.Pattern[str], str]]:
+    """``(literal prefix, pattern, template)`` of each translated lint message."""
+    path = translations_dir() / f"lint_messages_{language}.json"
+    try:
+        entries = json.loads(path.read_text(encoding="utf-8"))
+        patterns = []
+        for entry in entries:
+            pattern = re.compile(entry["pattern"], re.DOTALL)
+            prefix = re.split(r"\(\?P<", entry["pattern"], maxsplit=1)[0].replace("\\", "")
+            patterns.append((prefix, pattern, entry["zh"]))
+    except (OSError, ValueError, KeyError, TypeError, re.error) as exc:
+        _log.warning("cannot read the lint message translations %s: %s", path, exc)
+        return []
+    return patterns
+
+
+@lru_cache(maxsize=65536)
+def _translated_message(language: str, message: str) -> str:
+    for prefix, pattern, template in _message_patterns(language):
+        if not message.startswith(prefix):
+            continue
+        match = pattern.fullmatch(message)
+        if match is not None:
+            return _fill(template, match.groups())
+    return message
+
+
+def _fill(template: str, values: tuple[str, ...]) -> str:
+    """``template`` with ``{0}``, ``{1}``… replaced by ``values`` (no other brace is special)."""
+    return re.sub(r"\{(\d+)\}", lambda m: values[int(m.group(1))], template)
+
+
+def lint_message(message: str) -> str:
+    """A lint finding's message in the UI language.
+
+    Messages are English sentences built by the rules (the CLI and the
+    reports keep them so); ``lint_messages_<lang>.json`` holds one pattern
+    per message template with its translation. What is interpolated (names,
+    values, the linter's own words) stays as the rule wrote it; a message no
+    pattern matches is shown in English.
+    """
+    if _current == ENGLISH:
+        return message
+    return _translated_message(_current, message)
 
 
 def lint_text(rule_id: str, field: str, english: str) -> str:

@@ -13,6 +13,8 @@ from PySide6.QtCore import QCoreApplication, QLocale
 from PySide6.QtWidgets import QApplication, QDialogButtonBox
 
 import studio.lint  # noqa: F401 - registers the rules  # noqa: F401 - registers the rules
+from studio.contract import parse_registry
+from studio.lint import lint_registry
 from studio.lint.model import RULES
 from studio.ui import i18n
 
@@ -115,3 +117,26 @@ def test_the_lint_catalogue_covers_every_rule(english_after: QApplication) -> No
     i18n.apply_language(english_after, "zh_CN")
     assert i18n.lint_text(rule.id, "rationale", rule.rationale) == catalogue[rule.id]["rationale"]
     assert i18n.lint_text("no-such-rule", "title", "English") == "English"
+
+
+def test_lint_messages_are_shown_in_chinese(english_after: QApplication) -> None:
+    registry = parse_registry(
+        json.loads((ROOT / "resources" / "examples" / "order-service.json").read_text("utf-8"))
+    )
+    findings = list(lint_registry(registry, profile="openai").findings)
+    message = findings[0].message
+    assert i18n.lint_message(message) == message  # English: as the rule wrote it
+    i18n.apply_language(english_after, "zh_CN")
+    shown = [i18n.lint_message(f.message) for f in findings]
+    translated = [s for s, f in zip(shown, findings, strict=True) if s != f.message]
+    # The flawed example hits most rules; the all-placeholder pair messages stay English.
+    assert len(translated) >= 0.9 * len(findings), [
+        f.message for f in findings if f.message in shown
+    ]
+    limitations = next(
+        s for s, f in zip(shown, findings, strict=True) if f.rule_id == "desc-no-limitations"
+    )
+    assert limitations.startswith("描述没有说明任何限制")
+    assert i18n.lint_message(
+        "Parameter 'type' is ambiguous; name what it identifies or holds."
+    ) == ("参数 'type' 含义不明；请在名称中说明它标识或存放什么。")

@@ -42,6 +42,7 @@ from studio.ui.diff.renames_panel import RenamesPanel
 from studio.ui.diff.side_by_side import DARK, LIGHT, Colours, block_html, json_text, lines_html
 from studio.ui.diff.sides import DRAFT, DiffSide, available_sides
 from studio.ui.diff.worker import DiffRequest, DiffResult, DiffRunner
+from studio.ui.i18n import lint_message
 
 FileChooser = Callable[[QWidget, str, str, str], str | None]
 """(parent, caption, suggested file name, filter) → chosen path or None."""
@@ -558,7 +559,7 @@ def _deltas_html(diff: RegistryDiff) -> str:
             registry = QCoreApplication.translate("DiffView", "(registry)")
             out += [
                 f"<li><code>{html.escape(i.rule_id)}</code> {html.escape(i.tool or registry)}"
-                f" <code>{html.escape(i.path)}</code> — {html.escape(i.message)}</li>"
+                f" <code>{html.escape(i.path)}</code> — {html.escape(lint_message(i.message))}</li>"
                 for i in items
             ]
             out.append("</ul>")

@@ -15,6 +15,7 @@ from PySide6.QtCore import (
 
 from studio.lint import Finding, LintReport, Severity
 from studio.lint.engine import finding_tools
+from studio.ui.i18n import lint_message
 from studio.ui.models.table_base import RowTableModel, SourceSortProxy
 from studio.ui.widgets.field_markers import marker_tooltip, severity_icon, severity_word
 
@@ -47,7 +48,7 @@ def _text(f: Finding, key: str) -> str:
         )
     if key == "path":
         return f.path
-    return f.message
+    return lint_message(f.message)
 
 
 class ProblemsModel(RowTableModel[Finding]):

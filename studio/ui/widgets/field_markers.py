@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QApplication, QLineEdit, QWidget
 
 from studio.editing.edits import ITEMS, PropertyPath
 from studio.lint import Finding, Severity, rule_info
-from studio.ui.i18n import lint_text
+from studio.ui.i18n import lint_message, lint_text
 
 Markers = Mapping[str, Sequence[Finding]]
 """Findings of one tool by JSON path."""
@@ -117,7 +117,7 @@ def marker_tooltip(findings: Sequence[Finding]) -> str:
         )
         parts.append(
             f"<b>{severity_word(f.severity)}</b> <code>{f.rule_id}</code>: "
-            f"{_escape(f.message)}{rationale}"
+            f"{_escape(lint_message(f.message))}{rationale}"
         )
     return "<p>" + "</p><p>".join(parts) + "</p>"
 
