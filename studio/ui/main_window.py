@@ -70,6 +70,7 @@ from studio.ui.dialogs.publish_dialog import (
 )
 from studio.ui.document import RegistryDocument
 from studio.ui.empty_state import EmptyStateWidget
+from studio.ui.evals import mode as evals_mode
 from studio.ui.fonts import FONT_PACKAGE, CjkFontCheck
 from studio.ui.language_menu import LanguageMenu
 from studio.ui.lint_actions import LintOperations, LintPrompts
@@ -86,6 +87,7 @@ from studio.ui.widgets.unsaved import UnsavedAnswer, ask_save_discard_cancel
 
 if TYPE_CHECKING:
     from studio.ui.diff.diff_view import DiffView
+    from studio.ui.evals.evals_view import EvalsView
     from studio.ui.playground.sidebar import WorkingCopy
     from studio.ui.playground.view import PlaygroundView
     from studio.ui.release import ReleaseView
@@ -386,6 +388,7 @@ class MainWindow(QMainWindow):
         self.diff_view: DiffView | None = None
         self.diff_empty: EmptyStateWidget | None = None
         self.sessions_view: SessionsView | None = None
+        self.evals_view: EvalsView | None = None
         self.setCentralWidget(self.modes)
 
         self.versions_panel = VersionsPanel(self)
@@ -484,6 +487,7 @@ class MainWindow(QMainWindow):
         for mode in ("sessions", "diff", "release"):
             bar = self._mode_toolbar(f"{mode}Toolbar")
             self.mode_toolbars[mode] = bar
+        self.evals_action = evals_mode.install_evals_mode(self)  # Evals (Ctrl+6) after Release
         self._show_mode_toolbar("editor")
         # Shortcuts of actions only shown in menus still need a widget in the window.
         self.addActions([a.find, a.quit, a.open_version, a.back_to_draft])
@@ -503,7 +507,7 @@ class MainWindow(QMainWindow):
         """Show the toolbar of ``mode``; the Refresh action moves to it."""
         for name, bar in self.mode_toolbars.items():
             bar.setVisible(name == mode)
-        if mode in ("sessions", "diff", "release"):
+        if mode in ("sessions", "diff", "release", "evals"):
             bar = self.mode_toolbars[mode]
             for other in self.mode_toolbars.values():
                 other.removeAction(self.refresh_action)
@@ -520,6 +524,8 @@ class MainWindow(QMainWindow):
             return "diff"
         if widget is not None and widget is self.release_view:
             return "release"
+        if widget is not None and widget is self.evals_view:
+            return "evals"
         return "editor"
 
     def show_mode(self, mode: str) -> None:
@@ -532,6 +538,8 @@ class MainWindow(QMainWindow):
             self.show_diff()
         elif mode == "release":
             self.show_release()
+        elif mode == "evals":
+            evals_mode.show_evals(self)
         else:
             self.show_playground(False)
 
@@ -545,6 +553,8 @@ class MainWindow(QMainWindow):
             self.diff_view.recompute()
         elif mode == "release" and self.release_view is not None:
             self.release_view.refresh()
+        elif mode == "evals" and self.evals_view is not None:
+            self.evals_view.refresh()
 
     def show_shortcuts(self) -> QDialog:
         """Help → Keyboard shortcuts: every shortcut of the window's actions (non-modal)."""
@@ -584,6 +594,7 @@ class MainWindow(QMainWindow):
         retranslate_playground_actions(self.playground_actions)
         for action in (self.sessions_action, self.diff_action, self.release_action):
             retranslate_mode_action(action)
+        evals_mode.retranslate_evals_action(self.evals_action)
         self._retranslate_shell()
         self._rebuild_mode_widgets()
         self._update_state()
@@ -603,6 +614,7 @@ class MainWindow(QMainWindow):
             "sessions": self.tr("Sessions"),
             "diff": self.tr("Diff"),
             "release": self.tr("Release"),
+            "evals": self.tr("Evals"),
         }
         for mode, bar in self.mode_toolbars.items():
             bar.setWindowTitle(titles[mode])
@@ -666,6 +678,7 @@ class MainWindow(QMainWindow):
             self.release_view.shutdown()
             self._drop_mode_widget(self.release_view)
             self.release_view = None
+        evals_mode.drop_evals(self)
         if mode != "editor":
             self.show_mode(mode)
 
@@ -1526,6 +1539,8 @@ class MainWindow(QMainWindow):
             self.registry_ops.shutdown()
             if self.release_view is not None:
                 self.release_view.shutdown()
+            if self.evals_view is not None:
+                self.evals_view.shutdown()
             if self.sessions_view is not None:
                 self.sessions_view.shutdown()
             if self.diff_view is not None:

@@ -1,0 +1,115 @@
+"""The Evals mode in the main window: Ctrl+6 and its mode-bar button, its toolbar, 900×600.
+
+The window's own five modes stay as they were; Evals sits after Release in
+the View menu and the mode bar, follows the editor's registry, refreshes
+from its toolbar, is rebuilt on a language switch, and never raises the
+window's minimum size.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QCoreApplication, QTranslator
+from PySide6.QtWidgets import QApplication
+
+from registry_db import RegistryStore
+from studio.ui.main_window import MainWindow
+from tests.ui.registry_helpers import ScriptedPrompts
+from tests.ui.test_shell_sizes import prepare
+
+pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
+
+
+class BracketTranslator(QTranslator):
+    def translate(self, context, source, disambiguation=None, n=-1):
+        return f"«{source}»" if source else source
+
+    def isEmpty(self) -> bool:
+        return False
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[RegistryStore]:
+    opened = prepare(tmp_path / "studio.sqlite3")
+    yield opened
+    opened.close()
+
+
+@pytest.fixture
+def window(qtbot, store: RegistryStore) -> Iterator[MainWindow]:
+    w = MainWindow(store, ScriptedPrompts())
+    qtbot.addWidget(w)
+    w.resize(900, 600)
+    w.show()
+    qtbot.wait(50)
+    yield w
+    w.registry_ops.shutdown()
+    w.lint_ops.shutdown()
+    if w.release_view is not None:
+        w.release_view.shutdown()
+
+
+def test_evals_is_a_mode_after_release_with_its_own_toolbar(qtbot, window: MainWindow) -> None:
+    bar = window.mode_bar
+    button = bar.button(window.evals_action)
+    assert button is not None and button.isVisible() and not button.icon().isNull()
+    assert button.text() == "Evals" and "Ctrl+6" in button.toolTip()
+    view_menu = window.view_menu.actions()
+    assert view_menu.index(window.evals_action) == view_menu.index(window.release_action) + 1
+    button.click()
+    assert window.current_mode() == "evals" and window.evals_action.isChecked()
+    view = window.evals_view
+    assert view is not None and view.registry == "travel-reimbursement"
+    assert view.set_combo.currentData() == "core" and view.cases_model.rowCount() >= 60
+    visible = [name for name, b in window.mode_toolbars.items() if b.isVisible()]
+    assert visible == ["evals"]
+    assert window.refresh_action in window.mode_toolbars["evals"].actions()
+    window.refresh_mode()  # reads the sets again, keeps the set shown
+    assert view.set_combo.currentData() == "core"
+    window.show_mode("release")
+    assert not window.evals_action.isChecked() and window.current_mode() == "release"
+    window.show_mode("evals")
+    assert window.current_mode() == "evals"
+    window.show_mode("editor")
+    assert window.current_mode() == "editor" and window.mode_toolbars["editor"].isVisible()
+
+
+def test_evals_never_raises_the_minimum_size_and_every_tab_fits_900_by_600(
+    qtbot, window: MainWindow
+) -> None:
+    view = window.evals_action.trigger() or window.evals_view
+    assert view is not None
+    for tab in range(view.tabs.count()):
+        view.tabs.setCurrentIndex(tab)
+        qtbot.wait(20)
+        hint = window.minimumSizeHint()
+        assert hint.width() <= 900 and hint.height() <= 600, (tab, hint)
+        assert window.size().toTuple() == (900, 600)
+    report = view.report_view
+    for tab in range(report.tabs.count()):
+        report.tabs.setCurrentIndex(tab)
+        qtbot.wait(20)
+        assert window.minimumSizeHint().height() <= 600
+    assert window.size().toTuple() == (900, 600)
+
+
+def test_a_language_switch_rebuilds_the_page_in_the_new_language(qtbot, window: MainWindow) -> None:
+    window.evals_action.trigger()
+    old = window.evals_view
+    translator = BracketTranslator()
+    QCoreApplication.installTranslator(translator)
+    try:
+        window.retranslate_ui()
+        assert window.current_mode() == "evals"
+        assert window.evals_view is not None and window.evals_view is not old
+        assert window.evals_action.text() == "«E&vals»"
+        assert window.evals_view.run_button.text() == "«Run…»"
+        assert window.evals_view.tabs.tabText(0) == "«Cases»"
+    finally:
+        QCoreApplication.removeTranslator(translator)
+        window.retranslate_ui()
+    QApplication.processEvents()
+    assert window.evals_action.text() == "E&vals"
