@@ -29,7 +29,6 @@ from studio.formats import (
     openai_responses,
     studio_doc,
 )
-from studio.formats import openapi as openapi_format
 from studio.formats.base import (
     ExportResult,
     FormatError,
@@ -56,6 +55,16 @@ FORMAT_NAMES: tuple[str, ...] = (
 # Formats read but never written: OpenAPI documents (issue #17).
 IMPORT_ONLY_FORMATS: tuple[str, ...] = ("openapi",)
 _YAML_SUFFIXES = (".yaml", ".yml")
+
+
+def _openapi() -> Any:
+    """The OpenAPI importer, imported when an OpenAPI document is read (YAML, $ref
+    resolution: ~50 ms that the other formats, and the session importers that share
+    :mod:`studio.formats.base`, need not pay)."""
+    from studio.formats import openapi
+
+    return openapi
+
 
 # Registry name of an import_text() whose document names none.
 DEFAULT_IMPORT_NAME = "imported"
@@ -168,8 +177,8 @@ def import_path(path: Path, fmt: str = "auto", *, name: str | None = None) -> Im
         raise FormatError(f"{path}: file not found")
     text = files.read_text(path, path.name)
     if fmt == "openapi" or (fmt == "auto" and path.suffix.lower() in _YAML_SUFFIXES):
-        data = openapi_format.read_document(text, path.name)
-        return openapi_format.import_openapi(data, path.name, name=name).result
+        data = _openapi().read_document(text, path.name)
+        return _openapi().import_openapi(data, path.name, name=name).result
     return _import_data(load_json(text, path.name), fmt, path.name, name, path.stem)
 
 
@@ -186,8 +195,8 @@ def import_text(text: str, fmt: str = "auto", *, name: str | None = None) -> Imp
     _check_name(name, "the registry name given")
     source = "input"
     if fmt == "openapi":
-        data = openapi_format.read_document(text, source)
-        return openapi_format.import_openapi(data, source, name=name).result
+        data = _openapi().read_document(text, source)
+        return _openapi().import_openapi(data, source, name=name).result
     return _import_data(load_json(text, source), fmt, source, name, DEFAULT_IMPORT_NAME)
 
 
@@ -198,7 +207,7 @@ def _import_data(data: Any, fmt: str, source: str, name: str | None, fallback: s
         except FormatError as exc:
             raise FormatError(f"{source}: {exc}") from exc
     if fmt == "openapi":
-        return openapi_format.import_openapi(data, source, name=name).result
+        return _openapi().import_openapi(data, source, name=name).result
     if fmt == "studio":
         registry = studio_doc.import_registry(data, source, name, fallback)
         _check_name(registry.name, f"{source}: name")
