@@ -68,6 +68,21 @@ def test_switching_themes_recolours_the_shells_own_colours(qtbot, window, qapp) 
     qtbot.waitUntil(lambda: not window.editor.json_tab.highlighter.dark)
 
 
+def test_lint_tints_follow_a_theme_switch(qtbot, window) -> None:
+    from studio.lint.model import Finding, Severity
+
+    controller = window.lint_ops.current_controller()  # its report would re-mark the fields
+    qtbot.waitUntil(lambda: controller.report is not None and not controller.busy, timeout=20_000)
+    summary = window.editor.overview_tab.summary_edit
+    finding = Finding("desc-no-purpose", "description", Severity.WARNING, "search_policy",
+                      "summary", "The description does not state the tool's purpose.")  # fmt: skip
+    window.editor.set_markers({"summary": [finding]})
+    base = QPalette.ColorRole.Base
+    assert summary.palette().color(base).lightness() > 128  # a light tint
+    window.actions.dark_theme.setChecked(True)
+    qtbot.waitUntil(lambda: summary.palette().color(base).lightness() < 128)  # a dark tint
+
+
 def test_every_theme_names_the_same_colours() -> None:
     assert set(DARK) == set(LIGHT)
 

@@ -154,6 +154,9 @@ class ToolEditorWidget(QWidget):
 
     def _follow_palette(self) -> None:
         self.json_tab.highlighter.set_dark(is_dark(self.palette()))
+        # A marked field holds its own palette (the theme's base tinted by the
+        # finding's severity): tint it again from the new theme.
+        self.set_markers(self.markers)
 
     # ------------------------------------------------------------------ internals
 
