@@ -29,4 +29,5 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "mcp": ("mcp", "serve registries over MCP, pull from MCP"),
     "sessions": ("sessions", "recorded and imported sessions"),
     "eval": ("evals", "eval sets and tool discoverability"),
+    "skills": ("skills", "skills and remote agents of a registry"),
 }

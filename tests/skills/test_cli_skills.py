@@ -161,3 +161,16 @@ def test_run_loads_the_skill_and_delegates(db: Path, capsys, monkeypatch) -> Non
     assert code == 0, out
     assert "load_skill" in out
     assert "a2a expense-audit-agent: input-required — 请提供这笔报销的项目编号" in out
+
+
+def test_skills_command_lists_and_measures(db: Path, capsys) -> None:
+    reg = "travel-reimbursement"
+    run(capsys, "--db", str(db), "import", str(SKILL), "--registry", reg)
+    run(capsys, "--db", str(db), "import", str(CARD), "--registry", reg)
+    code, out, _ = run(capsys, "--db", str(db), "skills", reg)
+    assert code == 0
+    assert out.startswith("skill\ttravel-reimbursement\t处理差旅费用报销")
+    assert "agent\texpense-audit-agent\t" in out
+    assert "tokens resident" in out and "without progressive disclosure" in out
+    code, _, err = run(capsys, "--db", str(db), "skills", "nope")
+    assert code == 2 and "does not exist" in err
