@@ -8,15 +8,25 @@ written and marking strings that left the code as obsolete (dropped with
 ``.qm`` the app loads. Both files are committed; ``tests/ui/test_i18n.py``
 fails when the ``.qm`` is not the compiled ``.ts``.
 
+Lint finding messages are not Qt strings: ``lint_messages_zh_CN.json`` holds
+one regular expression per message template of ``studio/lint/rules`` (the
+English sentence with its ``{...}`` fields as groups) and its translation.
+``--lint-messages`` lists the templates that have none yet, with the pattern
+to add.
+
 Usage::
 
-    python scripts/update_translations.py            # lupdate + lrelease
-    python scripts/update_translations.py --release  # lrelease only
+    python scripts/update_translations.py                  # lupdate + lrelease
+    python scripts/update_translations.py --release        # lrelease only
+    python scripts/update_translations.py --lint-messages  # untranslated lint messages
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
+import json
+import re
 import shutil
 import subprocess
 import sys
@@ -60,13 +70,65 @@ def lrelease(ts_path: Path, qm_path: Path) -> None:
     subprocess.run(command, check=True, capture_output=True, text=True)
 
 
+def lint_message_templates() -> list[tuple[str, str]]:
+    """``(file:line, template)`` of every message of a rule's ``Hit``, fields as ``{0}``."""
+    found = []
+    for path in sorted((ROOT / "studio" / "lint" / "rules").glob("*.py")):
+        source = path.read_text(encoding="utf-8")
+        for node in ast.walk(ast.parse(source)):
+            if not (isinstance(node, ast.Call) and getattr(node.func, "id", "") == "Hit"):
+                continue
+            message = node.args[2] if len(node.args) > 2 else None
+            if isinstance(message, ast.Constant) and isinstance(message.value, str):
+                found.append((f"{path.name}:{node.lineno}", message.value))
+            elif isinstance(message, ast.JoinedStr):
+                parts, field = [], 0
+                for value in message.values:
+                    if isinstance(value, ast.Constant):
+                        parts.append(str(value.value).replace("{", "{{").replace("}", "}}"))
+                    else:
+                        parts.append(f"{{{field}}}")
+                        field += 1
+                found.append((f"{path.name}:{node.lineno}", "".join(parts)))
+    return found
+
+
+def template_pattern(template: str) -> str:
+    """The regular expression matching the messages built from ``template``."""
+    out, pos = [], 0
+    for match in re.finditer(r"(?<!\{)\{(\d+)\}(?!\})", template):
+        out.append(re.escape(template[pos : match.start()].replace("{{", "{").replace("}}", "}")))
+        out.append(f"(?P<p{match.group(1)}>.*?)")
+        pos = match.end()
+    out.append(re.escape(template[pos:].replace("{{", "{").replace("}}", "}")))
+    return "".join(out)
+
+
+def untranslated_lint_messages(language: str = "zh_CN") -> list[tuple[str, str]]:
+    """Templates without a pattern in ``lint_messages_<language>.json`` (all-field ones aside)."""
+    path = TRANSLATIONS / f"lint_messages_{language}.json"
+    known = {entry["pattern"] for entry in json.loads(path.read_text(encoding="utf-8"))}
+    return [
+        (where, template)
+        for where, template in lint_message_templates()
+        if re.sub(r"\{\d+\}|[\W_]", "", template) and template_pattern(template) not in known
+    ]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--release", action="store_true", help="only compile the .ts files")
     parser.add_argument(
         "--no-obsolete", action="store_true", help="drop strings gone from the code"
     )
+    parser.add_argument(
+        "--lint-messages", action="store_true", help="list lint messages without a translation"
+    )
     args = parser.parse_args(argv)
+    if args.lint_messages:
+        for where, template in untranslated_lint_messages():
+            print(f"{where}: {template}\n    pattern: {template_pattern(template)}")
+        return 0
     for language in LANGUAGES:
         ts_path = TRANSLATIONS / f"studio_{language}.ts"
         if not args.release:

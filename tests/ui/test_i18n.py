@@ -140,3 +140,12 @@ def test_lint_messages_are_shown_in_chinese(english_after: QApplication) -> None
     assert i18n.lint_message(
         "Parameter 'type' is ambiguous; name what it identifies or holds."
     ) == ("参数 'type' 含义不明；请在名称中说明它标识或存放什么。")
+
+
+def test_lint_message_patterns_follow_the_rules() -> None:
+    """``python scripts/update_translations.py --lint-messages`` lists what is missing."""
+    script = _update_script()
+    templates = script.lint_message_templates()
+    missing = script.untranslated_lint_messages()
+    assert len(templates) > 50
+    assert len(missing) <= 0.1 * len(templates), missing
