@@ -60,8 +60,13 @@ def test_switching_themes_recolours_the_shells_own_colours(qtbot, window, qapp) 
     # JSON colours for a dark background (set once every child has the new palette).
     qtbot.waitUntil(lambda: window.editor.json_tab.highlighter.dark)
 
+    playground = window.show_playground()
+    assert all(p.highlighter.dark for p in playground.inspector.panes.values())
+    window.show_release()
+
     window.actions.dark_theme.setChecked(False)
     qtbot.waitUntil(lambda: not is_dark(window))
+    assert not any(p.highlighter.dark for p in playground.inspector.panes.values())
     assert LIGHT["banner_bg"] in window.banner.styleSheet()
     assert LIGHT["hold_bg"] in release.guard.banner.styleSheet()
     assert chart.theme() == QChart.ChartTheme.ChartThemeLight

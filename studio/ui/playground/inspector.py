@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from PySide6.QtCore import QEvent
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QTabWidget, QVBoxLayout, QWidget
 
@@ -57,6 +58,12 @@ class InspectorWidget(QWidget):
         layout.addWidget(self.title)
         layout.addWidget(self.tabs, 1)
         layout.addWidget(self.usage_label)
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.PaletteChange:  # JSON colours follow a theme switch
+            for pane in self.panes.values():
+                pane.highlighter.set_dark(is_dark(self.palette()))
+        super().changeEvent(event)
 
     def text_of(self, tab: str) -> str:
         return self.panes[tab].toPlainText()

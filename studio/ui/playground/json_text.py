@@ -129,7 +129,8 @@ class JsonTextWidget(QWidget):
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.PaletteChange:
-            self.highlighter.set_dark(is_dark(self.editor.palette()))
+            # Our palette, not the editor's: Qt updates children after this event.
+            self.highlighter.set_dark(is_dark(self.palette()))
             self._show_error(self.error_label.text() if self.error_label.isVisible() else "")
         super().changeEvent(event)
 
