@@ -19,10 +19,10 @@ from PySide6.QtCore import (
     QSortFilterProxyModel,
     Qt,
 )
-from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import QApplication
+from PySide6.QtGui import QColor
 
 from studio.evals.model import EvalCase
+from studio.ui.style import theme_colour
 
 _Index = QModelIndex | QPersistentModelIndex
 
@@ -121,17 +121,13 @@ class CasesModel(QAbstractTableModel):
                     return "" if role == Qt.ItemDataRole.DisplayRole else self.tr("Not in the run")
                 return self.tr("passed") if result else self.tr("failed")
         if role == Qt.ItemDataRole.ForegroundRole and column == 4 and result is not None:
-            palette = QApplication.palette()
-            return palette.color(QPalette.ColorRole.Link) if result else _failed_colour()
+            return _colour("promote_fg" if result else "error_fg")
         return None
 
 
-def _failed_colour() -> Any:
-    from PySide6.QtGui import QColor
-
-    from studio.ui.style import theme_colour
-
-    return QColor(theme_colour("error_fg"))
+def _colour(name: str) -> QColor:
+    """A theme colour (green for passed, red for failed) read at paint time: follows a switch."""
+    return QColor(theme_colour(name))
 
 
 def _one_line(text: str, limit: int = 120) -> str:

@@ -68,6 +68,11 @@ def case_results(attempts: list[Attempt], variant: str | None) -> dict[str, bool
     return {case: sum(v) * 2 > len(v) for case, v in tally.items()}
 
 
+def _when(stamp: str) -> str:
+    """``2026-12-01T23:08:59.654Z`` as ``2026-12-01 23:08:59`` (UTC, as stored)."""
+    return stamp.replace("T", " ")[:19]
+
+
 class EvalsView(QWidget):
     """The Evals mode (see the module docstring).
 
@@ -205,6 +210,7 @@ class EvalsView(QWidget):
         self.runs_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.runs_table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.runs_table.verticalHeader().hide()
+        self.runs_table.setWordWrap(False)
         self.runs_table.horizontalHeader().setStretchLastSection(True)
         self.runs_table.itemSelectionChanged.connect(self._on_run_selected)
         self.runs_table.itemDoubleClicked.connect(lambda _i: self.show_report_tab())
@@ -222,10 +228,12 @@ class EvalsView(QWidget):
         self.progress.setAccessibleName(self.tr("Run progress"))
         self.progress.setFormat("%v / %m")
         self.progress.setValue(0)
+        self.progress.hide()  # shown while a run goes
         self.progress_label = QLabel(self.tr("No run going."))
         self.progress_label.setWordWrap(True)
         run_buttons = QHBoxLayout()
         run_buttons.addWidget(self.progress, 1)
+        run_buttons.addStretch(0)
         for button in (self.resume_button, self.cancel_button, self.report_button):
             run_buttons.addWidget(button)
         runs_page = QWidget()
@@ -559,7 +567,7 @@ class EvalsView(QWidget):
                                    for v in config.get("variants") or ())  # fmt: skip
             profiles = ", ".join(str(p.get("name", "")) for p in config.get("profiles") or ())
             cells = [run.run_id, run.set_name, variants, profiles, run.status,
-                     str(run.attempt_count), run.updated_at]  # fmt: skip
+                     str(run.attempt_count), _when(run.updated_at)]  # fmt: skip
             for column, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setToolTip(text)
@@ -661,6 +669,7 @@ class EvalsView(QWidget):
         self.resume_button.setEnabled(False)
         self.run_button.setEnabled(False)
         self.progress.setRange(0, 0)
+        self.progress.show()
         self.progress_label.setText(self.tr("Run {run} starting…").format(run=run_id))
         self.show_message("")
         self.tabs.setCurrentIndex(1)

@@ -80,7 +80,10 @@ class ConfusionModel(QAbstractTableModel):
         if not 0 <= section < len(labels):
             return None
         if role == Qt.ItemDataRole.DisplayRole:
-            return labels[section]
+            # Columns by number (the rows name them): the matrix fits a 900 px window.
+            if orientation == Qt.Orientation.Horizontal:
+                return str(section + 1)
+            return f"{section + 1}  {labels[section]}"
         if role == Qt.ItemDataRole.ToolTipRole:
             if orientation == Qt.Orientation.Vertical:
                 return self.tr("Expected: {name}").format(name=labels[section])
@@ -154,9 +157,10 @@ class HeatMapView(QTableView):
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.setShowGrid(True)
         self.setAccessibleName(self.tr("Confusion matrix"))
-        self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.horizontalHeader().setMinimumSectionSize(36)
+        self.horizontalHeader().setMinimumSectionSize(40)
+        self.horizontalHeader().setDefaultSectionSize(44)
         self.clicked.connect(self._on_clicked)
 
     def set_confusion(self, confusion: Confusion) -> None:

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -36,14 +37,17 @@ from studio.evals.metrics import Metrics
 from studio.evals.model import EvalCase
 from studio.evals.report import comparison_details, comparison_sentence, headline_rows, pct
 from studio.evals.results import ASKED, NO_TOOL, Attempt, AttemptCall
-from studio.sessions.model import Message, Part, Role, TextPart, ToolCallPart
+from studio.sessions.model import Message, Part, Role, TextPart, ToolCallPart, ToolResultPart
 from studio.ui.evals.bars import BarDelegate, MutedRole, RateRole
 from studio.ui.evals.heat_map import HeatMapView
 from studio.ui.playground.conversation import ConversationView
+from studio.ui.style import theme_colour
 
 #: Export formats offered: (format for :func:`studio.evals.report.render`, file suffix).
 EXPORTS = (("md", ".md"), ("html", ".html"), ("json", ".json"))
 _CaseRole = Qt.ItemDataRole.UserRole + 21
+#: The result shown under each call of an eval answer (the eval does not execute tools).
+NOT_EXECUTED = "(not executed: the eval scores the call, it does not run the tool)"
 
 
 def report_of(attempts: Sequence[Attempt], title: str, roles: dict[str, str]) -> Report:
@@ -80,6 +84,14 @@ def attempt_messages(case: EvalCase | None, attempt: Attempt) -> list[Message]:
         parts.append(ToolCallPart(call.call_id or f"call_{i}", call.tool, args))
     if parts:
         out.append(Message(Role.ASSISTANT, tuple(parts)))
+    # Evals score the calls and do not run them: say so where a result would be,
+    # instead of leaving the calls unanswered (which the pairing check flags).
+    results: list[Part] = [
+        ToolResultPart(call.call_id or f"call_{i}", NOT_EXECUTED, name=call.tool)
+        for i, call in enumerate(attempt.raw_calls)
+    ]
+    if results:
+        out.append(Message(Role.TOOL, tuple(results)))
     return out
 
 
@@ -132,9 +144,9 @@ class ReportView(QWidget):
         summary = QWidget()
         s = QVBoxLayout(summary)
         s.setContentsMargins(4, 4, 4, 4)
-        s.addWidget(self.table, 2)
+        s.addWidget(self.table)
         s.addWidget(self.details)
-        s.addWidget(self.tools, 3)
+        s.addWidget(self.tools, 1)
 
         # Confusion: group chooser, heat map | the cases behind the clicked cell.
         self.group_combo = QComboBox()
@@ -237,6 +249,8 @@ class ReportView(QWidget):
                   self.tr("Arguments raw"), self.tr("Arguments after pipeline"),
                   self.tr("End-to-end")]  # fmt: skip
         _fill(self.table, header, rows[1:])
+        _fit_rows(self.table)
+        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self._fill_tools(report)
         self._fill_flips(report)
         self.group_combo.blockSignals(True)
@@ -252,7 +266,7 @@ class ReportView(QWidget):
     def _fill_tools(self, report: Report) -> None:
         c = report.comparison
         if c is not None:
-            header = [self.tr("Tool"), self.tr("Cases"), c.a_label, c.b_label, self.tr("Δ"),
+            header = [self.tr("Tool"), self.tr("Cases"), "A", "B", self.tr("Δ"),
                       self.tr("Fixed"), self.tr("Broken")]  # fmt: skip
             rows = [[t.tool, str(t.cases), pct(t.a_accuracy), pct(t.b_accuracy),
                      f"{t.delta * 100:+.1f}", str(t.fixed), str(t.broken)]
@@ -268,6 +282,12 @@ class ReportView(QWidget):
                     for t in m.tools]  # fmt: skip
             rates = [(t.recall, t.f1) for t in m.tools]
         _fill(self.tools, header, rows)
+        self.tools.horizontalHeader().setStretchLastSection(False)
+        if c is not None:
+            for column, label in ((2, c.a_label), (3, c.b_label)):
+                head = self.tools.horizontalHeaderItem(column)
+                if head is not None:
+                    head.setToolTip(label)
         for row, (first, second) in enumerate(rates):
             for column, rate, muted in ((2, first, True), (3, second, False)):
                 if c is None:
@@ -277,7 +297,7 @@ class ReportView(QWidget):
                     item.setData(RateRole, float(rate))
                     item.setData(MutedRole, muted)
         for column in (2, 3) if c is not None else (3, 4):
-            self.tools.setColumnWidth(column, 130)
+            self.tools.setColumnWidth(column, 150)
 
     def _fill_flips(self, report: Report) -> None:
         c = report.comparison
@@ -299,11 +319,19 @@ class ReportView(QWidget):
             rows.append([status, p.case_id, p.profile, p.expected, p.a_chosen, p.b_chosen,
                          "; ".join(why) or "—"])  # fmt: skip
         _fill(self.flips, header, rows)
+        colours = {"broken": "error_fg", "fixed": "promote_fg"}
         for row, p in enumerate(pairs):
             for column in range(len(header)):
                 item = self.flips.item(row, column)
                 if item is not None:
                     item.setData(_CaseRole, p.case_id)
+            status_item = self.flips.item(row, 0)
+            if p.status in colours and status_item is not None:
+                status_item.setForeground(QColor(theme_colour(colours[p.status], self)))
+        # One profile: its column says nothing.
+        self.flips.setColumnHidden(2, len({p.profile for p in pairs}) <= 1)
+        for column in (4, 5):
+            self.flips.setColumnWidth(column, min(self.flips.columnWidth(column), 180))
 
     def _group_attempts(self) -> list[Attempt]:
         if self.report is None:
@@ -435,6 +463,14 @@ def _table() -> QTableWidget:
     table.horizontalHeader().setStretchLastSection(True)
     table.setWordWrap(False)
     return table
+
+
+def _fit_rows(table: QTableWidget) -> None:
+    """As tall as its rows (no empty band under a two-row table)."""
+    height = table.horizontalHeader().height() + 2 * table.frameWidth() + 2
+    height += sum(table.rowHeight(r) for r in range(table.rowCount()))
+    scroll = table.horizontalScrollBar().sizeHint().height()
+    table.setFixedHeight(min(height + scroll, 220))
 
 
 def _fill(table: QTableWidget, header: list[str], rows: Sequence[Sequence[str]]) -> None:
