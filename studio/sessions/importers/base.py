@@ -177,16 +177,23 @@ class Reader:
                 item; the messages each item added get that item's origin
                 (its JSON path and file line, :attr:`origins`).
         """
+        watched = self._cancel is not None or self._on_message is not None
         for i, item in enumerate(items):
-            self.tick()
-            start = len(sink) if sink is not None else 0
-            if sink is not None and len(self.origins) < start:
+            if watched:
+                self.tick()
+            where = f"{path}[{i}]"
+            if sink is None:
+                yield i, where, item
+                continue
+            start = len(sink)
+            if len(self.origins) < start:
                 # Messages made outside the loop (a top-level system prompt).
                 self.origins.extend([Origin("", self.line)] * (start - len(self.origins)))
-            yield i, f"{path}[{i}]", item
-            if sink is not None:
+            yield i, where, item
+            added = len(sink) - start
+            if added:
                 line = self.item_lines[i] if i < len(self.item_lines) else self.line
-                self.origins.extend([Origin(f"{path}[{i}]", line)] * (len(sink) - start))
+                self.origins.extend([Origin(where, line)] * added)
 
 
 @dataclass(slots=True)
