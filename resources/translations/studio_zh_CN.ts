@@ -2,6 +2,13 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name />
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+</context>
+<context>
     <name>Actions</name>
     <message>
         <source>Undo</source>
@@ -1037,6 +1044,277 @@ after: {after}</source>
     </message>
 </context>
 <context>
+    <name>EvalsView</name>
+    <message>
+        <source>Eval set</source>
+        <translation>评测集</translation>
+    </message>
+    <message>
+        <source>New set…</source>
+        <translation>新建评测集…</translation>
+    </message>
+    <message>
+        <source>Import…</source>
+        <translation>导入…</translation>
+    </message>
+    <message>
+        <source>Add or replace a set from a .jsonl file</source>
+        <translation>从 .jsonl 文件添加或替换评测集</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <source>Write the set as a .jsonl file</source>
+        <translation>将评测集写出为 .jsonl 文件</translation>
+    </message>
+    <message>
+        <source>Delete set</source>
+        <translation>删除评测集</translation>
+    </message>
+    <message>
+        <source>Run…</source>
+        <translation>运行…</translation>
+    </message>
+    <message>
+        <source>Run the set against A and B with model profiles</source>
+        <translation>用模型配置对 A 和 B 运行该评测集</translation>
+    </message>
+    <message>
+        <source>Set:</source>
+        <translation>评测集：</translation>
+    </message>
+    <message>
+        <source>Cases</source>
+        <translation>用例</translation>
+    </message>
+    <message>
+        <source>Filter by id or words</source>
+        <translation>按 ID 或词语筛选</translation>
+    </message>
+    <message>
+        <source>Tag</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>Any result</source>
+        <translation>任意结果</translation>
+    </message>
+    <message>
+        <source>Passed</source>
+        <translation>通过</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>Not run</source>
+        <translation>未运行</translation>
+    </message>
+    <message>
+        <source>Add case…</source>
+        <translation>添加用例…</translation>
+    </message>
+    <message>
+        <source>Edit…</source>
+        <translation>编辑…</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Runs</source>
+        <translation>运行记录</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <source>Run the selected run again: what is stored is kept, the rest is sent</source>
+        <translation>再次运行所选的运行：已存储的结果保留，其余的重新发送</translation>
+    </message>
+    <message>
+        <source>Cancel run</source>
+        <translation>取消运行</translation>
+    </message>
+    <message>
+        <source>Report</source>
+        <translation>报告</translation>
+    </message>
+    <message>
+        <source>Run progress</source>
+        <translation>运行进度</translation>
+    </message>
+    <message>
+        <source>No run going.</source>
+        <translation>没有正在进行的运行。</translation>
+    </message>
+    <message>
+        <source>Set name:</source>
+        <translation>评测集名称：</translation>
+    </message>
+    <message>
+        <source>Import eval set</source>
+        <translation>导入评测集</translation>
+    </message>
+    <message>
+        <source>Eval sets (*.jsonl)</source>
+        <translation>评测集 (*.jsonl)</translation>
+    </message>
+    <message>
+        <source>Evals</source>
+        <translation>评测</translation>
+    </message>
+    <message>
+        <source>Open a registry to see its eval sets.</source>
+        <translation>打开一个注册表以查看其评测集。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;{registry}&lt;/b&gt;: eval sets, runs and A vs B reports</source>
+        <translation>&lt;b&gt;{registry}&lt;/b&gt;：评测集、运行记录和 A 对比 B 报告</translation>
+    </message>
+    <message>
+        <source>(no eval set yet)</source>
+        <translation>（尚无评测集）</translation>
+    </message>
+    <message>
+        <source>Any tag</source>
+        <translation>任意标签</translation>
+    </message>
+    <message>
+        <source>{shown} of {total} cases</source>
+        <translation>{total} 个用例中的 {shown} 个</translation>
+    </message>
+    <message>
+        <source>New eval set</source>
+        <translation>新建评测集</translation>
+    </message>
+    <message>
+        <source>A set named {name} exists already</source>
+        <translation>名为 {name} 的评测集已存在</translation>
+    </message>
+    <message>
+        <source>Created eval set {name}</source>
+        <translation>已创建评测集 {name}</translation>
+    </message>
+    <message>
+        <source>{path}: not UTF-8 text</source>
+        <translation>{path}：不是 UTF-8 文本</translation>
+    </message>
+    <message>
+        <source>Imported {count} cases into {name}</source>
+        <translation>已向 {name} 导入 {count} 个用例</translation>
+    </message>
+    <message>
+        <source>Export eval set</source>
+        <translation>导出评测集</translation>
+    </message>
+    <message>
+        <source>Exported to {path}</source>
+        <translation>已导出到 {path}</translation>
+    </message>
+    <message>
+        <source>Delete the eval set {name}? Its runs stay.</source>
+        <translation>删除评测集 {name}？其运行记录会保留。</translation>
+    </message>
+    <message>
+        <source>Deleted eval set {name}</source>
+        <translation>已删除评测集 {name}</translation>
+    </message>
+    <message>
+        <source>Delete {count} case(s)?</source>
+        <translation>删除 {count} 个用例？</translation>
+    </message>
+    <message>
+        <source>The set {name} was changed elsewhere; it was read again</source>
+        <translation>评测集 {name} 已在别处被修改；已重新读取</translation>
+    </message>
+    <message>
+        <source>Saved {count} cases to {name}</source>
+        <translation>已将 {count} 个用例保存到 {name}</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Set</source>
+        <translation>评测集</translation>
+    </message>
+    <message>
+        <source>Variants</source>
+        <translation>变体</translation>
+    </message>
+    <message>
+        <source>Profiles</source>
+        <translation>配置</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Attempts</source>
+        <translation>尝试次数</translation>
+    </message>
+    <message>
+        <source>Updated</source>
+        <translation>更新时间</translation>
+    </message>
+    <message>
+        <source>Results from run {run} ({variant})</source>
+        <translation>运行 {run} 的结果（{variant}）</translation>
+    </message>
+    <message>
+        <source>all variants</source>
+        <translation>所有变体</translation>
+    </message>
+    <message>
+        <source>Run {run} starting…</source>
+        <translation>运行 {run} 正在开始…</translation>
+    </message>
+    <message>
+        <source>{done} of {total} attempts ({resumed} resumed, {cached} cached, {errors} errors, {skipped} skipped) · {requests} requests · {tokens} tokens</source>
+        <translation>{total} 次尝试中已完成 {done} 次（继续 {resumed}，缓存 {cached}，错误 {errors}，跳过 {skipped}）· {requests} 个请求 · {tokens} 个 token</translation>
+    </message>
+    <message>
+        <source>Passing so far: {partial}</source>
+        <translation>目前通过：{partial}</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>cancelled (resume it later)</source>
+        <translation>已取消（可稍后继续）</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>Run {run} {status}</source>
+        <translation>运行 {run} {status}</translation>
+    </message>
+    <message>
+        <source>Export eval report</source>
+        <translation>导出评测报告</translation>
+    </message>
+    <message>
+        <source>Report written to {path}</source>
+        <translation>报告已写入 {path}</translation>
+    </message>
+</context>
+<context>
     <name>EventLogView</name>
     <message>
         <source>Event log</source>
@@ -1186,6 +1464,34 @@ after: {after}</source>
     <message>
         <source>Max. p95 ratio</source>
         <translation>最大 p95 比值</translation>
+    </message>
+    <message>
+        <source>Pick a registry to see its canary's health.</source>
+        <translation>选择一个注册表以查看其金丝雀的健康状况。</translation>
+    </message>
+    <message>
+        <source>Computing guard metrics…</source>
+        <translation>正在计算守护指标…</translation>
+    </message>
+    <message>
+        <source>No canary: set a canary version to compare it with stable.</source>
+        <translation>没有金丝雀：请设置一个金丝雀版本，与 stable 进行比较。</translation>
+    </message>
+    <message>
+        <source>Hold</source>
+        <translation>保持</translation>
+    </message>
+    <message>
+        <source>Promote</source>
+        <translation>提升</translation>
+    </message>
+    <message>
+        <source>Roll back</source>
+        <translation>回滚</translation>
+    </message>
+    <message>
+        <source>Guard metrics could not be computed: {message}</source>
+        <translation>无法计算守护指标：{message}</translation>
     </message>
 </context>
 <context>
@@ -1756,6 +2062,10 @@ Risk: R read · W write · D destructive</source>
     <message>
         <source>Opening {what} — {tools}…</source>
         <translation>正在打开{what} — {tools}…</translation>
+    </message>
+    <message>
+        <source>Evals</source>
+        <translation>评测</translation>
     </message>
     <message>
         <source>Dismiss</source>
@@ -2567,6 +2877,10 @@ PATH_TO_PASS_THROUGH</translation>
         <translation>执行器未加载：{exc}</translation>
     </message>
     <message>
+        <source>none yet (set in HTTP target…)</source>
+        <translation>尚无（在“HTTP 目标…”中设置）</translation>
+    </message>
+    <message>
         <source>HTTP allowed: {shown}</source>
         <translation>允许的 HTTP：{shown}</translation>
     </message>
@@ -2575,8 +2889,24 @@ PATH_TO_PASS_THROUGH</translation>
         <translation>注册表未加载：{error}</translation>
     </message>
     <message>
+        <source>Add a model profile first (Model → Add…)</source>
+        <translation>请先添加模型配置（模型 → 添加…）</translation>
+    </message>
+    <message>
         <source>{variable} is not set: export it before starting the studio, or store a key with Edit… (profile {profile})</source>
         <translation>{variable} 未设置：请在启动 Studio 前导出该环境变量，或通过“编辑…”保存密钥（配置 {profile}）</translation>
+    </message>
+    <message>
+        <source>Pick a registry</source>
+        <translation>选择一个注册表</translation>
+    </message>
+    <message>
+        <source>The stored mocks do not load: {error} (Mock responses…)</source>
+        <translation>存储的模拟响应无法加载：{error}（模拟响应…）</translation>
+    </message>
+    <message>
+        <source>double-click its executor row</source>
+        <translation>双击其执行器行</translation>
     </message>
     <message>
         <source>Executor not saved: {exc}</source>
@@ -2622,6 +2952,14 @@ PATH_TO_PASS_THROUGH</translation>
         <translation>导出</translation>
     </message>
     <message>
+        <source>OpenAI messages JSON…</source>
+        <translation>OpenAI messages JSON…</translation>
+    </message>
+    <message>
+        <source>Anthropic messages JSON…</source>
+        <translation>Anthropic messages JSON…</translation>
+    </message>
+    <message>
         <source>Ask the model… (Ctrl+Return runs, Esc stops)</source>
         <translation>向模型提问…（Ctrl+Return 运行，Esc 停止）</translation>
     </message>
@@ -2654,6 +2992,10 @@ PATH_TO_PASS_THROUGH</translation>
         <translation>已导出到 {name}</translation>
     </message>
     <message>
+        <source>Waiting for approval of {tool}</source>
+        <translation>等待批准 {tool}</translation>
+    </message>
+    <message>
         <source>Session {value}{origin}</source>
         <translation>会话 {value}{origin}</translation>
     </message>
@@ -2672,6 +3014,10 @@ PATH_TO_PASS_THROUGH</translation>
     <message>
         <source>Running tools…</source>
         <translation>正在运行工具…</translation>
+    </message>
+    <message>
+        <source>Run {status}</source>
+        <translation>运行{status}</translation>
     </message>
 </context>
 <context>
@@ -3230,6 +3576,10 @@ PATH_TO_PASS_THROUGH</translation>
         <translation>&lt;b&gt;未打开注册表&lt;/b&gt; — 请在编辑器中打开一个。</translation>
     </message>
     <message>
+        <source> (stable follows the newest version)</source>
+        <translation>（stable 跟随最新版本）</translation>
+    </message>
+    <message>
         <source>&lt;b&gt;{registry}&lt;/b&gt; — channels{follow}</source>
         <translation>&lt;b&gt;{registry}&lt;/b&gt; — 渠道{follow}</translation>
     </message>
@@ -3320,7 +3670,7 @@ PATH_TO_PASS_THROUGH</translation>
     <name>ReportView</name>
     <message>
         <source>Choose a run to see its report.</source>
-        <extracomment>Export formats offered: (format for :func:`studio.evals.report.render`, file suffix).</extracomment>
+        <extracomment>Export formats offered: (format for :func:`studio.evals.report.render`, file suffix). The result shown under each call of an eval answer (the eval does not execute tools).</extracomment>
         <translation>选择一次运行以查看其报告。</translation>
     </message>
     <message>
@@ -4294,6 +4644,144 @@ Token：模型看到的名称、渲染后的描述和参数，另加提供商封
     <message>
         <source>Paste subject ids or generate some to see the split.</source>
         <translation>粘贴主体 ID 或生成一些，查看分流情况。</translation>
+    </message>
+    <message>
+        <source>{total} subjects: </source>
+        <translation>{total} 个主体：</translation>
+    </message>
+</context>
+<context>
+    <name>SkillEditorWidget</name>
+    <message>
+        <source>Undo</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <source>Redo</source>
+        <translation>重做</translation>
+    </message>
+    <message>
+        <source>lowercase-with-hyphens</source>
+        <translation>小写字母加连字符</translation>
+    </message>
+    <message>
+        <source>What the skill does and when to use it (and when not).</source>
+        <translation>技能做什么、何时使用（以及何时不用）。</translation>
+    </message>
+    <message>
+        <source>tool names, separated by spaces</source>
+        <translation>工具名称，以空格分隔</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Description</source>
+        <translation>描述</translation>
+    </message>
+    <message>
+        <source>Allowed tools</source>
+        <translation>允许的工具</translation>
+    </message>
+    <message>
+        <source>Other keys</source>
+        <translation>其他键</translation>
+    </message>
+    <message>
+        <source>Add file…</source>
+        <translation>添加文件…</translation>
+    </message>
+    <message>
+        <source>Remove file</source>
+        <translation>移除文件</translation>
+    </message>
+    <message>
+        <source>Files in the skill's folder</source>
+        <translation>技能文件夹中的文件</translation>
+    </message>
+    <message>
+        <source>The steps, in Markdown.</source>
+        <translation>步骤，使用 Markdown 编写。</translation>
+    </message>
+    <message>
+        <source>Body (Markdown)</source>
+        <translation>正文（Markdown）</translation>
+    </message>
+    <message>
+        <source>Preview</source>
+        <translation>预览</translation>
+    </message>
+    <message>
+        <source>Add %1</source>
+        <translation>添加%1</translation>
+    </message>
+    <message>
+        <source>Remove %1</source>
+        <translation>移除%1</translation>
+    </message>
+    <message>
+        <source>Edit %1</source>
+        <translation>编辑%1</translation>
+    </message>
+    <message>
+        <source>Edit body</source>
+        <translation>编辑正文</translation>
+    </message>
+    <message>
+        <source>Add a file to the skill</source>
+        <translation>向技能添加文件</translation>
+    </message>
+    <message>
+        <source>No skill selected</source>
+        <translation>未选择技能</translation>
+    </message>
+    <message>
+        <source>%1 / %2 characters · ~%3 tokens in every request</source>
+        <translation>%1 / %2 个字符 · 每个请求约 %3 个 token</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Listed to the model; runs only through an executor you configure</source>
+        <translation>列给模型看；只通过你配置的执行器运行</translation>
+    </message>
+</context>
+<context>
+    <name>SkillsPanel</name>
+    <message>
+        <source>Save skills</source>
+        <translation>保存技能</translation>
+    </message>
+    <message>
+        <source>Choose a skill to edit it, or a remote agent to see its card.</source>
+        <translation>选择一个技能进行编辑，或选择一个远程智能体查看其卡片。</translation>
+    </message>
+    <message>
+        <source>Tools (%1)</source>
+        <translation>工具（%1）</translation>
+    </message>
+    <message>
+        <source>Skills (%1)</source>
+        <translation>技能（%1）</translation>
+    </message>
+    <message>
+        <source>Remote agents (%1)</source>
+        <translation>远程智能体（%1）</translation>
+    </message>
+    <message>
+        <source>No skills in this registry.</source>
+        <translation>此注册表中没有技能。</translation>
+    </message>
+    <message>
+        <source>Catalogue: ~%1 tokens resident (names, descriptions); bodies ~%2 tokens on demand</source>
+        <translation>目录：常驻约 %1 个 token（名称、描述）；正文按需约 %2 个 token</translation>
+    </message>
+    <message>
+        <source>Skills and remote agents — %1</source>
+        <translation>技能和远程智能体 — %1</translation>
     </message>
 </context>
 <context>

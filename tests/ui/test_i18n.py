@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 TS = i18n.translations_dir() / "studio_zh_CN.ts"
 QM = i18n.translations_dir() / "studio_zh_CN.qm"
 LINT = i18n.translations_dir() / "lint_zh_CN.json"
-_PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+_PLACEHOLDER = re.compile(r"\{[^{}]*\}|%\d")  # {name} for str.format, %1 for arg()
 
 
 @pytest.fixture
