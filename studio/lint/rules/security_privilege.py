@@ -42,6 +42,7 @@ PRIV_HINT = re2.compile(
                 *_PRIV_WORDS,
                 *(w for left, _ in _PRIV_PAIRS for w in left),
                 *("god", "admin", "root", "developer", "danger", "limit", "system"),
+                *(re2.escape(v) for v in _BOOK_IDENTITY_VALUES | _SWITCH_OFF),
             }
         )
     )
