@@ -193,3 +193,21 @@ def test_a_second_word_is_the_verb_only_where_a_verb_stands(
 ) -> None:
     found = hits("risk-mutating-verb-on-read", tool(name, summary=summary, risk=RiskTier.READ))
     assert bool(found) is flagged
+
+
+@pytest.mark.parametrize(
+    ("name", "kind"),
+    [
+        ("api_token", "credential"),
+        ("admin_password", "credential"),
+        ("secret_value", "credential"),
+        ("secretId", None),  # names a secret, is not one
+        ("tokenLifetimeSeconds", None),
+        ("credentialsRefreshInterval", None),
+        ("push_apn_credential_sid", None),
+    ],
+)
+def test_a_credential_is_what_the_name_ends_on(name: str, kind: str | None) -> None:
+    from studio.lint.rules.consistency import credential_kind
+
+    assert credential_kind(name) == kind

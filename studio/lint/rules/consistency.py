@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import re
 from collections.abc import Iterator, Sequence
 
@@ -48,6 +47,8 @@ _CREDENTIAL_PAIRS = {
     ("auth", "token"),
     ("client", "secret"),
 }
+_SECRET_TAILS = words_of("value string str text raw plain plaintext")
+"""Words after a secret that still name the secret itself (secret_value, password_text)."""
 # "token" alone is a credential, except pagination and model-budget tokens.
 _NOT_CREDENTIAL = words_of("page next cursor continuation max count limit num")
 _IDENTITY_SUBJECTS = words_of(
@@ -69,10 +70,15 @@ def credential_kind(name: str) -> str | None:
         return "identity"
     if not words:
         return None
-    pairs = set(itertools.pairwise(words))
-    if pairs & _CREDENTIAL_PAIRS or set(words) & _CREDENTIAL_WORDS:
+    # The secret is what the name ends on: api_token, admin_password, secret_key
+    # (a "…_value" of it too); tokenId, secret_name, tokenLifetimeSeconds and
+    # credentialsRefreshInterval name something about a secret, not the secret.
+    head = list(words)
+    while len(head) > 1 and head[-1] in _SECRET_TAILS:
+        head.pop()
+    if tuple(head[-2:]) in _CREDENTIAL_PAIRS or head[-1] in _CREDENTIAL_WORDS:
         return "credential"
-    if "token" in words and not set(words) & _NOT_CREDENTIAL:
+    if head[-1] == "token" and not set(words) & _NOT_CREDENTIAL:
         return "credential"
     if words in (("uid",), ("userid",)) or (
         len(words) == 2 and words[1] in ("id", "no", "number") and words[0] in _IDENTITY_SUBJECTS
