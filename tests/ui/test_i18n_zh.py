@@ -64,6 +64,7 @@ from studio.ui.main_window import MainWindow, Prompts
 from studio.ui.sessions.doctor_dialog import DoctorDialog
 from studio.ui.sessions.import_dialog import ImportLogDialog
 from studio.ui.sessions.prompts import SessionPrompts
+from studio.ui.skills.panel import SkillsPanel
 from studio.ui.views.versions_panel import VersionsPanel
 
 REGISTRY = "travel-reimbursement"
@@ -321,7 +322,7 @@ def test_every_mode_of_the_window_is_chinese(qtbot, window: MainWindow) -> None:
     window.show()
     window.open_registry(REGISTRY)
     problems: list[str] = []
-    for mode in ("editor", "playground", "sessions", "diff", "release"):
+    for mode in ("editor", "playground", "sessions", "diff", "release", "evals"):
         window.show_mode(mode)
         qtbot.wait(50)
         problems += [f"[{mode}] {line}" for line in english_in(window)]
@@ -363,6 +364,7 @@ def _dialogs(store: RegistryStore, tmp_path: Path) -> list[QWidget]:
         ImportLogDialog(store, SessionPrompts()),
         DoctorDialog("repair", [], info, sessions, SessionPrompts()),
         DoctorDialog("trim", [], info, sessions, SessionPrompts()),
+        SkillsPanel(store, REGISTRY),
     ]
 
 
