@@ -375,9 +375,16 @@ class Run:
         outcomes, self._outcome_buffer = self._outcome_buffer, []
         if self.sessions is None or not (batch or messages or outcomes):
             return
+        # Every batch survives the process being killed; only one holding a write
+        # about to reach its tool also waits for the disk (a power cut must not
+        # leave a sent write unrecorded).
+        synced = any(
+            isinstance(e, ev.ToolCallExecuting) and self._risks.get(e.call_id) in _DURABLE_RISKS
+            for e in batch
+        )
         self.sessions.append_batch(
             self.session_id, [(e.seq, e.run_id, e.type, e.data()) for e in batch],
-            messages, outcomes,
+            messages, outcomes, synced=synced,
         )  # fmt: skip
 
     def _append(self, message: Message) -> None:

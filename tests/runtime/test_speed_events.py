@@ -34,10 +34,12 @@ class CountingSessions(SessionStore):
     """A SessionStore that counts its batch writes and remembers their event types."""
 
     batches: list[list[str]]
+    synced: list[bool]
 
-    def append_batch(self, session_id, events=(), messages=(), outcomes=()):  # type: ignore[no-untyped-def]
+    def append_batch(self, session_id, events=(), messages=(), outcomes=(), *, synced=True):  # type: ignore[no-untyped-def]
         self.batches.append([type_ for _seq, _run, type_, _data in events])
-        super().append_batch(session_id, events, messages, outcomes)
+        self.synced.append(synced)
+        super().append_batch(session_id, events, messages, outcomes, synced=synced)
 
 
 @pytest.fixture
@@ -46,6 +48,7 @@ def sessions(tmp_path):
     counting = CountingSessions.for_store(store)
     assert isinstance(counting, CountingSessions)
     counting.batches = []
+    counting.synced = []
     yield counting
     store.close()
 
@@ -66,6 +69,8 @@ def test_read_round_trips_cost_one_commit_each(sessions):
     assert len(sessions.batches) <= rounds + 2
     for batch in sessions.batches[:rounds]:
         assert batch[-1] == "tool_call.executing"
+    # Reads never wait for the disk; they survive a killed process all the same.
+    assert not any(sessions.synced)
     stored = sessions.events(result.session_id)
     assert [e.seq for e in stored] == list(range(1, len(stored) + 1))
     assert len(stored) == len(run.log) and stored[-1].type == "run.completed"
@@ -92,6 +97,9 @@ def test_write_completion_and_approval_are_committed_before_the_run_goes_on(sess
         return await run.wait()
 
     assert asyncio.run(drive()).status == "completed"
+    # The write's tool_call.executing is the one batch that waits for the disk.
+    synced = [b for b, sync in zip(sessions.batches, sessions.synced, strict=True) if sync]
+    assert synced == [["tool_call.executing"]]
     assert seen["at approval"][-1] == "approval.required"
     assert seen["at completion"][-1] == "tool_call.completed"
     assert seen["outcomes"] == ["create_reimbursement_ticket"]
