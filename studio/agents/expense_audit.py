@@ -18,6 +18,8 @@ import asyncio
 import copy
 import json
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -113,6 +115,33 @@ def build_app(base_url: str, *, poison: bool = False, delay: float = 0.0) -> Any
     )
     routes = [*create_agent_card_routes(card), *create_jsonrpc_routes(handler, "/a2a")]
     return Starlette(routes=routes)
+
+
+@contextmanager
+def serving(*, poison: bool = False) -> Iterator[str]:
+    """Serve the agent on an ephemeral 127.0.0.1 port in a thread; yields its base URL."""
+    import socket
+    import threading
+    import time
+
+    import uvicorn
+
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    base = f"http://127.0.0.1:{sock.getsockname()[1]}"
+    config = uvicorn.Config(build_app(base, poison=poison), log_level="warning", lifespan="off")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.02)
+    try:
+        yield base
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+        sock.close()
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -70,5 +70,6 @@ def test_catalogue_in_system_prompt_body_on_demand_and_a_delegation() -> None:
 
 
 def test_registry_without_capabilities_is_unchanged() -> None:
-    config = RunConfig(travel_registry(with_destructive=False))
+    plain = dataclasses.replace(travel_registry(with_destructive=False), skills=(), agents=())
+    config = RunConfig(plain)
     assert with_capabilities(config) is config

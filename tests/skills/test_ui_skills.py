@@ -72,3 +72,27 @@ def test_panel_lists_tools_skills_agents_and_saves(qtbot, tmp_path: Path) -> Non
         assert store.get_registry("travel-reimbursement").draft_revision == revision + 1
     finally:
         store.close()
+
+
+def test_delegation_view_follows_the_task_and_flags_instructions(qtbot) -> None:
+    import asyncio
+
+    from studio.agents.card import fetch_card
+    from studio.ui.skills.delegation import DelegationView
+    from tests.agents.a2a_server import running_agent
+
+    with running_agent(poison=True) as base:
+        agent = asyncio.run(fetch_card(base))
+        view = DelegationView(agent)
+        qtbot.addWidget(view)
+        with qtbot.waitSignal(view.finished, timeout=20_000):
+            view.send("请审核报销单 INV-102")
+        assert view.result is not None and view.result.state == "input-required"
+        lines = [view.timeline.item(i).text() for i in range(view.timeline.count())]
+        assert any("input-required — 请提供这笔报销的项目编号" in line for line in lines)
+        assert "answer above to continue" in view.status.text()
+        with qtbot.waitSignal(view.finished, timeout=20_000):
+            view.send("PRJ-7")
+    assert view.result.state == "completed"
+    assert "超标 38.5" in view.artifact.toPlainText()
+    assert view.warning.isVisibleTo(view) and "not followed" in view.warning.text()

@@ -30,8 +30,10 @@ from PySide6.QtWidgets import (
 
 from studio.agents.model import RemoteAgent
 from studio.contract.model import Registry
+from studio.runtime.delegate import start_chain
 from studio.skills.catalogue import catalogue_cost
 from studio.skills.model import Skill
+from studio.ui.skills.delegation import DelegationView
 from studio.ui.skills.editor import SkillEditorWidget
 
 TOOL, SKILL, AGENT = "tool", "skill", "agent"
@@ -84,12 +86,16 @@ class SkillsPanel(QWidget):
         self.editor.skill_changed.connect(self._on_skill_changed)
         self.card_view = QTextBrowser(self)
         self.card_view.setObjectName("agentCard")
+        self.delegation: DelegationView | None = None
+        self.agent_page = QSplitter(Qt.Orientation.Vertical, self)
+        self.agent_page.addWidget(self.card_view)
         self.placeholder = QLabel(
             self.tr("Choose a skill to edit it, or a remote agent to see its card."), self
         )
         self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.stack = QStackedWidget(self)
-        for widget in (self.placeholder, self.editor, self.card_view):
+        self.tool_view = QTextBrowser(self)
+        for widget in (self.placeholder, self.editor, self.agent_page, self.tool_view):
             self.stack.addWidget(widget)
 
         split = QSplitter(Qt.Orientation.Horizontal, self)
@@ -204,13 +210,28 @@ class SkillsPanel(QWidget):
             agent = next(a for a in self._registry.agents if a.name == name)
             self._current = None
             self.card_view.setHtml(agent_card_html(agent, self))
-            self.stack.setCurrentWidget(self.card_view)
+            self._show_delegation(agent)
+            self.stack.setCurrentWidget(self.agent_page)
         else:
             self._current = None
             tool = self._registry.tool(name)
             summary = html.escape(tool.summary if tool else "")
-            self.card_view.setHtml(f"<h3>{html.escape(name)}</h3><p>{summary}</p>")
-            self.stack.setCurrentWidget(self.card_view)
+            self.tool_view.setHtml(f"<h3>{html.escape(name)}</h3><p>{summary}</p>")
+            self.stack.setCurrentWidget(self.tool_view)
+
+    def _show_delegation(self, agent: RemoteAgent) -> None:
+        """A delegation view for ``agent`` under its card (a new one per agent chosen)."""
+        if self.delegation is not None and self.delegation.agent.name == agent.name:
+            return
+        if self.delegation is not None:
+            if self.delegation.busy:
+                return  # keep the running delegation; choosing again later shows the new agent
+            self.delegation.setParent(None)
+            self.delegation.deleteLater()
+        chain = start_chain(f"studio:{self.registry_name}")
+        self.delegation = DelegationView(agent, chain, self.agent_page)
+        self.agent_page.addWidget(self.delegation)
+        self.agent_page.setSizes([300, 500])
 
     def _on_skill_changed(self, skill: Skill) -> None:
         if self._current is None:
