@@ -51,9 +51,15 @@ class ToolEditorWidget(QWidget):
             )
         )
         self.tabs = QTabWidget(self)
+        titles = {
+            "overview": self.tr("Overview"),
+            "parameters": self.tr("Parameters"),
+            "contract": self.tr("Contract"),
+            "json": "JSON",
+        }
         self.tabs.setDocumentMode(True)
         for name, tab in self._tabs_by_name.items():
-            self.tabs.addTab(tab, "JSON" if name == "json" else name.capitalize())
+            self.tabs.addTab(tab, titles[name])
         self.empty_label = QLabel(self.tr("No tool selected"), self)
         self.empty_label.setEnabled(False)
         self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)

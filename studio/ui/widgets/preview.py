@@ -7,7 +7,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, QTimer, Signal
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QComboBox,
@@ -33,12 +33,13 @@ from studio.formats import export_tool
 
 Exporter = Callable[[ToolContract, str, RegistrySettings], tuple[Any, list[Any]]]
 
+# Labels marked for translation here, translated where the combo is filled.
 PROVIDERS: tuple[tuple[str, str], ...] = (
-    ("openai", "OpenAI chat (tools)"),
-    ("openai-responses", "OpenAI Responses"),
-    ("anthropic", "Anthropic messages"),
-    ("mcp", "MCP tools/list entry"),
-    ("gemini", "Gemini function declaration"),
+    ("openai", str(QT_TRANSLATE_NOOP("PreviewWidget", "OpenAI chat (tools)"))),
+    ("openai-responses", str(QT_TRANSLATE_NOOP("PreviewWidget", "OpenAI Responses"))),
+    ("anthropic", str(QT_TRANSLATE_NOOP("PreviewWidget", "Anthropic messages"))),
+    ("mcp", str(QT_TRANSLATE_NOOP("PreviewWidget", "MCP tools/list entry"))),
+    ("gemini", str(QT_TRANSLATE_NOOP("PreviewWidget", "Gemini function declaration"))),
 )
 
 DEBOUNCE_MS = 150
@@ -80,7 +81,7 @@ class PreviewWidget(QWidget):
 
         self.provider_combo = QComboBox()
         for fmt, label in PROVIDERS:
-            self.provider_combo.addItem(label, fmt)
+            self.provider_combo.addItem(QCoreApplication.translate("PreviewWidget", label), fmt)
         self.provider_combo.setToolTip(self.tr("Which provider's request to preview"))
         self.provider_combo.currentIndexChanged.connect(self.refresh)
         self.tokens_label = QLabel(self.tr("≈ 0 tokens"))
@@ -110,9 +111,9 @@ class PreviewWidget(QWidget):
 
         splitter = QSplitter(Qt.Orientation.Vertical)
         splitter.setChildrenCollapsible(False)
-        splitter.addWidget(_titled("Request JSON", self.json_view))
-        splitter.addWidget(_titled("Rendered description", self.description_view))
-        splitter.addWidget(_titled("Loss notes", self.notes_list))
+        splitter.addWidget(_titled(self.tr("Request JSON"), self.json_view))
+        splitter.addWidget(_titled(self.tr("Rendered description"), self.description_view))
+        splitter.addWidget(_titled(self.tr("Loss notes"), self.notes_list))
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
         splitter.setStretchFactor(2, 1)
