@@ -142,6 +142,28 @@ def _items(registry: Registry) -> list[_Item]:
     return out
 
 
+_TERMS_CACHE: dict[tuple[int, str], tuple[ToolContract, Counter[str]]] = {}
+_TERMS_CACHE_MAX = 50_000
+
+
+def _cached_tool_terms(tool: ToolContract, template: str) -> Counter[str]:
+    """A tool's similarity terms, kept while the same (immutable) tool object lives.
+
+    The rule re-runs on every edit in the editor; rendering every tool's text
+    again each time would cost ~0.3 s at 1,000 tools. The key is the object's
+    id, checked against the object itself so a reused id never matches.
+    """
+    key = (id(tool), template)
+    hit = _TERMS_CACHE.get(key)
+    if hit is not None and hit[0] is tool:
+        return hit[1]
+    if len(_TERMS_CACHE) >= _TERMS_CACHE_MAX:
+        _TERMS_CACHE.clear()
+    terms = tool_terms(tool, template)
+    _TERMS_CACHE[key] = (tool, terms)
+    return terms
+
+
 def _mentions(a: _Item, b: _Item) -> bool:
     """True when ``a``'s text names ``b`` (a description that says "use X instead")."""
     name = b.key.split(":", 1)[1].split("/")[-1]
@@ -169,7 +191,7 @@ def skill_confusable(registry: Registry, ctx: LintContext) -> Iterator[Hit]:
 
     def terms(item: _Item) -> Counter[str]:
         if item.tool is not None:
-            return tool_terms(tools[item.tool], template)
+            return _cached_tool_terms(tools[item.tool], template)
         return normalised_terms(tokenize(item.text))
 
     index.build((k, terms(i)) for k, i in items.items())
