@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QModelIndex, Qt
 from PySide6.QtGui import QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
 
@@ -93,8 +93,8 @@ class EventLogModel(RowTableModel[LogRow]):
 
     columns = (
         ("Seq", _seq_text),
-        ("Type", lambda r: r.type),
-        ("Summary", lambda r: r.summary),
+        (str(QT_TRANSLATE_NOOP("Columns", "Type")), lambda r: r.type),
+        (str(QT_TRANSLATE_NOOP("Columns", "Summary")), lambda r: r.summary),
     )
 
     def tooltip(self, row: LogRow, column: int) -> str:
@@ -111,7 +111,7 @@ class EventLogModel(RowTableModel[LogRow]):
 
     def clear(self) -> None:
         self.beginResetModel()
-        self._rows = []
+        self._rows: list[LogRow] = []
         self.endResetModel()
 
     def append(self, event: RunEvent) -> None:

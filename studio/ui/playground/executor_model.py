@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QComboBox, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
@@ -19,7 +19,13 @@ from studio.contract import Registry
 from studio.ui.models.table_base import RowTableModel
 
 _Index = QModelIndex | QPersistentModelIndex
-COLUMNS = ("Tool", "Risk", "Executor", "Target")
+# Translated where shown (table_base.horizontal_header, context "Columns").
+COLUMNS = (
+    str(QT_TRANSLATE_NOOP("Columns", "Tool")),
+    str(QT_TRANSLATE_NOOP("Columns", "Risk")),
+    str(QT_TRANSLATE_NOOP("Columns", "Executor")),
+    str(QT_TRANSLATE_NOOP("Columns", "Target")),
+)
 EXECUTOR_COLUMN, TARGET_COLUMN = 2, 3
 EXECUTORS = ("mock", "http")
 

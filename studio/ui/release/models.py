@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, TypeVar
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt
 
 from studio.release import Assignment, Channel, ChannelEvent, Comparison, event_change
 from studio.release.guard import ALL_TOOLS
@@ -57,11 +57,11 @@ class ChannelTableModel(RowsModel[tuple[Channel, str | None]]):
     """Channels of one registry, each with its version's semver."""
 
     columns = (
-        ("Channel", lambda r: r[0].name),
-        ("Version", lambda r: r[0].version),
-        ("Semver", lambda r: r[1]),
-        ("Share", lambda r: f"{r[0].share} %"),
-        ("Salt", lambda r: r[0].salt[:8]),
+        (str(QT_TRANSLATE_NOOP("Columns", "Channel")), lambda r: r[0].name),
+        (str(QT_TRANSLATE_NOOP("Columns", "Version")), lambda r: r[0].version),
+        (str(QT_TRANSLATE_NOOP("Columns", "Semver")), lambda r: r[1]),
+        (str(QT_TRANSLATE_NOOP("Columns", "Share")), lambda r: f"{r[0].share} %"),
+        (str(QT_TRANSLATE_NOOP("Columns", "Salt")), lambda r: r[0].salt[:8]),
     )
 
     def set_channels(self, channels: Sequence[Channel], semvers: dict[int, str]) -> None:
@@ -81,14 +81,14 @@ class EventLogModel(RowsModel[ChannelEvent]):
     """
 
     columns = (
-        ("When", lambda e: e.created_at.replace("T", " ")[:19]),
-        ("Who", lambda e: e.who or "—"),
-        ("Channel", lambda e: e.channel or None),
-        ("Action", lambda e: e.action),
-        ("Before → after", _change),
-        ("Why", lambda e: e.why),
+        (str(QT_TRANSLATE_NOOP("Columns", "When")), lambda e: e.created_at.replace("T", " ")[:19]),
+        (str(QT_TRANSLATE_NOOP("Columns", "Who")), lambda e: e.who or "—"),
+        (str(QT_TRANSLATE_NOOP("Columns", "Channel")), lambda e: e.channel or None),
+        (str(QT_TRANSLATE_NOOP("Columns", "Action")), lambda e: e.action),
+        (str(QT_TRANSLATE_NOOP("Columns", "Before → after")), _change),
+        (str(QT_TRANSLATE_NOOP("Columns", "Why")), lambda e: e.why),
         # The same change as a sentence: "stable pinned to v1 (it followed the newest version)".
-        ("What happened", event_words),
+        (str(QT_TRANSLATE_NOOP("Columns", "What happened")), event_words),
     )
 
 
@@ -96,10 +96,10 @@ class AssignmentModel(RowsModel[Assignment]):
     """Simulated subjects: bucket and the channel (and version) each lands on."""
 
     columns = (
-        ("Subject", lambda a: a.subject),
-        ("Bucket", lambda a: a.bucket),
-        ("Channel", lambda a: a.channel),
-        ("Version", lambda a: a.version),
+        (str(QT_TRANSLATE_NOOP("Columns", "Subject")), lambda a: a.subject),
+        (str(QT_TRANSLATE_NOOP("Columns", "Bucket")), lambda a: a.bucket),
+        (str(QT_TRANSLATE_NOOP("Columns", "Channel")), lambda a: a.channel),
+        (str(QT_TRANSLATE_NOOP("Columns", "Version")), lambda a: a.version),
     )
 
 
@@ -115,29 +115,50 @@ class ComparisonModel(RowsModel[Comparison]):
     """Canary against stable per tool; the first row is all tools together."""
 
     columns = (
-        ("Tool", lambda c: "(all tools)" if c.tool == ALL_TOOLS else c.tool),
-        ("Calls S/C", lambda c: f"{c.stable.calls} / {c.canary.calls}"),
-        # No calls: no rate (a dash), not "0.0 %".
-        ("Success stable", lambda c: _rate(c.stable.success_rate) if c.stable.calls else None),
-        ("Success canary", lambda c: _rate(c.canary.success_rate) if c.canary.calls else None),
         (
-            "Validation S/C",
+            str(QT_TRANSLATE_NOOP("Columns", "Tool")),
+            lambda c: "(all tools)" if c.tool == ALL_TOOLS else c.tool,
+        ),
+        (
+            str(QT_TRANSLATE_NOOP("Columns", "Calls S/C")),
+            lambda c: f"{c.stable.calls} / {c.canary.calls}",
+        ),
+        # No calls: no rate (a dash), not "0.0 %".
+        (
+            str(QT_TRANSLATE_NOOP("Columns", "Success stable")),
+            lambda c: _rate(c.stable.success_rate) if c.stable.calls else None,
+        ),
+        (
+            str(QT_TRANSLATE_NOOP("Columns", "Success canary")),
+            lambda c: _rate(c.canary.success_rate) if c.canary.calls else None,
+        ),
+        (
+            str(QT_TRANSLATE_NOOP("Columns", "Validation S/C")),
             lambda c: f"{c.stable.validation_failures} / {c.canary.validation_failures}",
         ),
-        ("Canary errors", lambda c: _codes(c.canary.error_codes)),
+        (
+            str(QT_TRANSLATE_NOOP("Columns", "Canary errors")),
+            lambda c: _codes(c.canary.error_codes),
+        ),
         # Duplicate write attempts per 1,000 writes, and those that reached the tool again.
         (
-            "Dup. writes/1k S/C",
+            str(QT_TRANSLATE_NOOP("Columns", "Dup. writes/1k S/C")),
             lambda c: f"{c.stable.duplicates_per_1000:.1f} / {c.canary.duplicates_per_1000:.1f}",
         ),
         (
-            "Dup. sent/1k S/C",
+            str(QT_TRANSLATE_NOOP("Columns", "Dup. sent/1k S/C")),
             lambda c: (
                 f"{c.stable.duplicates_sent_per_1000:.1f} / {c.canary.duplicates_sent_per_1000:.1f}"
             ),
         ),
-        ("p50 S/C ms", lambda c: f"{c.stable.latency_p50:.0f} / {c.canary.latency_p50:.0f}"),
-        ("p95 S/C ms", lambda c: f"{c.stable.latency_p95:.0f} / {c.canary.latency_p95:.0f}"),
-        ("z", lambda c: round(c.z, 2)),
-        ("p", lambda c: f"{c.p_value:.4f}"),
+        (
+            str(QT_TRANSLATE_NOOP("Columns", "p50 S/C ms")),
+            lambda c: f"{c.stable.latency_p50:.0f} / {c.canary.latency_p50:.0f}",
+        ),
+        (
+            str(QT_TRANSLATE_NOOP("Columns", "p95 S/C ms")),
+            lambda c: f"{c.stable.latency_p95:.0f} / {c.canary.latency_p95:.0f}",
+        ),
+        (str(QT_TRANSLATE_NOOP("Columns", "z")), lambda c: round(c.z, 2)),
+        (str(QT_TRANSLATE_NOOP("Columns", "p")), lambda c: f"{c.p_value:.4f}"),
     )
