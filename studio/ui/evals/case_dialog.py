@@ -129,6 +129,15 @@ class CaseDialog(QDialog):
             return
         super().accept()
 
+    def stop_checking(self) -> None:
+        """No more checks (the dialog is done; its store may close before it is deleted)."""
+        self._timer.stop()
+        self.editor.textChanged.disconnect(self._timer.start)
+
+    def done(self, result: int) -> None:
+        self._timer.stop()
+        super().done(result)
+
 
 def _qcolor(name: str) -> QColor:
     return QColor(name)

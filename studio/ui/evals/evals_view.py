@@ -486,7 +486,7 @@ class EvalsView(QWidget):
         if self.eval_set is None:
             return None
         taken = {c.id for c in self.eval_set.cases}
-        case = self.edit_in_dialog(CaseDialog(None, taken, self._tools(), self))
+        case = self._ask_case(CaseDialog(None, taken, self._tools(), self))
         if case is None:
             return None
         return case if self._save([*self.eval_set.cases, case], case.id) else None
@@ -500,11 +500,18 @@ class EvalsView(QWidget):
                 return None
             case = chosen[0]
         taken = {c.id for c in self.eval_set.cases if c.id != case.id}
-        edited = self.edit_in_dialog(CaseDialog(case, taken, self._tools(), self))
+        edited = self._ask_case(CaseDialog(case, taken, self._tools(), self))
         if edited is None:
             return None
         cases = [edited if c.id == case.id else c for c in self.eval_set.cases]
         return edited if self._save(cases, edited.id) else None
+
+    def _ask_case(self, dialog: CaseDialog) -> EvalCase | None:
+        try:
+            return self.edit_in_dialog(dialog)
+        finally:
+            dialog.stop_checking()
+            dialog.deleteLater()
 
     def delete_cases(self) -> int:
         if self.eval_set is None:

@@ -133,6 +133,14 @@ class SessionViewer(QWidget):
         header_row.addWidget(self.header, 1)
         for button in self.doctor_buttons.values():
             header_row.addWidget(button)
+        # Add as eval case…: this step's user turn and its calls into an eval set (Evals mode).
+        self.add_case_button = QPushButton(self.tr("Eval case…"))
+        self.add_case_button.setToolTip(
+            self.tr("Add this step's user turn and the calls it led to as an eval case")
+        )
+        self.add_case_button.setEnabled(False)
+        self.add_case_button.clicked.connect(self.add_eval_case)
+        header_row.addWidget(self.add_case_button)
         top_layout.addLayout(header_row)
         bar_row = QHBoxLayout()
         bar_row.setContentsMargins(0, 0, 4, 0)
@@ -221,6 +229,7 @@ class SessionViewer(QWidget):
         self.replay_bar.set_replay(self.replay, first.message if first is not None else None)
         for button in self.doctor_buttons.values():
             button.setEnabled(bool(self.messages))
+        self.add_case_button.setEnabled(bool(self.messages))
 
     def clear(self) -> None:
         self.messages = []
@@ -233,6 +242,7 @@ class SessionViewer(QWidget):
         self.replay_bar.set_replay(None)
         for button in self.doctor_buttons.values():
             button.setEnabled(False)
+        self.add_case_button.setEnabled(False)
 
     def set_revalidation(self, report: RevalidationReport | None) -> None:
         """Count re-validation failures as problems of the replay (keeps the position)."""
@@ -296,6 +306,22 @@ class SessionViewer(QWidget):
             else ""
         )
         self.findings_view.setPlainText(answered + "\n".join(f"⚠ {line}" for line in lines))
+
+    def add_eval_case(self) -> object:
+        """The step's user turn as an eval case (studio.ui.evals.session_case does the work)."""
+        from studio.ui.evals.session_case import add_case_from_viewer
+
+        outcome = add_case_from_viewer(self)
+        if isinstance(outcome, str):
+            self.replay_status.setText(outcome)
+        else:
+            self.replay_status.setText(
+                self.tr("Added {case} to the eval set {name}").format(
+                    case=outcome[1].id, name=outcome[0]
+                )
+            )
+        self.replay_status.show()
+        return outcome
 
     def _on_item(self, item: ConversationItem | None) -> None:
         self.inspector.show_item(item, self.model)
