@@ -23,6 +23,9 @@ once when there are no more rules than the sample size. A pair finding counts
 for both of its tools in the share of tools with an error.
 """
 
+# Long lines: the finding keys and verdicts of JUDGED are data, kept one per line to grep.
+# ruff: noqa: E501
+
 from __future__ import annotations
 
 import argparse
@@ -46,8 +49,169 @@ BENIGN = ROOT / "tests" / "data" / "security" / "benign.jsonl"
 OPENAPI = ROOT / "tests" / "data" / "openapi"
 TARGET_PRECISION = 0.85
 
-JUDGED: dict[str, tuple[bool, str]] = {}
-"""Verdicts of the drawn sample by :func:`key`: (true positive, why). Filled from the write-up."""
+JUDGED: dict[str, tuple[bool, str]] = {
+    "okta-admin-management-api|ambiguity-cloned-block|list_authorization_server_policy_rules|summary": (
+        True,
+        'Same summary "List all policy rules" as list_policy_rules; the authorization-server variant does not say so.',
+    ),
+    "okta-admin-management-api|ambiguity-confusable-names|replace_captcha_instance|usage": (
+        True,
+        '"Replace" / "Update a CAPTCHA instance": PUT and PATCH with one-word summaries; only the usage hints "partially".',
+    ),
+    "toolbench-bulk_whatsapp_validator|ambiguity-near-duplicate|about_info_free_for_bulk_whatsapp_validator|usage": (
+        False,
+        'The descriptions differ after the boilerplate ("About info" vs "true if the number is a business").',
+    ),
+    "BFCL_v4_simple_python|ambiguity-toolset-size||": (
+        True,
+        "165 tools in one registry: over OpenAI's 128-tool limit.",
+    ),
+    "toolalpaca-AviationAPI|desc-no-purpose|schemas_components|description": (
+        True,
+        "No description at all.",
+    ),
+    "toolbench-movies_tv_shows_database|duplicate-tool|tly_added_tv_series_by_release_date_for_movies_tv_shows_database|": (
+        True,
+        'Word-for-word copied description and parameters ("return tv series results…") under "recently added" and "airing today".',
+    ),
+    "BFCL_v4_live_multiple|name-unique|GET_PARCEL_STATE|name": (
+        True,
+        "GET_PARCEL_STATE and get_parcel_state differ only in case.",
+    ),
+    "okta-admin-management-api|param-credential-not-injected|create_authorization_server|parameters.properties.credentials": (
+        False,
+        '"credentials" is the signing-key configuration object (rotationMode, use), not a secret.',
+    ),
+    "toolbench-mbox_migrator|risk-destructive-not-marked|terminate_for_mbox_migrator|risk": (
+        False,
+        "Ends a migration job after it succeeded; nothing is lost, not destructive.",
+    ),
+    "BFCL_v4_live_irrelevance|risk-mutating-verb-on-read|views_publish|risk": (
+        True,
+        '"Publish a view": a state change tiered read.',
+    ),
+    "BFCL_v4_live_simple|schema-enum-type-mismatch|extract_parameters_v1|parameters.properties.metrics.enum": (
+        True,
+        "Enum of strings on an array-typed property: the enum belongs under items.",
+    ),
+    "BFCL_v4_live_multiple|schema-invalid-default|get_sensor_alerts|parameters.properties.sensorSerial.default": (
+        True,
+        "default null on a property typed string (not nullable).",
+    ),
+    "okta-admin-management-api|sec-base64-blob|verify_ssf_stream|parameters.properties.state.examples[0]": (
+        False,
+        'A base64 example value that reads "This is an example state value."; benign data, not a payload.',
+    ),
+    "okta-admin-management-api|sec-data-gathering|replace_authenticator_method|parameters.properties.body.oneOf[5].properties.settings.properties.hardwareProtected.description": (
+        False,
+        '"stores the private key on a hardware component" describes an authenticator property.',
+    ),
+    "okta-admin-management-api|sec-exfiltration|replace_event_hook|parameters.properties.channel.properties.config.properties.headers.description": (
+        False,
+        "Documents which headers the event hook sends to the customer's own endpoint.",
+    ),
+    "okta-admin-management-api|sec-hidden-instructions|list_log_events|usage": (
+        False,
+        '"[System Log query](…)" is a Markdown link, not a directive marker.',
+    ),
+    "toolbench-measurement_units_converter|sec-invisible-unicode|measurements_for_measurement_units_converter|description": (
+        True,
+        "Two U+200B characters are really in the description.",
+    ),
+    "okta-admin-management-api|sec-privilege-parameter|replace_device_assurance_policy|parameters.properties.body.oneOf[3].properties.jailbreak": (
+        False,
+        '"jailbreak" is Okta\'s device-posture flag (is the device jailbroken), not a privilege switch.',
+    ),
+    "firecrawl|sec-promotional-language|firecrawl_search|description": (
+        True,
+        '"you should always default to using this tool for any web search needs": coercive ranking.',
+    ),
+    "okta-admin-management-api|sec-tool-shadowing|create_policy|parameters.properties.body.oneOf[1].properties.settings.properties.authenticators.items.properties.enroll.properties.autoEnroll.description": (
+        False,
+        '"autoEnroll can only be set to false when…" is a constraint between properties, not an order about another tool.',
+    ),
+    "toolbench-indian_fuel|ambiguity-cloned-block|fuel_data_for_indian_fuel|description": (
+        False,
+        'Both tools have only the template "This is the subfunction for tool indian_fuel…": nothing was copied but boilerplate; the names differ.',
+    ),
+    "okta-admin-management-api|ambiguity-confusable-names|replace_org_settings|usage": (
+        True,
+        '"Replace" / "Update the Org general settings": PUT and PATCH that the summaries do not tell apart.',
+    ),
+    "BFCL_v4_multiple|ambiguity-near-duplicate|triangle_area|usage": (
+        True,
+        "triangle_area and calculate_triangle_area: the same function twice.",
+    ),
+    "BFCL_v4_live_multiple|ambiguity-toolset-size||": (
+        True,
+        "323 tools in one registry: over OpenAI's 128-tool limit.",
+    ),
+    "toolalpaca-AviationAPI|desc-no-purpose|weather_metar__preferred_routes|description": (
+        True,
+        "No description at all.",
+    ),
+    "toolbench-nowyapi|duplicate-tool|rereer_for_nowyapi|": (
+        True,
+        "rereer_for_nowyapi and rereer_copy_for_nowyapi: a literal copy.",
+    ),
+    "BFCL_v4_multiple|name-unique|calculate_BMI|name": (
+        True,
+        "calculate_BMI and calculate_bmi differ only in case.",
+    ),
+    "okta-admin-management-api|param-credential-not-injected|upload_identity_source_data_for_delete|parameters.properties.sessionId": (
+        False,
+        '"The ID of the identity source session" (a bulk-import session), not an auth session id.',
+    ),
+    "mt_trading_bot|risk-destructive-not-marked|cancel_order|risk": (
+        True,
+        "Cancelling a stock order cannot be undone; should ask for confirmation.",
+    ),
+    "BFCL_v4_live_irrelevance|risk-mutating-verb-on-read|views_update|risk": (
+        True,
+        '"Update an existing view": a state change tiered read.',
+    ),
+    "BFCL_v4_live_irrelevance|schema-enum-type-mismatch|Homes_2_FindHomeByArea|parameters.properties.has_garage.enum": (
+        True,
+        'Enum ["True", "False", "dontcare"] on a boolean.',
+    ),
+    "BFCL_v4_live_multiple|schema-invalid-default|transformers_pipeline|parameters.properties.tokenizer.default": (
+        True,
+        "default null on a property typed string.",
+    ),
+    "okta-admin-management-api|sec-data-gathering|replace_application|parameters.properties.body.oneOf[4].properties.settings.properties.oauthClient.properties.consent_method.description": (
+        False,
+        "Describes OAuth consent behaviour of a client setting; no order to gather anything.",
+    ),
+    "okta-admin-management-api|sec-exfiltration|enroll_factor|usage": (
+        False,
+        "A rate-limit documentation link, not an exfiltration destination.",
+    ),
+    "okta-admin-management-api|sec-privilege-parameter|create_device_assurance_policy|parameters.properties.body.oneOf[3].properties.jailbreak": (
+        False,
+        '"jailbreak" device-posture flag again.',
+    ),
+    "desktop-commander|sec-promotional-language|interact_with_process|description": (
+        True,
+        '"ALWAYS use this instead of the analysis tool…": coercive ranking against another tool.',
+    ),
+    "okta-admin-management-api|sec-tool-shadowing|replace_authenticator_method|parameters.properties.body.oneOf[5].properties.settings.properties.rpId.properties.enabled.description": (
+        False,
+        '"It can only be set to true once the validationStatus…" is a constraint, not an order about a tool.',
+    ),
+    "okta-admin-management-api|ambiguity-cloned-block|add_jwk|summary": (
+        True,
+        'add_jwk and add_o_auth2_resource_server_json_web_key share the summary "Add a JSON Web Key".',
+    ),
+    "okta-admin-management-api|ambiguity-confusable-names|replace_user|usage": (
+        True,
+        '"Replace a user" / "Update a user": PUT and PATCH the summaries do not tell apart.',
+    ),
+    "toolbench-spotify|ambiguity-near-duplicate|artist_singles_for_spotify|usage": (
+        False,
+        '"Get artist singles" vs "Get one or more artists" after the boilerplate: they differ.',
+    ),
+}
+"""Verdicts of the drawn sample (seed 11) by :func:`key`: (true positive, why), as in the write-up."""
 
 
 @dataclass(frozen=True)
