@@ -32,6 +32,7 @@ _MARKER = re.compile(
     r"|\|\|\|\s*(?P<pipes>[^|\n]{2,40}?)\s*\|\|\|"
     r"|/\*\s*(?P<ccomment>[^*\n]{2,80}?)\s*\*/"
     r"|%%\s*(?P<pct>[^%\n]{2,80}?)\s*(?:%%|\n|$)"
+    r"|\(\(\s*(?P<dparen>[^()\n]{2,30}?)\s*\)\)"
     r"|(?:^|\n)[ \t]*#[ \t]*(?P<hash>[A-Z][A-Z _-]{2,30}?)[ \t]*#"
     r"|[★☆■◆◇●▲※]{1,3}\s*(?P<sym>[^★☆■◆◇●▲※\n]{1,24}?)\s*[★☆■◆◇●▲※]{1,3}"
     r"|\(\s*(?P<paren>[A-Z][A-Z _]{3,40})\s*:"
@@ -46,7 +47,7 @@ _MARKER = re.compile(
     r"(?P<caps>[A-Z][A-Z_]+(?:[ \t]+[A-Z][A-Z_]+){0,6})[ \t]*:",
 )
 MARKER_START = re2.compile(
-    r"<|\[|\{\{|[【〔〖「『〈《★☆■◆◇●▲※]|:::|/\*|%%"
+    r"<|\[|\{\{|[【〔〖「『〈《★☆■◆◇●▲※]|:::|/\*|%%|\(\("
     r"|(?:系统|管理员|开发者|后台|内部|隐藏|给|致|AI|模型|助手|智能体)[^\n:：]{0,8}[:：]"
     r"|\|\|\||\(\s*[A-Z]{4}|#|\*\*\*|>>>|---|===|```|[A-Z]{2}[A-Z_ \t]*:"
     r"|role|\n\s*\n\s*[HAS]|\(\s*(?i:hidden|secret|for|ai|assistant|model|note)|\(\s*(?:系统|管理员|隐藏)"
@@ -91,7 +92,7 @@ _LABEL_WORDS = re.compile(r"[a-z]+")
 def _label_is_directive(kind: str, label: str) -> bool:
     if kind in ("token", "word"):
         return True  # a chat-template token (<|im_start|>, [INST]) or "(hidden)", "(系统消息："
-    if kind in ("pct", "hash"):  # %% assistant-directive: … %%, # SYSTEM NOTE #
+    if kind in ("pct", "hash", "dparen"):  # %% assistant-directive %%, # SYSTEM NOTE #, ((system))
         words = set(_LABEL_WORDS.findall(label.lower()))
         return bool(words & (_FENCE_LABEL | _STRONG_LABEL))
     if kind == "ccomment":  # /* … */ read by the model, hidden from rendered docs
