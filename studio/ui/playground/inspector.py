@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from PySide6.QtCore import QEvent
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QTabWidget, QVBoxLayout, QWidget
 
@@ -19,7 +19,19 @@ from studio.ui.playground.conversation_model import CallAudit, ConversationItem,
 from studio.ui.widgets.json_highlighter import JsonHighlighter, is_dark
 
 TABS = ("Raw JSON", "Model intent", "Request snapshot", "Response summary")
-TAB_TITLES = ("Raw", "Intent", "Request", "Response")
+# Shown through translate("InspectorWidget", …) (TABS stay the panes' keys).
+TAB_TITLES = (
+    str(QT_TRANSLATE_NOOP("InspectorWidget", "Raw")),
+    str(QT_TRANSLATE_NOOP("InspectorWidget", "Intent")),
+    str(QT_TRANSLATE_NOOP("InspectorWidget", "Request")),
+    str(QT_TRANSLATE_NOOP("InspectorWidget", "Response")),
+)
+_TAB_TIPS = (
+    str(QT_TRANSLATE_NOOP("InspectorWidget", "Raw JSON")),
+    str(QT_TRANSLATE_NOOP("InspectorWidget", "Model intent")),
+    str(QT_TRANSLATE_NOOP("InspectorWidget", "Request snapshot")),
+    str(QT_TRANSLATE_NOOP("InspectorWidget", "Response summary")),
+)
 
 
 def _dump(value: Any) -> str:
@@ -46,11 +58,13 @@ class InspectorWidget(QWidget):
         self.title.setWordWrap(True)
         self.tabs = QTabWidget()
         self.panes: dict[str, _JsonPane] = {}
-        for name, title in zip(TABS, TAB_TITLES, strict=True):
+        for name, title, tip in zip(TABS, TAB_TITLES, _TAB_TIPS, strict=True):
             pane = _JsonPane()
             self.panes[name] = pane
-            self.tabs.addTab(pane, title)
-            self.tabs.setTabToolTip(self.tabs.count() - 1, name)
+            self.tabs.addTab(pane, QCoreApplication.translate("InspectorWidget", title))
+            self.tabs.setTabToolTip(
+                self.tabs.count() - 1, QCoreApplication.translate("InspectorWidget", tip)
+            )
         self.usage_label = QLabel(self.tr("No tokens used yet"))
         self.usage_label.setWordWrap(True)
         layout = QVBoxLayout(self)
