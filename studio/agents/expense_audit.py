@@ -118,7 +118,7 @@ def build_app(base_url: str, *, poison: bool = False, delay: float = 0.0) -> Any
 
 
 @contextmanager
-def serving(*, poison: bool = False) -> Iterator[str]:
+def serving(*, poison: bool = False, delay: float = 0.0) -> Iterator[str]:
     """Serve the agent on an ephemeral 127.0.0.1 port in a thread; yields its base URL."""
     import socket
     import threading
@@ -129,7 +129,8 @@ def serving(*, poison: bool = False) -> Iterator[str]:
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))
     base = f"http://127.0.0.1:{sock.getsockname()[1]}"
-    config = uvicorn.Config(build_app(base, poison=poison), log_level="warning", lifespan="off")
+    app = build_app(base, poison=poison, delay=delay)
+    config = uvicorn.Config(app, log_level="warning", lifespan="off")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()

@@ -205,6 +205,7 @@ async def delegate(
     task_id: str = "",
     context_id: str = "",
     on_update: Update | None = None,
+    on_task: Callable[[str, str], None] | None = None,
     httpx_client: Any = None,
     timeout: float = 60.0,
 ) -> DelegationResult:
@@ -243,7 +244,10 @@ async def delegate(
         client = await create_client(card, config)
         request = SendMessageRequest(message=message, metadata=metadata)
         async for response in client.send_message(request):
+            known = result.task_id
             _absorb(result, response, on_update)
+            if on_task is not None and result.task_id and result.task_id != known:
+                on_task(result.task_id, result.context_id)
     finally:
         if own_client:
             await client_http.aclose()
@@ -301,3 +305,24 @@ def _artifact(result: DelegationResult, artifact: Any, on_update: Update | None)
     result.artifacts.append({"id": artifact.artifact_id, "name": artifact.name, "text": text})
     if on_update is not None:
         on_update("artifact", text)
+
+
+async def cancel_delegation(agent: RemoteAgent, task_id: str, *, httpx_client: Any = None) -> str:
+    """Ask ``agent`` to cancel task ``task_id``; the state it reports afterwards."""
+    import copy
+
+    import httpx
+    from a2a.client import ClientConfig, create_client
+    from a2a.client.card_resolver import parse_agent_card
+    from a2a.types import CancelTaskRequest, TaskState
+
+    own_client = httpx_client is None
+    client_http = httpx_client or httpx.AsyncClient(timeout=30.0)
+    try:
+        card = parse_agent_card(copy.deepcopy(agent.card))
+        client = await create_client(card, ClientConfig(streaming=False, httpx_client=client_http))
+        task = await client.cancel_task(CancelTaskRequest(id=task_id))
+    finally:
+        if own_client:
+            await client_http.aclose()
+    return STATES.get(TaskState.Name(task.status.state), "")

@@ -128,3 +128,28 @@ def test_hops_and_cycles_refused_before_sending() -> None:
     with pytest.raises(DelegationRefused):
         check_incoming(incoming, "me")
     assert check_incoming(None, "me") is None
+
+
+def test_a_running_task_can_be_canceled() -> None:
+    from studio.runtime.delegate import cancel_delegation
+
+    async def scenario(agent) -> tuple[str, str]:  # type: ignore[no-untyped-def]
+        started: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+
+        def on_task(task_id: str, _context: str) -> None:
+            if not started.done():
+                started.set_result(task_id)
+
+        running = asyncio.ensure_future(
+            delegate(agent, "审核 INV-102 PRJ-7", start_chain("me"), on_task=on_task)
+        )
+        task_id = await asyncio.wait_for(started, 10)
+        state = await cancel_delegation(agent, task_id)
+        result = await asyncio.wait_for(running, 10)
+        return state, result.state
+
+    with running_agent(delay=2.0) as base:
+        agent = asyncio.run(fetch_card(base))
+        reported, final = asyncio.run(scenario(agent))
+    assert reported == "canceled"
+    assert final == "canceled"
