@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -19,6 +20,21 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+
+def widget_shortcuts() -> list[tuple[str, str]]:
+    """Keys bound to buttons rather than actions (the replay bar), which no action lists."""
+    native = QKeySequence.SequenceFormat.NativeText
+    return [
+        (
+            QCoreApplication.translate("ShortcutsDialog", "Replay: previous message"),
+            QKeySequence("Alt+Left").toString(native),
+        ),
+        (
+            QCoreApplication.translate("ShortcutsDialog", "Replay: next message"),
+            QKeySequence("Alt+Right").toString(native),
+        ),
+    ]
 
 
 def shortcut_rows(actions: Iterable[QAction]) -> list[tuple[str, str]]:
@@ -54,7 +70,9 @@ class ShortcutsDialog(QDialog):
     def __init__(self, actions: Iterable[QAction], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(self.tr("Keyboard shortcuts"))
-        self.rows = shortcut_rows(actions)
+        self.rows = sorted(
+            [*shortcut_rows(actions), *widget_shortcuts()], key=lambda row: row[0].lower()
+        )
         self.table = QTableWidget(len(self.rows), 2)
         self.table.setHorizontalHeaderLabels([self.tr("Action"), self.tr("Keys")])
         self.table.verticalHeader().hide()

@@ -111,6 +111,7 @@ def test_view_menu_has_theme_and_language_and_help_lists_every_shortcut(window) 
         ("Run", "Ctrl+Return"),
         ("Keyboard shortcuts", "Ctrl+/"),
         ("Next problem", "F8"),
+        ("Replay: next message", "Alt+Right"),
     ]:
         assert keys.get(text) == key, (text, keys)
     assert dialog.table.rowCount() == len(dialog.rows) >= 20
