@@ -247,9 +247,14 @@ def bench_resolve(args: argparse.Namespace) -> list[Result]:
             if args.load in ("auto", "wrk") and shutil.which("wrk"):
                 with bare_served(body) as bare:
                     for connections in args.connections:
-                        for _ in range(args.rounds):
-                            studio = load_with_wrk(url, args.seconds, connections)
-                            reference = load_with_wrk(bare, args.seconds, connections)
+                        for round_ in range(args.rounds):
+                            # Alternate who goes first: the machine's load drifts.
+                            if round_ % 2:
+                                reference = load_with_wrk(bare, args.seconds, connections)
+                                studio = load_with_wrk(url, args.seconds, connections)
+                            else:
+                                studio = load_with_wrk(url, args.seconds, connections)
+                                reference = load_with_wrk(bare, args.seconds, connections)
                             reference.load = f"bare uvicorn app, {connections} conns"
                             studio.reference = reference
                             results.append(studio)
