@@ -212,6 +212,7 @@ class Prompts(RegistryPrompts, LintPrompts):
             parent,
             baseline=reviewed.baseline if reviewed else None,
             author=reviewed.author if reviewed else "",
+            evals=reviewed.evals if reviewed else None,
         )
         dialog.exec()
         return dialog.published
@@ -1218,7 +1219,10 @@ class MainWindow(QMainWindow):
         except (StoreError, ValueError) as exc:  # publishing must not depend on the diff
             _log.warning("no review diff for %s: %s", doc.name, exc)
             baseline = None
-        publisher = ReviewedPublisher(publish, baseline, _author())
+        from studio.ui.evals.publish_section import PublishEvals
+
+        evals = PublishEvals(self.store, doc.name)
+        publisher = ReviewedPublisher(publish, baseline, _author(), evals)
         info = self.prompts.publish(self, doc.name, len(doc.workspace.entries), publisher)
         if info is not None:
             self.refresh_registries()

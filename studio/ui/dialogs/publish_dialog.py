@@ -69,6 +69,7 @@ class ReviewedPublisher:
     publish: Publisher
     baseline: PublishBaseline | None
     author: str = ""
+    evals: Any = None  # studio.ui.evals.publish_section.PublishEvals: offer the eval gate
 
     def __call__(self, request: PublishRequest) -> VersionInfo:
         return self.publish(request)
@@ -101,6 +102,7 @@ class PublishDialog(QDialog):
         parent: QWidget | None = None,
         baseline: PublishBaseline | None = None,
         author: str = "",
+        evals: Any = None,
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle(self.tr("Publish {registry}").format(registry=registry))
@@ -141,8 +143,14 @@ class PublishDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(intro)
         self.ack_list = QListWidget()
+        self.eval_section: Any = None
         if baseline is not None:
             self._build_review(layout, baseline)
+            if evals is not None:  # the eval gate beside the review (issue #12)
+                from studio.ui.evals.publish_section import PublishEvalSection
+
+                self.eval_section = PublishEvalSection(evals, baseline, self)
+                layout.addWidget(self.eval_section)
         layout.addLayout(form)
         layout.addWidget(self.error_label)
         layout.addWidget(self.buttons)
@@ -248,6 +256,8 @@ class PublishDialog(QDialog):
         review = None
         if self.baseline is not None:
             review = build_review(self.baseline.diff, self.acknowledged(), self.author)
+            if self.eval_section is not None and self.eval_section.review_record():
+                review = {**review, "evals": self.eval_section.review_record()}
         return PublishRequest(self.notes_edit.toPlainText().strip(), semver or None, review)
 
     def accept(self) -> None:
