@@ -33,6 +33,7 @@ from PySide6.QtCore import (
 
 from registry_db import ConflictError, StoreError
 from studio.contract.model import Registry, ToolContract
+from studio.contract.token_count import preload
 from studio.editing import EditTool
 from studio.editing.edits import EditError
 from studio.lint import (
@@ -218,6 +219,10 @@ class LintController(QObject):
         self.linter = linter
         self._known = dict(job.snapshot)  # type: ignore[attr-defined]
         self.report = linter.report
+        # The full lint read its token counts from the cache; the first edit counts
+        # a new text. Loading the tokenizer then, on this thread, froze the first
+        # keystroke for 1-2 s: load it in the background now instead.
+        preload(self.profile)
         # Edits made while the worker ran are applied incrementally now.
         self.flush(emit=False)
         self.busyChanged.emit(False)
