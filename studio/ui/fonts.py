@@ -9,7 +9,7 @@ warning names the package to install.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from itertools import islice
 
 from PySide6.QtGui import QFontDatabase
@@ -38,7 +38,7 @@ class CjkFontCheck:
             (tests pass a stub).
     """
 
-    def __init__(self, font_available: object = cjk_font_available) -> None:
+    def __init__(self, font_available: Callable[[], bool] = cjk_font_available) -> None:
         self._font_available = font_available
         self.warned = False
 
@@ -46,7 +46,7 @@ class CjkFontCheck:
         """True the first time ``texts`` hold CJK and no font covers it; False after."""
         if self.warned or not has_cjk(texts):
             return False
-        if callable(self._font_available) and self._font_available():
+        if self._font_available():
             return False
         self.warned = True
         return True
