@@ -688,6 +688,45 @@ after: {after}</source>
     </message>
 </context>
 <context>
+    <name>DelegationView</name>
+    <message>
+        <source>Delegate to %1</source>
+        <translation>委派给 %1</translation>
+    </message>
+    <message>
+        <source>A task for the remote agent</source>
+        <translation>交给远程智能体的任务</translation>
+    </message>
+    <message>
+        <source>Send</source>
+        <translation>发送</translation>
+    </message>
+    <message>
+        <source>Artifact (untrusted data)</source>
+        <translation>产出物（不可信数据）</translation>
+    </message>
+    <message>
+        <source>Sending to %1…</source>
+        <translation>正在发送给 %1…</translation>
+    </message>
+    <message>
+        <source>The agent needs more input: answer above to continue the same task.</source>
+        <translation>该智能体需要更多输入：请在上方回答，以继续同一任务。</translation>
+    </message>
+    <message>
+        <source>Task %1 ended: %2</source>
+        <translation>任务 %1 已结束：%2</translation>
+    </message>
+    <message>
+        <source>hop %1 · trace %2</source>
+        <translation>跳数 %1 · 追踪 %2</translation>
+    </message>
+    <message>
+        <source>Instruction-like text from the remote agent, shown as data, not followed: %1</source>
+        <translation>远程智能体返回的类似指令的文本，仅作为数据显示，不会执行：%1</translation>
+    </message>
+</context>
+<context>
     <name>DiffLabels</name>
     <message>
         <source>breaking</source>
@@ -3023,6 +3062,26 @@ PATH_TO_PASS_THROUGH</translation>
 <context>
     <name>PreviewWidget</name>
     <message>
+        <source>OpenAI chat (tools)</source>
+        <translation>OpenAI Chat（工具）</translation>
+    </message>
+    <message>
+        <source>OpenAI Responses</source>
+        <translation>OpenAI Responses</translation>
+    </message>
+    <message>
+        <source>Anthropic messages</source>
+        <translation>Anthropic Messages</translation>
+    </message>
+    <message>
+        <source>MCP tools/list entry</source>
+        <translation>MCP tools/list 条目</translation>
+    </message>
+    <message>
+        <source>Gemini function declaration</source>
+        <translation>Gemini 函数声明</translation>
+    </message>
+    <message>
         <source>Which provider's request to preview</source>
         <translation>预览哪个提供商的请求</translation>
     </message>
@@ -3041,6 +3100,18 @@ PATH_TO_PASS_THROUGH</translation>
     <message>
         <source>What this provider's format cannot express</source>
         <translation>此提供商的格式无法表达的内容</translation>
+    </message>
+    <message>
+        <source>Request JSON</source>
+        <translation>请求 JSON</translation>
+    </message>
+    <message>
+        <source>Rendered description</source>
+        <translation>渲染后的描述</translation>
+    </message>
+    <message>
+        <source>Loss notes</source>
+        <translation>丢失说明</translation>
     </message>
     <message>
         <source>≈ — tokens</source>
@@ -4276,6 +4347,25 @@ Token：模型看到的名称、渲染后的描述和参数，另加提供商封
     </message>
 </context>
 <context>
+    <name>SessionCaseDialog</name>
+    <message>
+        <source>Add as eval case</source>
+        <translation>添加为评测用例</translation>
+    </message>
+    <message>
+        <source>Eval set</source>
+        <translation>评测集</translation>
+    </message>
+    <message>
+        <source>Add to set:</source>
+        <translation>添加到评测集：</translation>
+    </message>
+    <message>
+        <source>the set {name} has this case already: {id}</source>
+        <translation>评测集 {name} 中已有此用例：{id}</translation>
+    </message>
+</context>
+<context>
     <name>SessionPrompts</name>
     <message>
         <source>OpenAI chat</source>
@@ -4408,6 +4498,14 @@ Token：模型看到的名称、渲染后的描述和参数，另加提供商封
         <translation>此步骤的问题</translation>
     </message>
     <message>
+        <source>Eval case…</source>
+        <translation>评测用例…</translation>
+    </message>
+    <message>
+        <source>Add this step's user turn and the calls it led to as an eval case</source>
+        <translation>将此步骤的用户轮次及其引发的调用添加为评测用例</translation>
+    </message>
+    <message>
         <source>Event log</source>
         <translation>事件日志</translation>
     </message>
@@ -4418,6 +4516,10 @@ Token：模型看到的名称、渲染后的描述和参数，另加提供商封
     <message>
         <source>Answered here: {calls}</source>
         <translation>在此处应答：{calls}</translation>
+    </message>
+    <message>
+        <source>Added {case} to the eval set {name}</source>
+        <translation>已将 {case} 添加到评测集 {name}</translation>
     </message>
 </context>
 <context>
@@ -4821,6 +4923,18 @@ Token：模型看到的名称、渲染后的描述和参数，另加提供商封
 <context>
     <name>ToolEditorWidget</name>
     <message>
+        <source>Overview</source>
+        <translation>概览</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>Contract</source>
+        <translation>契约</translation>
+    </message>
+    <message>
         <source>No tool selected</source>
         <translation>未选择工具</translation>
     </message>
@@ -4936,6 +5050,17 @@ Token：模型看到的名称、渲染后的描述和参数，另加提供商封
     <message>
         <source>Nothing is stored until you save. Save them now?</source>
         <translation>保存之前不会存储任何内容。现在保存吗？</translation>
+    </message>
+</context>
+<context>
+    <name>viewer</name>
+    <message>
+        <source>Select a session first</source>
+        <translation>请先选择一个会话</translation>
+    </message>
+    <message>
+        <source>Nothing added</source>
+        <translation>未添加任何内容</translation>
     </message>
 </context>
 </TS>
