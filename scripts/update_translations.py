@@ -107,7 +107,8 @@ def template_pattern(template: str) -> str:
 def untranslated_lint_messages(language: str = "zh_CN") -> list[tuple[str, str]]:
     """Templates without a pattern in ``lint_messages_<language>.json`` (all-field ones aside)."""
     path = TRANSLATIONS / f"lint_messages_{language}.json"
-    known = {entry["pattern"] for entry in json.loads(path.read_text(encoding="utf-8"))}
+    data = json.loads(path.read_text(encoding="utf-8"))
+    known = {entry["pattern"] for entry in data["messages"]}
     return [
         (where, template)
         for where, template in lint_message_templates()

@@ -146,31 +146,46 @@ def _lint_catalogue(language: str) -> dict[str, dict[str, str]]:
     return data if isinstance(data, dict) else {}
 
 
+_Patterns = tuple[list[tuple[str, re.Pattern[str], str]], list[tuple[re.Pattern[str], str]]]
+
+
 @cache
-def _message_patterns(language: str) -> list[tuple[str, re.Pattern[str], str]]:
-    """``(literal prefix, pattern, template)`` of each translated lint message."""
+def _message_patterns(language: str) -> _Patterns:
+    """``(literal prefix, pattern, template)`` per message, and ``(pattern, text)`` per fragment.
+
+    A message's fields are often words of the rules themselves ("write",
+    "the caller's identity"): the fragments translate those inside the
+    values a message pattern captured.
+    """
     path = translations_dir() / f"lint_messages_{language}.json"
     try:
-        entries = json.loads(path.read_text(encoding="utf-8"))
-        patterns = []
-        for entry in entries:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        messages = []
+        for entry in data["messages"]:
             pattern = re.compile(entry["pattern"], re.DOTALL)
             prefix = re.split(r"\(\?P<", entry["pattern"], maxsplit=1)[0].replace("\\", "")
-            patterns.append((prefix, pattern, entry["zh"]))
+            messages.append((prefix, pattern, entry["zh"]))
+        fragments = [(re.compile(pattern), text) for pattern, text in data["fragments"]]
     except (OSError, ValueError, KeyError, TypeError, re.error) as exc:
         _log.warning("cannot read the lint message translations %s: %s", path, exc)
-        return []
-    return patterns
+        return [], []
+    return messages, fragments
 
 
 @lru_cache(maxsize=65536)
 def _translated_message(language: str, message: str) -> str:
-    for prefix, pattern, template in _message_patterns(language):
+    messages, fragments = _message_patterns(language)
+    for prefix, pattern, template in messages:
         if not message.startswith(prefix):
             continue
         match = pattern.fullmatch(message)
         if match is not None:
-            return _fill(template, match.groups())
+            values = []
+            for value in match.groups():
+                for fragment, text in fragments:
+                    value = fragment.sub(text, value)
+                values.append(value)
+            return _fill(template, tuple(values))
     return message
 
 

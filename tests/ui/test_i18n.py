@@ -137,6 +137,13 @@ def test_lint_messages_are_shown_in_chinese(english_after: QApplication) -> None
         s for s, f in zip(shown, findings, strict=True) if f.rule_id == "desc-no-limitations"
     )
     assert limitations.startswith("描述没有说明任何限制")
+    # The rules' own words inside a message are translated too (fragments).
+    idempotency = next(
+        s
+        for s, f in zip(shown, findings, strict=True)
+        if f.rule_id == "risk-write-without-idempotency"
+    )
+    assert idempotency.startswith("此写入工具不要求幂等键")
     assert i18n.lint_message(
         "Parameter 'type' is ambiguous; name what it identifies or holds."
     ) == ("参数 'type' 含义不明；请在名称中说明它标识或存放什么。")
