@@ -14,8 +14,6 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-import yaml
-
 SKILL_FILE = "SKILL.md"
 """The one required file of a skill folder."""
 
@@ -90,6 +88,8 @@ def parse_skill(text: str, files: dict[str, bytes] | None = None) -> Skill:
     Raises:
         SkillError: the front matter is not YAML or not a mapping (with its line).
     """
+    import yaml  # loaded when a skill is first read, not with the contract model
+
     yaml_text, body, body_line = split_skill_md(text)
     try:
         data = yaml.safe_load(yaml_text) if yaml_text.strip() else {}
@@ -126,6 +126,8 @@ def _allowed_tools(value: Any) -> tuple[str, ...]:
 
 def render_front_matter(front: dict[str, Any]) -> str:
     """The YAML of a front matter, keys in the given order, Chinese kept readable."""
+    import yaml
+
     return yaml.safe_dump(front, sort_keys=False, allow_unicode=True, width=10_000)
 
 
