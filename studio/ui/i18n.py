@@ -146,12 +146,15 @@ def _lint_catalogue(language: str) -> dict[str, dict[str, str]]:
     return data if isinstance(data, dict) else {}
 
 
-_Patterns = tuple[list[tuple[str, re.Pattern[str], str]], list[tuple[re.Pattern[str], str]]]
+_Patterns = tuple[
+    list[tuple[tuple[str, ...], re.Pattern[str], str]], list[tuple[str, re.Pattern[str], str]]
+]
+_GROUP = re.compile(r"\(\?P<\w+>\.\*\?\)|\(\?P<\w+>\[\^ \]\+\?\)")
 
 
 @cache
 def _message_patterns(language: str) -> _Patterns:
-    """``(literal prefix, pattern, template)`` per message, and ``(pattern, text)`` per fragment.
+    """``(literal parts, pattern, template)`` per message, and ``(pattern, text)`` per fragment.
 
     A message's fields are often words of the rules themselves ("write",
     "the caller's identity"): the fragments translate those inside the
@@ -163,30 +166,60 @@ def _message_patterns(language: str) -> _Patterns:
         messages = []
         for entry in data["messages"]:
             pattern = re.compile(entry["pattern"], re.DOTALL)
-            prefix = re.split(r"\(\?P<", entry["pattern"], maxsplit=1)[0].replace("\\", "")
-            messages.append((prefix, pattern, entry["zh"]))
-        fragments = [(re.compile(pattern), text) for pattern, text in data["fragments"]]
+            # The fixed words between the fields: a message lacking one is not
+            # tried (a regular expression per message and template is slow).
+            parts = tuple(
+                part
+                for raw in _GROUP.split(entry["pattern"])
+                if len(part := re.sub(r"\\(.)", r"\1", raw)) >= 3
+            )
+            messages.append((parts, pattern, entry["zh"]))
+        fragments = [
+            (_needle(pattern), re.compile(pattern), text) for pattern, text in data["fragments"]
+        ]
     except (OSError, ValueError, KeyError, TypeError, re.error) as exc:
         _log.warning("cannot read the lint message translations %s: %s", path, exc)
         return [], []
     return messages, fragments
 
 
+# Per rule, the message patterns that matched its messages so far: tried first
+# (a rule has one to three templates; scanning all of them costs ~60 µs).
+_rule_patterns: dict[tuple[str, str], list[int]] = {}
+
+
 @lru_cache(maxsize=65536)
-def _translated_message(language: str, message: str) -> str:
-    messages, fragments = _message_patterns(language)
-    for prefix, pattern, template in messages:
-        if not message.startswith(prefix):
-            continue
-        match = pattern.fullmatch(message)
-        if match is not None:
-            values = []
-            for value in match.groups():
-                for fragment, text in fragments:
-                    value = fragment.sub(text, value)
-                values.append(value)
-            return _fill(template, tuple(values))
+def _translated_message(language: str, message: str, rule_id: str) -> str:
+    messages = _message_patterns(language)[0]
+    known = _rule_patterns.setdefault((language, rule_id), [])
+    for indexes in (known, range(len(messages))):
+        for index in indexes:
+            parts, pattern, template = messages[index]
+            if not all(part in message for part in parts):
+                continue
+            match = pattern.fullmatch(message)
+            if match is None:
+                continue
+            if index not in known:
+                known.append(index)
+            values = tuple(_translated_value(language, value) for value in match.groups())
+            return _fill(template, values)
     return message
+
+
+@lru_cache(maxsize=65536)
+def _translated_value(language: str, value: str) -> str:
+    """A field of a message with the rules' own words in it translated (fragments)."""
+    for needle, fragment, text in _message_patterns(language)[1]:
+        if needle in value:
+            value = fragment.sub(text, value)
+    return value
+
+
+def _needle(pattern: str) -> str:
+    """The longest fixed text of ``pattern``: a value without it cannot match."""
+    pieces = re.split(r"\\[dwsSWD]|[\^$()\[\]*+?{}|.]", re.sub(r"\\([^dwsSWD])", r"\1", pattern))
+    return max(pieces, key=len)
 
 
 def _fill(template: str, values: tuple[str, ...]) -> str:
@@ -194,8 +227,8 @@ def _fill(template: str, values: tuple[str, ...]) -> str:
     return re.sub(r"\{(\d+)\}", lambda m: values[int(m.group(1))], template)
 
 
-def lint_message(message: str) -> str:
-    """A lint finding's message in the UI language.
+def lint_message(message: str, rule_id: str = "") -> str:
+    """A lint finding's message in the UI language (``rule_id`` makes it faster).
 
     Messages are English sentences built by the rules (the CLI and the
     reports keep them so); ``lint_messages_<lang>.json`` holds one pattern
@@ -205,7 +238,7 @@ def lint_message(message: str) -> str:
     """
     if _current == ENGLISH:
         return message
-    return _translated_message(_current, message)
+    return _translated_message(_current, message, rule_id)
 
 
 def lint_text(rule_id: str, field: str, english: str) -> str:

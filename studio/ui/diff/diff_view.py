@@ -559,7 +559,8 @@ def _deltas_html(diff: RegistryDiff) -> str:
             registry = QCoreApplication.translate("DiffView", "(registry)")
             out += [
                 f"<li><code>{html.escape(i.rule_id)}</code> {html.escape(i.tool or registry)}"
-                f" <code>{html.escape(i.path)}</code> — {html.escape(lint_message(i.message))}</li>"
+                f" <code>{html.escape(i.path)}</code> — "
+                f"{html.escape(lint_message(i.message, i.rule_id))}</li>"
                 for i in items
             ]
             out.append("</ul>")

@@ -48,7 +48,7 @@ def _text(f: Finding, key: str) -> str:
         )
     if key == "path":
         return f.path
-    return lint_message(f.message)
+    return lint_message(f.message, f.rule_id)
 
 
 class ProblemsModel(RowTableModel[Finding]):

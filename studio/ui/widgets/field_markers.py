@@ -117,7 +117,7 @@ def marker_tooltip(findings: Sequence[Finding]) -> str:
         )
         parts.append(
             f"<b>{severity_word(f.severity)}</b> <code>{f.rule_id}</code>: "
-            f"{_escape(lint_message(f.message))}{rationale}"
+            f"{_escape(lint_message(f.message, f.rule_id))}{rationale}"
         )
     return "<p>" + "</p><p>".join(parts) + "</p>"
 
