@@ -60,6 +60,16 @@ class SessionInfo:
 
 
 @dataclass(frozen=True, slots=True)
+class SessionSummary:
+    """A session as the session list shows it: its row and how many messages it holds."""
+
+    info: SessionInfo
+    message_count: int
+    last_message_id: int
+    """The id of its newest message (0: none): grows when a message is appended."""
+
+
+@dataclass(frozen=True, slots=True)
 class StoredEvent:
     seq: int
     run_id: str
@@ -268,6 +278,45 @@ class SessionStore:
         with self._lock, read_transaction(self._conn):
             return [_session(r) for r in self._conn.execute(sql + " ORDER BY created_at DESC",
                                                             params)]  # fmt: skip
+
+    def list_summaries(
+        self, registry: str | None = None, *, source: str | None = None
+    ) -> list[SessionSummary]:
+        """Sessions with their message counts, newest first, in ONE query.
+
+        The counts come from the messages' ``(session_id, idx)`` index: no
+        message body is read, so the session list costs the same whether the
+        sessions hold ten messages or ten thousand.
+        """
+        columns = ", ".join(f"s.{c.strip()}" for c in _SESSION_COLUMNS.split(","))
+        sql = (
+            f"SELECT {columns}, coalesce(m.n, 0), coalesce(m.last, 0) FROM sessions s"
+            " LEFT JOIN (SELECT session_id, count(*) AS n, max(id) AS last FROM messages"
+            " GROUP BY session_id) m ON m.session_id = s.id"
+        )
+        where, params = [], []
+        if registry is not None:
+            where.append("s.registry = ?")
+            params.append(registry)
+        if source is not None:
+            where.append("s.source = ?")
+            params.append(source)
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        with self._lock, read_transaction(self._conn):
+            rows = self._conn.execute(sql + " ORDER BY s.created_at DESC", params).fetchall()
+        return [SessionSummary(_session(r[:-2]), int(r[-2]), int(r[-1])) for r in rows]
+
+    def change_marker(self) -> tuple[int, int, str]:
+        """``(last message id, session count, last session update)``: changes when anything
+        the session list shows changes. A poll reads the session rows' dates, no message."""
+        with self._lock, read_transaction(self._conn):
+            row = self._conn.execute(
+                "SELECT (SELECT coalesce(max(id), 0) FROM messages),"
+                " (SELECT count(*) FROM sessions),"
+                " (SELECT coalesce(max(updated_at), '') FROM sessions)"
+            ).fetchone()
+        return int(row[0]), int(row[1]), str(row[2])
 
     def set_status(self, session_id: str, status: str) -> None:
         with self._lock, write_transaction(self._conn):

@@ -256,7 +256,9 @@ class ProxyApp:
             # The writer is behind (a burst, a slow disk): hold this call until it catches
             # up rather than queue without bound.
             await self.recorder.below(MAX_PENDING // 2)
-        self._record_request(placement, run_id, events, sent_messages, data, secrets)
+        self._record_request(
+            placement, run_id, events, sent_messages, data, secrets, len(check.problems)
+        )
         if refusal is not None:
             payload = json.dumps(refusal).encode()
             await _send_bytes(
@@ -285,6 +287,7 @@ class ProxyApp:
         messages: list[Message],
         data: dict[str, Any],
         secrets: Secrets,
+        problems: int = 0,
     ) -> None:
         if self.recorder is None:
             return
@@ -310,7 +313,8 @@ class ProxyApp:
                 messages[placement.start :],
                 placement.start,
                 start,
-                meta={"broken_requests": conversation.broken_requests},
+                # The list's problem badge: what the check found in this request.
+                meta={"broken_requests": conversation.broken_requests, "problems": problems},
                 secrets=secrets,
             )
         )

@@ -18,7 +18,7 @@ import asyncio
 import logging
 import queue
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -119,6 +119,9 @@ class Recorder:
         self._thread.start()
         self.failures = 0
         """Writes that failed (logged; the proxy keeps forwarding)."""
+        self.listeners: list[Callable[[str], None]] = []
+        """Called on the writer thread with a session's id after each commit of it
+        (the GUI's live view, when the proxy runs in its process)."""
 
     # ---------------------------------------------------------------- called on the loop
 
@@ -244,17 +247,39 @@ class Recorder:
             self._remember_meta(sid, meta)
             meta_update = {}
         self.sessions.append_batch(sid, events, messages, outcomes)
+        if messages:
+            # The session list reads its counts from meta, never the messages: keep
+            # them with the message count they were taken at (studio.ui.sessions.session_list).
+            known = self._known_meta(sid)
+            meta_update["problems_at"] = max(
+                int(known.get("problems_at") or 0), max(idx for idx, _, _ in messages) + 1
+            )
+            meta_update["calls"] = int(known.get("calls") or 0) + sum(
+                len(m.tool_calls) for w in group for m in w.messages
+            )
+            meta_update.setdefault("problems", int(known.get("problems") or 0))
         if meta_update:
-            known = self._meta.pop(sid, None)
-            if known is None:
-                known = self.sessions.get_session(sid).meta
+            known = self._known_meta(sid)
             meta = {**known, **meta_update}
             self._remember_meta(sid, meta)
             if meta != known:
                 self.sessions.set_meta(sid, meta)
+        for listener in list(self.listeners):
+            try:
+                listener(sid)
+            except Exception:  # a listener's failure must not stop the recording
+                log.exception("proxy: a listener failed on session %s", sid)
+
+    def _known_meta(self, sid: str) -> dict[str, Any]:
+        known = self._meta.get(sid)
+        if known is None:
+            known = self.sessions.get_session(sid).meta
+            self._remember_meta(sid, known)
+        return known
 
     def _remember_meta(self, sid: str, meta: dict[str, Any]) -> None:
         # Bounded: a forgotten session's meta is read back from the database.
+        self._meta.pop(sid, None)
         self._meta[sid] = meta
         while len(self._meta) > META_CACHE:
             self._meta.pop(next(iter(self._meta)))

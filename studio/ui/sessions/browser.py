@@ -14,10 +14,11 @@ choice go through :class:`SessionPrompts`, so tests never open a modal dialog.
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QItemSelection, QItemSelectionModel, Qt
-from PySide6.QtGui import QShowEvent
+from PySide6.QtGui import QHideEvent, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -46,13 +47,13 @@ from studio.sessions.library import (
     SOURCE_PROXY,
     SOURCE_REPLAY,
     load_messages,
-    session_rows,
     stored_origins,
 )
 from studio.sessions.model import Message
 from studio.sessions.revalidate import recorded_prepared_arguments
 from studio.ui.sessions.doctor_dialog import DoctorDialog
 from studio.ui.sessions.import_dialog import ImportLogDialog
+from studio.ui.sessions.live import LiveWatch, ProxyRecording
 from studio.ui.sessions.prompts import SessionPrompts, export_title
 from studio.ui.sessions.replay_model import (
     ClientFactory,
@@ -62,6 +63,7 @@ from studio.ui.sessions.replay_model import (
     replay_options,
 )
 from studio.ui.sessions.revalidate_view import RevalidateView
+from studio.ui.sessions.session_list import Counts, count_sessions, list_rows
 from studio.ui.sessions.sessions_model import (
     COLUMNS,
     SessionsFilterModel,
@@ -70,7 +72,7 @@ from studio.ui.sessions.sessions_model import (
     untitled,
 )
 from studio.ui.sessions.viewer import SessionViewer
-from studio.ui.sessions.worker import JobRunner
+from studio.ui.sessions.worker import Job, JobRunner
 
 ALL = ""
 DOCTOR_SOURCES = ("repair", "convert", "trim")
@@ -105,6 +107,10 @@ class SessionsView(QWidget):
         self.import_dialog: ImportLogDialog | None = None
         self.doctor_dialog: DoctorDialog | None = None
         self._sized = False
+        self._last_ids: dict[str, int] | None = None
+        self._count_job = 0
+        self.live = LiveWatch(self.sessions, self)
+        self.recording = ProxyRecording(store, self.live, self)
 
         self.text_filter = QLineEdit()
         self.text_filter.setPlaceholderText(self.tr("Filter by title, id, model"))
@@ -160,11 +166,22 @@ class SessionsView(QWidget):
         for fmt in EXPORT_FORMATS:
             menu.addAction(
                 self.tr("{format}…").format(format=export_title(fmt)),
-                lambda f=fmt: self.export_session(f),
+                partial(self.export_session, fmt),
             )
         self.export_button.setMenu(menu)
         self.refresh_button = QPushButton(self.tr("Refresh"))
         self.count_label = QLabel()
+        self.proxy_button = QPushButton(self.tr("Record proxy…"))
+        self.proxy_button.setToolTip(
+            self.tr(
+                "Start the recording proxy: point an agent at it instead of its provider and "
+                "watch its sessions arrive here, with a problem badge on broken histories"
+            )
+        )
+        self.proxy_status = QLabel()
+        self.proxy_status.setWordWrap(True)
+        self.proxy_status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.proxy_status.hide()
 
         filters = QHBoxLayout()
         filters.setSpacing(4)
@@ -174,6 +191,7 @@ class SessionsView(QWidget):
         buttons.setSpacing(4)
         buttons.addWidget(self.import_button)
         buttons.addWidget(self.export_button)
+        buttons.addWidget(self.proxy_button)
         buttons.addStretch(1)
         buttons.addWidget(self.refresh_button)
         left = QWidget()
@@ -185,6 +203,7 @@ class SessionsView(QWidget):
         left_layout.addLayout(filters)
         left_layout.addWidget(self.table, 1)
         left_layout.addWidget(self.count_label)
+        left_layout.addWidget(self.proxy_status)
         left.setMinimumWidth(220)
 
         self.viewer = SessionViewer()
@@ -207,6 +226,8 @@ class SessionsView(QWidget):
         self.table.selectionModel().selectionChanged.connect(self._on_selection)
         self.import_button.clicked.connect(self.import_log)
         self.refresh_button.clicked.connect(lambda: self.refresh())
+        self.proxy_button.clicked.connect(self.toggle_proxy)
+        self.live.changed.connect(self._on_live_change)
         self.revalidate_view.reportReady.connect(self.viewer.set_revalidation)
         self.viewer.replay_model_button.clicked.connect(lambda: self.replay_as_model())
         self.viewer.stop_replay_button.clicked.connect(self.replayer.stop)
@@ -226,6 +247,7 @@ class SessionsView(QWidget):
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
+        self.live.start()
         if not self._sized:
             # Split by the height actually shown: short windows still show a few
             # re-validation rows under the conversation.
@@ -234,11 +256,29 @@ class SessionsView(QWidget):
             top = max(220, min(int(height * 0.62), height - 170))
             self.viewer.centre.setSizes([top, max(90, height - top)])
 
+    def hideEvent(self, event: QHideEvent) -> None:
+        super().hideEvent(event)
+        self.live.stop()
+
     def refresh(self, select: str | None = None) -> None:
-        """Re-read the sessions (keeping the selection, or selecting ``select``)."""
+        """Re-read the sessions (keeping the selection, or selecting ``select``).
+
+        One query, no message read (:func:`list_rows`); sessions whose counts are
+        older than their messages are counted again in the background.
+        """
         keep = select or (self.info.id if self.info else None)
-        rows = session_rows(self.sessions)
+        listed = list_rows(self.sessions)
+        self.live.reset()
+        rows = listed.rows
+        grown = set(self.table_model.live)
+        if self._last_ids is not None:
+            grown |= {sid for sid, last in listed.last_message_ids.items()
+                      if last > self._last_ids.get(sid, 0)}  # fmt: skip
+        self._last_ids = listed.last_message_ids
+        self.table_model.live = grown & set(listed.last_message_ids)
+        self.table_model.counting = set(listed.stale)
         self.table_model.set_rows(rows)
+        self._count_stale(listed.stale)
         registries = sorted({r.registry for r in rows if r.registry})
         current = self.registry_filter.currentData()
         self.registry_filter.blockSignals(True)
@@ -409,8 +449,6 @@ class SessionsView(QWidget):
 
     def _on_derived(self, session_id: str) -> None:
         self.refresh()
-        self.table_model.set_rows(session_rows(self.sessions))
-        self._update_count()
 
     # ------------------------------------------------------------------ import / export
 
@@ -449,9 +487,72 @@ class SessionsView(QWidget):
         return path
 
     def shutdown(self) -> None:
-        """Wait for background jobs (closing the window); a running replay is stopped."""
+        """Wait for background jobs (closing the window); a running replay or proxy is stopped."""
+        self.live.stop()
+        self.recording.stop()
         self.replayer.stop()
         self.runner.wait(3000)
+
+    # ------------------------------------------------------------------ live
+
+    def _count_stale(self, stale: list[str]) -> None:
+        """Count the problems and calls of sessions that grew, off the GUI thread."""
+        if not stale:
+            self._count_job = 0
+            return
+        ids, sessions = tuple(stale), self.sessions
+
+        def count(_progress: object) -> dict[str, Counts]:
+            return count_sessions(sessions, ids)
+
+        job = Job(count)
+        self._count_job = job.generation
+        job.signals.succeeded.connect(self._on_counted)
+        self.runner.start(job)
+
+    def _on_counted(self, generation: int, counted: dict[str, Counts]) -> None:
+        if generation != self._count_job:
+            return  # a newer refresh asked again
+        self._count_job = 0
+        self.refresh()
+
+    def _on_live_change(self) -> None:
+        """Something was stored: re-read the list; re-show the open session if it grew."""
+        shown = self.info.id if self.info else None
+        before = (self._last_ids or {}).get(shown or "", 0)
+        self.refresh()
+        grew = (self._last_ids or {}).get(shown or "", 0) != before
+        if shown is not None and self.info is not None and self.info.id == shown and grew:
+            self._show(shown)
+
+    def toggle_proxy(self) -> str | None:
+        """Record proxy… (asks for the settings) or Stop proxy; returns the URL when started."""
+        if self.recording.running:
+            self.recording.stop()
+            self._on_proxy_state(False)
+            return None
+        settings = self.prompts.proxy_settings(self)
+        if settings is None:
+            return None
+        try:
+            url = self.recording.start(settings)
+        except (ValueError, OSError, RuntimeError) as exc:
+            self.prompts.error(self, self.tr("Proxy not started"), str(exc))
+            return None
+        self._on_proxy_state(True)
+        self.source_filter.setCurrentIndex(max(0, self.source_filter.findData(SOURCE_PROXY)))
+        return url
+
+    def _on_proxy_state(self, running: bool) -> None:
+        settings = self.recording.settings
+        self.proxy_button.setText(self.tr("Stop proxy") if running else self.tr("Record proxy…"))
+        if running and settings is not None:
+            self.proxy_status.setText(
+                self.tr("Recording proxy on {url} → {upstream} ({kind})").format(
+                    url=self.recording.url, upstream=settings.upstream, kind=settings.kind
+                )
+            )
+        self.proxy_status.setVisible(running)
 
 
 def _title(info: SessionInfo, count: int) -> str:

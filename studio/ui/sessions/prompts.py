@@ -7,6 +7,7 @@ from pathlib import Path
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
+from studio.ui.sessions.live import ProxySettings
 from studio.ui.sessions.replay_model import ReplayChoice, ReplayOptions, choose_replay
 
 EXPORT_TITLES = {
@@ -68,6 +69,12 @@ class SessionPrompts:
     def choose_replay(self, parent: QWidget, options: ReplayOptions) -> ReplayChoice | None:
         """Replay as model: registry + version, and optionally a fork to a live profile."""
         return choose_replay(parent, options)
+
+    def proxy_settings(self, parent: QWidget) -> ProxySettings | None:
+        """Record proxy…: port, upstream, wire format and policy."""
+        from studio.ui.sessions.proxy_dialog import ask_proxy_settings
+
+        return ask_proxy_settings(parent)
 
     def error(self, parent: QWidget, title: str, text: str) -> None:
         QMessageBox.warning(parent, title, text)

@@ -16,6 +16,8 @@ from PySide6.QtCore import (
     QSortFilterProxyModel,
     Qt,
 )
+from PySide6.QtGui import QFont, QIcon
+from PySide6.QtWidgets import QApplication, QStyle
 
 from studio.sessions.library import SessionRow
 from studio.ui.models.table_base import RowTableModel
@@ -68,12 +70,40 @@ def _registry_label(row: SessionRow) -> str:
     return f"{row.registry} {row.version}" if row.version else row.registry
 
 
+def _warning_icon() -> QIcon:
+    """The problem badge (the style's warning icon, so it follows the theme)."""
+    return QApplication.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning)
+
+
 def _date_label(created_at: str) -> str:
     return created_at.replace("T", " ")[:16]
 
 
 class SessionsTableModel(RowTableModel[SessionRow]):
-    """One row per stored session (newest first, as given)."""
+    """One row per stored session (newest first, as given).
+
+    A session with problems carries a warning badge in its Problems cell; one
+    that grew while the list was shown (a live proxy session) has its title in
+    bold; one whose counts are being taken again shows "…" beside the last count.
+    """
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.live: set[str] = set()
+        """Sessions that received messages since the list was first read."""
+        self.counting: set[str] = set()
+        """Sessions whose counts are older than their messages (recounted in the background)."""
+
+    def mark(self, *, live: set[str] | None = None, counting: set[str] | None = None) -> None:
+        """Set the live and counting sessions and repaint (no reset: the selection stays)."""
+        if live is not None:
+            self.live = live
+        if counting is not None:
+            self.counting = counting
+        if self.rowCount():
+            self.dataChanged.emit(
+                self.index(0, 0), self.index(self.rowCount() - 1, self.columnCount() - 1)
+            )
 
     columns = tuple(
         zip(
@@ -84,7 +114,7 @@ class SessionsTableModel(RowTableModel[SessionRow]):
                 _registry_label,
                 lambda r: r.model or "—",
                 lambda r: str(r.calls),
-                lambda r: str(r.problems),
+                lambda r: str(r.problems),  # "…" added by display() while recounting
                 lambda r: str(r.messages),
                 lambda r: r.file or "—",
                 lambda r: _date_label(r.created_at),
@@ -100,14 +130,38 @@ class SessionsTableModel(RowTableModel[SessionRow]):
             return row.created_at
         return (self.display(row, column) or "").casefold()
 
+    def display(self, row: SessionRow, column: int) -> Any:
+        text = super().display(row, column)
+        if column == PROBLEMS_COLUMN and row.id in self.counting:
+            return f"{text} …"
+        return text
+
     def tooltip(self, row: SessionRow, column: int) -> Any:
         if column == 0:
-            return f"{row.title or untitled()}\n{row.id} · {row.status}"
+            text = f"{row.title or untitled()}\n{row.id} · {row.status}"
+            if row.id in self.live:
+                text += "\n" + self.tr("New messages arrived while the list was open")
+            return text
         if column == PROBLEMS_COLUMN:
-            return self.tr("{count} pairing problem(s) and suspicious pattern(s)").format(
+            text = self.tr("{count} pairing problem(s) and suspicious pattern(s)").format(
                 count=row.problems
             )
+            if row.id in self.counting:
+                text += "\n" + self.tr("Counting again: the session has grown since")
+            return text
         return self.display(row, column)
+
+    def decoration(self, row: SessionRow, column: int) -> Any:
+        if column == PROBLEMS_COLUMN and row.problems:
+            return _warning_icon()
+        return None
+
+    def role_data(self, row: SessionRow, column: int, role: int) -> Any:
+        if role == Qt.ItemDataRole.FontRole and column == 0 and row.id in self.live:
+            font = QFont()
+            font.setBold(True)
+            return font
+        return super().role_data(row, column, role)
 
     def alignment(self, row: SessionRow, column: int) -> Any:
         if column in _NUMBERS:
