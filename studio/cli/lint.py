@@ -59,7 +59,7 @@ def _cmd_lint(store: RegistryStore | None, args: argparse.Namespace) -> int:
     else:
         assert store is not None  # opened: the target is not a file (see _needs_store)
         registry = load_registry(store, args.target, args.version)
-    report = lint_registry(registry, profile=args.profile)
+    report = lint_registry(registry, profile=args.profile, parallel=True)
     if args.format == "text":
         sys.stdout.write(to_text(report))
     else:

@@ -45,11 +45,16 @@ from studio.lint.model import (
     Severity,
     ToolCheck,
 )
+from studio.lint.parallel import Forked, can_fork
 from studio.lint.rules.ambiguity import PAIR_RULE_IDS, AmbiguityState, pair_hits
 from studio.lint.scores import ToolScores, score_tool
 from studio.lint.similarity import SimilarPair
 
 log = logging.getLogger(__name__)
+
+FORK_MIN_TOOLS = 500
+"""Tools from which a ``parallel`` lint builds the ambiguity index in a forked child
+(below, forking costs more than the index)."""
 
 INTERNAL_RULE_ERROR = "internal-rule-error"
 CONFIG_INVALID = "lint-config-invalid"
@@ -233,13 +238,22 @@ class Linter:
         config: The lint configuration; default: the one stored in the
             registry's settings (invalid entries become
             ``lint-config-invalid`` findings).
+        parallel: Build the pairwise ambiguity index in a forked child while
+            the per-tool rules run, for registries of :data:`FORK_MIN_TOOLS`
+            or more where :func:`~studio.lint.parallel.can_fork` (the
+            command line; never in the GUI, which has threads). Same report.
 
     Raises:
         ValueError: for an unknown profile.
     """
 
     def __init__(
-        self, registry: Registry, profile: str = "openai", config: LintConfig | None = None
+        self,
+        registry: Registry,
+        profile: str = "openai",
+        config: LintConfig | None = None,
+        *,
+        parallel: bool = False,
     ) -> None:
         if profile not in PROFILES:
             raise ValueError(f"unknown lint profile {profile!r}; known: {', '.join(PROFILES)}")
@@ -276,16 +290,26 @@ class Linter:
         self._scores: dict[str, ToolScores] = {}
         self._tokens: dict[str, int] = {}
         self._ambiguity: AmbiguityState | None = None
+        # Pairs and their hits computed by a forked child (see ``parallel``); the
+        # state itself is built only if the registry is edited afterwards.
+        self._forked_pairs: tuple[list[SimilarPair], list[tuple[str, Hit]]] | None = None
         self._pair_findings: dict[int, tuple[Hit, Finding]] = {}
         with _gc_paused():
             ctx = self._context()
+            forked = None
+            if (
+                parallel
+                and self._pair_rules
+                and len(registry.tools) >= FORK_MIN_TOOLS
+                and can_fork()
+            ):
+                forked = Forked(lambda: self._pairs_and_hits(registry.tools))
             for tool in registry.tools:
                 self._check_tool(tool, ctx)
             if self._pair_rules:
-                self._ambiguity = AmbiguityState(
-                    self._settings.description_template, self._settings.verbs, self._options
-                )
-                self._ambiguity.build(registry.tools)
+                self._forked_pairs = forked.result() if forked is not None else None
+                if self._forked_pairs is None:
+                    self._ambiguity = self._build_ambiguity(registry.tools)
             self.report = self._assemble(ctx)
         flush_token_cache()
 
@@ -311,6 +335,9 @@ class Linter:
         """
         if old_name is not None and old_name not in self._tools:
             raise KeyError(old_name)
+        if self._forked_pairs is not None:  # built in a child: the state is needed now
+            self._ambiguity = self._build_ambiguity(self._registry.tools)
+            self._forked_pairs = None
         if tool is not None and tool.name != old_name and tool.name in self._tools:
             raise ValueError(f"a tool named {tool.name!r} already exists")
         if old_name is not None:
@@ -338,6 +365,22 @@ class Linter:
         return self.report
 
     # ------------------------------------------------------------ internals
+
+    def _build_ambiguity(self, tools: Iterable[ToolContract]) -> AmbiguityState:
+        state = AmbiguityState(
+            self._settings.description_template, self._settings.verbs, self._options
+        )
+        state.build(tools)
+        return state
+
+    def _pairs_and_hits(
+        self, tools: Iterable[ToolContract]
+    ) -> tuple[list[SimilarPair], list[tuple[str, Hit]]]:
+        """What :meth:`_assemble` takes from the ambiguity state, computed from scratch."""
+        state = self._build_ambiguity(tools)
+        pairs = state.similar_pairs({name: i for i, name in enumerate(self._order)})
+        rules = {r.id: r for r in self._pair_rules}
+        return pairs, list(pair_hits(pairs, rules, state))
 
     def _context(self) -> LintContext:
         return LintContext(self._registry, self._settings, self.profile, self._options)
@@ -444,6 +487,10 @@ class Linter:
                 fresh[id(h)] = entry
                 found.append(entry[1])
             self._pair_findings = fresh
+        elif self._forked_pairs is not None:
+            pairs, hits = self._forked_pairs
+            rules = {r.id: r for r in self._pair_rules}
+            found.extend(self._finding(rules[rule_id], h, h.tool) for rule_id, h in hits)
         for name in self._order:
             found.extend(self._tool_findings[name])
         active: list[Finding] = []
@@ -496,7 +543,11 @@ class Linter:
 
 
 def lint_registry(
-    registry: Registry, *, profile: str = "openai", config: LintConfig | None = None
+    registry: Registry,
+    *,
+    profile: str = "openai",
+    config: LintConfig | None = None,
+    parallel: bool = False,
 ) -> LintReport:
     """Lint a whole registry.
 
@@ -504,8 +555,9 @@ def lint_registry(
         registry: The registry.
         profile: The target profile (:data:`studio.lint.model.PROFILES`).
         config: The configuration; default: the one stored in the registry.
+        parallel: See :class:`Linter` (the command line passes True).
 
     Return:
         The report (findings, suppressed findings, counts, scores, tokens).
     """
-    return Linter(registry, profile, config).report
+    return Linter(registry, profile, config, parallel=parallel).report
