@@ -189,6 +189,15 @@ def test_the_grammar_data_is_consistent() -> None:
     assert {c.rule for c in g.combos} <= set(SECURITY)
 
 
+def test_every_combo_has_an_anchor() -> None:
+    # first_look reads a tool further only when an anchor class occurs: every combo
+    # must need one of them, or it would never be checked.
+    anchors = set(phrase_data()["grammar"]["anchors"])
+    dynamic = {security_grammar.PARAM, security_grammar.FOREIGN, security_grammar.HERE}
+    for combo in security_grammar.grammar().combos:
+        assert any(need - dynamic and need - dynamic <= anchors for need in combo.needs), combo
+
+
 def test_the_phrase_book_is_built_once() -> None:
     assert book() is book()
     assert security_grammar.grammar() is security_grammar.grammar()

@@ -102,6 +102,9 @@ class Grammar:
     combos: tuple[Combo, ...]
     checks: dict[str, _Check]
     """The classes with bounded gaps, relaxed in the set."""
+    anchors: Any
+    """The rarer classes in a set of their own: one need of every combo is among them,
+    so a text that holds none of them completes no combo (a cheaper first look)."""
     possible_cache: dict[frozenset[str], tuple[Combo, ...]] = field(default_factory=dict)
 
     def found(self, value: str) -> set[str]:
@@ -144,6 +147,10 @@ def _load() -> Grammar:
             joined = "|".join(f"(?:{p})" for p in plain)
             checks[name] = _Check(re2.compile(joined, options) if plain else None, gapped)
     classes.Compile()
+    anchors = re2.Set.SearchSet(options)
+    for name in spec["anchors"]:
+        anchors.Add("|".join(f"(?:{_relaxed(p)})" for p in spec["classes"][name]))
+    anchors.Compile()
     combos = []
     for c in spec["combos"]:
         needs = tuple(frozenset([n] if isinstance(n, str) else n) for n in c["all"])
@@ -162,7 +169,7 @@ def _load() -> Grammar:
                 frozenset(c.get("veto", ())),
             )
         )
-    return Grammar(tuple(names), classes, tuple(combos), checks)
+    return Grammar(tuple(names), classes, tuple(combos), checks, anchors)
 
 
 @cache
@@ -310,6 +317,12 @@ def _flat(combo: Combo) -> frozenset[str]:
 
 
 def first_look(joined: str) -> bool:
-    """True when some combo may be complete in ``joined`` (a tool's normalised text)."""
+    """True when some combo may be complete in ``joined`` (a tool's normalised text).
+
+    Most tools hold none of the anchor classes (four in five real ones): one pass
+    over a small set tells, and only the rest are read with every class.
+    """
     g = grammar()
+    if not joined or not g.anchors.Match(joined):
+        return False
     return bool(g.possible(g.found(joined)))
