@@ -536,8 +536,17 @@ class SessionsView(QWidget):
             return None
         try:
             url = self.recording.start(settings)
-        except (ValueError, OSError, RuntimeError) as exc:
-            self.prompts.error(self, self.tr("Proxy not started"), str(exc))
+        except ValueError:
+            text = self.tr("The upstream must be an http(s) URL, not '{url}'").format(
+                url=settings.upstream
+            )
+            self.prompts.error(self, self.tr("Proxy not started"), text)
+            return None
+        except (OSError, RuntimeError) as exc:
+            text = self.tr("Could not listen on 127.0.0.1:{port}: {error}").format(
+                port=settings.port or self.tr("any port"), error=exc
+            )
+            self.prompts.error(self, self.tr("Proxy not started"), text)
             return None
         self._on_proxy_state(True)
         self.source_filter.setCurrentIndex(max(0, self.source_filter.findData(SOURCE_PROXY)))

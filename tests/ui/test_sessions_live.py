@@ -1,0 +1,194 @@
+"""The Sessions mode shows proxy sessions live: Record proxy…, new messages, the problem badge.
+
+A real proxy (uvicorn on 127.0.0.1, started from the view) in front of the
+scripted OpenAI-style server, driven with httpx as an agent would; and a
+second connection to the same SQLite file standing in for ``studio proxy``
+in another process (the poll path).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import httpx
+import pytest
+
+from registry_db import RegistryStore
+from registry_db.sessions import SessionStore
+from studio.sessions.model import message_to_dict
+from studio.ui.sessions.browser import SessionsView
+from studio.ui.sessions.live import ProxySettings
+from studio.ui.sessions.proxy_dialog import ProxyDialog
+from studio.ui.sessions.sessions_model import PROBLEMS_COLUMN
+from tests.providers.scripted_server import ScriptedServer, ToolCall, Turn
+from tests.sessions.helpers import assistant, call, user
+from tests.ui.sessions_helpers import StubPrompts
+
+pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
+
+CHAT = "/v1/chat/completions"
+USER = {"role": "user", "content": "Taxi invoices in November?"}
+
+
+class ProxyPrompts(StubPrompts):
+    def __init__(self, settings: ProxySettings | None) -> None:
+        super().__init__()
+        self.settings = settings
+
+    def proxy_settings(self, parent):
+        self.asked.append("proxy")
+        return self.settings
+
+
+@pytest.fixture
+def store(tmp_path: Path):
+    opened = RegistryStore.open(tmp_path / "studio.sqlite3")
+    yield opened
+    opened.close()
+
+
+@pytest.fixture
+def server():
+    started = ScriptedServer(
+        [Turn(tool_calls=[ToolCall("query_invoices", '{"month": 11}', id="call_A")])],
+        validate=False,  # the broken request below must come back, not be refused
+    ).start()
+    yield started
+    started.stop()
+
+
+def _view(qtbot, store, prompts) -> SessionsView:
+    view = SessionsView(store, prompts)
+    qtbot.addWidget(view)
+    view.resize(1280, 800)
+    view.show()
+    return view
+
+
+def _row(view: SessionsView, session_id: str):
+    return next((r for r in view.table_model.rows() if r.id == session_id), None)
+
+
+def test_a_proxy_started_from_the_view_shows_its_session_live_with_a_problem_badge(
+    qtbot, store, server
+):
+    view = _view(qtbot, store, ProxyPrompts(ProxySettings(server.base_url, "openai-chat")))
+    try:
+        url = view.toggle_proxy()
+        assert url and url.startswith("http://127.0.0.1:")
+        assert view.proxy_button.text() == "Stop proxy"
+        assert url in view.proxy_status.text() and view.proxy_status.isVisible()
+
+        first = httpx.post(url + CHAT, json={"model": "m", "messages": [USER]})
+        assert first.status_code == 200, first.text
+        sid = first.headers["x-studio-session-id"]
+        # The recorder tells the view: no Refresh click, no waiting for the poll.
+        qtbot.waitUntil(lambda: (r := _row(view, sid)) is not None and r.messages == 2)
+        assert _row(view, sid).source == "proxy" and _row(view, sid).calls == 1
+        assert _row(view, sid).problems == 0
+        assert view.select_session(sid)
+        assert len(view.messages) == 2
+
+        # The agent goes on without answering call_A: a broken history.
+        reply = first.json()["choices"][0]["message"]
+        history = [USER, reply, {"role": "user", "content": "and the policy?"}]
+        second = httpx.post(url + CHAT, json={"model": "m", "messages": history})
+        assert second.headers["x-studio-session-id"] == sid
+        qtbot.waitUntil(lambda: _row(view, sid).problems >= 1)
+        index = view.table_model.index(view.table_model.row_of(sid), PROBLEMS_COLUMN)
+        assert index.data(0x1) is not None  # DecorationRole: the warning badge
+        assert view.table_model.index(index.row(), 0).data(0x6).bold()  # FontRole: grew live
+        # The open session shows the new message, opened at the offending call.
+        qtbot.waitUntil(lambda: len(view.messages) >= 3)
+        assert view.viewer.replay is not None
+        first_problem = view.viewer.replay.check.first_problem
+        assert first_problem is not None and first_problem.message == 1
+        assert "call_A" in view.viewer.findings_view.toPlainText()
+    finally:
+        view.toggle_proxy()
+        view.shutdown()
+    assert view.proxy_button.text() == "Record proxy…" and not view.proxy_status.isVisible()
+    assert not view.recording.running
+
+
+def test_another_process_recording_is_seen_by_the_poll(qtbot, store, tmp_path):
+    view = _view(qtbot, store, ProxyPrompts(None))
+    try:
+        assert view.live.timer.isActive()  # polling while shown
+        assert not view.live.poll()  # nothing new
+        other = RegistryStore.open(tmp_path / "studio.sqlite3")  # like `studio proxy` elsewhere
+        try:
+            sessions = SessionStore.for_store(other)
+            info = sessions.create_session(title="elsewhere", source="proxy")
+            sessions.append_message(info.id, message_to_dict(user("hi")))
+            assert view.live.poll()
+            row = _row(view, info.id)
+            assert row is not None and row.messages == 1
+            assert view.select_session(info.id)
+            broken = assistant(call("call_Z", "query_invoices", {"month": 11}))
+            sessions.append_message(info.id, message_to_dict(broken))
+            sessions.append_message(info.id, message_to_dict(user("next")))
+        finally:
+            other.close()
+        assert view.live.poll()
+        assert len(view.messages) == 3  # the open session re-read
+        # Its counts were older than its messages: counted again off the GUI thread.
+        qtbot.waitUntil(lambda: _row(view, info.id).problems == 1)
+        assert info.id not in view.table_model.counting
+        assert (
+            json.loads(json.dumps(SessionStore.for_store(store).get_session(info.id).meta))[
+                "problems_at"
+            ]
+            == 3
+        )
+        view.hide()
+        assert not view.live.timer.isActive()
+    finally:
+        view.shutdown()
+
+
+def test_record_proxy_cancelled_or_refused(qtbot, store):
+    prompts = ProxyPrompts(None)
+    view = _view(qtbot, store, prompts)
+    try:
+        assert view.toggle_proxy() is None and not view.recording.running
+        prompts.settings = ProxySettings("ftp://nowhere", "openai-chat")
+        assert view.toggle_proxy() is None
+        assert any("Proxy not started" in a and "http(s)" in a for a in prompts.asked)
+        assert view.proxy_button.text() == "Record proxy…"
+    finally:
+        view.shutdown()
+
+
+def test_the_dialog_refuses_a_bad_upstream_in_place(qtbot):
+    dialog = ProxyDialog()
+    qtbot.addWidget(dialog)
+    dialog.upstream.setText("not a url")
+    dialog.accept()
+    assert dialog.settings() is None and not dialog.error.isHidden()
+    assert "http(s)" in dialog.error.text()
+    dialog.kind.setCurrentIndex(1)
+    dialog.upstream.setText("https://api.anthropic.com")
+    dialog.port.setValue(8787)
+    dialog.policy.setCurrentIndex(2)
+    dialog.accept()
+    assert dialog.settings() == ProxySettings(
+        "https://api.anthropic.com", "anthropic-messages", 8787, "refuse"
+    )
+
+
+def test_a_taken_port_is_said_not_raised(qtbot, store, server):
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        prompts = ProxyPrompts(ProxySettings(server.base_url, "openai-chat", port))
+        view = _view(qtbot, store, prompts)
+        try:
+            assert view.toggle_proxy() is None and not view.recording.running
+            assert any(f"127.0.0.1:{port}" in a for a in prompts.asked)
+        finally:
+            view.shutdown()
