@@ -276,3 +276,32 @@ def test_a_bad_request_is_one_line_and_nothing_is_sent(
     loop.run_until_complete(go())
     assert view.message.text() == f"{REGISTRY} has no version 9"
     assert not server.received and not view.controller.busy
+
+
+def test_the_report_fills_in_while_the_run_goes(
+    loop, qtbot, view: EvalsView, store: RegistryStore
+) -> None:
+    server = LoopbackModel(Behaviour(seed=3, delay_ms=25)).start()  # a model that takes time
+    profile = add_profile(store, server)
+    core = EvalStore(store).load(REGISTRY, "core")
+    EvalStore(store).save_cases(REGISTRY, "mini", list(core.cases[:15]))
+    view.refresh()
+    assert view.select_set("mini")
+    cases = 15
+    shown: list[int] = []
+    view.partial_timer.setInterval(100)
+    original = view.show_run
+
+    def spy(run_id):
+        original(run_id)
+        if view.report_view.report is not None:
+            shown.append(len(view.report_view.report.attempts))
+
+    view.show_run = spy  # type: ignore[method-assign]
+    request = RunRequest(REGISTRY, "mini", "1", "draft", (profile,), concurrency=1,
+                         use_cache=False)  # fmt: skip
+    run(loop, view, request)
+    assert shown[-1] == 2 * cases
+    assert any(0 < n < 2 * cases for n in shown), shown  # partial reports on the way
+    assert not view.partial_timer.isActive()
+    server.stop()

@@ -17,7 +17,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -101,6 +101,11 @@ class EvalsView(QWidget):
         self.controller.finished.connect(self._on_finished)
         self.controller.started.connect(self._on_started)
         self._partial: dict[str, list[bool]] = defaultdict(list)
+        self._running_id = ""
+        # While a run goes, its report is read again now and then: partial results.
+        self.partial_timer = QTimer(self)
+        self.partial_timer.setInterval(2000)
+        self.partial_timer.timeout.connect(self._show_partial)
 
         # ---- the set row
         self.header = QLabel()
@@ -373,6 +378,7 @@ class EvalsView(QWidget):
     def show_message(self, text: str, *, error: bool = False) -> None:
         """A one-line notice above the tabs (red for errors); empty hides it."""
         colour = theme_colour("error_fg" if error else "muted_fg", self)
+        self.message.setProperty("error", error)
         self.message.setStyleSheet(f"color: {colour};")
         self.message.setText(text)
         self.message.setVisible(bool(text))
@@ -672,6 +678,8 @@ class EvalsView(QWidget):
 
     def _on_started(self, run_id: str) -> None:
         self._partial = defaultdict(list)
+        self._running_id = run_id
+        self.partial_timer.start()
         self.cancel_button.setEnabled(True)
         self.resume_button.setEnabled(False)
         self.run_button.setEnabled(False)
@@ -704,7 +712,20 @@ class EvalsView(QWidget):
                if partial else "")
         )  # fmt: skip
 
+    def _show_partial(self) -> None:
+        """The running run's report so far (attempts are stored as they arrive)."""
+        if not self.controller.busy or not self._running_id:
+            self.partial_timer.stop()
+            return
+        self.refresh_runs()
+        reading_a_case = self.report_view.tabs.currentIndex() == 3  # left as it is
+        if self.selected_run() in (None, self._running_id) and not reading_a_case:
+            self.select_run(self._running_id)
+            self.show_run(self._running_id)
+
     def _on_finished(self, run_id: str, status: str, message: str) -> None:
+        self.partial_timer.stop()
+        self._running_id = ""
         self.cancel_button.setEnabled(False)
         self.run_button.setEnabled(self.eval_set is not None)
         if self.progress.maximum() == 0:
@@ -738,6 +759,12 @@ class EvalsView(QWidget):
             return None
         self.show_message(self.tr("Report written to {path}").format(path=path))
         return path
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.PaletteChange and self.message.text():
+            error = self.message.property("error") is True
+            self.show_message(self.message.text(), error=error)  # its colour for the new theme
+        super().changeEvent(event)
 
     def shutdown(self) -> None:
         """Cancel a run in flight (the window closes or the language switches)."""

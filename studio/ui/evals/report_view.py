@@ -12,7 +12,7 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -276,13 +276,15 @@ class ReportView(QWidget):
             rates: list[tuple[float | None, float | None]] = [
                 (t.a_accuracy, t.b_accuracy) for t in sorted(c.tools, key=lambda t: t.delta)
             ]
-        else:
+        elif report.groups:
             m: Metrics = next(iter(report.groups.values()))
             header = [self.tr("Tool"), self.tr("Support"), self.tr("Precision"),
                       self.tr("Recall"), self.tr("F1")]  # fmt: skip
             rows = [[t.tool, str(t.support), pct(t.precision), pct(t.recall), pct(t.f1)]
                     for t in m.tools]  # fmt: skip
             rates = [(t.recall, t.f1) for t in m.tools]
+        else:  # a run with nothing stored yet
+            header, rows, rates = [self.tr("Tool")], [], []
         _fill(self.tools, header, rows)
         self.tools.horizontalHeader().setStretchLastSection(False)
         if c is not None:
@@ -368,6 +370,11 @@ class ReportView(QWidget):
             item.setData(_CaseRole, a.case_id)
             self.cell_cases.addItem(item)
         return [a.case_id for a in matching]
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.PaletteChange and self.report is not None:
+            self._fill_flips(self.report)  # the fixed/broken colours of the new theme
+        super().changeEvent(event)
 
     # ------------------------------------------------------------------ one case
 
