@@ -58,6 +58,13 @@ def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     p.add_argument("registry", metavar="REGISTRY")
     p.add_argument("--subject", metavar="ID", help="user or session id (none: stable)")
     p.add_argument("--format", choices=SERVING_FORMATS, default="openai")
+    p.add_argument("--role", metavar="R", help="send only the tools role R may call")
+    p.add_argument("--scenario", metavar="S", help="send only the tools scenario S may call")
+    p.add_argument(
+        "--restrict", choices=("filter", "choice"),
+        help="filter (default): only the permitted tools; choice: every tool, with the "
+        "provider's allowed-tools choice restricted to the permitted ones",
+    )  # fmt: skip
     p.set_defaults(handler=_cmd_resolve)
 
 
@@ -158,9 +165,23 @@ def _promote_gate(store: RegistryStore, name: str, args: argparse.Namespace) -> 
 def _cmd_resolve(store: RegistryStore, args: argparse.Namespace) -> int:
     import json
 
+    from studio.formats import FormatError
     from studio.release import resolution_document, resolve
+    from studio.release.resolve import AudienceQuery
 
+    audience = None
+    if args.role is not None or args.scenario is not None:
+        audience = AudienceQuery(args.role or "", args.scenario or "", args.restrict or "filter")
+    elif args.restrict:
+        raise UsageError("--restrict needs --role and/or --scenario")
     resolution = resolve(store, args.registry, args.subject)
-    doc = resolution_document(resolution, args.format)
+    try:
+        doc = resolution_document(resolution, args.format, audience=audience)
+    except FormatError as exc:
+        raise UsageError(str(exc)) from None
+    if audience is not None:
+        block = doc["audience"]
+        print(f"studio: {len(block['allowed'])} of {block['of']} tools for "
+              f"{audience.audience} ({audience.restrict})", file=sys.stderr)  # fmt: skip
     sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
     return 0

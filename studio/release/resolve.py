@@ -18,6 +18,7 @@ from registry_db.errors import NotFoundError
 from registry_db.models import Version
 from registry_db.store import RegistryStore
 from studio.contract import Registry
+from studio.contract.audience import Audience, for_audience
 from studio.formats import FORMAT_NAMES, FormatError, export_registry
 from studio.release.channels import choose_channel, release_state
 
@@ -27,6 +28,75 @@ SERVING_FORMATS: tuple[str, ...] = tuple(f for f in FORMAT_NAMES if f != "dir")
 
 class NoVersionError(NotFoundError):
     """The registry has nothing published to serve."""
+
+
+PROVIDER_FORMATS = ("openai", "openai-responses", "anthropic", "gemini")
+"""Formats whose requests can restrict the choice instead of the list (``choice`` mode)."""
+
+
+@dataclass(frozen=True, slots=True)
+class AudienceQuery:
+    """Whom a resolution's tools are for (issue #17): ``--role/--scenario`` or ``?role=&scenario=``.
+
+    Attributes:
+        role: The caller's role ("" matches only ``*`` permissions).
+        scenario: The business scenario ("" likewise).
+        restrict: ``filter`` sends only the permitted tools; ``choice`` sends all
+            of them (a prompt cache over the full list stays warm) with the
+            provider's allowed-tools choice (:mod:`studio.formats.audience`).
+    """
+
+    role: str = ""
+    scenario: str = ""
+    restrict: str = "filter"
+
+    @property
+    def audience(self) -> Audience:
+        return Audience(self.role, self.scenario)
+
+    def check(self, fmt: str) -> None:
+        """Raises FormatError for a mode or a mode/format pair that cannot be served."""
+        if self.restrict not in ("filter", "choice"):
+            raise FormatError(f"restrict must be filter or choice, not {self.restrict!r}")
+        if self.restrict == "choice" and fmt not in PROVIDER_FORMATS:
+            raise FormatError(
+                f"restrict=choice needs a provider format ({', '.join(PROVIDER_FORMATS)}), "
+                f"not {fmt!r}"
+            )
+
+
+def audience_tools(document: Registry, fmt: str, query: AudienceQuery) -> dict[str, Any]:
+    """The resolution fields for ``query``: ``tools``, the choice restriction and ``audience``.
+
+    ``filter`` exports only the permitted tools in ``fmt`` (the same shape as an
+    unrestricted resolve); ``choice`` exports every tool and adds the request
+    field that restricts the choice (``tool_choice`` or ``toolConfig``).
+
+    Raises:
+        FormatError: a bad mode, or ``choice`` for a format that is not a provider request.
+    """
+    query.check(fmt)
+    permitted = for_audience(document, query.audience)
+    block: dict[str, Any] = {
+        "role": query.role,
+        "scenario": query.scenario,
+        "restrict": query.restrict,
+        "allowed": [t.name for t in permitted.tools],
+        "of": len(document.tools),
+    }
+    if query.restrict == "filter":
+        return {"tools": export_tools(permitted, fmt), "audience": block}
+    from studio.formats.audience import audience_request
+
+    request = audience_request(document, fmt, query.audience, "choice")
+    # Anthropic has no choice restriction: audience_request fell back to the filter.
+    sent = document if request.sent == len(document.tools) else permitted
+    fields: dict[str, Any] = {"tools": export_tools(sent, fmt)}
+    fields.update((k, v) for k, v in request.fields.items() if k != "tools")
+    if request.notes:
+        block["notes"] = [n.message for n in request.notes]
+    fields["audience"] = block
+    return fields
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +126,7 @@ class VersionCache:
     def __init__(self, limit: int = 64) -> None:
         self._limit = limit
         self._versions: dict[tuple[str, int], Version] = {}
-        self._exports: dict[tuple[str, int, str], Any] = {}
+        self._exports: dict[tuple[str, int, str, AudienceQuery | None], Any] = {}
         self._lock = threading.Lock()
 
     def version(self, store: RegistryStore, registry: str, number: int) -> Version:
@@ -74,13 +144,28 @@ class VersionCache:
             self._versions[key] = loaded
         return loaded
 
-    def tools(self, store: RegistryStore, registry: str, number: int, fmt: str) -> Any:
-        """The tools of that version in ``fmt`` as a JSON value (cached; treat as read-only)."""
-        key = (registry, number, fmt)
+    def tools(
+        self,
+        store: RegistryStore,
+        registry: str,
+        number: int,
+        fmt: str,
+        audience: AudienceQuery | None = None,
+    ) -> Any:
+        """The tools of that version in ``fmt`` as a JSON value (cached; treat as read-only).
+
+        With ``audience``, the :func:`audience_tools` fields (``tools``,
+        ``audience`` and any choice restriction) for it, cached per audience.
+        """
+        key = (registry, number, fmt, audience)
         with self._lock:
             if key in self._exports:
                 return self._exports[key]
-        value = export_tools(self.version(store, registry, number).registry, fmt)
+        document = self.version(store, registry, number).registry
+        if audience is None:
+            value = export_tools(document, fmt)
+        else:
+            value = audience_tools(document, fmt, audience)
         with self._lock:
             self._exports[key] = value
         return value
@@ -140,17 +225,31 @@ def resolve(
     )
 
 
-def resolution_document(resolution: Resolution, fmt: str, tools: Any | None = None) -> dict:
-    """The JSON body the resolve endpoint and ``studio resolve`` print."""
-    return {
+def resolution_document(
+    resolution: Resolution,
+    fmt: str,
+    tools: Any | None = None,
+    *,
+    audience: AudienceQuery | None = None,
+) -> dict:
+    """The JSON body the resolve endpoint and ``studio resolve`` print.
+
+    With ``audience``, ``tools`` holds what that audience is sent and an
+    ``audience`` block names the permitted tools (:func:`audience_tools`).
+    """
+    doc = {
         "registry": resolution.registry,
         "channel": resolution.channel,
         "version": resolution.version,
         "semver": resolution.semver,
         "content_hash": resolution.content_hash,
         "format": fmt,
-        "tools": export_tools(resolution.document, fmt) if tools is None else tools,
     }
+    if audience is not None:
+        doc.update(audience_tools(resolution.document, fmt, audience))
+        return doc
+    doc["tools"] = export_tools(resolution.document, fmt) if tools is None else tools
+    return doc
 
 
 def snapshot_document(

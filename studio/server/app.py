@@ -32,6 +32,7 @@ from studio.formats import FormatError
 from studio.release.channels import choose_channel
 from studio.release.resolve import (
     SERVING_FORMATS,
+    AudienceQuery,
     VersionCache,
     serving_channels,
     snapshot_document,
@@ -120,11 +121,11 @@ class ServingApp:
         self.token = token or None
         self.body_timeout = body_timeout
         self.cache = VersionCache()
-        self._tools_json: dict[tuple[str, int, str], str] = {}
+        self._tools_json: dict[tuple[str, int, str, AudienceQuery | None], str] = {}
         self.channels = ChannelStateCache(store)
         # Resolve answers by (registry, channel, version, format): a version is
         # immutable, so an answer never changes; only which one a subject gets does.
-        self._bodies: dict[tuple[str, str, int, str], RenderedResolve] = {}
+        self._bodies: dict[tuple[str, str, int, str, AudienceQuery | None], RenderedResolve] = {}
         self.sessions = SessionStore.for_store(store)
         self.default_format = DEFAULT_FORMAT
         self.max_subject_chars = MAX_SUBJECT_CHARS
@@ -141,11 +142,37 @@ class ServingApp:
                            f"{', '.join(SERVING_FORMATS)}")  # fmt: skip
         return fmt
 
-    def _tools_text(self, registry: str, number: int, fmt: str) -> str:
-        key = (registry, number, fmt)
+    def audience(self, params: Any, fmt: str) -> AudienceQuery | None:
+        """The ``?role=&scenario=&restrict=`` of a resolve request (None: everyone's tools).
+
+        Raises:
+            ApiError: a bad ``restrict``, or ``choice`` for a non-provider format.
+        """
+        role, scenario = params.get("role"), params.get("scenario")
+        restrict = params.get("restrict")
+        if role is None and scenario is None:
+            if restrict is not None:
+                raise ApiError(400, "restrict needs role and/or scenario")
+            return None
+        for label, value in (("role", role), ("scenario", scenario)):
+            if value is not None and len(value) > MAX_SUBJECT_CHARS:
+                raise ApiError(400, f"{label} is longer than {MAX_SUBJECT_CHARS} characters")
+        query = AudienceQuery(role or "", scenario or "", restrict or "filter")
+        try:
+            query.check(fmt)
+        except FormatError as exc:
+            raise ApiError(400, str(exc)) from None
+        return query
+
+    def _tools_text(
+        self, registry: str, number: int, fmt: str, audience: AudienceQuery | None = None
+    ) -> str:
+        """The ``tools`` JSON (with an audience: the members to splice after the head)."""
+        key = (registry, number, fmt, audience)
         text = self._tools_json.get(key)
         if text is None:
-            text = _dumps(self.cache.tools(self.store, registry, number, fmt))
+            value = self.cache.tools(self.store, registry, number, fmt, audience)
+            text = _dumps(value)[1:-1] if audience is not None else _dumps(value)
             if len(self._tools_json) > 256:
                 self._tools_json.clear()
             self._tools_json[key] = text
@@ -165,16 +192,25 @@ class ServingApp:
         subject = request.query_params.get("subject") or None
         if subject is not None and len(subject) > MAX_SUBJECT_CHARS:
             raise ApiError(400, f"subject is longer than {MAX_SUBJECT_CHARS} characters")
+        audience = self.audience(request.query_params, fmt)
         channels = self.channels.channels(name)
         channel = choose_channel(channels, subject)
         number = next(c.version for c in channels if c.name == channel)
         assert number is not None
-        rendered = self.rendered_resolve(name, channel, number, fmt)
+        rendered = self.rendered_resolve(name, channel, number, fmt, audience)
         return _json_with_etag(request, rendered.body, rendered.etag, RESOLVE_CACHE_CONTROL)
 
-    def rendered_resolve(self, name: str, channel: str, number: int, fmt: str) -> RenderedResolve:
-        """The resolve answer for that channel's version in ``fmt``, rendered once."""
-        cached = self._bodies.get((name, channel, number, fmt))
+    def rendered_resolve(
+        self,
+        name: str,
+        channel: str,
+        number: int,
+        fmt: str,
+        audience: AudienceQuery | None = None,
+    ) -> RenderedResolve:
+        """The resolve answer for that version in ``fmt`` (and audience), rendered once."""
+        key = (name, channel, number, fmt, audience)
+        cached = self._bodies.get(key)
         if cached is not None:
             return cached
         info = self.cache.version(self.store, name, number).info
@@ -182,12 +218,18 @@ class ServingApp:
             "registry": name, "channel": channel, "version": number,
             "semver": info.semver, "content_hash": info.content_hash, "format": fmt,
         })  # fmt: skip
-        body = f'{head[:-1]},"tools":{self._tools_text(name, number, fmt)}}}'.encode()
-        etag = f'"{info.content_hash}|{fmt}|{channel}"'
+        if audience is None:
+            body = f'{head[:-1]},"tools":{self._tools_text(name, number, fmt)}}}'.encode()
+            etag = f'"{info.content_hash}|{fmt}|{channel}"'
+        else:
+            body = f"{head[:-1]},{self._tools_text(name, number, fmt, audience)}}}".encode()
+            who = _dumps([audience.role, audience.scenario, audience.restrict])
+            tag = hashlib.sha256(who.encode()).hexdigest()[:16]
+            etag = f'"{info.content_hash}|{fmt}|{channel}|{tag}"'
         result = RenderedResolve.build(body, etag, RESOLVE_CACHE_CONTROL)
         if len(self._bodies) >= 1024:
             self._bodies.clear()
-        self._bodies[(name, channel, number, fmt)] = result
+        self._bodies[key] = result
         return result
 
     async def version(self, request: Request) -> Response:

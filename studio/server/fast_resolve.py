@@ -111,6 +111,7 @@ class ResolveFastPath:
             return None
         api = self.api
         fmt, subject = api.default_format, None
+        params: dict[str, str] = {}
         query: bytes = scope.get("query_string", b"")
         if query:
             params = query_params(query)
@@ -121,6 +122,10 @@ class ResolveFastPath:
         ):
             return None
         try:
+            audience = api.audience(params, fmt)  # ?role=&scenario= (issue #17)
+        except Exception:
+            return None
+        try:
             channels = api.channels.channels(name)
         except Exception:  # unknown registry, nothing published, storage: Starlette answers
             return None
@@ -129,7 +134,7 @@ class ResolveFastPath:
         if number is None:
             return None
         try:
-            return api.rendered_resolve(name, channel, number, fmt)
+            return api.rendered_resolve(name, channel, number, fmt, audience)
         except Exception:
             return None
 
