@@ -26,6 +26,7 @@ from studio.agents.model import RemoteAgent, agent_to_dict, parse_agent_dict
 from studio.contract.canonical import canonical_json
 from studio.skills.document import parse_skill_dict, skill_to_dict
 from studio.skills.model import Skill
+from studio.skills.spec import usable_name
 
 if TYPE_CHECKING:
     from registry_db.store import RegistryStore
@@ -76,7 +77,14 @@ def replace_capabilities(
     agents: Sequence[RemoteAgent],
     now: str,
 ) -> None:
-    """Make the draft's skills and agents exactly these (inside the caller's transaction)."""
+    """Make the draft's skills and agents exactly these (inside the caller's transaction).
+
+    Raises:
+        ValueError: a skill name that is empty or could leave its folder (``..``, ``/``).
+    """
+    for skill in skills:
+        if not usable_name(skill.name):
+            raise ValueError(f"{skill.name!r} is not a usable skill name (empty, '/', or '..')")
     _replace(conn, registry_id, SKILL, [skill_to_dict(s) for s in skills], now)
     _replace(conn, registry_id, AGENT, [agent_to_dict(a) for a in agents], now)
 

@@ -99,7 +99,7 @@ def _import_skills(store: RegistryStore, args: argparse.Namespace, path: Path) -
     from studio.skills.catalogue import catalogue_cost
     from studio.skills.model import SkillError
     from studio.skills.package import read_skills
-    from studio.skills.spec import validate_skill
+    from studio.skills.spec import usable_name, validate_skill
 
     try:
         found = read_skills(path)
@@ -109,8 +109,10 @@ def _import_skills(store: RegistryStore, args: argparse.Namespace, path: Path) -
     for folder, skill in found:
         for problem in validate_skill(skill, folder):
             print(f"warning: {problem}")
-        if not skill.name:
-            raise UsageError(f"{folder}/SKILL.md: no name; a skill needs one to be stored")
+        if not usable_name(skill.name):
+            raise UsageError(
+                f"{folder}/SKILL.md: name {skill.name!r} cannot be stored (empty, '/' or '..')"
+            )
     skills = [skill for _, skill in found]
     save_draft_skills(store, registry, skills=skills)
     cost = catalogue_cost(store.draft_registry(registry).skills)

@@ -13,7 +13,7 @@ from studio.agents.model import AgentCardError, RemoteAgent, agent_to_dict, pars
 from studio.contract.problems import Problem, join_path, json_kind
 from studio.skills.document import parse_skill_dict, skill_to_dict
 from studio.skills.model import Skill, SkillError
-from studio.skills.spec import name_problems
+from studio.skills.spec import usable_name
 
 __all__ = ["agent_to_dict", "read_agents", "read_skills", "skill_to_dict"]
 
@@ -38,8 +38,13 @@ def read_skills(value: Any, problems: list[Problem]) -> tuple[Skill, ...]:
         except SkillError as exc:
             problems.append(Problem(where, str(exc)))
             continue
-        for message in name_problems(skill.name):
-            problems.append(Problem(join_path(where, "name"), message))
+        # Only what would break storage or files is fatal here; the spec's style
+        # rules (lowercase, length…) are lint's skill-spec findings, so a version
+        # holding a non-conforming name still loads.
+        if not usable_name(skill.name):
+            problems.append(
+                Problem(join_path(where, "name"), f"{skill.name!r} is not a usable skill name")
+            )
         if skill.name in seen:
             problems.append(
                 Problem(

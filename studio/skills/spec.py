@@ -30,6 +30,15 @@ def front_matter_line(skill: Skill, key: str) -> int:
     return 1
 
 
+def usable_name(name: str) -> bool:
+    """True when ``name`` can key a skill in storage and name its folder (``skills/<name>/``).
+
+    Weaker than the spec on purpose: a non-conforming name is a lint finding,
+    but one that is empty or could leave the folder (``..``, ``/``) is refused.
+    """
+    return bool(name) and not name.startswith(".") and not any(c in name for c in "/\\\0")
+
+
 def name_problems(name: str) -> list[str]:
     """What is wrong with a skill name under the spec (empty when nothing)."""
     if not name:

@@ -174,3 +174,13 @@ def test_skills_command_lists_and_measures(db: Path, capsys) -> None:
     assert "tokens resident" in out and "without progressive disclosure" in out
     code, _, err = run(capsys, "--db", str(db), "skills", "nope")
     assert code == 2 and "does not exist" in err
+
+
+def test_a_name_that_could_leave_its_folder_is_refused(db: Path, tmp_path: Path, capsys) -> None:
+    bad = tmp_path / "evil"
+    bad.mkdir()
+    (bad / "SKILL.md").write_text("---\nname: ../evil\ndescription: d\n---\n", encoding="utf-8")
+    code, _, err = run(
+        capsys, "--db", str(db), "import", str(bad), "--registry", "travel-reimbursement"
+    )
+    assert code == 2 and "cannot be stored" in err

@@ -118,3 +118,19 @@ def test_bundled_example_carries_the_skill_folder_and_card_as_they_are() -> None
     assert registry.skills[0].description == (
         "处理差旅费用报销与超标说明。员工提到出差、打车、住宿报销或超标时使用；不处理采购报销。"
     )
+
+
+def test_a_non_conforming_name_still_publishes_and_loads(tmp_path: Path) -> None:
+    from studio.skills import new_skill
+
+    odd = new_skill("Travel_Reimbursement", "报销")
+    registry = Registry(name="odd", skills=(odd,))
+    with RegistryStore.open(tmp_path / "db.sqlite3") as store:
+        store.import_registry(registry)
+        info = store.publish("odd")
+        assert store.load_version("odd", info.number).registry.skills == (odd,)
+    doc = registry_to_dict(registry)
+    doc["skills"][0]["files"]["SKILL.md"] = "---\nname: ../evil\ndescription: d\n---\n"
+    doc["skills"][0]["name"] = "../evil"
+    with pytest.raises(ContractError, match="not a usable skill name"):
+        parse_registry(doc)

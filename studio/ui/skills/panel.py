@@ -131,7 +131,13 @@ class SkillsPanel(QWidget):
             return
         renamed = [old for old, (_, s) in self._edited.items() if s.name != old]
         changed = [skill for _, skill in self._edited.values()]
-        save_draft_skills(self.store, self.registry_name, skills=changed, remove=renamed)
+        try:
+            save_draft_skills(self.store, self.registry_name, skills=changed, remove=renamed)
+        except ValueError as exc:  # a name that cannot be stored: say so, keep the edits
+            from PySide6.QtWidgets import QMessageBox
+
+            QMessageBox.warning(self, self.tr("Skills not saved"), str(exc))
+            return
         current = self._current_skill_name()
         self.reload()
         if current:
