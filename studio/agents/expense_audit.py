@@ -68,6 +68,12 @@ def build_app(base_url: str, *, poison: bool = False, delay: float = 0.0) -> Any
                     )
                 )
             updater = TaskUpdater(event_queue, task_id, context_id)
+            refusal = _incoming_refusal(context.message)
+            if refusal:
+                await updater.reject(
+                    new_text_message(refusal, context_id=context_id, task_id=task_id)
+                )
+                return
             text = context.get_user_input()
             history = " ".join(
                 part.text
@@ -115,6 +121,24 @@ def build_app(base_url: str, *, poison: bool = False, delay: float = 0.0) -> Any
     )
     routes = [*create_agent_card_routes(card), *create_jsonrpc_routes(handler, "/a2a")]
     return Starlette(routes=routes)
+
+
+SELF_NAME = "expense-audit-agent"
+
+
+def _incoming_refusal(message: Any) -> str:
+    """Why a message must be refused (too many hops, this agent already in the chain), or ""."""
+    from google.protobuf.json_format import MessageToDict  # type: ignore[import-untyped]
+
+    from studio.runtime.delegate import DelegationRefused, check_incoming
+
+    if message is None or not message.HasField("metadata"):
+        return ""
+    try:
+        check_incoming(MessageToDict(message.metadata), SELF_NAME)
+    except DelegationRefused as exc:
+        return str(exc)
+    return ""
 
 
 @contextmanager

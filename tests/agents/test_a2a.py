@@ -153,3 +153,15 @@ def test_a_running_task_can_be_canceled() -> None:
         reported, final = asyncio.run(scenario(agent))
     assert reported == "canceled"
     assert final == "canceled"
+
+
+def test_the_receiving_agent_refuses_a_cycle_the_sender_could_not_see() -> None:
+    import dataclasses
+
+    with running_agent() as base:
+        agent = asyncio.run(fetch_card(base))
+        alias = dataclasses.replace(agent, name="audit-alias")  # the same agent, another key
+        chain = next_chain(start_chain("studio"), "expense-audit-agent")
+        result = asyncio.run(delegate(alias, "审核 INV-102 PRJ-7", chain))
+    assert result.state == "rejected"
+    assert "cycle" in result.messages[-1]
