@@ -90,6 +90,8 @@ def add_serve_parser(actions: Subcommands, common: argparse.ArgumentParser) -> N
         "included); another name serves that channel's version (default: stable)",
     )
     p.add_argument("--stdio", action="store_true", required=True, help="speak MCP on stdin/stdout")
+    p.add_argument("--role", metavar="R", help="list and run only the tools role R may call")
+    p.add_argument("--scenario", metavar="S", help="likewise for scenario S")
     p.add_argument(
         "--subject",
         metavar="S",
@@ -126,6 +128,17 @@ def _empty_context() -> Any:
     return SessionContext()
 
 
+def _for_audience(options: Any, role: str, scenario: str) -> Any:
+    """``options`` serving only (role, scenario)'s tools; the context names them too."""
+    import dataclasses
+
+    from studio.contract.audience import Audience
+
+    pairs = [f"{k}={v}" for k, v in (("role", role), ("scenario", scenario)) if v]
+    context = options.context.with_pairs(pairs)
+    return dataclasses.replace(options, context=context, audience=Audience(role, scenario))
+
+
 def _cmd_serve(store: RegistryStore, args: argparse.Namespace) -> int:
     import asyncio
     import contextlib
@@ -137,6 +150,8 @@ def _cmd_serve(store: RegistryStore, args: argparse.Namespace) -> int:
     from studio.mcp.server import Caller, ServedRegistry, credential_hash, serve_stdio
 
     options, contexts = serve_options(store, args.registry, args)
+    if args.role is not None or args.scenario is not None:
+        options = _for_audience(options, args.role or "", args.scenario or "")
     token = os.environ.get("STUDIO_MCP_TOKEN", "")
     subject = args.subject or (credential_hash(token) if token else None)
     context = options.context

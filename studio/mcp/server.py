@@ -42,6 +42,7 @@ from registry_db.channels import STABLE
 from registry_db.sessions import SessionStore
 from registry_db.store import RegistryStore
 from studio.contract import Registry
+from studio.contract.audience import Audience, for_audience
 from studio.formats import export_tool
 from studio.release.channels import choose_channel
 from studio.release.resolve import VersionCache, serving_channels
@@ -112,6 +113,9 @@ class ServeOptions:
     approve: str | None = None
     phrases: Mapping[str, str] = field(default_factory=dict)
     executors: str = "configured"
+    audience: Audience | None = None
+    """``--role/--scenario``: only the tools that audience may call are listed and
+    callable (issue #17); None serves every tool."""
 
 
 @dataclass
@@ -201,6 +205,9 @@ class ServedRegistry:
 
     def _load(self, number: int) -> ServedVersion:
         registry = self.cache.version(self.store, self.name, number).registry
+        if self.options.audience is not None:
+            # A tool outside the audience is neither listed nor callable (unknown tool).
+            registry = for_audience(registry, self.options.audience)
         tools, schemas = [], {}
         for contract in registry.tools:
             entry, _ = export_tool(contract, "mcp", registry.settings)
