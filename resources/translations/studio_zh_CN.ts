@@ -943,6 +943,10 @@ after: {after}</source>
 <context>
     <name>DoctorDialog</name>
     <message>
+        <source>kept {kept} of {total} tokens (counted with {method}); {dropped} message(s) before messages[{cut_at}] dropped</source>
+        <translation>保留 {total} 个 token 中的 {kept} 个（用 {method} 计数）；丢弃了 messages[{cut_at}] 之前的 {dropped} 条消息</translation>
+    </message>
+    <message>
         <source>Repair</source>
         <translation>修复</translation>
     </message>
@@ -4525,6 +4529,14 @@ Token：模型看到的名称、渲染后的描述和参数，另加提供商封
 <context>
     <name>SessionsTableModel</name>
     <message>
+        <source>New messages arrived while the list was open</source>
+        <translation>列表打开期间收到了新消息</translation>
+    </message>
+    <message>
+        <source>Counting again: the session has grown since</source>
+        <translation>正在重新计数：会话在此之后有新消息</translation>
+    </message>
+    <message>
         <source>(untitled)</source>
         <translation>（无标题）</translation>
     </message>
@@ -4534,7 +4546,98 @@ Token：模型看到的名称、渲染后的描述和参数，另加提供商封
     </message>
 </context>
 <context>
+    <name>ProxyDialog</name>
+    <message>
+        <source>Record proxy</source>
+        <translation>录制代理</translation>
+    </message>
+    <message>
+        <source>any free port</source>
+        <translation>任意空闲端口</translation>
+    </message>
+    <message>
+        <source>Point the agent at the proxy's address instead of its provider. It listens on 127.0.0.1; the API key the agent sends is passed on, never stored.</source>
+        <translation>让智能体连接代理的地址而不是模型提供方。代理只监听 127.0.0.1；智能体发送的 API 密钥只会被转发，绝不保存。</translation>
+    </message>
+    <message>
+        <source>Wire format</source>
+        <translation>线路格式</translation>
+    </message>
+    <message>
+        <source>Upstream URL</source>
+        <translation>上游 URL</translation>
+    </message>
+    <message>
+        <source>Port</source>
+        <translation>端口</translation>
+    </message>
+    <message>
+        <source>Broken history</source>
+        <translation>历史有问题时</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>启动</translation>
+    </message>
+    <message>
+        <source>The upstream must be an http(s) URL, not '{url}'</source>
+        <translation>上游必须是 http(s) URL，而不是“{url}”</translation>
+    </message>
+    <message>
+        <source>OpenAI Chat Completions</source>
+        <translation>OpenAI Chat Completions</translation>
+    </message>
+    <message>
+        <source>Anthropic Messages</source>
+        <translation>Anthropic Messages</translation>
+    </message>
+    <message>
+        <source>Forward it anyway (record the provider's error)</source>
+        <translation>照常转发（记录提供方的错误）</translation>
+    </message>
+    <message>
+        <source>Repair it, then forward (record the changes)</source>
+        <translation>先修复再转发（记录改动）</translation>
+    </message>
+    <message>
+        <source>Refuse it with the provider's error</source>
+        <translation>以提供方的错误拒绝</translation>
+    </message>
+</context>
+<context>
     <name>SessionsView</name>
+    <message>
+        <source>Record proxy…</source>
+        <translation>录制代理…</translation>
+    </message>
+    <message>
+        <source>Start the recording proxy: point an agent at it instead of its provider and watch its sessions arrive here, with a problem badge on broken histories</source>
+        <translation>启动录制代理：让智能体连接它而不是模型提供方，会话会实时出现在这里，历史有问题时带问题标记</translation>
+    </message>
+    <message>
+        <source>Stop proxy</source>
+        <translation>停止代理</translation>
+    </message>
+    <message>
+        <source>Recording proxy on {url} → {upstream} ({kind})</source>
+        <translation>录制代理 {url} → {upstream}（{kind}）</translation>
+    </message>
+    <message>
+        <source>Proxy not started</source>
+        <translation>代理未启动</translation>
+    </message>
+    <message>
+        <source>The upstream must be an http(s) URL, not '{url}'</source>
+        <translation>上游必须是 http(s) URL，而不是“{url}”</translation>
+    </message>
+    <message>
+        <source>Could not listen on 127.0.0.1:{port}: {error}</source>
+        <translation>无法在 127.0.0.1:{port} 上监听：{error}</translation>
+    </message>
+    <message>
+        <source>any port</source>
+        <translation>任意端口</translation>
+    </message>
     <message>
         <source>Filter by title, id, model</source>
         <translation>按标题、ID、模型筛选</translation>

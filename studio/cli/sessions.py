@@ -148,17 +148,17 @@ def _doctor(store: RegistryStore, args: argparse.Namespace) -> int:
         meta.update(provider=args.provider, changes=[c.to_dict() for c in fixed.changes])
     elif action == "trim":
         cut = doctor.trim(messages, args.max_tokens, keep_system=args.keep_system,
-                          summary=args.summary)  # fmt: skip
+                          summary=args.summary, profile=args.provider)  # fmt: skip
         result, fmt = cut.messages, args.provider
         for change in cut.changes:
             print(f"change: {change}")
-        print(f"kept {cut.kept_tokens} of {cut.total_tokens} tokens (estimated); "
+        print(f"{cut.tokens_label()}; "
               f"{cut.dropped} message(s) dropped, cut at messages[{cut.cut_at}]")  # fmt: skip
         if not cut.fits:
             print(f"warning: even the last safe tail needs {cut.kept_tokens} tokens "
                   f"(budget {args.max_tokens})")  # fmt: skip
         meta.update(max_tokens=args.max_tokens, kept_tokens=cut.kept_tokens,
-                    total_tokens=cut.total_tokens)  # fmt: skip
+                    total_tokens=cut.total_tokens, tokens_counted_with=cut.method)  # fmt: skip
     else:
         result, fmt = messages, args.target_format
     document = to_wire(result, fmt, notes)

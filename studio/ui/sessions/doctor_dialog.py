@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from registry_db.sessions import SessionInfo, SessionStore
+from studio.contract.token_count import exact_ready, exact_settled, preload
 from studio.sessions import doctor
 from studio.sessions.library import store_derived
 from studio.sessions.model import Message
@@ -76,8 +77,14 @@ def run_action(
     max_tokens: int = 8000,
     keep_system: bool = True,
     summary: str = "",
+    token_profile: str | None = None,
 ) -> DoctorOutcome:
-    """Run ``repair``, ``convert`` or ``trim`` on ``messages``."""
+    """Run ``repair``, ``convert`` or ``trim`` on ``messages``.
+
+    Args:
+        token_profile: Trim counts tokens for this target (exact where its
+            tokenizer is available); None: the estimate, labelled as one.
+    """
     if action == "repair":
         fixed = doctor.repair(messages, provider)
         return DoctorOutcome(
@@ -98,18 +105,25 @@ def run_action(
             [None] * len(converted.notes),
             {"provider": provider},
         )
-    cut = doctor.trim(messages, max_tokens, keep_system=keep_system, summary=summary or None)
+    cut = doctor.trim(messages, max_tokens, keep_system=keep_system, summary=summary or None,
+                      profile=token_profile if messages else None)  # fmt: skip
     lines = [str(c) for c in cut.changes]
     positions: list[int | None] = [c.position.message for c in cut.changes]
-    lines.append(
-        QCoreApplication.translate(
+    numbers = {"kept": cut.kept_tokens, "total": cut.total_tokens, "dropped": cut.dropped,
+               "cut_at": cut.cut_at, "method": cut.method}  # fmt: skip
+    if cut.estimated:
+        report = QCoreApplication.translate(
             "DoctorDialog",
             "kept {kept} of {total} tokens (estimated); "
             "{dropped} message(s) before messages[{cut_at}] dropped",
-        ).format(
-            kept=cut.kept_tokens, total=cut.total_tokens, dropped=cut.dropped, cut_at=cut.cut_at
         )
-    )
+    else:
+        report = QCoreApplication.translate(
+            "DoctorDialog",
+            "kept {kept} of {total} tokens (counted with {method}); "
+            "{dropped} message(s) before messages[{cut_at}] dropped",
+        )
+    lines.append(report.format(**numbers))
     positions.append(cut.cut_at if cut.cut_at < len(messages) else None)
     if not cut.fits:
         lines.append(
@@ -126,6 +140,7 @@ def run_action(
             "max_tokens": max_tokens,
             "kept_tokens": cut.kept_tokens,
             "total_tokens": cut.total_tokens,
+            "tokens_counted_with": cut.method,
         },
     )
 
@@ -146,6 +161,8 @@ class DoctorDialog(QDialog):
     """
 
     saved = Signal(str)
+    _tokenizer_loaded = Signal()
+    """Emitted from the loading thread (queued: the trim runs again on the GUI thread)."""
 
     def __init__(
         self,
@@ -241,6 +258,7 @@ class DoctorDialog(QDialog):
         self.resize(1100, 700)
 
         self.provider.currentIndexChanged.connect(self.run)
+        self._tokenizer_loaded.connect(self.run)
         self.max_tokens.valueChanged.connect(self.run)
         self.keep_system.toggled.connect(self.run)
         self.summary.editingFinished.connect(self.run)
@@ -257,7 +275,17 @@ class DoctorDialog(QDialog):
         return str(self.provider.currentData())
 
     def run(self, *_args: object) -> DoctorOutcome:
-        """Run the action with the current options and show the result."""
+        """Run the action with the current options and show the result.
+
+        Trim counts exactly once the target's tokenizer is loaded; until then it
+        estimates (labelled so), loads it in the background and runs again.
+        """
+        token_profile = None
+        if self.action == "trim":
+            if exact_ready(self.target):
+                token_profile = self.target
+            elif not exact_settled(self.target):
+                preload(self.target, self._tokenizer_loaded.emit)
         self.outcome = run_action(
             self.action,
             self.source,
@@ -265,6 +293,7 @@ class DoctorDialog(QDialog):
             max_tokens=self.max_tokens.value(),
             keep_system=self.keep_system.isChecked(),
             summary=self.summary.text().strip(),
+            token_profile=token_profile,
         )
         self.after.conversation.set_messages(self.outcome.messages)
         self.after_label.setText(_summary(self.outcome.messages))

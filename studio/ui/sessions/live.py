@@ -29,6 +29,8 @@ if TYPE_CHECKING:  # studio.proxy loads uvicorn and httpx: only when a proxy sta
     from studio.proxy.run import ProxyThread
 
 POLL_MS = 1000
+TOLD_MS = 50
+"""After the in-process proxy commits, the view looks this much later (bursts coalesce)."""
 KINDS = ("openai-chat", "anthropic-messages")
 """The upstream wire formats (``studio.proxy.wire.Kind`` values)."""
 POLICIES = ("forward", "repair", "refuse")
@@ -48,8 +50,13 @@ class LiveWatch(QObject):
         self.timer = QTimer(self)
         self.timer.setInterval(POLL_MS)
         self.timer.timeout.connect(self.poll)
-        # Emitted from the proxy's writer thread: queued, so poll() runs on ours.
-        self._told.connect(self.poll)
+        # Emitted from the proxy's writer thread: queued, so it runs on ours. A burst
+        # of commits becomes one poll (and one list read) a moment later.
+        self._soon = QTimer(self)
+        self._soon.setSingleShot(True)
+        self._soon.setInterval(TOLD_MS)
+        self._soon.timeout.connect(self.poll)
+        self._told.connect(self._schedule)
 
     def start(self) -> None:
         """Poll while the Sessions mode is shown (the marker is taken at once)."""
@@ -59,10 +66,15 @@ class LiveWatch(QObject):
 
     def stop(self) -> None:
         self.timer.stop()
+        self._soon.stop()
 
     def reset(self) -> None:
         """The list was just read: what is stored now is not news."""
         self.marker = self.sessions.change_marker()
+
+    def _schedule(self) -> None:
+        if not self._soon.isActive():
+            self._soon.start()
 
     def tell(self, _session_id: str = "") -> None:
         """Thread-safe: something was committed (the in-process proxy's recorder calls this)."""
