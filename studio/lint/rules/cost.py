@@ -188,6 +188,68 @@ def check_registry_tokens(registry: Registry, ctx: LintContext) -> Iterator[Hit]
     )
 
 
+def audience_token_summary(
+    registry: Registry, rounds: int = DEFAULT_ROUNDS, profile: str | None = None
+) -> list[dict[str, Any]]:
+    """The C = N·t̄·R of a task for each audience the permissions name (issue #17).
+
+    An agent sent only its audience's tools (``studio resolve --role --scenario``)
+    pays for N of them, not all: per (role, scenario) of
+    :func:`studio.contract.audience.audiences`, ``{"role", "scenario", "tools": N,
+    "total": N·t̄, "average": t̄, "rounds": R, "per_task": N·t̄·R}`` with the
+    same counting method as :func:`registry_token_summary`.
+    """
+    from studio.contract.audience import audiences, for_audience
+
+    rounds = rounds if isinstance(rounds, int) and rounds > 0 else DEFAULT_ROUNDS
+    out = []
+    for audience in audiences(registry):
+        tools = for_audience(registry, audience).tools
+        total = sum(tool_tokens(t, registry.settings, profile) for t in tools)
+        out.append({
+            "role": audience.role,
+            "scenario": audience.scenario,
+            "tools": len(tools),
+            "total": total,
+            "average": total / len(tools) if tools else 0.0,
+            "rounds": rounds,
+            "per_task": total * rounds,
+        })  # fmt: skip
+    return out
+
+
+@registry_rule(
+    "cost-audience-tokens",
+    category=CATEGORY,
+    severity=Severity.INFO,
+    rationale="""Tools carry permissions (role × scenario). An agent serving one audience
+    can be sent only the tools it may call (studio resolve --role R --scenario S, the
+    resolve endpoint's ?role=&scenario=, MCP serving with --role/--scenario), so its task
+    costs C = N·t̄·R for its own N tools, not for all of them. Reported once per audience
+    the permissions name, with the whole registry's cost beside it, so the saving of a
+    permission-scoped tool set is visible (rounds: option cost.rounds, default 5).""",
+)
+def check_audience_tokens(registry: Registry, ctx: LintContext) -> Iterator[Hit]:
+    rounds = option_int(ctx, "cost.rounds", DEFAULT_ROUNDS)
+    per_audience = audience_token_summary(registry, rounds, ctx.profile)
+    if not per_audience:
+        return
+    whole = registry_token_summary(registry, rounds, ctx.profile)
+    method = whole["method"]
+    approx = "≈ " if method == ESTIMATE else ""
+    for a in per_audience:
+        role = a["role"] or "(any role)"
+        scenario = a["scenario"] or "(any scenario)"
+        yield Hit(
+            None,
+            "",
+            f"For role {role!r} in scenario {scenario!r}: {a['tools']} of {whole['tools']} "
+            f"tools, {format_count(a['total'], method)} per request; C = {a['tools']} × "
+            f"{approx}{a['average']:.0f} × {rounds} = {approx}{a['per_task']} per task "
+            f"(all tools: {approx}{whole['per_task']}).",
+        )
+
+
 _WORD = re.compile(r"\w+")
 
 
