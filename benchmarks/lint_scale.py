@@ -31,7 +31,9 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -155,7 +157,7 @@ def generated_registry(size: int, seed: int = 1) -> Registry:
     return Registry(name=f"scale-{size}", tools=tuple(tools))
 
 
-def _median_time(fn, args: list) -> tuple[float, object]:  # type: ignore[no-untyped-def, type-arg]
+def _median_time(fn: Callable[[Any], object], args: list[Any]) -> tuple[float, object]:
     """Median seconds of ``fn(arg)`` over ``args``, and the last result."""
     samples = []
     out = None

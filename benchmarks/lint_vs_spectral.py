@@ -1,7 +1,11 @@
 """Whole-process `studio lint` against Spectral on the same public tools, interleaved.
 
 Run: ``python benchmarks/lint_vs_spectral.py [--tools 2000] [--rounds 5] [--big 10000]
-[--small 20] [--no-spectral]``
+[--small 20] [--no-spectral] [--findings FILE]``
+
+``--findings FILE`` is the differential check of a speed change: run it once
+before the change (it writes the JSON report of the 2,000 tools) and once
+after (it compares, and fails when a byte differs).
 
 Targets (issue #11, part 6), whole process (start, import, read, lint, report):
 
@@ -197,6 +201,25 @@ def studio_env(cache: Path) -> dict[str, str]:
     return {**os.environ, "STUDIO_TOKEN_CACHE": str(cache)}
 
 
+def differential_check(tools_file: Path, findings: Path, env: dict[str, str]) -> bool:
+    """Write the studio's JSON report of ``tools_file`` to ``findings``, or compare with it.
+
+    The report holds every finding, score, token count and similar pair, in a
+    fixed order, so byte equality is the check that a speed change changed
+    nothing else. True when written or equal.
+    """
+    out = subprocess.run(studio_argv(tools_file), capture_output=True, env=env, check=False)
+    if out.returncode not in (0, 1):
+        raise SystemExit(f"studio lint failed:\n{out.stderr.decode(errors='replace')[-2000:]}")
+    if not findings.exists():
+        findings.write_bytes(out.stdout)
+        print(f"findings written to {findings} ({len(out.stdout):,} bytes)")
+        return True
+    same = findings.read_bytes() == out.stdout
+    print(f"findings {'identical to' if same else 'DIFFER from'} {findings}")
+    return same
+
+
 def median(samples: list[Sample]) -> Sample:
     return Sample(
         statistics.median(s.wall for s in samples),
@@ -217,6 +240,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--big", type=int, default=10000, help="tools in the memory run (0: skip)")
     ap.add_argument("--small", type=int, default=20, help="tools in the small run (0: skip)")
     ap.add_argument("--no-spectral", action="store_true", help="studio runs only")
+    ap.add_argument(
+        "--findings",
+        type=Path,
+        metavar="FILE",
+        help="the differential check: write the JSON report of the --tools set to FILE, "
+        "or, when FILE exists, compare with it (a speed change must not change it)",
+    )
     args = ap.parse_args(argv)
 
     pool = public_tools()
@@ -236,6 +266,8 @@ def main(argv: list[str] | None = None) -> int:
 
     tools_file, openapi_file = write_inputs(args.tools, pool)
     run_measured(studio_argv(tools_file), studio_env(cache))
+    if args.findings is not None:
+        failed |= not differential_check(tools_file, args.findings, studio_env(cache))
     cold_cache = WORK / "cold-token-counts.sqlite3"
     for leftover in WORK.glob("cold-token-counts.sqlite3*"):
         leftover.unlink()
