@@ -41,14 +41,16 @@ REGISTRY = "travel-reimbursement"
 
 def _prepare(path: Path) -> RegistryStore:
     store = open_default_store(path, seed=True)
-    store.publish(REGISTRY, notes="first release", semver="1.0.0", author="tour")
+    if not store.list_versions(REGISTRY):  # the seed may publish v1 itself
+        store.publish(REGISTRY, notes="first release", semver="1.0.0", author="tour")
     rows = store.draft_tools(REGISTRY)
     row = rows[0]
     tool = row.tool
     changed = dataclasses.replace(tool, summary=tool.summary.rstrip(".") + " (v2).")
     store.save_draft(REGISTRY, [UpsertTool(changed, row.id, row.revision)])
     store.publish(REGISTRY, notes="clearer summary", semver="1.1.0", author="tour")
-    set_canary(store, REGISTRY, version=2, share=10, who="tour", why="try the clearer summary")
+    latest = store.list_versions(REGISTRY)[-1].number
+    set_canary(store, REGISTRY, version=latest, share=10, who="tour", why="try the clearer summary")
     _import_session(store)
     return store
 

@@ -31,9 +31,10 @@ MODES = ("editor", "playground", "sessions", "diff", "release")
 def prepare(path: Path) -> RegistryStore:
     """The seeded examples, travel-reimbursement published twice with a canary."""
     store = open_default_store(path, seed=True)
-    store.publish("travel-reimbursement", notes="one", semver="1.0.0")
-    store.publish("travel-reimbursement", notes="two", semver="1.0.1")
-    set_canary(store, "travel-reimbursement", version=2, share=10, who="t", why="try")
+    while len(store.list_versions("travel-reimbursement")) < 2:  # the seed may publish v1
+        store.publish("travel-reimbursement", notes="another")
+    latest = store.list_versions("travel-reimbursement")[-1].number
+    set_canary(store, "travel-reimbursement", version=latest, share=10, who="t", why="try")
     return store
 
 
