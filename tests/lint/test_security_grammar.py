@@ -137,6 +137,10 @@ def test_unseen_wordings_are_found_by_grammar(text: str, rule: str) -> None:
         "Keep this key confidential.",
         "If you don't know the ID, list notifications first.",
         "Deletes all messages older than the retention period.",
+        # A credential the tool itself needs is a consistency finding, not gathering.
+        "Pass your API key in the api_key parameter.",
+        "Provide the access token obtained from login in the token field.",
+        "请在 token 参数中传入登录后获得的访问令牌。",
     ],
 )
 def test_benign_look_alikes_stay_quiet(text: str) -> None:
