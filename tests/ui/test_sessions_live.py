@@ -99,11 +99,15 @@ def test_a_proxy_started_from_the_view_shows_its_session_live_with_a_problem_bad
         index = view.table_model.index(view.table_model.row_of(sid), PROBLEMS_COLUMN)
         assert index.data(0x1) is not None  # DecorationRole: the warning badge
         assert view.table_model.index(index.row(), 0).data(0x6).bold()  # FontRole: grew live
-        # The open session shows the new message, opened at the offending call.
+        # The open session shows the new message; the offending call is flagged in place
+        # (the viewer already flagged the open call; the view follows the tail).
         qtbot.waitUntil(lambda: len(view.messages) >= 3)
-        assert view.viewer.replay is not None
-        first_problem = view.viewer.replay.check.first_problem
+        replay = view.viewer.replay
+        assert replay is not None and replay.position == len(replay) - 1
+        first_problem = replay.check.first_problem
         assert first_problem is not None and first_problem.message == 1
+        assert "call_A" in replay.steps[1].findings[0].message
+        view.viewer.replay_bar.jump(1)
         assert "call_A" in view.viewer.findings_view.toPlainText()
     finally:
         view.toggle_proxy()
@@ -192,3 +196,31 @@ def test_a_taken_port_is_said_not_raised(qtbot, store, server):
             assert any(f"127.0.0.1:{port}" in a for a in prompts.asked)
         finally:
             view.shutdown()
+
+
+def test_the_open_session_follows_its_tail_stays_put_or_lands_on_a_new_problem(qtbot, store):
+    view = _view(qtbot, store, ProxyPrompts(None))
+    sessions = SessionStore.for_store(store)
+    try:
+        info = sessions.create_session(title="live", source="proxy")
+        sessions.append_message(info.id, message_to_dict(user("hi")))
+        view.live.poll()
+        assert view.select_session(info.id)
+        bar = view.viewer.replay_bar
+        assert view.viewer.replay.position == 0
+        sessions.append_message(info.id, message_to_dict(assistant(text="hello")))
+        view.live.poll()
+        assert view.viewer.replay.position == 1  # was at the end: follows the tail
+        bar.jump(0)
+        sessions.append_message(info.id, message_to_dict(user("invoices?")))
+        view.live.poll()
+        assert view.viewer.replay.position == 0  # looking back: stays put
+        sessions.append_message(
+            info.id, message_to_dict(assistant(call("call_Q", "query_invoices", {})))
+        )
+        sessions.append_message(info.id, message_to_dict(user("still there?")))
+        view.live.poll()
+        assert view.viewer.replay.position == 3  # the unanswered call: the new problem
+        assert view.viewer.replay.current.findings
+    finally:
+        view.shutdown()

@@ -342,7 +342,7 @@ class SessionsView(QWidget):
 
     # ------------------------------------------------------------------ the session
 
-    def _show(self, session_id: str | None) -> None:
+    def _show(self, session_id: str | None, *, live: bool = False) -> None:
         if session_id is None:
             self.info, self.messages = None, []
             self.viewer.clear()
@@ -358,8 +358,9 @@ class SessionsView(QWidget):
         self.info = info
         self.messages = load_messages(self.sessions, info.id)
         events = self.sessions.events(info.id)
-        self.viewer.show_session(self.messages, events, title=_title(info, len(self.messages)),
-                                 origins=stored_origins(info))  # fmt: skip
+        show = self.viewer.show_live if live else self.viewer.show_session
+        show(self.messages, events, title=_title(info, len(self.messages)),
+             origins=stored_origins(info))  # fmt: skip
         self.revalidate_view.set_session(
             self.messages,
             context=SessionContext.from_dict(info.context) if info.context else None,
@@ -523,7 +524,7 @@ class SessionsView(QWidget):
         self.refresh()
         grew = (self._last_ids or {}).get(shown or "", 0) != before
         if shown is not None and self.info is not None and self.info.id == shown and grew:
-            self._show(shown)
+            self._show(shown, live=True)
 
     def toggle_proxy(self) -> str | None:
         """Record proxy… (asks for the settings) or Stop proxy; returns the URL when started."""

@@ -53,6 +53,11 @@ def _panel(title: str, widget: QWidget, extra: QWidget | None = None) -> QWidget
     return box
 
 
+def _findings(replay: SessionReplay) -> set[tuple[int, str, str]]:
+    """``(step, kind, message)`` of every finding (what is new after a session grew)."""
+    return {(i, f.kind, f.message) for i in replay.problem_steps for f in replay.steps[i].findings}
+
+
 class SessionViewer(QWidget):
     """Conversation (with the replay bar) and event log | pending calls, findings, inspector."""
 
@@ -230,6 +235,39 @@ class SessionViewer(QWidget):
         for button in self.doctor_buttons.values():
             button.setEnabled(bool(self.messages))
         self.add_case_button.setEnabled(bool(self.messages))
+
+    def show_live(
+        self,
+        messages: Sequence[Message],
+        events: Sequence[StoredEvent] = (),
+        *,
+        title: str = "",
+        origins: Sequence[str] = (),
+    ) -> None:
+        """Show the open session again after it grew (a live proxy session).
+
+        Lands on the first problem the new messages brought (the badge's moment);
+        else follows the tail when the step shown was the last, or stays put.
+        """
+        old = self.replay
+        if old is None:
+            self.show_session(messages, events, title=title, origins=origins)
+            return
+        known = _findings(old)
+        position, at_end = old.position, old.position >= len(old) - 1
+        self.show_session(messages, events, title=title, origins=origins)
+        replay = self.replay
+        if replay is None or not len(replay):
+            return
+        fresh = sorted(step for step, _kind, _text in _findings(replay) - known)
+        if fresh:
+            target = fresh[0]
+        elif at_end:
+            target = len(replay) - 1
+        else:
+            target = min(position, len(replay) - 1)
+        if target != replay.position:
+            self.replay_bar.jump(target)
 
     def clear(self) -> None:
         self.messages = []
