@@ -15,10 +15,9 @@ import pytest
 from PySide6.QtCore import QCoreApplication, QTranslator
 from PySide6.QtWidgets import QApplication
 
-from registry_db import RegistryStore
+from registry_db import RegistryStore, open_default_store
 from studio.ui.main_window import MainWindow
 from tests.ui.registry_helpers import ScriptedPrompts
-from tests.ui.test_shell_sizes import prepare
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 
@@ -33,7 +32,7 @@ class BracketTranslator(QTranslator):
 
 @pytest.fixture
 def store(tmp_path: Path) -> Iterator[RegistryStore]:
-    opened = prepare(tmp_path / "studio.sqlite3")
+    opened = open_default_store(tmp_path / "studio.sqlite3", seed=True)
     yield opened
     opened.close()
 

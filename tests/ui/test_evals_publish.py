@@ -18,7 +18,7 @@ from studio.ui.dialogs.publish_dialog import PublishDialog, PublishRequest
 from studio.ui.diff.sides import publish_baseline
 from studio.ui.evals.publish_section import PublishEvals, default_set, parent_number
 from tests.evals.loopback_model import Behaviour, LoopbackModel
-from tests.ui.test_evals_helpers import REGISTRY, add_profile, make_terse_version
+from tests.ui.test_evals_helpers import REGISTRY, add_profile, add_terse_version
 
 
 @pytest.fixture(autouse=True)
@@ -36,7 +36,7 @@ def server() -> Iterator[LoopbackModel]:
 def store(tmp_path: Path) -> Iterator[RegistryStore]:
     s = RegistryStore.open(tmp_path / "studio.sqlite3")
     seed_examples(s)
-    make_terse_version(s)  # v1 terse, the draft rich
+    s.terse = add_terse_version(s)  # type: ignore[attr-defined]  # terse version, rich draft
     yield s
     s.close()
 
@@ -57,12 +57,12 @@ def test_a_worse_draft_is_flagged_and_the_result_is_stored_with_the_version(
     loop, qtbot, store: RegistryStore, server: LoopbackModel
 ) -> None:
     profile = add_profile(store, server)
-    store.publish(REGISTRY, notes="rich descriptions", semver="1.1.0")  # v2
-    store.replace_draft(REGISTRY, store.load_version(REGISTRY, 1).registry)  # terse again
+    rich = store.publish(REGISTRY, notes="rich descriptions").number
+    store.replace_draft(REGISTRY, store.load_version(REGISTRY, int(store.terse)).registry)
     published: list[PublishRequest] = []
     dialog = dialog_for(qtbot, store, published)
     section = dialog.eval_section
-    assert section is not None and section.parent_version == 2
+    assert section is not None and section.parent_version == rich
     assert section.set_combo.currentText() == "core"
     assert section.profile_combo.currentData() == profile and section.run_button.isEnabled()
     assert section.review_record() is None  # not run: nothing added to the review
@@ -75,7 +75,7 @@ def test_a_worse_draft_is_flagged_and_the_result_is_stored_with_the_version(
     loop.run_until_complete(go())
     text = section.status.text()
     assert "worse" in text and "would refuse" in text and "broken:" in text
-    assert f"{REGISTRY}@draft vs {REGISTRY}@2" in text
+    assert f"{REGISTRY}@draft vs {REGISTRY}@{rich}" in text
     dialog.notes_edit.setPlainText("terse on purpose")
     dialog.acknowledge_all()
     dialog.accept()

@@ -22,7 +22,7 @@ from studio.ui.evals.cases_model import RESULT_FAILED, RESULT_PASSED
 from studio.ui.evals.evals_view import EvalsView
 from studio.ui.evals.run_controller import RunRequest
 from tests.evals.loopback_model import Behaviour, LoopbackModel
-from tests.ui.test_evals_helpers import REGISTRY, add_profile, make_terse_version
+from tests.ui.test_evals_helpers import REGISTRY, add_profile, add_terse_version
 
 
 @pytest.fixture(autouse=True)
@@ -41,7 +41,7 @@ def server() -> Iterator[LoopbackModel]:
 def store(tmp_path: Path) -> Iterator[RegistryStore]:
     s = RegistryStore.open(tmp_path / "studio.sqlite3")
     seed_examples(s)
-    make_terse_version(s)
+    s.terse = add_terse_version(s)  # type: ignore[attr-defined]
     yield s
     s.close()
 
@@ -159,7 +159,7 @@ def test_a_run_from_the_gui_reports_a_vs_b_with_heat_map_flips_and_cases(
     progress: list[int] = []
     view.controller.progressed.connect(lambda p: progress.append(p.done))
     cases = len(view.eval_set.cases)  # type: ignore[union-attr]
-    run(loop, view, RunRequest(REGISTRY, "core", "1", "draft", (profile,), concurrency=8))
+    run(loop, view, RunRequest(REGISTRY, "core", store.terse, "draft", (profile,), concurrency=8))
     assert progress[-1] == 2 * cases and len(server.received) == 2 * cases
     assert "finished" in view.message.text()
     assert "of" in view.progress_label.text() and "Passing so far" in view.progress_label.text()
@@ -240,7 +240,7 @@ def test_cancel_keeps_what_arrived_and_resume_sends_only_the_rest(
             view.cancel_button.click()
 
     view.controller.progressed.connect(cancel_early)
-    request = RunRequest(REGISTRY, "core", "1", "draft", (profile,), concurrency=2,
+    request = RunRequest(REGISTRY, "core", store.terse, "draft", (profile,), concurrency=2,
                          use_cache=False)  # fmt: skip
     run(loop, view, request)
     view.controller.progressed.disconnect(cancel_early)
@@ -298,7 +298,7 @@ def test_the_report_fills_in_while_the_run_goes(
             shown.append(len(view.report_view.report.attempts))
 
     view.show_run = spy  # type: ignore[method-assign]
-    request = RunRequest(REGISTRY, "mini", "1", "draft", (profile,), concurrency=1,
+    request = RunRequest(REGISTRY, "mini", store.terse, "draft", (profile,), concurrency=1,
                          use_cache=False)  # fmt: skip
     run(loop, view, request)
     assert shown[-1] == 2 * cases
