@@ -49,7 +49,7 @@ from registry_db import (
     TamperedVersionError,
     VersionInfo,
 )
-from studio.contract import ToolContract
+from studio.contract import Registry, ToolContract
 from studio.editing import DraftEntry, DraftWorkspace, InsertTool, RemoveTool, SaveRefused
 from studio.ui.actions import (
     Actions,
@@ -362,6 +362,7 @@ class MainWindow(QMainWindow):
         self.editor = ToolEditorWidget(self)
         self.preview = PreviewWidget(self)
         self.preview.setMinimumWidth(220)
+        self.preview.set_registry_source(self._preview_registry)  # audience sets (#17)
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.setChildrenCollapsible(False)
@@ -650,6 +651,7 @@ class MainWindow(QMainWindow):
         self.editor = ToolEditorWidget(self)
         self.preview = PreviewWidget(self)
         self.preview.setMinimumWidth(220)
+        self.preview.set_registry_source(self._preview_registry)  # audience sets (#17)
         sizes = self.splitter.sizes()
         self.splitter.replaceWidget(1, self.editor)
         self.splitter.replaceWidget(2, self.preview)
@@ -735,6 +737,10 @@ class MainWindow(QMainWindow):
 
     def current_document(self) -> RegistryDocument | None:
         return self.documents.get(self._current) if self._current else None
+
+    def _preview_registry(self) -> Registry | None:
+        doc = self.current_document()
+        return doc.workspace.registry() if doc is not None else None
 
     def current_model(self) -> ToolListModel | None:
         return self._tool_models.get(self._current) if self._current else None

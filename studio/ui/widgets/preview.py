@@ -19,7 +19,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.contract import RegistrySettings, ToolContract, render_description
+from studio.contract import Registry, RegistrySettings, ToolContract, render_description
+from studio.contract.audience import Audience, audiences, for_audience
 from studio.contract.token_count import (
     ESTIMATE,
     encoding_for,
@@ -29,9 +30,10 @@ from studio.contract.token_count import (
     token_counter,
 )
 from studio.contract.tokens import estimate_tokens
-from studio.formats import export_tool
+from studio.formats import export_registry, export_tool
 
 Exporter = Callable[[ToolContract, str, RegistrySettings], tuple[Any, list[Any]]]
+RegistrySource = Callable[[], Registry | None]
 
 # Labels marked for translation here, translated where the combo is filled.
 PROVIDERS: tuple[tuple[str, str], ...] = (
@@ -72,6 +74,7 @@ class PreviewWidget(QWidget):
         self._export = exporter or export_tool
         self._tool: ToolContract | None = None
         self._settings = RegistrySettings()
+        self._registry_source: RegistrySource | None = None
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(DEBOUNCE_MS)
@@ -84,6 +87,18 @@ class PreviewWidget(QWidget):
             self.provider_combo.addItem(QCoreApplication.translate("PreviewWidget", label), fmt)
         self.provider_combo.setToolTip(self.tr("Which provider's request to preview"))
         self.provider_combo.currentIndexChanged.connect(self.refresh)
+        # "This tool", or the whole set one (role, scenario) is sent (issue #17).
+        self.audience_combo = QComboBox()
+        self.audience_combo.setObjectName("previewAudience")
+        self.audience_combo.addItem(self.tr("Selected tool"), None)
+        self.audience_combo.setToolTip(
+            self.tr("Preview the selected tool, or every tool a role in a scenario is sent")
+        )
+        self.audience_combo.currentIndexChanged.connect(self.refresh)
+        self.audience_label = QLabel()
+        self.audience_label.setObjectName("previewAudienceCount")
+        self.audience_label.setWordWrap(True)
+        self.audience_label.hide()
         self.tokens_label = QLabel(self.tr("≈ 0 tokens"))
         self.tokens_label.setToolTip(_ESTIMATE_TIP)
         self.tokens_label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
@@ -107,6 +122,8 @@ class PreviewWidget(QWidget):
         header.setContentsMargins(0, 0, 0, 0)
         header.setSpacing(2)
         header.addWidget(self.provider_combo)
+        header.addWidget(self.audience_combo)
+        header.addWidget(self.audience_label)
         header.addWidget(self.tokens_label)
 
         splitter = QSplitter(Qt.Orientation.Vertical)
@@ -134,6 +151,25 @@ class PreviewWidget(QWidget):
         if index >= 0:
             self.provider_combo.setCurrentIndex(index)
 
+    def set_registry_source(self, source: RegistrySource | None) -> None:
+        """Where the audience choices and sets come from (the open registry's working copy)."""
+        self._registry_source = source
+        self._timer.start()
+
+    def current_audience(self) -> Audience | None:
+        """The chosen (role, scenario), or None for the selected tool alone."""
+        data = self.audience_combo.currentData()
+        return Audience(*data) if data else None
+
+    def set_audience(self, audience: Audience | None) -> None:
+        """Show the set ``audience`` is sent (None: the selected tool); refreshes now."""
+        self._fill_audiences(self._registry())
+        key = [audience.role, audience.scenario] if audience else None
+        for i in range(self.audience_combo.count()):
+            if self.audience_combo.itemData(i) == key:
+                self.audience_combo.setCurrentIndex(i)
+        self.refresh()
+
     def set_tool(self, tool: ToolContract | None, settings: RegistrySettings | None = None) -> None:
         """Preview ``tool`` soon (debounced); None clears the preview."""
         self._tool = tool
@@ -151,6 +187,13 @@ class PreviewWidget(QWidget):
         """Re-export the current tool for the chosen provider."""
         self._timer.stop()
         self.notes_list.clear()
+        registry = self._registry()
+        self._fill_audiences(registry)
+        audience = self.current_audience()
+        self.audience_label.setVisible(audience is not None)
+        if audience is not None and registry is not None:
+            self._show_audience(registry, audience)
+            return
         tool = self._tool
         if tool is None:
             self.json_view.clear()
@@ -174,6 +217,61 @@ class PreviewWidget(QWidget):
             self.notes_list.addItem(str(note))
         if not notes:
             self.notes_list.addItem("No loss notes: this format carries the whole contract.")
+
+    def _registry(self) -> Registry | None:
+        if self._registry_source is None:
+            return None
+        try:
+            return self._registry_source()
+        except Exception:  # a closing document must not break the preview
+            return None
+
+    def _fill_audiences(self, registry: Registry | None) -> None:
+        """The audience choices of ``registry``, keeping the current one when it still exists."""
+        wanted = [[a.role, a.scenario] for a in audiences(registry)] if registry else []
+        have = [self.audience_combo.itemData(i) for i in range(1, self.audience_combo.count())]
+        if wanted == have:
+            return
+        current = self.audience_combo.currentData()
+        self.audience_combo.blockSignals(True)
+        while self.audience_combo.count() > 1:
+            self.audience_combo.removeItem(1)
+        for role, scenario in wanted:
+            label = self.tr("Sent to {role} in {scenario}").format(
+                role=role or self.tr("(any role)"), scenario=scenario or self.tr("(any scenario)")
+            )
+            self.audience_combo.addItem(label, [role, scenario])
+        index = self.audience_combo.findData(current) if current else 0
+        self.audience_combo.setCurrentIndex(max(index, 0))
+        self.audience_combo.blockSignals(False)
+
+    def _show_audience(self, registry: Registry, audience: Audience) -> None:
+        """The tools block a request for ``audience`` carries: only the permitted tools."""
+        permitted = for_audience(registry, audience)
+        self.audience_label.setText(
+            self.tr("{sent} of {total} tools are sent to {role} in {scenario}").format(
+                sent=len(permitted.tools),
+                total=len(registry.tools),
+                role=audience.role or self.tr("(any role)"),
+                scenario=audience.scenario or self.tr("(any scenario)"),
+            )
+        )
+        self.description_view.setPlainText("\n".join(t.name for t in permitted.tools))
+        try:
+            result = export_registry(permitted, self.current_format())
+            value = json.loads(result.text or "null")
+        except Exception as exc:  # an unfinished edit must not break the preview
+            self.json_view.setPlainText(f"Cannot export these tools yet:\n{exc}")
+            self.tokens_label.setText(self.tr("≈ — tokens"))
+            return
+        self.json_view.setPlainText(json.dumps(value, ensure_ascii=False, indent=2))
+        self._show_tokens(json.dumps(value, ensure_ascii=False, separators=(",", ":")))
+        for note in result.notes:
+            self.notes_list.addItem(str(note))
+        if not result.notes:
+            self.notes_list.addItem(
+                self.tr("No loss notes: this format carries the whole contract.")
+            )
 
     def _show_tokens(self, compact: str) -> None:
         fmt = self.current_format()
