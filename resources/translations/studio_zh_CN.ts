@@ -509,8 +509,96 @@ after: {after}</source>
         <translation>相似度</translation>
     </message>
     <message>
+        <source>Channel</source>
+        <translation>渠道</translation>
+    </message>
+    <message>
+        <source>Version</source>
+        <translation>版本</translation>
+    </message>
+    <message>
+        <source>Share</source>
+        <translation>比例</translation>
+    </message>
+    <message>
+        <source>Salt</source>
+        <translation>盐值</translation>
+    </message>
+    <message>
+        <source>When</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>Who</source>
+        <translation>操作人</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Before → after</source>
+        <translation>之前 → 之后</translation>
+    </message>
+    <message>
         <source>Why</source>
         <translation>原因</translation>
+    </message>
+    <message>
+        <source>What happened</source>
+        <translation>发生了什么</translation>
+    </message>
+    <message>
+        <source>Subject</source>
+        <translation>主体</translation>
+    </message>
+    <message>
+        <source>Bucket</source>
+        <translation>分桶</translation>
+    </message>
+    <message>
+        <source>Calls S/C</source>
+        <translation>调用数 S/C</translation>
+    </message>
+    <message>
+        <source>Success stable</source>
+        <translation>stable 成功率</translation>
+    </message>
+    <message>
+        <source>Success canary</source>
+        <translation>金丝雀成功率</translation>
+    </message>
+    <message>
+        <source>Validation S/C</source>
+        <translation>校验 S/C</translation>
+    </message>
+    <message>
+        <source>Canary errors</source>
+        <translation>金丝雀错误</translation>
+    </message>
+    <message>
+        <source>Dup. writes/1k S/C</source>
+        <translation>重复写入/千次 S/C</translation>
+    </message>
+    <message>
+        <source>Dup. sent/1k S/C</source>
+        <translation>重复发送/千次 S/C</translation>
+    </message>
+    <message>
+        <source>p50 S/C ms</source>
+        <translation>p50 S/C 毫秒</translation>
+    </message>
+    <message>
+        <source>p95 S/C ms</source>
+        <translation>p95 S/C 毫秒</translation>
+    </message>
+    <message>
+        <source>z</source>
+        <translation>z</translation>
+    </message>
+    <message>
+        <source>p</source>
+        <translation>p</translation>
     </message>
     <message>
         <source>Shared words</source>
@@ -575,6 +663,22 @@ after: {after}</source>
     <message>
         <source>Arguments (JSON object)</source>
         <translation>参数（JSON 对象）</translation>
+    </message>
+    <message>
+        <source>Summary</source>
+        <translation>摘要</translation>
+    </message>
+    <message>
+        <source>Risk</source>
+        <translation>风险</translation>
+    </message>
+    <message>
+        <source>Executor</source>
+        <translation>执行器</translation>
+    </message>
+    <message>
+        <source>Target</source>
+        <translation>目标</translation>
     </message>
 </context>
 <context>
@@ -1856,6 +1960,38 @@ A template: {"ids": "{invoice_ids}", "note": "by {employee_id}"}</source>
 <context>
     <name>InspectorWidget</name>
     <message>
+        <source>Raw</source>
+        <translation>原始</translation>
+    </message>
+    <message>
+        <source>Intent</source>
+        <translation>意图</translation>
+    </message>
+    <message>
+        <source>Request</source>
+        <translation>请求</translation>
+    </message>
+    <message>
+        <source>Response</source>
+        <translation>响应</translation>
+    </message>
+    <message>
+        <source>Raw JSON</source>
+        <translation>原始 JSON</translation>
+    </message>
+    <message>
+        <source>Model intent</source>
+        <translation>模型意图</translation>
+    </message>
+    <message>
+        <source>Request snapshot</source>
+        <translation>请求快照</translation>
+    </message>
+    <message>
+        <source>Response summary</source>
+        <translation>响应摘要</translation>
+    </message>
+    <message>
         <source>Select a message, call or result</source>
         <translation>选择一条消息、调用或结果</translation>
     </message>
@@ -3090,6 +3226,14 @@ PATH_TO_PASS_THROUGH</translation>
         <translation>预览哪个提供商的请求</translation>
     </message>
     <message>
+        <source>Selected tool</source>
+        <translation>所选工具</translation>
+    </message>
+    <message>
+        <source>Preview the selected tool, or every tool a role in a scenario is sent</source>
+        <translation>预览所选工具，或在某个场景中发送给某个角色的全部工具</translation>
+    </message>
+    <message>
         <source>≈ 0 tokens</source>
         <translation>≈ 0 个 token</translation>
     </message>
@@ -3120,6 +3264,26 @@ PATH_TO_PASS_THROUGH</translation>
     <message>
         <source>≈ — tokens</source>
         <translation>≈ — 个 token</translation>
+    </message>
+    <message>
+        <source>Sent to {role} in {scenario}</source>
+        <translation>在 {scenario} 中发送给 {role}</translation>
+    </message>
+    <message>
+        <source>(any role)</source>
+        <translation>（任意角色）</translation>
+    </message>
+    <message>
+        <source>(any scenario)</source>
+        <translation>（任意场景）</translation>
+    </message>
+    <message>
+        <source>{sent} of {total} tools are sent to {role} in {scenario}</source>
+        <translation>在 {scenario} 中，{total} 个工具里有 {sent} 个发送给 {role}</translation>
+    </message>
+    <message>
+        <source>No loss notes: this format carries the whole contract.</source>
+        <translation>没有丢失说明：此格式承载了完整的契约。</translation>
     </message>
 </context>
 <context>
@@ -3288,6 +3452,65 @@ PATH_TO_PASS_THROUGH</translation>
     </message>
 </context>
 <context>
+    <name>ProxyDialog</name>
+    <message>
+        <source>Record proxy</source>
+        <translation>录制代理</translation>
+    </message>
+    <message>
+        <source>any free port</source>
+        <translation>任意空闲端口</translation>
+    </message>
+    <message>
+        <source>Point the agent at the proxy's address instead of its provider. It listens on 127.0.0.1; the API key the agent sends is passed on, never stored.</source>
+        <translation>让智能体连接代理的地址而不是模型提供方。代理只监听 127.0.0.1；智能体发送的 API 密钥只会被转发，绝不保存。</translation>
+    </message>
+    <message>
+        <source>Wire format</source>
+        <translation>线路格式</translation>
+    </message>
+    <message>
+        <source>Upstream URL</source>
+        <translation>上游 URL</translation>
+    </message>
+    <message>
+        <source>Port</source>
+        <translation>端口</translation>
+    </message>
+    <message>
+        <source>Broken history</source>
+        <translation>历史有问题时</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>启动</translation>
+    </message>
+    <message>
+        <source>The upstream must be an http(s) URL, not '{url}'</source>
+        <translation>上游必须是 http(s) URL，而不是“{url}”</translation>
+    </message>
+    <message>
+        <source>OpenAI Chat Completions</source>
+        <translation>OpenAI Chat Completions</translation>
+    </message>
+    <message>
+        <source>Anthropic Messages</source>
+        <translation>Anthropic Messages</translation>
+    </message>
+    <message>
+        <source>Forward it anyway (record the provider's error)</source>
+        <translation>照常转发（记录提供方的错误）</translation>
+    </message>
+    <message>
+        <source>Repair it, then forward (record the changes)</source>
+        <translation>先修复再转发（记录改动）</translation>
+    </message>
+    <message>
+        <source>Refuse it with the provider's error</source>
+        <translation>以提供方的错误拒绝</translation>
+    </message>
+</context>
+<context>
     <name>PublishBaseline</name>
     <message>
         <source>{registry} has never been published: every tool is new.</source>
@@ -3371,6 +3594,65 @@ PATH_TO_PASS_THROUGH</translation>
     <message>
         <source>Nothing changed since the baseline.</source>
         <translation>自基线以来没有任何变化。</translation>
+    </message>
+</context>
+<context>
+    <name>PublishEvalSection</name>
+    <message>
+        <source>&lt;b&gt;Behaviour&lt;/b&gt; — the draft against its parent on an eval set</source>
+        <translation>&lt;b&gt;行为&lt;/b&gt; — 在评测集上比较草稿与其父版本</translation>
+    </message>
+    <message>
+        <source>Eval set</source>
+        <translation>评测集</translation>
+    </message>
+    <message>
+        <source>Model profile</source>
+        <translation>模型配置</translation>
+    </message>
+    <message>
+        <source>Run evals</source>
+        <translation>运行评测</translation>
+    </message>
+    <message>
+        <source>Run the set on the parent version and on the draft, and compare them</source>
+        <translation>在父版本和草稿上运行评测集并进行比较</translation>
+    </message>
+    <message>
+        <source>Nothing published yet: there is no parent version to compare with.</source>
+        <translation>尚未发布任何版本：没有可比较的父版本。</translation>
+    </message>
+    <message>
+        <source>This registry has no eval set yet (add one in Evals).</source>
+        <translation>此注册表还没有评测集（请在“评测”中添加）。</translation>
+    </message>
+    <message>
+        <source>No model profile yet: add one in the Playground.</source>
+        <translation>尚无模型配置：请在调试台中添加。</translation>
+    </message>
+    <message>
+        <source>Optional: not run yet.</source>
+        <translation>可选：尚未运行。</translation>
+    </message>
+    <message>
+        <source>Running {set} on {a} and the draft…</source>
+        <translation>正在 {a} 和草稿上运行 {set}…</translation>
+    </message>
+    <message>
+        <source>{done} of {total} attempts…</source>
+        <translation>{total} 次尝试中已完成 {done} 次…</translation>
+    </message>
+    <message>
+        <source>fixed {fixed}, broken {broken} of {cases} cases · run {run}</source>
+        <translation>{cases} 个用例中修复 {fixed} 个、变坏 {broken} 个 · 运行 {run}</translation>
+    </message>
+    <message>
+        <source>broken: {cases}</source>
+        <translation>变坏：{cases}</translation>
+    </message>
+    <message>
+        <source>Significantly worse than the parent: `studio publish --require-evals` would refuse this.</source>
+        <translation>明显比父版本差：`studio publish --require-evals` 会拒绝此次发布。</translation>
     </message>
 </context>
 <context>
@@ -4546,65 +4828,6 @@ Token：模型看到的名称、渲染后的描述和参数，另加提供商封
     </message>
 </context>
 <context>
-    <name>ProxyDialog</name>
-    <message>
-        <source>Record proxy</source>
-        <translation>录制代理</translation>
-    </message>
-    <message>
-        <source>any free port</source>
-        <translation>任意空闲端口</translation>
-    </message>
-    <message>
-        <source>Point the agent at the proxy's address instead of its provider. It listens on 127.0.0.1; the API key the agent sends is passed on, never stored.</source>
-        <translation>让智能体连接代理的地址而不是模型提供方。代理只监听 127.0.0.1；智能体发送的 API 密钥只会被转发，绝不保存。</translation>
-    </message>
-    <message>
-        <source>Wire format</source>
-        <translation>线路格式</translation>
-    </message>
-    <message>
-        <source>Upstream URL</source>
-        <translation>上游 URL</translation>
-    </message>
-    <message>
-        <source>Port</source>
-        <translation>端口</translation>
-    </message>
-    <message>
-        <source>Broken history</source>
-        <translation>历史有问题时</translation>
-    </message>
-    <message>
-        <source>Start</source>
-        <translation>启动</translation>
-    </message>
-    <message>
-        <source>The upstream must be an http(s) URL, not '{url}'</source>
-        <translation>上游必须是 http(s) URL，而不是“{url}”</translation>
-    </message>
-    <message>
-        <source>OpenAI Chat Completions</source>
-        <translation>OpenAI Chat Completions</translation>
-    </message>
-    <message>
-        <source>Anthropic Messages</source>
-        <translation>Anthropic Messages</translation>
-    </message>
-    <message>
-        <source>Forward it anyway (record the provider's error)</source>
-        <translation>照常转发（记录提供方的错误）</translation>
-    </message>
-    <message>
-        <source>Repair it, then forward (record the changes)</source>
-        <translation>先修复再转发（记录改动）</translation>
-    </message>
-    <message>
-        <source>Refuse it with the provider's error</source>
-        <translation>以提供方的错误拒绝</translation>
-    </message>
-</context>
-<context>
     <name>SessionsView</name>
     <message>
         <source>Record proxy…</source>
@@ -4776,6 +4999,14 @@ Token：模型看到的名称、渲染后的描述和参数，另加提供商封
 </context>
 <context>
     <name>ShortcutsDialog</name>
+    <message>
+        <source>Replay: previous message</source>
+        <translation>回放：上一条消息</translation>
+    </message>
+    <message>
+        <source>Replay: next message</source>
+        <translation>回放：下一条消息</translation>
+    </message>
     <message>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
@@ -4963,6 +5194,10 @@ Token：模型看到的名称、渲染后的描述和参数，另加提供商封
     <message>
         <source>Choose a skill to edit it, or a remote agent to see its card.</source>
         <translation>选择一个技能进行编辑，或选择一个远程智能体查看其卡片。</translation>
+    </message>
+    <message>
+        <source>Skills not saved</source>
+        <translation>技能未保存</translation>
     </message>
     <message>
         <source>Tools (%1)</source>

@@ -153,14 +153,14 @@ _GROUP = re.compile(r"\(\?P<\w+>\.\*\?\)|\(\?P<\w+>\[\^ \]\+\?\)")
 
 
 @cache
-def _message_patterns(language: str) -> _Patterns:
+def _message_patterns(catalogue: str, language: str) -> _Patterns:
     """``(literal parts, pattern, template)`` per message, and ``(pattern, text)`` per fragment.
 
     A message's fields are often words of the rules themselves ("write",
     "the caller's identity"): the fragments translate those inside the
     values a message pattern captured.
     """
-    path = translations_dir() / f"lint_messages_{language}.json"
+    path = translations_dir() / f"{catalogue}_{language}.json"
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         messages = []
@@ -178,20 +178,20 @@ def _message_patterns(language: str) -> _Patterns:
             (_needle(pattern), re.compile(pattern), text) for pattern, text in data["fragments"]
         ]
     except (OSError, ValueError, KeyError, TypeError, re.error) as exc:
-        _log.warning("cannot read the lint message translations %s: %s", path, exc)
+        _log.warning("cannot read the message translations %s: %s", path, exc)
         return [], []
     return messages, fragments
 
 
 # Per rule, the message patterns that matched its messages so far: tried first
 # (a rule has one to three templates; scanning all of them costs ~60 µs).
-_rule_patterns: dict[tuple[str, str], list[int]] = {}
+_rule_patterns: dict[tuple[str, str, str], list[int]] = {}
 
 
 @lru_cache(maxsize=65536)
-def _translated_message(language: str, message: str, rule_id: str) -> str:
-    messages = _message_patterns(language)[0]
-    known = _rule_patterns.setdefault((language, rule_id), [])
+def _translated_message(catalogue: str, language: str, message: str, rule_id: str) -> str:
+    messages = _message_patterns(catalogue, language)[0]
+    known = _rule_patterns.setdefault((catalogue, language, rule_id), [])
     for indexes in (known, range(len(messages))):
         for index in indexes:
             parts, pattern, template = messages[index]
@@ -202,15 +202,17 @@ def _translated_message(language: str, message: str, rule_id: str) -> str:
                 continue
             if index not in known:
                 known.append(index)
-            values = tuple(_translated_value(language, value) for value in match.groups())
+            values = tuple(
+                _translated_value(catalogue, language, value) for value in match.groups()
+            )
             return _fill(template, values)
     return message
 
 
 @lru_cache(maxsize=65536)
-def _translated_value(language: str, value: str) -> str:
+def _translated_value(catalogue: str, language: str, value: str) -> str:
     """A field of a message with the rules' own words in it translated (fragments)."""
-    for needle, fragment, text in _message_patterns(language)[1]:
+    for needle, fragment, text in _message_patterns(catalogue, language)[1]:
         if needle in value:
             value = fragment.sub(text, value)
     return value
@@ -238,7 +240,18 @@ def lint_message(message: str, rule_id: str = "") -> str:
     """
     if _current == ENGLISH:
         return message
-    return _translated_message(_current, message, rule_id)
+    return _translated_message("lint_messages", _current, message, rule_id)
+
+
+def diff_message(message: str, rule_id: str = "") -> str:
+    """A classified change's message (``studio.diff``) in the UI language.
+
+    As :func:`lint_message`, from ``diff_messages_<lang>.json``: the Markdown
+    and JSON reports keep the English the diff wrote.
+    """
+    if _current == ENGLISH:
+        return message
+    return _translated_message("diff_messages", _current, message, rule_id)
 
 
 def lint_text(rule_id: str, field: str, english: str) -> str:

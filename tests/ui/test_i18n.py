@@ -156,3 +156,15 @@ def test_lint_message_patterns_follow_the_rules() -> None:
     missing = script.untranslated_lint_messages()
     assert len(templates) > 50
     assert len(missing) <= 0.1 * len(templates), missing
+
+
+def test_diff_messages_are_shown_in_chinese(english_after: QApplication) -> None:
+    message = "summary edited (what the model reads)"
+    assert i18n.diff_message(message, "desc.summary-changed") == message
+    i18n.apply_language(english_after, "zh_CN")
+    assert i18n.diff_message(message, "desc.summary-changed") == "摘要已编辑（模型读到的内容）"
+    assert (
+        i18n.diff_message("risk tier read → write (changes confirmation before a call)")
+        == "风险等级 只读 → 写入（改变调用前的确认）"
+    )
+    assert i18n.diff_message("not a diff message") == "not a diff message"

@@ -41,6 +41,7 @@ from studio.ui.diff.diff_models import (
 )
 from studio.ui.diff.review import breaking_changes, build_review
 from studio.ui.diff.sides import PublishBaseline
+from studio.ui.i18n import diff_message
 
 
 @dataclass(frozen=True)
@@ -192,7 +193,7 @@ class PublishDialog(QDialog):
             self.ack_heading.setWordWrap(True)
             for change in breaking:
                 item = QListWidgetItem(_ack_text(change))
-                item.setToolTip(change.message)
+                item.setToolTip(diff_message(change.message, change.rule_id))
                 item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable)
                 item.setCheckState(Qt.CheckState.Unchecked)
                 item.setData(_ACK_ROLE, change)
@@ -275,7 +276,7 @@ class PublishDialog(QDialog):
 def _ack_text(change: Change) -> str:
     registry = QCoreApplication.translate("PublishDialog", "(registry)")
     where = f"{change.tool or registry} · {change.path or '—'}"
-    return f"{change.rule_id} — {where}\n{change.message}"
+    return f"{change.rule_id} — {where}\n{diff_message(change.message, change.rule_id)}"
 
 
 def _changes_html(diff: RegistryDiff) -> str:
@@ -306,5 +307,6 @@ def _change_row(where: str, change: Change) -> str:
         f"<tr><td>{html.escape(where)}</td>"
         f'<td style="color:{colour}">{class_word(change.klass)}</td>'
         f"<td><code>{html.escape(change.rule_id)}</code></td>"
-        f"<td>{html.escape(change.message)} <small>({html.escape(values)})</small></td></tr>"
+        f"<td>{html.escape(diff_message(change.message, change.rule_id))} "
+        f"<small>({html.escape(values)})</small></td></tr>"
     )

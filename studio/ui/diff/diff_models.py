@@ -17,6 +17,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QBrush, QColor
 
 from studio.diff import Change, ChangeClass, ToolDiff, ToolStatus
+from studio.ui.i18n import diff_message
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -223,7 +224,7 @@ class ChangeTableModel(QAbstractTableModel):
             if column == 3:
                 return f"{short_value(change.before)} → {short_value(change.after)}"
             if column == 4:
-                return change.message
+                return diff_message(change.message, change.rule_id)
             return None
         if role == Qt.ItemDataRole.ToolTipRole:
             if column == 3:
@@ -231,7 +232,7 @@ class ChangeTableModel(QAbstractTableModel):
                 return self.tr("before: {before}\nafter: {after}").format(
                     before=before, after=after
                 )
-            return change.message
+            return diff_message(change.message, change.rule_id)
         if role == Qt.ItemDataRole.ForegroundRole and column == 1:
             return QBrush(QColor(CLASS_COLOURS[change.klass]))
         if role == self.ChangeRole:
