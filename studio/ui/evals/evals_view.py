@@ -102,6 +102,7 @@ class EvalsView(QWidget):
         self.controller.started.connect(self._on_started)
         self._partial: dict[str, list[bool]] = defaultdict(list)
         self._running_id = ""
+        self._followed = False
         # While a run goes, its report is read again now and then: partial results.
         self.partial_timer = QTimer(self)
         self.partial_timer.setInterval(2000)
@@ -679,6 +680,7 @@ class EvalsView(QWidget):
     def _on_started(self, run_id: str) -> None:
         self._partial = defaultdict(list)
         self._running_id = run_id
+        self._followed = False
         self.partial_timer.start()
         self.cancel_button.setEnabled(True)
         self.resume_button.setEnabled(False)
@@ -719,6 +721,8 @@ class EvalsView(QWidget):
             return
         self.refresh_runs()
         reading_a_case = self.report_view.tabs.currentIndex() == 3  # left as it is
+        if not self._followed:  # the first time: the running run becomes the one shown
+            self._followed = self.select_run(self._running_id)
         if self.selected_run() in (None, self._running_id) and not reading_a_case:
             self.select_run(self._running_id)
             self.show_run(self._running_id)

@@ -14,7 +14,7 @@ import contextlib
 from dataclasses import replace
 from typing import Any
 
-from PySide6.QtWidgets import QComboBox, QFormLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QFormLayout, QVBoxLayout, QWidget
 
 from registry_db import ConflictError, NotFoundError, RegistryStore, StoreError
 from studio.evals.jsonl import EvalSetError, check_set_name
@@ -99,8 +99,8 @@ class SessionCaseDialog(CaseDialog):
         form = QFormLayout()
         form.addRow(self.tr("Add to set:"), self.set_combo)
         layout = self.layout()
-        assert layout is not None
-        layout.insertItem(0, form)  # type: ignore[attr-defined]
+        assert isinstance(layout, QVBoxLayout)
+        layout.insertLayout(0, form)
         self.saved: tuple[str, EvalCase] | None = None
         self._on_set(self.set_combo.currentText())
 
