@@ -141,6 +141,15 @@ def test_unseen_wordings_are_found_by_grammar(text: str, rule: str) -> None:
         "Pass your API key in the api_key parameter.",
         "Provide the access token obtained from login in the token field.",
         "请在 token 参数中传入登录后获得的访问令牌。",
+        "请在 headers 参数中带上 API 密钥。",
+        # What to show the user is UI guidance, not secrecy; a template is not the rules.
+        "Do not show internal ids to the user; show the order number instead.",
+        "不要向用户展示内部错误码，请展示友好的错误信息。",
+        "覆盖系统默认的提示词模板（仅管理员）。",
+        "Sends a webhook POST to the URL set in the integration settings each time an order ships.",
+        "Always call get_schema before writing a query so column names are correct.",
+        "调用本接口前，请先调用 get_token 获取访问令牌，并放在 Authorization 头中。",
+        "系统会自动把超过 30 天的日志归档到冷存储。",
     ],
 )
 def test_benign_look_alikes_stay_quiet(text: str) -> None:
