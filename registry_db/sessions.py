@@ -61,12 +61,26 @@ class SessionInfo:
 
 @dataclass(frozen=True, slots=True)
 class SessionSummary:
-    """A session as the session list shows it: its row and how many messages it holds."""
+    """A session as the session list shows it: no system text, context or tools (a proxy
+    session's tool list can be large), and how many messages it holds."""
 
-    info: SessionInfo
+    id: str
+    registry: str
+    version: str
+    profile: str
+    title: str
+    status: str
+    created_at: str
+    updated_at: str
+    source: str
+    meta: dict[str, Any]
     message_count: int
-    last_message_id: int
-    """The id of its newest message (0: none): grows when a message is appended."""
+    """Grows with every message appended (messages are never removed one by one)."""
+
+
+_SUMMARY_COLUMNS = (
+    "id, registry, version, profile, title, status, created_at, updated_at, source, meta_json"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -288,11 +302,10 @@ class SessionStore:
         message body is read, so the session list costs the same whether the
         sessions hold ten messages or ten thousand.
         """
-        columns = ", ".join(f"s.{c.strip()}" for c in _SESSION_COLUMNS.split(","))
+        columns = ", ".join(f"s.{c.strip()}" for c in _SUMMARY_COLUMNS.split(","))
         sql = (
-            f"SELECT {columns}, coalesce(m.n, 0), coalesce(m.last, 0) FROM sessions s"
-            " LEFT JOIN (SELECT session_id, count(*) AS n, max(id) AS last FROM messages"
-            " GROUP BY session_id) m ON m.session_id = s.id"
+            f"SELECT {columns}, (SELECT count(*) FROM messages m WHERE m.session_id = s.id)"
+            " FROM sessions s"
         )
         where, params = [], []
         if registry is not None:
@@ -305,7 +318,8 @@ class SessionStore:
             sql += " WHERE " + " AND ".join(where)
         with self._lock, read_transaction(self._conn):
             rows = self._conn.execute(sql + " ORDER BY s.created_at DESC", params).fetchall()
-        return [SessionSummary(_session(r[:-2]), int(r[-2]), int(r[-1])) for r in rows]
+        return [SessionSummary(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8],
+                               json.loads(r[9]), int(r[10])) for r in rows]  # fmt: skip
 
     def change_marker(self) -> tuple[int, int, str]:
         """``(last message id, session count, last session update)``: changes when anything

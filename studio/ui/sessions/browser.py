@@ -107,7 +107,7 @@ class SessionsView(QWidget):
         self.import_dialog: ImportLogDialog | None = None
         self.doctor_dialog: DoctorDialog | None = None
         self._sized = False
-        self._last_ids: dict[str, int] | None = None
+        self._counts: dict[str, int] | None = None
         self._count_job = 0
         self.live = LiveWatch(self.sessions, self)
         self.recording = ProxyRecording(store, self.live, self)
@@ -271,11 +271,11 @@ class SessionsView(QWidget):
         self.live.reset()
         rows = listed.rows
         grown = set(self.table_model.live)
-        if self._last_ids is not None:
-            grown |= {sid for sid, last in listed.last_message_ids.items()
-                      if last > self._last_ids.get(sid, 0)}  # fmt: skip
-        self._last_ids = listed.last_message_ids
-        self.table_model.live = grown & set(listed.last_message_ids)
+        if self._counts is not None:
+            grown |= {sid for sid, count in listed.message_counts.items()
+                      if count > self._counts.get(sid, 0)}  # fmt: skip
+        self._counts = listed.message_counts
+        self.table_model.live = grown & set(listed.message_counts)
         self.table_model.counting = set(listed.stale)
         self.table_model.set_rows(rows)
         self._count_stale(listed.stale)
@@ -520,9 +520,9 @@ class SessionsView(QWidget):
     def _on_live_change(self) -> None:
         """Something was stored: re-read the list; re-show the open session if it grew."""
         shown = self.info.id if self.info else None
-        before = (self._last_ids or {}).get(shown or "", 0)
+        before = (self._counts or {}).get(shown or "", 0)
         self.refresh()
-        grew = (self._last_ids or {}).get(shown or "", 0) != before
+        grew = (self._counts or {}).get(shown or "", 0) != before
         if shown is not None and self.info is not None and self.info.id == shown and grew:
             self._show(shown, live=True)
 

@@ -33,8 +33,8 @@ class SessionList:
 
     rows: list[SessionRow]
     stale: list[str]
-    last_message_ids: dict[str, int]
-    """Session id → id of its newest message (the live view sees a session grow by it)."""
+    message_counts: dict[str, int]
+    """Session id → its message count (the live view sees a session grow by it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,16 +47,16 @@ class Counts:
 
 
 def _fresh(summary: SessionSummary) -> bool:
-    meta = summary.info.meta
+    meta = summary.meta
     if meta.get("problems") is None or meta.get("calls") is None:
         return summary.message_count == 0
-    if summary.info.source == SOURCE_IMPORT and meta.get("problems_at") is None:
+    if summary.source == SOURCE_IMPORT and meta.get("problems_at") is None:
         return True  # an import never grows; older imports kept no problems_at
     return meta.get("problems_at") == summary.message_count
 
 
 def _row(summary: SessionSummary) -> SessionRow:
-    info, meta = summary.info, summary.info.meta
+    info, meta = summary, summary.meta
     file = str(meta.get("file") or "")
     if file and meta.get("line") not in (None, 1):
         file = f"{file}:{meta['line']}"
@@ -70,13 +70,13 @@ def list_rows(
     sessions: SessionStore, *, registry: str | None = None, source: str | None = None
 ) -> SessionList:
     """The browser's rows from one query; no message is read."""
-    rows, stale, last = [], [], {}
+    rows, stale, counts = [], [], {}
     for summary in sessions.list_summaries(registry, source=source):
         rows.append(_row(summary))
-        last[summary.info.id] = summary.last_message_id
+        counts[summary.id] = summary.message_count
         if not _fresh(summary):
-            stale.append(summary.info.id)
-    return SessionList(rows, stale, last)
+            stale.append(summary.id)
+    return SessionList(rows, stale, counts)
 
 
 def count_sessions(sessions: SessionStore, ids: Iterable[str]) -> dict[str, Counts]:
