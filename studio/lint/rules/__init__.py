@@ -15,6 +15,7 @@ from studio.lint.rules import security  # noqa: F401
 from studio.lint.rules import cost  # noqa: F401
 from studio.lint.rules import ambiguity  # noqa: F401
 from studio.lint.rules import skills  # noqa: F401
+from studio.lint.rules import provider  # noqa: F401
 
 # isort: on
 
@@ -27,5 +28,6 @@ RULE_MODULES: tuple[str, ...] = (
     "cost",
     "ambiguity",
     "skills",
+    "provider",
 )
 """The rule modules, in registration order."""
