@@ -12,7 +12,8 @@ Lint finding messages are not Qt strings: ``lint_messages_zh_CN.json`` holds
 one regular expression per message template of ``studio/lint/rules`` (the
 English sentence with its ``{...}`` fields as groups) and its translation.
 ``--lint-messages`` lists the templates that have none yet, with the pattern
-to add.
+to add; ``--diff-messages`` does the same for ``diff_messages_zh_CN.json`` (the
+messages of ``studio/diff``).
 
 Usage::
 
@@ -70,27 +71,47 @@ def lrelease(ts_path: Path, qm_path: Path) -> None:
     subprocess.run(command, check=True, capture_output=True, text=True)
 
 
+def _template(message: ast.expr) -> str | None:
+    """A message literal as a template: f-string fields as ``{0}``, ``{1}``… (None: not one)."""
+    if isinstance(message, ast.Constant) and isinstance(message.value, str):
+        return message.value.replace("{", "{{").replace("}", "}}")
+    if not isinstance(message, ast.JoinedStr):
+        return None
+    parts, field = [], 0
+    for value in message.values:
+        if isinstance(value, ast.Constant):
+            parts.append(str(value.value).replace("{", "{{").replace("}", "}}"))
+        else:
+            parts.append(f"{{{field}}}")
+            field += 1
+    return "".join(parts)
+
+
+def _call_messages(folder: Path, position: dict[str, int]) -> list[tuple[str, str]]:
+    """``(file:line, template)`` of the message argument of calls named in ``position``."""
+    found = []
+    for path in sorted(folder.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            name = getattr(node.func, "id", None) or getattr(node.func, "attr", "")
+            index = position.get(name)
+            if index is None or len(node.args) <= index:
+                continue
+            template = _template(node.args[index])
+            if template is not None:
+                found.append((f"{path.name}:{node.lineno}", template))
+    return found
+
+
 def lint_message_templates() -> list[tuple[str, str]]:
     """``(file:line, template)`` of every message of a rule's ``Hit``, fields as ``{0}``."""
-    found = []
-    for path in sorted((ROOT / "studio" / "lint" / "rules").glob("*.py")):
-        source = path.read_text(encoding="utf-8")
-        for node in ast.walk(ast.parse(source)):
-            if not (isinstance(node, ast.Call) and getattr(node.func, "id", "") == "Hit"):
-                continue
-            message = node.args[2] if len(node.args) > 2 else None
-            if isinstance(message, ast.Constant) and isinstance(message.value, str):
-                found.append((f"{path.name}:{node.lineno}", message.value))
-            elif isinstance(message, ast.JoinedStr):
-                parts, field = [], 0
-                for value in message.values:
-                    if isinstance(value, ast.Constant):
-                        parts.append(str(value.value).replace("{", "{{").replace("}", "}}"))
-                    else:
-                        parts.append(f"{{{field}}}")
-                        field += 1
-                found.append((f"{path.name}:{node.lineno}", "".join(parts)))
-    return found
+    return _call_messages(ROOT / "studio" / "lint" / "rules", {"Hit": 2})
+
+
+def diff_message_templates() -> list[tuple[str, str]]:
+    """``(file:line, template)`` of every classified change's message in ``studio.diff``."""
+    return _call_messages(ROOT / "studio" / "diff", {"Change": 6, "add": 5})
 
 
 def template_pattern(template: str) -> str:
@@ -104,14 +125,15 @@ def template_pattern(template: str) -> str:
     return "".join(out)
 
 
-def untranslated_lint_messages(language: str = "zh_CN") -> list[tuple[str, str]]:
-    """Templates without a pattern in ``lint_messages_<language>.json`` (all-field ones aside)."""
-    path = TRANSLATIONS / f"lint_messages_{language}.json"
+def untranslated_messages(kind: str = "lint", language: str = "zh_CN") -> list[tuple[str, str]]:
+    """Templates without a pattern in ``<kind>_messages_<language>.json`` (all-field ones aside)."""
+    path = TRANSLATIONS / f"{kind}_messages_{language}.json"
     data = json.loads(path.read_text(encoding="utf-8"))
     known = {entry["pattern"] for entry in data["messages"]}
+    templates = lint_message_templates() if kind == "lint" else diff_message_templates()
     return [
         (where, template)
-        for where, template in lint_message_templates()
+        for where, template in templates
         if re.sub(r"\{\d+\}|[\W_]", "", template) and template_pattern(template) not in known
     ]
 
@@ -125,9 +147,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--lint-messages", action="store_true", help="list lint messages without a translation"
     )
+    parser.add_argument(
+        "--diff-messages", action="store_true", help="list diff messages without a translation"
+    )
     args = parser.parse_args(argv)
-    if args.lint_messages:
-        for where, template in untranslated_lint_messages():
+    if args.lint_messages or args.diff_messages:
+        kind = "lint" if args.lint_messages else "diff"
+        for where, template in untranslated_messages(kind):
             print(f"{where}: {template}\n    pattern: {template_pattern(template)}")
         return 0
     for language in LANGUAGES:
