@@ -243,6 +243,16 @@ def lint_message(message: str, rule_id: str = "") -> str:
     return _translated_message("lint_messages", _current, message, rule_id)
 
 
+def note_message(message: str) -> str:
+    """An import or export note (``studio.formats.Note``) in the UI language.
+
+    As :func:`lint_message`, from ``note_messages_<lang>.json``.
+    """
+    if _current == ENGLISH:
+        return message
+    return _translated_message("note_messages", _current, message, "")
+
+
 def diff_message(message: str, rule_id: str = "") -> str:
     """A classified change's message (``studio.diff``) in the UI language.
 

@@ -170,3 +170,13 @@ def test_diff_messages_are_shown_in_chinese(english_after: QApplication) -> None
         == "风险等级 只读 → 写入（改变调用前的确认）"
     )
     assert i18n.diff_message("not a diff message") == "not a diff message"
+
+
+def test_import_and_export_notes_are_shown_in_chinese(english_after: QApplication) -> None:
+    note = "not representable in OpenAI tools: title"
+    assert i18n.note_message(note) == note
+    i18n.apply_language(english_after, "zh_CN")
+    assert i18n.note_message(note) == "无法在 OpenAI tools 中表示：标题"
+    assert i18n.note_message("schema 'x' depth (7); cut there to {}") == (
+        "Schema 'x' depth（7）；已在此处截断为 {}"
+    )

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from studio.formats import Note
+from studio.ui.i18n import note_message
 
 _KIND_LABELS = {
     "lost": QT_TRANSLATE_NOOP("NotesDialog", "Lost"),
@@ -70,8 +71,10 @@ class NotesDialog(QDialog):
         self.notes_view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.notes_view.setHeaderLabels([self.tr("Kind"), self.tr("Where"), self.tr("What")])
         for note in notes:
-            item = QTreeWidgetItem([kind_label(note.kind), note.path or "—", note.message])
-            item.setToolTip(2, note.message)
+            item = QTreeWidgetItem(
+                [kind_label(note.kind), note.path or "—", note_message(note.message)]
+            )
+            item.setToolTip(2, note_message(note.message))
             self.notes_view.addTopLevelItem(item)
         header = self.notes_view.header()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
