@@ -37,13 +37,13 @@ import jsonschema_rs
 
 from studio.contract import ContractError, Problem, Registry, parse_tool
 from studio.contract.model import NAME_PATTERN
+from studio.contract.risk import guess_risk
 from studio.formats.base import FormatError, ImportResult, Note, kind_of
 from studio.formats.openapi_load import load_document
 from studio.formats.openapi_schema import Refs
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 _IMPORTED = ("GET", "PUT", "POST", "DELETE", "PATCH", "HEAD")
-_RISK = {"GET": "read", "HEAD": "read", "POST": "write", "PUT": "write", "PATCH": "write"}
 _VERBS = {"GET": "get", "HEAD": "head", "POST": "create", "PUT": "replace", "PATCH": "update",
           "DELETE": "delete"}  # fmt: skip
 _NAME_RE = re.compile(NAME_PATTERN)
@@ -99,6 +99,37 @@ class OpenApiImport:
     result: ImportResult
     targets: dict[str, dict[str, Any]] = field(default_factory=dict)
     allowed_base_urls: list[str] = field(default_factory=list)
+    operations: list[str] = field(default_factory=list)
+    """Where each imported operation is (``paths['/pets'].get``), in document order."""
+
+    def notes_by_operation(self) -> dict[str, list[Note]]:
+        """The notes grouped per operation (key: its ``where``); ``""`` holds the document's."""
+        return group_notes(self.result.notes, self.operations)
+
+
+def _operation_of(path: str, operations: set[str]) -> str:
+    """The operation ``path`` lies in ("" for none): its prefix ending at a ``.`` or ``[``."""
+    if path in operations:
+        return path
+    for i, char in enumerate(path):
+        if char in ".[" and path[:i] in operations:
+            return path[:i]
+    return ""
+
+
+def group_notes(notes: list[Note], operations: list[str]) -> dict[str, list[Note]]:
+    """``notes`` per operation, operations in ``operations`` order; document notes under ``""``.
+
+    A reviewer reads an import one operation at a time (the picker's preview,
+    the import report): the rename, the risk guess, what a body lost and the
+    ``$ref`` notes an operation's schemas caused sit together.
+    """
+    groups: dict[str, list[Note]] = {"": []}
+    groups.update((where, []) for where in operations)
+    known = set(operations)
+    for note in notes:
+        groups[_operation_of(note.path, known)].append(note)
+    return {k: v for k, v in groups.items() if v}
 
 
 def read_document(text: str, source: str) -> dict[str, Any]:
@@ -194,10 +225,14 @@ def import_openapi(
         notes.append(
             Note("webhooks", "webhooks describe calls to you, not tools; not imported", "lost")
         )
+    # The document's notes first, then each operation's together (group_notes).
+    grouped = group_notes(notes, builder.operations)
+    notes = [n for group in grouped.values() for n in group]
     return OpenApiImport(
         ImportResult(registry, notes, "openapi"),
         builder.targets,
         [builder.base_url] if builder.base_url else [],
+        builder.operations,
     )
 
 
@@ -279,6 +314,7 @@ class _Builder:
         self.tools: list[Any] = []
         self.targets: dict[str, dict[str, Any]] = {}
         self.notes: list[Note] = []
+        self.operations: list[str] = []
         self.problems: list[Problem] = []
         self._names: dict[str, str] = {}
         self.base_url = options.base_url.rstrip("/") if options.base_url else self._server_url()
@@ -314,6 +350,7 @@ class _Builder:
 
     def add(self, path: str, method: str, op: dict[str, Any], where: str) -> None:
         item = op.pop("_item")
+        self.operations.append(where)
         name = self._name(path, method, op, where)
         if name is None:
             return
@@ -590,8 +627,9 @@ class _Builder:
         description = str(op.get("description") or "").strip()
         if not summary and description:
             summary = description.split("\n", 1)[0].strip()
-        risk = _RISK.get(method, "destructive")
-        self.note(where, f"risk {risk!r} guessed from {method}", "guessed")
+        tier, why = guess_risk(name, description or summary, method=method)
+        risk = tier.value
+        self.note(where, why or f"risk {risk!r} guessed from {method}", "guessed")
         output, returns = self._output(op, where)
         doc: dict[str, Any] = {
             "name": name,

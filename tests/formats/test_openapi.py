@@ -56,7 +56,7 @@ def test_petstore_30_operations_become_contracts_with_targets() -> None:
     assert tools["list_pets"].parameters["properties"]["limit"]["maximum"] == 100
     notes = [str(n) for n in imported.result.notes]
     assert any("'showPetById' imported as 'show_pet_by_id'" in n for n in notes)
-    assert any("[guessed]" in n and "risk 'write' guessed from POST" in n for n in notes)
+    assert any("[guessed]" in n and "'write' guessed from the HTTP method POST" in n for n in notes)
     assert any("response is array" in n for n in notes)
 
 
