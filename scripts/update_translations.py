@@ -11,15 +11,16 @@ fails when the ``.qm`` is not the compiled ``.ts``.
 Lint finding messages are not Qt strings: ``lint_messages_zh_CN.json`` holds
 one regular expression per message template of ``studio/lint/rules`` (the
 English sentence with its ``{...}`` fields as groups) and its translation.
-``--lint-messages`` lists the templates that have none yet, with the pattern
-to add; ``--diff-messages`` does the same for ``diff_messages_zh_CN.json`` (the
-messages of ``studio/diff``).
+``--messages lint`` lists the templates that have none yet, with the pattern
+to add; ``--messages diff`` and ``--messages note`` do the same for
+``diff_messages_zh_CN.json`` (``studio/diff``) and ``note_messages_zh_CN.json``
+(the import/export notes of ``studio/formats``).
 
 Usage::
 
     python scripts/update_translations.py                  # lupdate + lrelease
     python scripts/update_translations.py --release        # lrelease only
-    python scripts/update_translations.py --lint-messages  # untranslated lint messages
+    python scripts/update_translations.py --messages lint  # untranslated lint messages
 """
 
 from __future__ import annotations
@@ -125,12 +126,25 @@ def template_pattern(template: str) -> str:
     return "".join(out)
 
 
+def note_message_templates() -> list[tuple[str, str]]:
+    """``(file:line, template)`` of every import/export note written in ``studio.formats``."""
+    calls = {"Note": 1, "note": 1, "_note": 1, "lost": 1, "guessed": 1}
+    return _call_messages(ROOT / "studio" / "formats", calls)
+
+
+_TEMPLATES = {
+    "lint": lint_message_templates,
+    "diff": diff_message_templates,
+    "note": note_message_templates,
+}
+
+
 def untranslated_messages(kind: str = "lint", language: str = "zh_CN") -> list[tuple[str, str]]:
     """Templates without a pattern in ``<kind>_messages_<language>.json`` (all-field ones aside)."""
     path = TRANSLATIONS / f"{kind}_messages_{language}.json"
     data = json.loads(path.read_text(encoding="utf-8"))
     known = {entry["pattern"] for entry in data["messages"]}
-    templates = lint_message_templates() if kind == "lint" else diff_message_templates()
+    templates = _TEMPLATES[kind]()
     return [
         (where, template)
         for where, template in templates
@@ -145,15 +159,13 @@ def main(argv: list[str] | None = None) -> int:
         "--no-obsolete", action="store_true", help="drop strings gone from the code"
     )
     parser.add_argument(
-        "--lint-messages", action="store_true", help="list lint messages without a translation"
-    )
-    parser.add_argument(
-        "--diff-messages", action="store_true", help="list diff messages without a translation"
+        "--messages",
+        choices=sorted(_TEMPLATES),
+        help="list the lint, diff or note messages without a translation",
     )
     args = parser.parse_args(argv)
-    if args.lint_messages or args.diff_messages:
-        kind = "lint" if args.lint_messages else "diff"
-        for where, template in untranslated_messages(kind):
+    if args.messages:
+        for where, template in untranslated_messages(args.messages):
             print(f"{where}: {template}\n    pattern: {template_pattern(template)}")
         return 0
     for language in LANGUAGES:
