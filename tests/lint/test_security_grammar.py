@@ -211,6 +211,24 @@ def test_every_combo_has_an_anchor() -> None:
         assert any(need - dynamic and need - dynamic <= anchors for need in combo.needs), combo
 
 
+def test_needles_are_kept_on_disk_and_read_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from studio.lint.rules import _security_phrases as phrases
+
+    monkeypatch.setenv("STUDIO_SECURITY_CACHE", str(tmp_path))
+    first = phrases._load()
+    stored = list(tmp_path.glob("security-needles-*.json"))
+    assert len(stored) == 1
+    again = phrases._load()  # from the file this time
+    assert [p.needles for p in again.phrases] == [p.needles for p in first.phrases]
+    # A corrupt file costs a parse, never a wrong needle.
+    stored[0].write_text("{not json", encoding="utf-8")
+    assert [p.needles for p in phrases._load().phrases] == [p.needles for p in first.phrases]
+    monkeypatch.setenv("STUDIO_SECURITY_CACHE", "off")
+    assert phrases._needle_cache_path() is None
+
+
 def test_the_phrase_book_is_built_once() -> None:
     assert book() is book()
     assert security_grammar.grammar() is security_grammar.grammar()
