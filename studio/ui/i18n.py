@@ -11,12 +11,18 @@ Qt's own strings (the OK/Cancel of standard dialog buttons, the context menu
 of a line edit) come from Qt's ``qtbase_zh_CN.qm``, shipped in the PySide6
 wheel; it is installed beside ours.
 
-Lint rule titles and rationales are not Qt strings (the linter is headless):
-:func:`lint_text` looks them up in ``lint_zh_CN.json`` when the UI is Chinese.
+What the headless core writes is not a Qt string, and stays English in the
+CLI and the reports; the UI shows it translated from JSON catalogues beside
+the ``.ts``: lint categories and rationales (:func:`lint_text`,
+``lint_zh_CN.json``), lint finding messages (:func:`lint_message`), diff change
+messages (:func:`diff_message`) and import/export notes (:func:`note_message`),
+the last three by one pattern per message template of the core.
 
-To refresh the catalogue after changing UI strings::
+To refresh the catalogue after changing UI strings, and to list core
+messages that have no translation yet::
 
     python scripts/update_translations.py
+    python scripts/update_translations.py --messages lint   # or diff, note
 """
 
 from __future__ import annotations
@@ -103,6 +109,7 @@ def apply_language(app: QCoreApplication, code: str) -> str:
     effective = resolve_language(code)
     for translator in _installed:
         app.removeTranslator(translator)
+        translator.deleteLater()
     _installed.clear()
     _current = ENGLISH
     if effective == ENGLISH:
@@ -113,6 +120,7 @@ def apply_language(app: QCoreApplication, code: str) -> str:
         _log.warning(
             "cannot load the %s translation %s: the UI stays English", effective, catalogue
         )
+        studio.deleteLater()
         return ENGLISH
     qt_base = QTranslator(app)
     qt_dir = QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
@@ -123,6 +131,7 @@ def apply_language(app: QCoreApplication, code: str) -> str:
         _log.info(
             "Qt's own %s strings not found in %s: standard buttons stay English", effective, qt_dir
         )
+        qt_base.deleteLater()
     # Ours last: the translator installed last is asked first.
     app.installTranslator(studio)
     _installed.append(studio)
