@@ -1,9 +1,12 @@
-"""The Contract tab: risk, execution policy, permissions, tags and deprecation."""
+"""The Contract tab: risk, execution policy, permissions, tags, deprecation and provider options."""
 
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
+from PySide6.QtCore import QRegularExpression
+from PySide6.QtGui import QRegularExpressionValidator
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -27,6 +30,7 @@ from studio.contract.model import (
     TimeoutTier,
     ToolContract,
 )
+from studio.contract.provider_options import CALLERS
 from studio.editing.edits import SetField
 from studio.ui.widgets.field_markers import Markers, group_by, mark_widget
 from studio.ui.widgets.form_sync import (
@@ -108,7 +112,8 @@ class ContractTabWidget(QScrollArea):
         self.permissions_table = PermissionsTableWidget(on_edit, box)
         QVBoxLayout(box).addWidget(self.permissions_table)
         grid.addWidget(box, 2, 0, 1, 2)
-        grid.setRowStretch(3, 1)
+        grid.addWidget(self._build_provider(body), 3, 0, 1, 2)
+        grid.setRowStretch(4, 1)
         grid.setColumnStretch(0, 1)
         grid.setColumnStretch(1, 1)
         self.setWidget(body)
@@ -195,6 +200,56 @@ class ContractTabWidget(QScrollArea):
         form.addRow(self.tr("Reas&on"), self.reason_edit)
         return box
 
+    def _build_provider(self, parent: QWidget) -> QGroupBox:
+        """Options only some providers' tool definitions carry (issue #17; see
+        :mod:`studio.contract.provider_options` for which provider keeps which)."""
+        box = QGroupBox(self.tr("Provider"), parent)
+        form = QFormLayout(box)
+        self.strict_combo = self._tri_state(box)
+        self.strict_combo.setToolTip(
+            self.tr("strict: constrain arguments to the schema (OpenAI, Anthropic)")
+        )
+        self.strict_combo.activated.connect(
+            lambda _i: self._provider(strict=_TRI[self.strict_combo.currentData()])
+        )
+        self.defer_check = QCheckBox(self.tr("Defer loading (found through tool search)"), box)
+        self.defer_check.toggled.connect(lambda on: self._provider(defer_loading=on))
+        self.input_examples_check = QCheckBox(
+            self.tr("Send the example calls as input examples (Anthropic)"), box
+        )
+        self.input_examples_check.toggled.connect(lambda on: self._provider(input_examples=on))
+        self.callers_edit = QLineEdit(box)
+        self.callers_edit.setPlaceholderText(self.tr("e.g. direct, programmatic"))
+        self.callers_edit.setToolTip(
+            self.tr("Who may call the tool: {callers}").format(callers=", ".join(CALLERS))
+        )
+        self.callers_edit.editingFinished.connect(self._callers_edited)
+        self.namespace_edit = QLineEdit(box)
+        self.namespace_edit.setPlaceholderText(self.tr("e.g. crm (OpenAI Responses)"))
+        self.namespace_edit.setValidator(
+            QRegularExpressionValidator(QRegularExpression(r"[A-Za-z0-9_-]{0,64}"), box)
+        )
+        self.namespace_edit.textEdited.connect(lambda t: self._provider(namespace=t))
+        self.eager_combo = self._tri_state(box)
+        self.eager_combo.setToolTip(self.tr("Anthropic: stream the input as it is generated"))
+        self.eager_combo.activated.connect(
+            lambda _i: self._provider(eager_input_streaming=_TRI[self.eager_combo.currentData()])
+        )
+        form.addRow(self.tr("&Strict"), self.strict_combo)
+        form.addRow("", self.defer_check)
+        form.addRow("", self.input_examples_check)
+        form.addRow(self.tr("Allowed &callers"), self.callers_edit)
+        form.addRow(self.tr("&Namespace"), self.namespace_edit)
+        form.addRow(self.tr("&Eager input streaming"), self.eager_combo)
+        return box
+
+    def _tri_state(self, parent: QWidget) -> QComboBox:
+        combo = QComboBox(parent)
+        combo.addItem(self.tr("provider default"), "default")
+        combo.addItem(self.tr("on"), "on")
+        combo.addItem(self.tr("off"), "off")
+        return combo
+
     @staticmethod
     def _double(parent: QWidget, low: float, high: float, suffix: str) -> QDoubleSpinBox:
         spin = QDoubleSpinBox(parent)
@@ -226,6 +281,14 @@ class ContractTabWidget(QScrollArea):
         show_line_text(self.replacement_edit, dep.replacement if dep else "")
         show_line_text(self.reason_edit, dep.reason if dep else "")
         self.permissions_table.show_permissions(tool.permissions)
+        opts = tool.provider
+        show_combo_data(self.strict_combo, _TRI_KEY[opts.strict])
+        show_checked(self.defer_check, opts.defer_loading)
+        show_checked(self.input_examples_check, opts.input_examples)
+        if split_list(self.callers_edit.text()) != opts.allowed_callers:
+            show_line_text(self.callers_edit, ", ".join(opts.allowed_callers))
+        show_line_text(self.namespace_edit, opts.namespace)
+        show_combo_data(self.eager_combo, _TRI_KEY[opts.eager_input_streaming])
         self._update_enabled()
 
     def set_read_only(self, read_only: bool) -> None:
@@ -245,6 +308,7 @@ class ContractTabWidget(QScrollArea):
             self.deprecated_check,
             self.replacement_edit,
             self.reason_edit,
+            *self._provider_widgets(),
         ):
             set_editable(widget, not read_only)
         self.permissions_table.set_read_only(read_only)
@@ -280,6 +344,13 @@ class ContractTabWidget(QScrollArea):
             "deprecated.replacement": self.replacement_edit,
             "deprecated.reason": self.reason_edit,
             "permissions": self.permissions_table.table,
+            "provider": self.strict_combo,
+            "provider.strict": self.strict_combo,
+            "provider.defer_loading": self.defer_check,
+            "provider.input_examples": self.input_examples_check,
+            "provider.allowed_callers": self.callers_edit,
+            "provider.namespace": self.namespace_edit,
+            "provider.eager_input_streaming": self.eager_combo,
         }
         while path:
             if path in exact:
@@ -303,6 +374,17 @@ class ContractTabWidget(QScrollArea):
             self.replacement_edit,
             self.reason_edit,
             self.permissions_table.table,
+            *self._provider_widgets(),
+        ]
+
+    def _provider_widgets(self) -> list[QWidget]:
+        return [
+            self.strict_combo,
+            self.defer_check,
+            self.input_examples_check,
+            self.callers_edit,
+            self.namespace_edit,
+            self.eager_combo,
         ]
 
     def set_markers(self, markers: Markers) -> None:
@@ -344,3 +426,19 @@ class ContractTabWidget(QScrollArea):
         if self._tool is not None:
             current = self._tool.deprecated or Deprecation()
             self._set("deprecated", dataclasses.replace(current, **changes))
+
+    def _provider(self, **changes: Any) -> None:
+        if self._tool is not None:
+            self._set("provider", dataclasses.replace(self._tool.provider, **changes))
+
+    def _callers_edited(self) -> None:
+        """Keep the callers the providers know; an unknown one is dropped from the field."""
+        if self._tool is None or self.callers_edit.isReadOnly():
+            return
+        known = tuple(c for c in split_list(self.callers_edit.text()) if c in CALLERS)
+        self._provider(allowed_callers=known)
+        show_line_text(self.callers_edit, ", ".join(self._tool.provider.allowed_callers))
+
+
+_TRI: dict[str, bool | None] = {"default": None, "on": True, "off": False}
+_TRI_KEY: dict[bool | None, str] = {v: k for k, v in _TRI.items()}
