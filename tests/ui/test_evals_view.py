@@ -191,7 +191,8 @@ def test_a_run_from_the_gui_reports_a_vs_b_with_heat_map_flips_and_cases(
     assert listed and report.cell_cases.count() == len(listed)
 
     # Flips first: broken, then fixed, then the unchanged pairs.
-    statuses = [report.flips.item(r, 0).text() for r in range(report.flips.rowCount())]
+    flips_model = report.flips_model
+    statuses = [flips_model.index(r, 0).data() for r in range(flips_model.rowCount())]
     flips = c.fixed + c.broken
     assert flips > 0 and set(statuses[:flips]) <= {"fixed", "broken"}
     assert "unchanged" not in statuses[:flips] and statuses[flips:] == ["unchanged"] * (
@@ -202,8 +203,8 @@ def test_a_run_from_the_gui_reports_a_vs_b_with_heat_map_flips_and_cases(
     assert report.tools.item(0, 3).data(Qt.ItemDataRole.UserRole + 11) is not None
 
     # A case opens in the conversation widget with its request and answer.
-    case_id = report.flips.item(0, 1).text()
-    report.flips.itemDoubleClicked.emit(report.flips.item(0, 1))
+    case_id = flips_model.index(0, 1).data()
+    report.flips.doubleClicked.emit(flips_model.index(0, 1))
     assert report.tabs.currentIndex() == 3 and report.case_combo.count() == 2
     rows = report.conversation.conversation.items()
     assert rows[0].role == "user" and any(r.role == "assistant" for r in rows)
@@ -289,6 +290,7 @@ def test_the_report_fills_in_while_the_run_goes(
     assert view.select_set("mini")
     cases = 15
     shown: list[int] = []
+    view.PARTIAL_MS = 100  # type: ignore[misc]
     view.partial_timer.setInterval(100)
     original = view.show_run
 

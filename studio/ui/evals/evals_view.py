@@ -13,6 +13,7 @@ method, so tests drive the page without native dialogs.
 
 from __future__ import annotations
 
+import time
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -85,6 +86,8 @@ class EvalsView(QWidget):
     """
 
     runFinished = Signal(str, str)
+    #: How often a running run's report is read again (at least; longer for big runs).
+    PARTIAL_MS = 2000
 
     def __init__(
         self, store: RegistryStore, parent: QWidget | None = None, *, client_factory: Any = None
@@ -105,7 +108,7 @@ class EvalsView(QWidget):
         self._followed = False
         # While a run goes, its report is read again now and then: partial results.
         self.partial_timer = QTimer(self)
-        self.partial_timer.setInterval(2000)
+        self.partial_timer.setInterval(self.PARTIAL_MS)
         self.partial_timer.timeout.connect(self._show_partial)
 
         # ---- the set row
@@ -724,8 +727,12 @@ class EvalsView(QWidget):
         if not self._followed:  # the first time: the running run becomes the one shown
             self._followed = self.select_run(self._running_id)
         if self.selected_run() in (None, self._running_id) and not reading_a_case:
+            started = time.perf_counter()
             self.select_run(self._running_id)
             self.show_run(self._running_id)
+            # A big run's report takes longer to read: never spend over ~10 % of the time on it.
+            cost_ms = (time.perf_counter() - started) * 1000
+            self.partial_timer.setInterval(max(self.PARTIAL_MS, round(cost_ms * 10)))
 
     def _on_finished(self, run_id: str, status: str, message: str) -> None:
         self.partial_timer.stop()

@@ -12,8 +12,7 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, Qt, Signal
-from PySide6.QtGui import QColor
+from PySide6.QtCore import QEvent, QModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -25,6 +24,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QSplitter,
+    QTableView,
     QTableWidget,
     QTableWidgetItem,
     QTabWidget,
@@ -39,9 +39,10 @@ from studio.evals.report import comparison_details, comparison_sentence, headlin
 from studio.evals.results import ASKED, NO_TOOL, Attempt, AttemptCall
 from studio.sessions.model import Message, Part, Role, TextPart, ToolCallPart, ToolResultPart
 from studio.ui.evals.bars import BarDelegate, MutedRole, RateRole
+from studio.ui.evals.flips_model import CaseRole as FlipsCaseRole
+from studio.ui.evals.flips_model import FlipsModel
 from studio.ui.evals.heat_map import HeatMapView
 from studio.ui.playground.conversation import ConversationView
-from studio.ui.style import theme_colour
 
 #: Export formats offered: (format for :func:`studio.evals.report.render`, file suffix).
 EXPORTS = (("md", ".md"), ("html", ".html"), ("json", ".json"))
@@ -179,10 +180,17 @@ class ReportView(QWidget):
         c.addWidget(split, 1)
 
         # Flips first (fixed / broken), then the unchanged pairs.
-        self.flips = _table()
+        self.flips_model = FlipsModel(self)
+        self.flips = QTableView()
+        self.flips.setModel(self.flips_model)
         self.flips.setAccessibleName(self.tr("Flips"))
-        self.flips.itemActivated.connect(self._open_item)
-        self.flips.itemDoubleClicked.connect(self._open_item)
+        self.flips.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.flips.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.flips.verticalHeader().hide()
+        self.flips.horizontalHeader().setStretchLastSection(True)
+        self.flips.setWordWrap(False)
+        self.flips.activated.connect(self._open_index)
+        self.flips.doubleClicked.connect(self._open_index)
 
         # One case: the request and the answer in the playground's conversation widget.
         self.case_combo = QComboBox()
@@ -225,7 +233,8 @@ class ReportView(QWidget):
             button.setEnabled(report is not None)
         if report is None:
             self.headline.setText(self.tr("Choose a run to see its report."))
-            for table in (self.table, self.tools, self.flips):
+            self.flips_model.set_pairs([])
+            for table in (self.table, self.tools):
                 table.clear()
                 table.setRowCount(0)
                 table.setColumnCount(0)
@@ -305,37 +314,14 @@ class ReportView(QWidget):
 
     def _fill_flips(self, report: Report) -> None:
         c = report.comparison
-        header = [self.tr("Status"), self.tr("Case"), self.tr("Profile"), self.tr("Expected"),
-                  self.tr("A chose"), self.tr("B chose"), self.tr("Why")]  # fmt: skip
-        if c is None:
-            _fill(self.flips, header, [])
-            return
-        order = {"broken": 0, "fixed": 1}
-        pairs = sorted(c.pairs, key=lambda p: (order.get(p.status, 2), p.case_id))
-        rows = []
-        for p in pairs:
-            why = p.b_failures if p.status == "broken" else p.a_failures
-            if p.status == "unchanged":
-                why = p.b_failures
-            status = {"broken": self.tr("broken"), "fixed": self.tr("fixed")}.get(
-                p.status, self.tr("unchanged")
-            )
-            rows.append([status, p.case_id, p.profile, p.expected, p.a_chosen, p.b_chosen,
-                         "; ".join(why) or "—"])  # fmt: skip
-        _fill(self.flips, header, rows)
-        colours = {"broken": "error_fg", "fixed": "promote_fg"}
-        for row, p in enumerate(pairs):
-            for column in range(len(header)):
-                item = self.flips.item(row, column)
-                if item is not None:
-                    item.setData(_CaseRole, p.case_id)
-            status_item = self.flips.item(row, 0)
-            if p.status in colours and status_item is not None:
-                status_item.setForeground(QColor(theme_colour(colours[p.status], self)))
+        pairs = list(c.pairs) if c is not None else []
+        self.flips_model.set_pairs(pairs)
         # One profile: its column says nothing.
         self.flips.setColumnHidden(2, len({p.profile for p in pairs}) <= 1)
-        for column in (4, 5):
-            self.flips.setColumnWidth(column, min(self.flips.columnWidth(column), 180))
+        if self.flips_model.rowCount() <= 500:  # measuring every row of a big run is slow
+            self.flips.resizeColumnsToContents()
+        for column, cap in ((1, 260), (3, 200), (4, 180), (5, 180)):
+            self.flips.setColumnWidth(column, min(max(self.flips.columnWidth(column), 90), cap))
 
     def _group_attempts(self) -> list[Attempt]:
         if self.report is None:
@@ -373,10 +359,15 @@ class ReportView(QWidget):
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.PaletteChange and self.report is not None:
-            self._fill_flips(self.report)  # the fixed/broken colours of the new theme
+            self.flips.viewport().update()  # the fixed/broken colours of the new theme
         super().changeEvent(event)
 
     # ------------------------------------------------------------------ one case
+
+    def _open_index(self, index: QModelIndex) -> None:
+        case_id = index.data(FlipsCaseRole)
+        if case_id:
+            self.open_case(str(case_id))
 
     def _open_item(self, item: QListWidgetItem | QTableWidgetItem) -> None:
         case_id = item.data(_CaseRole)
@@ -490,7 +481,8 @@ def _fill(table: QTableWidget, header: list[str], rows: Sequence[Sequence[str]])
     for r, row in enumerate(rows):
         for column, text in enumerate(row):
             item = QTableWidgetItem(text)
-            item.setToolTip(text)
+            if len(text) > 20:  # the long ones may be cut
+                item.setToolTip(text)
             table.setItem(r, column, item)
     table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
     table.resizeColumnsToContents()
