@@ -790,6 +790,66 @@ after: {after}</source>
         <source>Reas&amp;on</source>
         <translation>原因(&amp;O)</translation>
     </message>
+    <message>
+        <source>Provider</source>
+        <translation>提供商</translation>
+    </message>
+    <message>
+        <source>strict: constrain arguments to the schema (OpenAI, Anthropic)</source>
+        <translation>strict：按 Schema 约束参数（OpenAI、Anthropic）</translation>
+    </message>
+    <message>
+        <source>Defer loading (found through tool search)</source>
+        <translation>延迟加载（通过工具搜索找到）</translation>
+    </message>
+    <message>
+        <source>Send the example calls as input examples (Anthropic)</source>
+        <translation>将示例调用作为输入示例发送（Anthropic）</translation>
+    </message>
+    <message>
+        <source>e.g. direct, programmatic</source>
+        <translation>例如 direct, programmatic</translation>
+    </message>
+    <message>
+        <source>Who may call the tool: {callers}</source>
+        <translation>可以调用该工具的调用方：{callers}</translation>
+    </message>
+    <message>
+        <source>e.g. crm (OpenAI Responses)</source>
+        <translation>例如 crm（OpenAI Responses）</translation>
+    </message>
+    <message>
+        <source>Anthropic: stream the input as it is generated</source>
+        <translation>Anthropic：边生成边流式传输输入</translation>
+    </message>
+    <message>
+        <source>&amp;Strict</source>
+        <translation>Strict(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Allowed &amp;callers</source>
+        <translation>允许的调用方(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Namespace</source>
+        <translation>命名空间(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;Eager input streaming</source>
+        <translation>即时输入流(&amp;E)</translation>
+    </message>
+    <message>
+        <source>provider default</source>
+        <translation>提供商默认</translation>
+    </message>
+    <message>
+        <source>on</source>
+        <translation>开</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>关</translation>
+    </message>
 </context>
 <context>
     <name>DelegationView</name>
@@ -883,6 +943,34 @@ after: {after}</source>
     <message>
         <source>none</source>
         <translation>无</translation>
+    </message>
+    <message>
+        <source>summary</source>
+        <translation>摘要</translation>
+    </message>
+    <message>
+        <source>usage</source>
+        <translation>用法</translation>
+    </message>
+    <message>
+        <source>preconditions</source>
+        <translation>前置条件</translation>
+    </message>
+    <message>
+        <source>returns</source>
+        <translation>返回值</translation>
+    </message>
+    <message>
+        <source>errors</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>examples</source>
+        <translation>示例</translation>
+    </message>
+    <message>
+        <source>description</source>
+        <translation>描述</translation>
     </message>
 </context>
 <context>
@@ -1572,6 +1660,49 @@ after: {after}</source>
     <message>
         <source>JSON (*.json);;All files (*)</source>
         <translation>JSON (*.json);;所有文件 (*)</translation>
+    </message>
+</context>
+<context>
+    <name>FlipsModel</name>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Case</source>
+        <translation>用例</translation>
+    </message>
+    <message>
+        <source>Profile</source>
+        <translation>配置</translation>
+    </message>
+    <message>
+        <source>Expected</source>
+        <translation>期望</translation>
+    </message>
+    <message>
+        <source>A chose</source>
+        <translation>A 的选择</translation>
+    </message>
+    <message>
+        <source>B chose</source>
+        <translation>B 的选择</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>broken</source>
+        <translation>变坏</translation>
+    </message>
+    <message>
+        <source>fixed</source>
+        <translation>修复</translation>
+    </message>
+    <message>
+        <source>unchanged</source>
+        <translation>未更改</translation>
     </message>
 </context>
 <context>
@@ -3768,6 +3899,14 @@ PATH_TO_PASS_THROUGH</translation>
 <context>
     <name>RegistrySettingsDialog</name>
     <message>
+        <source>Namespaces, line {line}: {name!r} must be letters, digits, _ and - (≤ 64)</source>
+        <translation>命名空间，第 {line} 行：{name!r} 只能包含字母、数字、_ 和 -（≤ 64）</translation>
+    </message>
+    <message>
+        <source>Namespaces, line {line}: {name!r} is named twice</source>
+        <translation>命名空间，第 {line} 行：{name!r} 重复命名</translation>
+    </message>
+    <message>
         <source>{verb!r} is not a verb: use one word of letters and digits, starting with a letter</source>
         <translation>{verb!r} 不是动词：请使用一个由字母和数字组成、以字母开头的单词</translation>
     </message>
@@ -3818,6 +3957,38 @@ PATH_TO_PASS_THROUGH</translation>
     <message>
         <source>Preview</source>
         <translation>预览</translation>
+    </message>
+    <message>
+        <source>Provider options</source>
+        <translation>提供商选项</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>after the tools block (cache the tool list)</source>
+        <translation>在工具块之后（缓存工具列表）</translation>
+    </message>
+    <message>
+        <source>one per line, e.g. crm: Customer records</source>
+        <translation>每行一个，例如 crm: 客户记录</translation>
+    </message>
+    <message>
+        <source>provider default (AUTO)</source>
+        <translation>提供商默认（AUTO）</translation>
+    </message>
+    <message>
+        <source>Anthropic &amp;cache:</source>
+        <translation>Anthropic 缓存(&amp;C)：</translation>
+    </message>
+    <message>
+        <source>OpenAI &amp;namespaces:</source>
+        <translation>OpenAI 命名空间(&amp;N)：</translation>
+    </message>
+    <message>
+        <source>&amp;Gemini mode:</source>
+        <translation>Gemini 模式(&amp;G)：</translation>
     </message>
     <message>
         <source>Select a tool in the main window to preview the template.</source>
@@ -4152,39 +4323,39 @@ PATH_TO_PASS_THROUGH</translation>
     </message>
     <message>
         <source>Status</source>
-        <translation>状态</translation>
+        <translation type="vanished">状态</translation>
     </message>
     <message>
         <source>Profile</source>
-        <translation>配置</translation>
+        <translation type="vanished">配置</translation>
     </message>
     <message>
         <source>Expected</source>
-        <translation>期望</translation>
+        <translation type="vanished">期望</translation>
     </message>
     <message>
         <source>A chose</source>
-        <translation>A 的选择</translation>
+        <translation type="vanished">A 的选择</translation>
     </message>
     <message>
         <source>B chose</source>
-        <translation>B 的选择</translation>
+        <translation type="vanished">B 的选择</translation>
     </message>
     <message>
         <source>Why</source>
-        <translation>原因</translation>
+        <translation type="vanished">原因</translation>
     </message>
     <message>
         <source>broken</source>
-        <translation>变坏</translation>
+        <translation type="vanished">变坏</translation>
     </message>
     <message>
         <source>fixed</source>
-        <translation>修复</translation>
+        <translation type="vanished">修复</translation>
     </message>
     <message>
         <source>unchanged</source>
-        <translation>未更改</translation>
+        <translation type="vanished">未更改</translation>
     </message>
     <message>
         <source>Expected {expected}, chose {chosen}: {count} attempt(s)</source>

@@ -79,6 +79,23 @@ def semver_word(level: str) -> str:
     return QCoreApplication.translate("DiffLabels", str(word)) if word else str(level)
 
 
+_BLOCK_WORDS = {
+    "summary": QT_TRANSLATE_NOOP("DiffLabels", "summary"),
+    "usage": QT_TRANSLATE_NOOP("DiffLabels", "usage"),
+    "preconditions": QT_TRANSLATE_NOOP("DiffLabels", "preconditions"),
+    "returns": QT_TRANSLATE_NOOP("DiffLabels", "returns"),
+    "errors": QT_TRANSLATE_NOOP("DiffLabels", "errors"),
+    "examples": QT_TRANSLATE_NOOP("DiffLabels", "examples"),
+    "description": QT_TRANSLATE_NOOP("DiffLabels", "description"),
+}
+
+
+def block_word(block: str) -> str:
+    """A description block's name as shown in the UI language ("summary" / "摘要")."""
+    word = _BLOCK_WORDS.get(block)
+    return QCoreApplication.translate("DiffLabels", str(word)) if word else block
+
+
 def tool_title(tool: ToolDiff) -> str:
     """``old → new`` for a renamed tool, else its name."""
     if tool.status is ToolStatus.RENAMED:

@@ -33,6 +33,7 @@ from studio.ui.diff.diff_models import (
     CLASS_COLOURS,
     ChangeTableModel,
     ToolDiffListModel,
+    block_word,
     class_word,
     semver_word,
     status_word,
@@ -448,7 +449,7 @@ class DiffView(QWidget):
             lefts, rights = [], []
             for block in tool.blocks:
                 left, right = block_html(block, colours)
-                heading = f"<p><b>{html.escape(block.block)}</b></p>"
+                heading = f"<p><b>{html.escape(block_word(block.block))}</b></p>"
                 lefts.append(heading + left)
                 rights.append(heading + right)
             self.description_diff.set_html("".join(lefts), "".join(rights))
