@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QCoreApplication, QTranslator
+from PySide6.QtCore import QCoreApplication, Qt, QTranslator
 from PySide6.QtWidgets import QApplication
 
 from registry_db import RegistryStore, open_default_store
@@ -112,3 +112,45 @@ def test_a_language_switch_rebuilds_the_page_in_the_new_language(qtbot, window: 
         window.retranslate_ui()
     QApplication.processEvents()
     assert window.evals_action.text() == "E&vals"
+
+
+def test_the_heat_map_and_results_follow_the_theme(qtbot, window: MainWindow) -> None:
+    from PySide6.QtGui import QPalette
+
+    from studio.evals.metrics import Confusion
+    from studio.ui.evals.cases_model import CasesModel
+    from studio.ui.evals.heat_map import HeatDelegate
+    from studio.ui.style import THEME_COLOURS, is_dark
+
+    window.evals_action.trigger()
+    view = window.evals_view
+    assert view is not None
+    heat = view.report_view.heat_map
+    labels = ("a", "b")
+    heat.set_confusion(Confusion(labels, {("a", "a"): 9, ("a", "b"): 1, ("b", "b"): 0}))
+    delegate = heat.itemDelegate()
+    assert isinstance(delegate, HeatDelegate)
+    model = heat.heat_model
+
+    def colours() -> tuple:
+        palette = heat.palette()
+        return tuple(delegate.cell_colour(model.index(r, c), palette) for r, c in
+                     ((0, 0), (0, 1), (1, 0)))  # fmt: skip
+
+    strong, weak, empty = colours()
+    base = heat.palette().color(QPalette.ColorRole.Base)
+    assert empty == base and strong.green() > strong.red() and weak.red() > weak.green()
+    try:
+        window.actions.dark_theme.setChecked(True)
+        qtbot.waitUntil(lambda: is_dark(window))
+        strong_dark, _weak, empty_dark = colours()
+        assert empty_dark.lightness() < 128 and empty_dark != empty  # the dark Base
+        assert strong_dark.green() > strong_dark.red()
+        # Passed / failed in the dark theme's own colours.
+        cases = view.cases_model
+        cases.set_results({cases.cases()[0].id: False})
+        colour = cases.index(0, 4).data(Qt.ItemDataRole.ForegroundRole)
+        assert colour.name() == THEME_COLOURS["dark"]["error_fg"]
+        assert cases.index(0, 4).data(CasesModel.ResultRole) is False
+    finally:
+        window.actions.dark_theme.setChecked(False)
