@@ -104,13 +104,16 @@ def test_every_message_is_translated_with_its_placeholders() -> None:
                 if sorted(_PLACEHOLDER.findall(source)) != sorted(_PLACEHOLDER.findall(text)):
                     broken.append(f"{name}: {source!r} -> {text!r}")
     assert not broken, "placeholders differ:\n" + "\n".join(broken)
-    assert not unfinished, f"{len(unfinished)} untranslated:\n" + "\n".join(unfinished)
+    assert not unfinished, (
+        f"{len(unfinished)} untranslated (python scripts/update_translations.py, then translate "
+        f"them in {TS.name}):\n" + "\n".join(unfinished)
+    )
 
 
 def test_the_lint_catalogue_covers_every_rule(english_after: QApplication) -> None:
     catalogue = json.loads(LINT.read_text(encoding="utf-8"))
     missing = [rule_id for rule_id in RULES if rule_id not in catalogue]
-    assert not missing, f"rules without a Chinese rationale: {missing}"
+    assert not missing, f"add their category and rationale to {LINT.name}: {missing}"
     assert all(entry.get("rationale") and entry.get("category") for entry in catalogue.values())
     rule = next(iter(RULES.values()))
     assert i18n.lint_text(rule.id, "rationale", rule.rationale) == rule.rationale
