@@ -96,6 +96,7 @@ SHELL_STILL_ENGLISH: frozenset[str] = frozenset({
     "figure counts the name, description and parameters plus a fixed wrapper allowance "
     "instead of this JSON.",
     ' tokens (estimate)',
+    '0 lint finding',
     '0 lint findings',
     '; loading the o000k_base tokenizer…',
     "; there is no offline tokenizer for this provider's models",
@@ -118,6 +119,7 @@ _TAG = re.compile(r"<[^>]+>")
 # Data and code in the text: identifiers, rule ids, placeholders, file names.
 _CODE = re.compile(
     r"Tool Registry Studio|Claude Code|English"  # product names; "English" in the language menu
+    r"|“[^”]*”|\"[^\"]*\""  # quoted: the words the linter looks for, sample values
     r"|\{[^{}]*\}"  # {env:NAME}
     r"|\b[\w.-]*[_\-./@=][\w.\-/@=]*\b"  # query_invoices, travel-reimbursement, a.json
     r"|\b[A-Z]{2,}[A-Z0-9_]*\b"  # OPENAI_API_KEY, DRIFT
@@ -255,6 +257,14 @@ def test_every_mode_of_the_window_is_chinese(qtbot, window: MainWindow) -> None:
         window.show_mode(mode)
         qtbot.wait(50)
         problems += [f"[{mode}] {line}" for line in english_in(window)]
+    window.show_mode("editor")
+    lint = window.lint_ops
+    qtbot.waitUntil(lambda: lint.current_controller() is not None)
+    qtbot.waitUntil(lambda: not lint.current_controller().busy, timeout=20_000)
+    for dock in (lint.similar_dock, lint.scores_dock, window.versions_dock):
+        dock.raise_()
+        qtbot.wait(50)
+        problems += [f"[{dock.objectName()}] {line}" for line in english_in(window)]
     for menu in window.menuBar().findChildren(QMenu):
         problems += [f"[menu] {line}" for line in english_in(menu)]
     assert not problems, "English in the Chinese UI:\n" + "\n".join(sorted(set(problems)))
