@@ -25,6 +25,7 @@ from registry_db import (
     StoreError,
 )
 from studio.contract import Registry, ToolContract
+from studio.contract.document import provider_settings
 from studio.formats import ExportResult, ImportResult, Note
 from studio.ui.dialogs.export_dialog import ExportContext, ExportDialog, ExportRequest
 from studio.ui.dialogs.import_dialog import ImportDialog, ImportRequest
@@ -33,6 +34,7 @@ from studio.ui.dialogs.notes_dialog import NotesDialog
 from studio.ui.dialogs.registry_settings_dialog import (
     RegistrySettingsDialog,
     RegistrySettingsRequest,
+    settings_with_provider,
 )
 from studio.ui.registry_jobs import (
     Cancelled,
@@ -636,6 +638,7 @@ class RegistryOperations:
             info.description,
             info.settings.verbs,
             info.settings.description_template,
+            provider_settings(info.settings),
         )
         request = w.prompts.registry_settings(w, doc.name, current, w.selected_tool())
         if request is None or request == current:
@@ -644,6 +647,7 @@ class RegistryOperations:
         settings = dataclasses.replace(
             info.settings, verbs=request.verbs, description_template=request.description_template
         )
+        settings = settings_with_provider(settings, request.provider)
         try:
             saved = w.store.update_registry_meta(
                 doc.name,

@@ -1,17 +1,24 @@
-"""Edits a registry's title, description, verb vocabulary and description template.
+"""Edits a registry's title, description, verb vocabulary, description template and
+the registry-wide provider options (issue #17).
 
 The template is previewed live on the selected tool, so the author sees the
-text a model will read while typing it.
+text a model will read while typing it. The provider options are Anthropic's
+``cache_control`` placement for the tools block, OpenAI namespaces (name →
+description, one per line) and Gemini's function-calling mode; they live in
+``settings.extra["provider"]`` (:func:`settings_with_provider`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
+    QComboBox,
     QDialog,
     QDialogButtonBox,
     QFormLayout,
@@ -26,11 +33,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.contract import DEFAULT_DESCRIPTION_TEMPLATE, ToolContract
+from studio.contract import DEFAULT_DESCRIPTION_TEMPLATE, RegistrySettings, ToolContract
+from studio.contract.provider_options import (
+    ANTHROPIC_CACHE_PLACEMENTS,
+    GEMINI_MODES,
+    GeminiSettings,
+    ProviderSettings,
+)
 from studio.contract.render import PLACEHOLDERS, render_description, template_problems
 from studio.ui.dialogs.new_registry_dialog import ERROR_STYLE
 
 _VERB = re.compile(r"[a-z][a-z0-9]*")
+_NAMESPACE = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 @dataclass(frozen=True)
@@ -41,6 +55,65 @@ class RegistrySettingsRequest:
     description: str
     verbs: tuple[str, ...]
     description_template: str
+    provider: ProviderSettings | None = None
+    """Registry-wide provider options; None leaves what is stored untouched."""
+
+
+def settings_with_provider(
+    settings: RegistrySettings, provider: ProviderSettings | None
+) -> RegistrySettings:
+    """``settings`` with ``extra["provider"]`` set to ``provider`` (removed when all default).
+
+    None returns ``settings`` unchanged; the rest of ``extra`` is always kept.
+    """
+    if provider is None:
+        return settings
+    extra = dict(settings.extra)
+    doc = provider_settings_to_dict(provider)
+    if doc:
+        extra["provider"] = doc
+    else:
+        extra.pop("provider", None)
+    return dataclasses.replace(settings, extra=extra)
+
+
+def provider_settings_to_dict(provider: ProviderSettings) -> dict[str, Any]:
+    """The ``settings.provider`` document: only what differs from the default."""
+    doc: dict[str, Any] = {}
+    if provider.anthropic_cache != "none":
+        doc["anthropic"] = {"cache_control": provider.anthropic_cache}
+    if provider.namespaces:
+        doc["openai"] = {"namespaces": dict(provider.namespaces)}
+    if provider.gemini.mode:
+        doc["gemini"] = {"mode": provider.gemini.mode}
+    return doc
+
+
+def parse_namespaces(text: str) -> tuple[dict[str, str], list[str]]:
+    """``name: description`` lines (blank lines skipped) → namespaces, and the problems."""
+    namespaces: dict[str, str] = {}
+    problems: list[str] = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        name, _, description = line.partition(":")
+        name = name.strip()
+        if not _NAMESPACE.fullmatch(name):
+            problems.append(
+                QCoreApplication.translate(
+                    "RegistrySettingsDialog",
+                    "Namespaces, line {line}: {name!r} must be letters, digits, _ and - (≤ 64)",
+                ).format(line=number, name=name)
+            )
+        elif name in namespaces:
+            problems.append(
+                QCoreApplication.translate(
+                    "RegistrySettingsDialog", "Namespaces, line {line}: {name!r} is named twice"
+                ).format(line=number, name=name)
+            )
+        else:
+            namespaces[name] = description.strip()
+    return namespaces, problems
 
 
 def parse_verbs(text: str) -> tuple[tuple[str, ...], list[str]]:
@@ -97,6 +170,8 @@ class RegistrySettingsDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle(self.tr("Registry settings — {registry}").format(registry=registry))
         self._sample = sample
+        # Callers that do not pass the stored provider options get None back (unchanged).
+        self._shows_provider = current.provider is not None
         mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
 
         self.title_edit = QLineEdit(current.title)
@@ -113,6 +188,7 @@ class RegistrySettingsDialog(QDialog):
         form.addRow(self.tr("&Description:"), self.description_edit)
         form.addRow(self.tr("&Verbs:"), self.verbs_edit)
         form.addRow("", self.verbs_problem)
+        provider_box = self._build_provider(current.provider or ProviderSettings())
 
         self.template_edit = QPlainTextEdit(current.description_template)
         self.template_edit.setFont(mono)
@@ -165,20 +241,62 @@ class RegistrySettingsDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(splitter, 1)
+        layout.addWidget(provider_box)
+        provider_box.setVisible(self._shows_provider)
         layout.addWidget(self.buttons)
 
         self.verbs_edit.textChanged.connect(self._validate)
+        self.namespaces_edit.textChanged.connect(self._validate)
         self.template_edit.textChanged.connect(self._validate)
         self.reset_button.clicked.connect(
             lambda: self.template_edit.setPlainText(DEFAULT_DESCRIPTION_TEMPLATE)
         )
         self._validate()
-        self.resize(900, 620)
+        self.resize(900, 700)
+
+    def _build_provider(self, current: ProviderSettings) -> QGroupBox:
+        box = QGroupBox(self.tr("Provider options"))
+        form = QFormLayout(box)
+        self.cache_combo = QComboBox(box)
+        labels = {
+            "none": self.tr("none"),
+            "tools": self.tr("after the tools block (cache the tool list)"),
+        }
+        for placement in ANTHROPIC_CACHE_PLACEMENTS:
+            self.cache_combo.addItem(labels.get(placement, placement), placement)
+        self.cache_combo.setCurrentIndex(max(self.cache_combo.findData(current.anthropic_cache), 0))
+        self.namespaces_edit = QPlainTextEdit(
+            "\n".join(f"{name}: {text}" for name, text in current.namespaces.items())
+        )
+        self.namespaces_edit.setPlaceholderText(self.tr("one per line, e.g. crm: Customer records"))
+        self.namespaces_edit.setFixedHeight(self.namespaces_edit.fontMetrics().lineSpacing() * 4)
+        self.namespaces_problem = _problem_label()
+        self.gemini_combo = QComboBox(box)
+        self.gemini_combo.addItem(self.tr("provider default (AUTO)"), "")
+        for mode in GEMINI_MODES:
+            self.gemini_combo.addItem(mode, mode)
+        self.gemini_combo.setCurrentIndex(max(self.gemini_combo.findData(current.gemini.mode), 0))
+        form.addRow(self.tr("Anthropic &cache:"), self.cache_combo)
+        form.addRow(self.tr("OpenAI &namespaces:"), self.namespaces_edit)
+        form.addRow("", self.namespaces_problem)
+        form.addRow(self.tr("&Gemini mode:"), self.gemini_combo)
+        return box
 
     def problems(self) -> list[str]:
-        """Everything that stops saving (verbs first, then the template)."""
+        """Everything that stops saving (verbs, the template, then the namespaces)."""
         _, verb_problems = parse_verbs(self.verbs_edit.text())
-        return verb_problems + template_problems(self.template_edit.toPlainText())
+        _, namespace_problems = parse_namespaces(self.namespaces_edit.toPlainText())
+        return (
+            verb_problems + template_problems(self.template_edit.toPlainText()) + namespace_problems
+        )
+
+    def provider(self) -> ProviderSettings:
+        namespaces, _ = parse_namespaces(self.namespaces_edit.toPlainText())
+        return ProviderSettings(
+            str(self.cache_combo.currentData()),
+            namespaces,
+            GeminiSettings(str(self.gemini_combo.currentData() or "")),
+        )
 
     def request(self) -> RegistrySettingsRequest:
         verbs, _ = parse_verbs(self.verbs_edit.text())
@@ -187,6 +305,7 @@ class RegistrySettingsDialog(QDialog):
             self.description_edit.toPlainText().strip(),
             verbs,
             self.template_edit.toPlainText(),
+            self.provider() if self._shows_provider else None,
         )
 
     def preview_text(self) -> str:
@@ -202,8 +321,10 @@ class RegistrySettingsDialog(QDialog):
         template = self.template_edit.toPlainText()
         problems = template_problems(template)
         _show(self.template_problem, problems)
+        _, namespace_problems = parse_namespaces(self.namespaces_edit.toPlainText())
+        _show(self.namespaces_problem, namespace_problems)
         self._render(template, broken=bool(problems))
-        self.save_button.setEnabled(not verb_problems and not problems)
+        self.save_button.setEnabled(not verb_problems and not problems and not namespace_problems)
 
     def _render(self, template: str, *, broken: bool) -> None:
         if self._sample is None:
