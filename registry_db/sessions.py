@@ -294,26 +294,42 @@ class SessionStore:
                                                             params)]  # fmt: skip
 
     def list_summaries(
-        self, registry: str | None = None, *, source: str | None = None
+        self,
+        registry: str | None = None,
+        *,
+        source: str | None = None,
+        changed_since: tuple[int, str] | None = None,
     ) -> list[SessionSummary]:
         """Sessions with their message counts, newest first, in ONE query.
 
         The counts come from the messages' ``(session_id, idx)`` index: no
         message body is read, so the session list costs the same whether the
         sessions hold ten messages or ten thousand.
+
+        Args:
+            changed_since: ``(message id, updated_at)`` of an earlier
+                :meth:`change_marker`: only sessions that got a message after
+                that id or were updated after that time (a live view
+                re-reads what changed, not the whole list).
         """
         columns = ", ".join(f"s.{c.strip()}" for c in _SUMMARY_COLUMNS.split(","))
         sql = (
             f"SELECT {columns}, (SELECT count(*) FROM messages m WHERE m.session_id = s.id)"
             " FROM sessions s"
         )
-        where, params = [], []
+        where: list[str] = []
+        params: list[Any] = []
         if registry is not None:
             where.append("s.registry = ?")
             params.append(registry)
         if source is not None:
             where.append("s.source = ?")
             params.append(source)
+        if changed_since is not None:
+            where.append(
+                "(s.updated_at > ? OR s.id IN (SELECT session_id FROM messages WHERE id > ?))"
+            )
+            params += [changed_since[1], changed_since[0]]
         if where:
             sql += " WHERE " + " AND ".join(where)
         with self._lock, read_transaction(self._conn):

@@ -23,6 +23,7 @@ from studio.ui.sessions.proxy_dialog import ProxyDialog
 from studio.ui.sessions.sessions_model import PROBLEMS_COLUMN
 from tests.providers.scripted_server import ScriptedServer, ToolCall, Turn
 from tests.sessions.helpers import assistant, call, user
+from tests.sessions.test_live_list import PER_SESSION, _fill
 from tests.ui.sessions_helpers import StubPrompts
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
@@ -222,5 +223,44 @@ def test_the_open_session_follows_its_tail_stays_put_or_lands_on_a_new_problem(q
         view.live.poll()
         assert view.viewer.replay.position == 3  # the unanswered call: the new problem
         assert view.viewer.replay.current.findings
+    finally:
+        view.shutdown()
+
+
+def test_a_live_change_rereads_only_the_changed_session_in_place(qtbot, store, tmp_path):
+    sessions = SessionStore.for_store(store)
+    ids = _fill(store, 300)  # counted already (in meta)
+    view = _view(qtbot, store, ProxyPrompts(None))
+    try:
+        assert not view.table_model.counting
+        assert view.select_session(ids[5])
+        resets: list[int] = []
+        view.table_model.modelReset.connect(lambda: resets.append(1))
+        read: list[int] = []
+        original = view.sessions.list_summaries
+
+        def spy(*args, **kwargs):
+            found = original(*args, **kwargs)
+            read.append(len(found))
+            return found
+
+        view.sessions.list_summaries = spy  # type: ignore[method-assign]
+        other = RegistryStore.open(tmp_path / "studio.sqlite3")
+        try:
+            SessionStore.for_store(other).append_message(
+                ids[7], message_to_dict(assistant(text="hello"))
+            )
+        finally:
+            other.close()
+        assert view.live.poll()
+        assert read == [1] and resets == []  # one session read, the table not reset
+        assert _row(view, ids[7]).messages == PER_SESSION + 1 and ids[7] in view.table_model.live
+        assert ids[7] in view.table_model.counting  # grew: counted again in the background
+        qtbot.waitUntil(lambda: ids[7] not in view.table_model.counting)
+        assert view.info is not None and view.info.id == ids[5]  # the selection stayed
+        # A new session re-reads the list.
+        sessions.create_session(title="new", source="proxy")
+        assert view.live.poll()
+        assert resets == [1] and read[-1] == 301
     finally:
         view.shutdown()

@@ -47,6 +47,8 @@ class LiveWatch(QObject):
         super().__init__(parent)
         self.sessions = sessions
         self.marker: tuple[int, int, str] | None = None
+        self.since: tuple[int, int, str] | None = None
+        """The marker before the last change :meth:`poll` saw."""
         self.timer = QTimer(self)
         self.timer.setInterval(POLL_MS)
         self.timer.timeout.connect(self.poll)
@@ -68,9 +70,10 @@ class LiveWatch(QObject):
         self.timer.stop()
         self._soon.stop()
 
-    def reset(self) -> None:
-        """The list was just read: what is stored now is not news."""
+    def reset(self) -> tuple[int, int, str]:
+        """The list is about to be read: what is stored now is not news (returns the marker)."""
         self.marker = self.sessions.change_marker()
+        return self.marker
 
     def _schedule(self) -> None:
         if not self._soon.isActive():
@@ -81,11 +84,14 @@ class LiveWatch(QObject):
         self._told.emit()
 
     def poll(self) -> bool:
-        """Check the marker; emit :attr:`changed` when it moved. Returns whether it did."""
+        """Check the marker; emit :attr:`changed` when it moved. Returns whether it did.
+
+        :attr:`since` is then the marker before the change: what the receiver re-reads.
+        """
         marker = self.sessions.change_marker()
         if marker == self.marker:
             return False
-        self.marker = marker
+        self.since, self.marker = self.marker, marker
         self.changed.emit()
         return True
 

@@ -67,11 +67,21 @@ def _row(summary: SessionSummary) -> SessionRow:
 
 
 def list_rows(
-    sessions: SessionStore, *, registry: str | None = None, source: str | None = None
+    sessions: SessionStore,
+    *,
+    registry: str | None = None,
+    source: str | None = None,
+    changed_since: tuple[int, str] | None = None,
 ) -> SessionList:
-    """The browser's rows from one query; no message is read."""
+    """The browser's rows from one query; no message is read.
+
+    Args:
+        changed_since: Only the sessions changed since this ``(message id,
+            updated_at)`` (see :meth:`SessionStore.list_summaries`).
+    """
     rows, stale, counts = [], [], {}
-    for summary in sessions.list_summaries(registry, source=source):
+    summaries = sessions.list_summaries(registry, source=source, changed_since=changed_since)
+    for summary in summaries:
         rows.append(_row(summary))
         counts[summary.id] = summary.message_count
         if not _fresh(summary):

@@ -6,6 +6,7 @@ filtering (source, registry, text) and sorting live in :class:`SessionsFilterMod
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from PySide6.QtCore import (
@@ -95,15 +96,19 @@ class SessionsTableModel(RowTableModel[SessionRow]):
         """Sessions whose counts are older than their messages (recounted in the background)."""
 
     def mark(self, *, live: set[str] | None = None, counting: set[str] | None = None) -> None:
-        """Set the live and counting sessions and repaint (no reset: the selection stays)."""
+        """Set the live and counting sessions; repaint the rows whose marks changed."""
+        changed: set[str] = set()
         if live is not None:
+            changed |= live ^ self.live
             self.live = live
         if counting is not None:
+            changed |= counting ^ self.counting
             self.counting = counting
-        if self.rowCount():
-            self.dataChanged.emit(
-                self.index(0, 0), self.index(self.rowCount() - 1, self.columnCount() - 1)
-            )
+        if not changed:
+            return
+        for at, row in enumerate(self._rows):
+            if row.id in changed:
+                self.dataChanged.emit(self.index(at, 0), self.index(at, self.columnCount() - 1))
 
     columns = tuple(
         zip(
@@ -169,6 +174,26 @@ class SessionsTableModel(RowTableModel[SessionRow]):
         return None
 
     # ------------------------------------------------------------------ rows
+
+    def replace_rows(self, rows: Sequence[SessionRow]) -> bool:
+        """Put ``rows`` in place of the rows with their ids (no reset: selection and scroll stay).
+
+        Return:
+            False when a row is not in the table (a new session: use :meth:`set_rows`).
+        """
+        given = {row.id: n for n, row in enumerate(self.given_rows())}
+        if any(row.id not in given for row in rows):
+            return False
+        updated = list(self.given_rows())
+        for row in rows:
+            updated[given[row.id]] = row
+        self._given = tuple(updated)
+        shown_at = {n: i for i, n in enumerate(self._shown)}
+        for row in rows:
+            at = shown_at[given[row.id]]
+            self._rows[at] = row
+            self.dataChanged.emit(self.index(at, 0), self.index(at, self.columnCount() - 1))
+        return True
 
     def row_of(self, session_id: str) -> int:
         return next((i for i, r in enumerate(self._rows) if r.id == session_id), -1)
