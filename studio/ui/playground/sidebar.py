@@ -43,6 +43,7 @@ from registry_db.executors import ExecutorStore
 from registry_db.profiles import ProfileRepository
 from registry_db.sessions import SessionStore
 from studio.contract import Registry
+from studio.contract.audience import Audience, for_audience
 from studio.providers import ModelProfile, store_api_key, test_connection
 from studio.providers.profiles import find_api_key
 from studio.runtime import (
@@ -510,7 +511,7 @@ class PlaygroundSidebar(QScrollArea):
             http = HttpExecutor(targets, list(self._allowed))
             executors = dict.fromkeys(targets, http)
         config = RunConfig(
-            self._registry,
+            _exported(self._registry, context),
             version=self.current_version(),
             profile=profile.name,
             system=self.system_edit.toPlainText().strip(),
@@ -653,3 +654,15 @@ class PlaygroundSidebar(QScrollArea):
         # The context the user typed stays; only the specs are reloaded.
         self._load_mocks(self.registry_combo.currentText(), reset_context=False)
         self.reload_executors()
+
+
+def _exported(registry: Registry, context: SessionContext) -> Registry:
+    """The tools a run sends the model: with a role or scenario set, only those it may call.
+
+    The same permission-scoped set ``studio resolve --role --scenario`` serves
+    (issue #17): fewer tokens, and no tool offered that the runtime would then
+    refuse. Without either, every tool is sent (the runtime still checks each call).
+    """
+    if not context.role and not context.scenario:
+        return registry
+    return for_audience(registry, Audience(context.role, context.scenario))
