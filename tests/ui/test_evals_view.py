@@ -307,3 +307,43 @@ def test_the_report_fills_in_while_the_run_goes(
     assert any(0 < n < 2 * cases for n in shown), shown  # partial reports on the way
     assert not view.partial_timer.isActive()
     server.stop()
+
+
+def test_the_run_dialog_asks_a_multi_step_run_and_the_table_shows_end_to_end(
+    loop, qtbot, view: EvalsView, store: RegistryStore, server: LoopbackModel
+) -> None:
+    from studio.ui.evals.run_dialog import RunDialog
+
+    profile = add_profile(store, server)
+    core = EvalStore(store).load(REGISTRY, "core")
+    EvalStore(store).save_cases(REGISTRY, "mini", list(core.cases[:8]))
+    view.refresh()
+    assert view.select_set("mini")
+    asked: list = []
+
+    def answer(dialog: RunDialog):
+        assert dialog.checked_profiles() == (profile,)
+        dialog.select_variants(store.terse, "draft")
+        dialog.repeat.setValue(2)
+        dialog.multi_step.setChecked(True)
+        asked.append(dialog.request())
+        return asked[-1]
+
+    view.run_in_dialog = answer  # type: ignore[method-assign]
+
+    async def go() -> None:
+        assert view.open_run_dialog(), view.message.text()
+        await view.controller.task
+
+    loop.run_until_complete(go())
+    request = asked[0]
+    assert request.a == store.terse and request.b == "draft" and request.repeat == 2
+    report = view.report_view.report
+    assert report is not None and len(report.attempts) == 8 * 2 * 2
+    header = view.report_view.table.horizontalHeaderItem(5).text()
+    assert header == "End-to-end" and view.report_view.table.item(1, 5).text().endswith("%")
+    # A resume asks the same again: multi-step, two repetitions.
+    from studio.ui.evals.run_controller import request_for_run
+
+    again = request_for_run(store, view.selected_run())
+    assert again.multi_step and again.repeat == 2 and again.b == "draft"

@@ -28,6 +28,7 @@ class RunRequest:
 
     Attributes:
         set_name: The registry's eval set.
+        multi_step: Whole conversations on the stored mocks (scores end-to-end success).
         a / b: Variant specs (``draft``, ``3``, ``1.2.0``, ``#stable``); ``b`` empty for one side.
         profiles: Model profile names.
         run_id: Resume this run; empty starts a new one.
@@ -43,6 +44,7 @@ class RunRequest:
     budget_requests: int | None = None
     budget_tokens: int | None = None
     use_cache: bool = True
+    multi_step: bool = False
     run_id: str = ""
     client_factory: Any = field(default=None, compare=False)
 
@@ -70,6 +72,7 @@ def request_for_run(store: RegistryStore, run_id: str) -> RunRequest:
         budget_requests=config.get("budget_requests"),
         budget_tokens=config.get("budget_tokens"),
         use_cache=bool(config.get("cache", True)),
+        multi_step=bool(config.get("multi_step", False)),
         run_id=run_id,
     )
 
@@ -131,6 +134,7 @@ class EvalRunController(QObject):
             budget_requests=request.budget_requests,
             budget_tokens=request.budget_tokens,
             use_cache=request.use_cache,
+            multi_step=request.multi_step,
         )
         self.summary = None
         self.runner = EvalRunner(

@@ -90,6 +90,13 @@ class RunDialog(QDialog):
         self.budget_tokens.setSingleStep(10_000)
         self.cache = QCheckBox(self.tr("Reuse cached answers for identical requests"))
         self.cache.setChecked(True)
+        self.multi_step = QCheckBox(self.tr("Multi-step: play whole conversations on the mocks"))
+        self.multi_step.setToolTip(
+            self.tr(
+                "Tools run as the registry's stored mocks until the model answers; scores "
+                "end-to-end success and grounding"
+            )
+        )
 
         form = QFormLayout()
         form.addRow(self.tr("A (baseline):"), self.a_combo)
@@ -101,6 +108,7 @@ class RunDialog(QDialog):
         form.addRow(self.tr("Budget (requests):"), self.budget_requests)
         form.addRow(self.tr("Budget (tokens):"), self.budget_tokens)
         form.addRow("", self.cache)
+        form.addRow("", self.multi_step)
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )
@@ -151,6 +159,7 @@ class RunDialog(QDialog):
             budget_requests=self.budget_requests.value() or None,
             budget_tokens=self.budget_tokens.value() or None,
             use_cache=self.cache.isChecked(),
+            multi_step=self.multi_step.isChecked(),
         )
 
 
