@@ -71,6 +71,16 @@ def openapi_document() -> dict[str, Any]:
                          "schema": {"type": "string", "maxLength": 256},
                          "description": "User or session id; without one, stable."},
                         _FORMAT,
+                        {"name": "role", "in": "query", "required": False,
+                         "schema": {"type": "string", "maxLength": 256},
+                         "description": "Send only the tools this role may call."},
+                        {"name": "scenario", "in": "query", "required": False,
+                         "schema": {"type": "string", "maxLength": 256},
+                         "description": "Send only the tools this scenario may call."},
+                        {"name": "restrict", "in": "query", "required": False,
+                         "schema": {"type": "string", "enum": ["filter", "choice"]},
+                         "description": "filter (default): only the permitted tools; choice: "
+                         "every tool, the provider's allowed-tools choice restricted."},
                     ],
                     "responses": {
                         "200": _json("Resolution", "The resolution; ETag and Cache-Control set"),
@@ -201,6 +211,13 @@ def openapi_document() -> dict[str, Any]:
                         "content_hash": {"type": "string"},
                         "format": {"type": "string"},
                         "tools": {"description": "The tools in the requested format"},
+                        "audience": {
+                            "type": "object",
+                            "description": "With role/scenario: who the tools are for, the "
+                            "permitted names (allowed) and the registry's tool count (of)",
+                        },
+                        "tool_choice": {"description": "restrict=choice, OpenAI formats"},
+                        "toolConfig": {"description": "restrict=choice, Gemini"},
                     },
                 },
                 "Version": {
