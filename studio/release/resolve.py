@@ -167,6 +167,8 @@ class VersionCache:
         else:
             value = audience_tools(document, fmt, audience)
         with self._lock:
+            if len(self._exports) >= 1024:  # audiences come from requests: keep it bounded
+                self._exports.clear()
             self._exports[key] = value
         return value
 

@@ -153,3 +153,17 @@ def test_endpoint_bad_audience_is_400(http: httpx.Client, params: dict, message:
     answer = http.get(f"/v1/registries/{REGISTRY}/resolve", params=params)
     assert answer.status_code == 400
     assert message in answer.json()["error"]["message"]
+
+
+def test_the_export_cache_stays_bounded_under_many_audiences(db: str) -> None:
+    from studio.release.resolve import AudienceQuery, VersionCache
+
+    with RegistryStore.open(db) as store:
+        cache = VersionCache()
+        for i in range(1100):
+            cache.tools(store, REGISTRY, 1, "openai", AudienceQuery(f"role-{i}", "x"))
+        assert len(cache._exports) <= 1024
+        value = cache.tools(
+            store, REGISTRY, 1, "openai", AudienceQuery("employee", "reimbursement")
+        )
+        assert value["audience"]["allowed"] == ["submit_claim", "list_policies"]
