@@ -99,6 +99,7 @@ def test_a_proxy_started_from_the_view_shows_its_session_live_with_a_problem_bad
         qtbot.waitUntil(lambda: _row(view, sid).problems >= 1)
         index = view.table_model.index(view.table_model.row_of(sid), PROBLEMS_COLUMN)
         assert index.data(0x1) is not None  # DecorationRole: the warning badge
+        assert index.siblingAtColumn(0).data(0x1) is not None  # on the title too
         assert view.table_model.index(index.row(), 0).data(0x6).bold()  # FontRole: grew live
         # The open session shows the new message; the offending call is flagged in place
         # (the viewer already flagged the open call; the view follows the tail).

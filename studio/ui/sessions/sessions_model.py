@@ -144,6 +144,10 @@ class SessionsTableModel(RowTableModel[SessionRow]):
     def tooltip(self, row: SessionRow, column: int) -> Any:
         if column == 0:
             text = f"{row.title or untitled()}\n{row.id} · {row.status}"
+            if row.problems:
+                text += "\n" + self.tr(
+                    "{count} pairing problem(s) and suspicious pattern(s)"
+                ).format(count=row.problems)
             if row.id in self.live:
                 text += "\n" + self.tr("New messages arrived while the list was open")
             return text
@@ -157,7 +161,8 @@ class SessionsTableModel(RowTableModel[SessionRow]):
         return self.display(row, column)
 
     def decoration(self, row: SessionRow, column: int) -> Any:
-        if column == PROBLEMS_COLUMN and row.problems:
+        # On the title too: the Problems column is often scrolled out of a narrow list.
+        if column in (0, PROBLEMS_COLUMN) and row.problems:
             return _warning_icon()
         return None
 
