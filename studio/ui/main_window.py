@@ -62,12 +62,6 @@ from studio.ui.actions import (
     retranslate_mode_action,
     retranslate_playground_actions,
 )
-from studio.ui.dialogs.publish_dialog import (
-    PublishDialog,
-    Publisher,
-    PublishRequest,
-    ReviewedPublisher,
-)
 from studio.ui.document import RegistryDocument
 from studio.ui.empty_state import EmptyStateWidget
 from studio.ui.evals import mode as evals_mode
@@ -86,6 +80,7 @@ from studio.ui.widgets.preview import PreviewWidget
 from studio.ui.widgets.unsaved import UnsavedAnswer, ask_save_discard_cancel
 
 if TYPE_CHECKING:
+    from studio.ui.dialogs.publish_dialog import Publisher, PublishRequest
     from studio.ui.diff.diff_view import DiffView
     from studio.ui.evals.evals_view import EvalsView
     from studio.ui.playground.sidebar import WorkingCopy
@@ -204,6 +199,9 @@ class Prompts(RegistryPrompts, LintPrompts):
         self, parent: QWidget, registry: str, tool_count: int, publisher: Publisher
     ) -> VersionInfo | None:
         """Review the diff, ask for notes and semver, publish; None when cancelled."""
+        # The publish dialog and its review are imported when publishing, not at start-up.
+        from studio.ui.dialogs.publish_dialog import PublishDialog, ReviewedPublisher
+
         reviewed = publisher if isinstance(publisher, ReviewedPublisher) else None
         dialog = PublishDialog(
             registry,
@@ -1225,6 +1223,7 @@ class MainWindow(QMainWindow):
         except (StoreError, ValueError) as exc:  # publishing must not depend on the diff
             _log.warning("no review diff for %s: %s", doc.name, exc)
             baseline = None
+        from studio.ui.dialogs.publish_dialog import ReviewedPublisher
         from studio.ui.evals.publish_section import PublishEvals
 
         evals = PublishEvals(self.store, doc.name)
