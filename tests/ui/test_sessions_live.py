@@ -13,6 +13,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from PySide6.QtCore import Qt
 
 from registry_db import RegistryStore
 from registry_db.sessions import SessionStore
@@ -263,5 +264,21 @@ def test_a_live_change_rereads_only_the_changed_session_in_place(qtbot, store, t
         sessions.create_session(title="new", source="proxy")
         assert view.live.poll()
         assert resets == [1] and read[-1] == 301
+    finally:
+        view.shutdown()
+
+
+def test_sorting_is_the_table_models_and_filters_still_apply(qtbot, store):
+    sessions = SessionStore.for_store(store)
+    _fill(store, 20)
+    worst = sessions.create_session(title="worst", source="proxy",
+                                    meta={"problems": 9, "problems_at": 0, "calls": 0})  # fmt: skip
+    view = _view(qtbot, store, ProxyPrompts(None))
+    try:
+        view.table.sortByColumn(PROBLEMS_COLUMN, Qt.SortOrder.DescendingOrder)
+        assert view.proxy.row_at(0).id == worst.id
+        assert view.table_model.rows()[0].id == worst.id  # sorted in the model, one Python sort
+        view.text_filter.setText("worst")
+        assert view.visible_ids() == [worst.id]
     finally:
         view.shutdown()
