@@ -22,6 +22,7 @@ __all__ = [
     "open_default_store",
     "resolve_db_path",
     "seed_example_evals",
+    "seed_example_history",
     "seed_examples",
 ]
 
@@ -55,12 +56,17 @@ def load_examples(directory: Path | Traversable | None = None) -> list[Registry]
     return registries
 
 
-def seed_examples(store: RegistryStore, directory: Path | Traversable | None = None) -> list[str]:
+def seed_examples(
+    store: RegistryStore, directory: Path | Traversable | None = None, *, history: bool = True
+) -> list[str]:
     """Import the example registries into a database that was never seeded and is empty.
 
     Args:
         store: The store to seed.
         directory: Where the ``*.json`` documents are; default ``resources/examples``.
+        history: Also publish the earlier versions an example ships
+            (:func:`seed_example_history`); off for a database whose versions
+            the caller publishes itself.
 
     Return:
         The names of the registries imported (empty when seeding was not needed).
@@ -73,8 +79,61 @@ def seed_examples(store: RegistryStore, directory: Path | Traversable | None = N
     if not examples:
         return []
     names = store.seed_registries(examples)
+    if history:
+        seed_example_history(store, examples, directory)
     seed_example_evals(store, names, directory)
     return names
+
+
+HISTORY_NOTES = (
+    "The original descriptions, flawed on purpose: terse and overlapping "
+    "(查询报销信息 vs 查询报销相关信息), no aliases. The draft rewrites them in four "
+    "blocks; run the example eval set with --a 1 --b draft to see the difference."
+)
+
+
+def seed_example_history(
+    store: RegistryStore,
+    registries: Sequence[Registry],
+    directory: Path | Traversable | None = None,
+) -> list[str]:
+    """Publish the earlier versions an example ships (``history/<registry>/<semver>.json``).
+
+    Each document is published in semver order as it was, then the example's
+    own document becomes the draft again: a new user has a baseline version to
+    run A vs B against on the spot (issue #12). A document that does not parse
+    is logged and skipped.
+
+    Return:
+        ``registry@semver`` of each version published.
+    """
+    folder = _examples_directory() if directory is None else directory
+    if folder is None or not (folder / "history").is_dir():
+        return []
+    published = []
+    for registry in registries:
+        history = folder / "history" / registry.name
+        if not history.is_dir():
+            continue
+        entries = [e for e in history.iterdir() if e.name.endswith(".json") and e.is_file()]
+        for entry in sorted(entries, key=lambda e: _semver_key(e.name.removesuffix(".json"))):
+            semver = entry.name.removesuffix(".json")
+            try:
+                earlier = parse_registry(json.loads(entry.read_text(encoding="utf-8")))
+            except (ValueError, ContractError) as exc:
+                _log.warning("example version %s/%s skipped: %s", registry.name, entry.name, exc)
+                continue
+            store.replace_draft(registry.name, earlier)
+            store.publish(registry.name, semver=semver, notes=HISTORY_NOTES, author="examples")
+            published.append(f"{registry.name}@{semver}")
+        if published:
+            store.replace_draft(registry.name, registry)
+    return published
+
+
+def _semver_key(text: str) -> tuple[int, ...]:
+    parts = text.split(".")
+    return tuple(int(p) if p.isdigit() else 0 for p in parts)
 
 
 def seed_example_evals(

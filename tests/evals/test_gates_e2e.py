@@ -61,11 +61,7 @@ def db(tmp_path: Path, server: LoopbackModel, monkeypatch) -> Iterator[str]:
     monkeypatch.setenv("H4_LOOPBACK_KEY", "not-a-real-key")
     path = tmp_path / "studio.sqlite3"
     with RegistryStore.open(path) as store:
-        seed_examples(store)
-        rich = store.draft_registry(REG)
-        store.replace_draft(REG, terse(rich))
-        store.publish(REG, notes="terse", semver="1.0.0")
-        store.replace_draft(REG, rich)
+        seed_examples(store)  # v1 is the example's flawed original: terse, overlapping
         ProfileRepository(store).add(
             ModelProfile(
                 "loop",
@@ -87,7 +83,7 @@ def test_publish_gate_passes_a_better_draft_and_refuses_going_back(db, capsys, s
     with RegistryStore.open(db) as store:
         evals = store.list_versions(REG)[-1].review["evals"]  # type: ignore[index]
         assert evals["verdict"] == "better" and evals["fixed"] > evals["broken"]
-        store.replace_draft(REG, terse(store.draft_registry(REG)))
+        store.replace_draft(REG, store.load_version(REG, 1).registry)  # back to the original
     sent = len(server.received)
     code, out, err = run(capsys, "--db", db, "publish", REG, "--require-evals", "core",
                          "--profile", "loop")  # fmt: skip

@@ -24,34 +24,12 @@ from studio.providers import ModelParams, ModelProfile, ProviderKind, client_for
 from tests.evals.loopback_model import Behaviour, LoopbackModel
 
 REGISTRY = "travel-reimbursement"
-TERSE = {
-    "search_policy": "Search data.",
-    "query_invoices": "Query records.",
-    "query_tickets": "Query records.",
-    "create_reimbursement_ticket": "Create a record.",
-}
-
-
-def make_terse_version(store: RegistryStore) -> None:
-    """Version 1: the example's tools with terse, overlapping descriptions; the draft is rich."""
-    good = store.draft_registry(REGISTRY)
-    tools = tuple(
-        dataclasses.replace(
-            t, title="", summary=TERSE[t.name], usage="", preconditions="", returns="",
-            errors=(), examples=(), description="",
-        )
-        for t in good.tools
-    )  # fmt: skip
-    store.replace_draft(REGISTRY, dataclasses.replace(good, tools=tools))
-    store.publish(REGISTRY, notes="terse", semver="1.0.0")
-    store.replace_draft(REGISTRY, good)
 
 
 @pytest.fixture
 def store(tmp_path: Path) -> Iterator[RegistryStore]:
     s = RegistryStore.open(tmp_path / "studio.sqlite3")
-    seed_examples(s)
-    make_terse_version(s)
+    seed_examples(s)  # version 1 is the example's flawed original (terse, overlapping)
     yield s
     s.close()
 

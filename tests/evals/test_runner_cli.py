@@ -19,7 +19,7 @@ from studio.cli import main
 from studio.evals.runs import load_attempts
 from studio.providers import ModelProfile, ProviderKind
 from tests.evals.loopback_model import Behaviour, LoopbackModel
-from tests.evals.test_runner import REGISTRY, make_terse_version
+from tests.evals.test_runner import REGISTRY
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -34,8 +34,7 @@ def server() -> Iterator[LoopbackModel]:
 def db(tmp_path: Path, server: LoopbackModel) -> Path:
     path = tmp_path / "studio.sqlite3"
     with RegistryStore.open(path) as store:
-        seed_examples(store)
-        make_terse_version(store)
+        seed_examples(store)  # version 1 is the example's flawed original
         profiles = ProfileRepository(store)
         profiles.add(ModelProfile("loop", ProviderKind.OPENAI_CHAT, server.base_url, "m",
                                   "OPENAI_API_KEY"))  # fmt: skip
@@ -103,7 +102,7 @@ def test_run_prints_progress_and_the_selection_table(
     assert "run cli: done" in out
     rows = {line.split("\t")[0]: line.split("\t") for line in out.splitlines() if "\t" in line}
     a, b = rows[f"{REGISTRY}@1"], rows[f"{REGISTRY}@draft"]
-    assert int(a[2].rstrip(" %")) + 15 <= int(b[2].rstrip(" %"))  # selection: B wins
+    assert int(a[2].rstrip(" %")) + 10 <= int(b[2].rstrip(" %"))  # selection: B wins
     # Again: every answer comes from the cache.
     assert main([*argv[:-2], "--run-id", "again", "--json", "--quiet"]) == 0
     out, err = capsys.readouterr()

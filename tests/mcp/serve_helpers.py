@@ -24,7 +24,7 @@ def published_db(path: Path, *, versions: int = 1, mocks: dict[str, Any] | None 
     ``mocks`` replaces the stored mock responses (key ``""``: the suggested context).
     """
     with RegistryStore.open(path) as store:
-        seed_examples(store)
+        seed_examples(store, history=False)
         for i in range(versions):
             store.publish(REGISTRY, notes=f"release {i + 1}", semver=f"1.{i}.0")
         if mocks is not None:
