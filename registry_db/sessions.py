@@ -416,6 +416,7 @@ class SessionStore:
         outcomes: Sequence[Outcome] = (),
         *,
         synced: bool = True,
+        meta: dict[str, Any] | None = None,
     ) -> None:
         """Events ``(seq, run_id, type, data)``, messages ``(idx, run_id, message)`` and
         outcomes in ONE transaction (the runtime writes one batch per burst of work).
@@ -425,6 +426,8 @@ class SessionStore:
                 = NORMAL`` for this transaction only): the batch survives the process
                 being killed, not a power cut. The runtime uses it for everything but
                 a write call about to execute, sparing a run an fsync per round trip.
+            meta: Replace the session's list metadata in the same transaction (the
+                proxy keeps its counts there as messages arrive).
         """
         now = utc_now()
         with self._lock, _synchronous(self._conn, synced), write_transaction(self._conn):
@@ -443,6 +446,11 @@ class SessionStore:
                 f"INSERT INTO outcomes ({_OUTCOME_COLUMNS}) VALUES ({', '.join('?' * 12)})",
                 [_outcome_row(o, now) for o in outcomes],
             )
+            if meta is not None:
+                self._conn.execute(
+                    "UPDATE sessions SET meta_json = ?, updated_at = ? WHERE id = ?",
+                    (_dumps(meta), now, session_id),
+                )
 
     def events(self, session_id: str, *, after_seq: int = 0) -> list[StoredEvent]:
         """The session's events in seq order."""

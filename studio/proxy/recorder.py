@@ -246,7 +246,7 @@ class Recorder:
             )
             self._remember_meta(sid, meta)
             meta_update = {}
-        self.sessions.append_batch(sid, events, messages, outcomes)
+        new_meta = None
         if messages:
             # The session list reads its counts from meta, never the messages: keep
             # them with the message count they were taken at (studio.ui.sessions.session_list).
@@ -260,10 +260,11 @@ class Recorder:
             meta_update.setdefault("problems", int(known.get("problems") or 0))
         if meta_update:
             known = self._known_meta(sid)
-            meta = {**known, **meta_update}
-            self._remember_meta(sid, meta)
-            if meta != known:
-                self.sessions.set_meta(sid, meta)
+            updated = {**known, **meta_update}
+            self._remember_meta(sid, updated)
+            new_meta = updated if updated != known else None
+        # One transaction: the messages and the counts that describe them.
+        self.sessions.append_batch(sid, events, messages, outcomes, meta=new_meta)
         for listener in list(self.listeners):
             try:
                 listener(sid)

@@ -89,6 +89,10 @@ def test_a_proxy_started_from_the_view_shows_its_session_live_with_a_problem_bad
         qtbot.waitUntil(lambda: (r := _row(view, sid)) is not None and r.messages == 2)
         assert _row(view, sid).source == "proxy" and _row(view, sid).calls == 1
         assert _row(view, sid).problems == 0
+        # The recorder keeps the counts with the messages (one transaction): never stale.
+        assert sid not in view.table_model.counting
+        meta = SessionStore.for_store(store).get_session(sid).meta
+        assert (meta["problems"], meta["problems_at"], meta["calls"]) == (0, 2, 1)
         assert view.select_session(sid)
         assert len(view.messages) == 2
 
