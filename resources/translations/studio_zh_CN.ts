@@ -1282,6 +1282,7 @@ after: {after}</source>
     <name>EvalsView</name>
     <message>
         <source>Eval set</source>
+        <extracomment>How often a running run's report is read again (at least; longer for big runs).</extracomment>
         <translation>评测集</translation>
     </message>
     <message>
@@ -4642,6 +4643,14 @@ PATH_TO_PASS_THROUGH</translation>
     <message>
         <source>Reuse cached answers for identical requests</source>
         <translation>对相同请求复用缓存的回答</translation>
+    </message>
+    <message>
+        <source>Multi-step: play whole conversations on the mocks</source>
+        <translation>多步：在模拟响应上完整运行整段对话</translation>
+    </message>
+    <message>
+        <source>Tools run as the registry's stored mocks until the model answers; scores end-to-end success and grounding</source>
+        <translation>工具按注册表中存储的模拟响应运行，直到模型作答；评估端到端的成功率和依据性</translation>
     </message>
     <message>
         <source>A (baseline):</source>
