@@ -2,7 +2,9 @@
 
 ``/mcp/{registry}`` serves the registry's channels (stable, with each caller
 bucketed into a live canary by its subject); ``?version=N`` pins a version and
-``?channel=NAME`` serves one channel. One SDK :class:`Server` and session
+``?channel=NAME`` serves one channel; ``?role=R&scenario=S`` serves only the tools
+that audience may call (the others are neither listed nor callable) and runs
+calls as that role in that scenario. One SDK :class:`Server` and session
 manager per served target, created on first use; the manager's task group
 runs in a task of its own, since the serving app has no lifespan.
 
@@ -39,6 +41,7 @@ from starlette.types import Message, Receive, Scope, Send
 
 from registry_db.errors import NotFoundError
 from registry_db.store import RegistryStore
+from studio.contract.audience import Audience
 from studio.mcp.serve_auth import bearer, token_allowed
 from studio.mcp.server import (
     CURRENT_CALLER,
@@ -56,6 +59,9 @@ from studio.runtime.context import SessionContext
 from studio.runtime.single_call import WRITER
 
 MAX_MCP_BODY_BYTES = 1_048_576
+MAX_TARGETS = 256
+"""Distinct (registry, version or channel, audience) endpoints one server keeps: the
+query string is the caller's, so its combinations must not grow memory without bound."""
 MAX_LISTING_BODY_BYTES = 65_536
 """A tools/list request longer than this takes the SDK's path (which applies its own limit)."""
 LOOPBACK_HOSTS = ("127.0.0.1:*", "localhost:*", "[::1]:*")
@@ -107,7 +113,7 @@ class McpEndpoint:
         self.options = options or McpHttpOptions()
         self.body_timeout = body_timeout
         self.cache = cache or VersionCache()
-        self.targets: dict[tuple[str, int | None, str | None], _Target] = {}
+        self.targets: dict[tuple[str, int | None, str | None, Audience | None], _Target] = {}
         hosts = [*LOOPBACK_HOSTS, *self.options.allowed_hosts]
         self.security = TransportSecuritySettings(
             enable_dns_rebinding_protection=True,
@@ -235,21 +241,32 @@ class McpEndpoint:
 
     async def _target(self, scope: Scope) -> _Target:
         name = scope["path_params"]["registry"]
-        version, channel = _which(scope.get("query_string", b"").decode("latin-1"))
-        key = (name, version, channel)
+        query = scope.get("query_string", b"").decode("latin-1")
+        version, channel = _which(query)
+        audience = _audience(query)
+        key = (name, version, channel, audience)
         target = self.targets.get(key)
         if target is None:
-            target = self._create(name, version, channel)
+            if len(self.targets) >= MAX_TARGETS:
+                raise ValueError(f"more than {MAX_TARGETS} registry/version/audience endpoints")
+            target = self._create(name, version, channel, audience)
             self.targets[key] = target
         if target.task is None:
             target.task = asyncio.get_running_loop().create_task(self._run(target))
         await target.ready.wait()
         return target
 
-    def _create(self, name: str, version: int | None, channel: str | None) -> _Target:
+    def _create(
+        self, name: str, version: int | None, channel: str | None, audience: Audience | None
+    ) -> _Target:
         base = mock_context(self.store, name).with_pairs(self.options.context_pairs)
+        if audience is not None:
+            # The audience's callers act as that role in that scenario.
+            pairs = [f"{k}={v}" for k, v in (("role", audience.role),
+                                              ("scenario", audience.scenario)) if v]  # fmt: skip
+            base = base.with_pairs(pairs)
         options = ServeOptions(base, self.options.approve, dict(self.options.phrases),
-                               self.options.executors)  # fmt: skip
+                               self.options.executors, audience)  # fmt: skip
         # Recording is written on its own thread: a request never waits on a commit.
         served = ServedRegistry(self.store, name, version=version, channel=channel,
                                 options=options, cache=self.cache,
@@ -329,6 +346,25 @@ def _which(query: str) -> tuple[int | None, str | None]:
     if not raw_version.isascii() or not raw_version.isdigit() or len(raw_version) > 9:
         raise ValueError(f"version must be a positive integer, not {raw_version!r}")
     return int(raw_version), None
+
+
+def _audience(query: str) -> Audience | None:
+    """``role`` and ``scenario`` of the query string: serve only what that audience may call.
+
+    Raises:
+        ValueError: a value too long or holding control characters.
+    """
+    from urllib.parse import parse_qs
+
+    params = parse_qs(query)
+    role = params.get("role", [None])[0]
+    scenario = params.get("scenario", [None])[0]
+    if role is None and scenario is None:
+        return None
+    for key, value in (("role", role), ("scenario", scenario)):
+        if value is not None and (len(value) > 200 or not value.isprintable()):
+            raise ValueError(f"{key} must be printable and at most 200 characters")
+    return Audience(role or "", scenario or "")
 
 
 async def _json(send: Send, status: int, message: str, *, challenge: bool = False) -> None:

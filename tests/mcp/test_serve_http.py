@@ -13,6 +13,7 @@ import httpx2
 import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.exceptions import MCPError
 
 from registry_db import RegistryStore
 from studio.mcp.serve_auth import token_digest
@@ -245,3 +246,25 @@ def test_a_caller_gone_mid_call_leaves_it_cancelled_and_the_session_interrupted(
     assert [m["role"] for m in messages] == ["assistant", "tool"]
     assert '"CANCELLED"' in messages[1]["parts"][0]["content"]
     assert [o.status for o in outcomes(db)] == ["cancelled"]
+
+
+def test_an_audience_in_the_url_lists_and_runs_only_its_tools(
+    db: Path, server: ServerThread
+) -> None:
+    """``?role=finance&scenario=reimbursement``: 2 of the example's 4 tools (issue #17)."""
+    url = f"{server.url}/mcp/{REGISTRY}?version=1&role=finance&scenario=reimbursement"
+
+    async def go() -> Any:
+        async with _client(url, "auto") as client:
+            listing = await client.list_tools()
+            allowed = await client.call_tool("search_policy", {"query": "taxi"})
+            with pytest.raises(MCPError, match="Unknown tool: query_invoices"):
+                await client.call_tool("query_invoices", {"from": "2024-05-01"})
+            return listing, allowed
+
+    listing, allowed = _run(go())
+    assert [t.name for t in listing.tools] == ["search_policy", "query_tickets"]
+    assert allowed.is_error is False
+    bad = httpx.post(f"{server.url}/mcp/{REGISTRY}?role=%0a", headers={
+        "Authorization": f"Bearer {TOKEN}"}, json={})  # fmt: skip
+    assert bad.status_code == 400 and "role must be printable" in bad.text
