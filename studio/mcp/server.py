@@ -44,6 +44,7 @@ from registry_db.store import RegistryStore
 from studio.contract import Registry
 from studio.contract.audience import Audience, for_audience
 from studio.formats import export_tool
+from studio.mcp.skills import read_skill_resource, skill_prompt, skill_prompts, skill_resources
 from studio.release.channels import choose_channel
 from studio.release.resolve import VersionCache, serving_channels
 from studio.runtime.context import SessionContext
@@ -527,6 +528,24 @@ def build_server(served: ServedRegistry, default_caller: Caller | None = None) -
         _, number = served.target(who.subject if who is not None else None)
         return served.version(number).input_schemas.get(name)
 
+    def served_registry() -> Registry:
+        who = CURRENT_CALLER.get() or default_caller
+        _, number = served.target(who.subject if who is not None else None)
+        return served.version(number).registry
+
+    async def list_prompts(ctx: Any, params: Any) -> types.ListPromptsResult:
+        return types.ListPromptsResult(prompts=skill_prompts(served_registry()))
+
+    async def get_prompt(ctx: Any, params: types.GetPromptRequestParams) -> Any:
+        task = (params.arguments or {}).get("task", "")
+        return skill_prompt(served_registry(), params.name, task)
+
+    async def list_resources(ctx: Any, params: Any) -> types.ListResourcesResult:
+        return types.ListResourcesResult(resources=skill_resources(served_registry()))
+
+    async def read_resource(ctx: Any, params: types.ReadResourceRequestParams) -> Any:
+        return read_skill_resource(served_registry(), params.uri)
+
     from studio import __version__ as studio_version
 
     server: Server[Any] = Server(
@@ -537,6 +556,11 @@ def build_server(served: ServedRegistry, default_caller: Caller | None = None) -
         get_tool_input_schema=input_schema,
         on_list_tools=list_tools,
         on_call_tool=call_tool,
+        # Skills as prompts and resources (studio.mcp.skills): clients that support either see them.
+        on_list_prompts=list_prompts,
+        on_get_prompt=get_prompt,
+        on_list_resources=list_resources,
+        on_read_resource=read_resource,
     )
     server.middleware.append(ListingCache(server, served, caller))
     return server

@@ -12,6 +12,7 @@ import json
 import threading
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import quote
 
 from registry_db.channels import STABLE, Channel
 from registry_db.errors import NotFoundError
@@ -185,6 +186,45 @@ def export_tools(document: Registry, fmt: str) -> Any:
     return json.loads(result.text or "null")
 
 
+def skill_catalogue(document: Registry, registry: str, number: int) -> list[dict[str, Any]]:
+    """The skills a resolution carries: name, description and where to fetch the body.
+
+    Only the catalogue travels with every resolve (progressive disclosure: the
+    bodies are ~40x larger and load on demand); ``body`` is the serving API's
+    path of that version's skill, immutable like the version itself.
+    """
+    return [
+        {
+            "name": s.name,
+            "description": s.description,
+            "allowed_tools": list(s.allowed_tools),
+            "body": f"/v1/registries/{quote(registry, safe='')}/versions/{number}"
+            f"/skills/{quote(s.name, safe='')}",
+        }
+        for s in document.skills
+    ]
+
+
+def skill_body_document(document: Registry, registry: str, number: int, name: str) -> dict:
+    """One skill of a version in full (body and file names), as the skills endpoint returns it.
+
+    Raises:
+        NotFoundError: the version holds no skill of that name.
+    """
+    skill = document.skill(name)
+    if skill is None:
+        raise NotFoundError(f"version {number} of {registry!r} has no skill {name!r}")
+    return {
+        "registry": registry,
+        "version": number,
+        "name": skill.name,
+        "description": skill.description,
+        "allowed_tools": list(skill.allowed_tools),
+        "body": skill.body,
+        "files": list(skill.file_names()),
+    }
+
+
 def serving_channels(store: RegistryStore, registry: str) -> list[Channel]:
     """Stable (with its effective version) and every live channel, in choice order.
 
@@ -249,8 +289,12 @@ def resolution_document(
     }
     if audience is not None:
         doc.update(audience_tools(resolution.document, fmt, audience))
-        return doc
-    doc["tools"] = export_tools(resolution.document, fmt) if tools is None else tools
+    else:
+        doc["tools"] = export_tools(resolution.document, fmt) if tools is None else tools
+    if resolution.document.skills:
+        doc["skills"] = skill_catalogue(
+            resolution.document, resolution.registry, resolution.version
+        )
     return doc
 
 
@@ -278,4 +322,6 @@ def snapshot_document(
             "content_hash": version.info.content_hash,
             "tools": cache.tools(store, registry, channel.version, fmt),
         })  # fmt: skip
+        if version.registry.skills:
+            entries[-1]["skills"] = skill_catalogue(version.registry, registry, channel.version)
     return {"registry": registry, "format": fmt, "channels": entries}

@@ -35,6 +35,8 @@ from studio.release.resolve import (
     AudienceQuery,
     VersionCache,
     serving_channels,
+    skill_body_document,
+    skill_catalogue,
     snapshot_document,
 )
 from studio.server.fast_resolve import RenderedResolve, ResolveFastPath, etag_matches
@@ -178,6 +180,13 @@ class ServingApp:
             self._tools_json[key] = text
         return text
 
+    def _skills_text(self, registry: str, number: int) -> str:
+        """``,"skills":[…]`` for a version holding skills, "" otherwise (rendered per body)."""
+        document = self.cache.version(self.store, registry, number).registry
+        if not document.skills:
+            return ""
+        return ',"skills":' + _dumps(skill_catalogue(document, registry, number))
+
     # ------------------------------------------------------------------ endpoints
 
     async def healthz(self, request: Request) -> Response:
@@ -218,11 +227,13 @@ class ServingApp:
             "registry": name, "channel": channel, "version": number,
             "semver": info.semver, "content_hash": info.content_hash, "format": fmt,
         })  # fmt: skip
+        skills = self._skills_text(name, number)  # the catalogue, bodies by URL (issue #18)
         if audience is None:
-            body = f'{head[:-1]},"tools":{self._tools_text(name, number, fmt)}}}'.encode()
+            body = f'{head[:-1]},"tools":{self._tools_text(name, number, fmt)}{skills}}}'.encode()
             etag = f'"{info.content_hash}|{fmt}|{channel}"'
         else:
-            body = f"{head[:-1]},{self._tools_text(name, number, fmt, audience)}}}".encode()
+            tools = self._tools_text(name, number, fmt, audience)
+            body = f"{head[:-1]},{tools}{skills}}}".encode()
             who = _dumps([audience.role, audience.scenario, audience.restrict])
             tag = hashlib.sha256(who.encode()).hexdigest()[:16]
             etag = f'"{info.content_hash}|{fmt}|{channel}|{tag}"'
@@ -248,6 +259,17 @@ class ServingApp:
         body = f'{head[:-1]},"tools":{self._tools_text(name, info.number, fmt)}}}'
         etag = f'"{info.content_hash}|{fmt}"'
         return _json_with_etag(request, body, etag, VERSION_CACHE_CONTROL)
+
+    async def skill(self, request: Request) -> Response:
+        """One skill's body and file names: where a resolution's catalogue points."""
+        name = request.path_params["name"]
+        raw = request.path_params["number"]
+        if not raw.isascii() or not raw.isdigit() or len(raw) > 9 or int(raw) < 1:
+            raise ApiError(400, f"version must be a positive integer, not {raw!r}")
+        info = self.cache.version(self.store, name, int(raw))
+        doc = skill_body_document(info.registry, name, int(raw), request.path_params["skill"])
+        etag = f'"{info.info.content_hash}|skill|{doc["name"]}"'
+        return _json_with_etag(request, _dumps(doc), etag, VERSION_CACHE_CONTROL)
 
     async def snapshot(self, request: Request) -> Response:
         name = request.path_params["name"]
@@ -385,6 +407,7 @@ def create_app(
         Route("/v1/registries/{name}/resolve", api.resolve, methods=["GET"]),
         Route("/v1/registries/{name}/snapshot", api.snapshot, methods=["GET"]),
         Route("/v1/registries/{name}/versions/{number}", api.version, methods=["GET"]),
+        Route("/v1/registries/{name}/versions/{number}/skills/{skill}", api.skill, methods=["GET"]),
         Route("/v1/outcomes", api.outcomes, methods=["POST"]),
         Route("/mcp/{registry}", mcp_endpoint, methods=["GET", "POST", "DELETE"]),
         # The same, for clients that only take URLs whose path ends in /mcp (the MCP Inspector).

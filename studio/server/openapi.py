@@ -122,6 +122,16 @@ def openapi_document() -> dict[str, Any]:
                     },
                 }
             },
+            "/v1/registries/{name}/versions/{number}/skills/{skill}": {"get": {
+                "summary": "One skill of a version: body and file names (skills[].body)",
+                "parameters": [_NAME, {"name": "number", "in": "path", "required": True,
+                                       "schema": {"type": "integer", "minimum": 1}},
+                               {"name": "skill", "in": "path", "required": True,
+                                "schema": {"type": "string"}}],
+                "responses": {"200": {"description": "The skill"}, "304": _NOT_MODIFIED,
+                              "400": _error("Bad number"), "404": _error("No such skill"),
+                              "500": _STORAGE},
+            }},
             "/v1/outcomes": {
                 "post": {
                     "summary": "Report tool-call outcomes (feeds the guard metrics)",
@@ -218,6 +228,8 @@ def openapi_document() -> dict[str, Any]:
                         },
                         "tool_choice": {"description": "restrict=choice, OpenAI formats"},
                         "toolConfig": {"description": "restrict=choice, Gemini"},
+                        "skills": {"type": "array", "description": "The skill catalogue "
+                                   "(name, description, allowed_tools, body: where to GET it)"},
                     },
                 },
                 "Version": {
