@@ -56,6 +56,11 @@ class ConversationDelegate(QStyledItemDelegate):
         super().__init__(view)
         self._view = view
         self._docs: dict[int, tuple[int, int, bool, QTextDocument]] = {}
+        # Each relayout asks every row laid out for its size: answered from here, a
+        # replay step's relayout costs a lookup per row, not a palette and font query.
+        self._sizes: dict[int, tuple[int, int, bool, QSize]] = {}
+        self._dark: bool | None = None
+        self._header_height: int | None = None
         self.mono = QFont("monospace")
         self.mono.setStyleHint(QFont.StyleHint.Monospace)
 
@@ -67,9 +72,20 @@ class ConversationDelegate(QStyledItemDelegate):
     def _card_width(self) -> int:
         return max(200, self._view.viewport().width() - GUTTER - 8)
 
+    def style_changed(self) -> None:
+        """The palette or font changed: sizes and colours are worked out again."""
+        self._dark = None
+        self._header_height = None
+        self._sizes.clear()
+
+    def _is_dark(self) -> bool:
+        if self._dark is None:
+            self._dark = is_dark(self._view.palette())
+        return self._dark
+
     def body(self, item: ConversationItem, model: ConversationModel, width: int) -> QTextDocument:
         """The laid-out body of ``item`` (cached until the item changes or the width does)."""
-        dark = is_dark(self._view.palette())
+        dark = self._is_dark()
         key = id(item)
         cached = self._docs.get(key)
         if cached and cached[0] == item.version and cached[1] == width and cached[2] == dark:
@@ -89,14 +105,24 @@ class ConversationDelegate(QStyledItemDelegate):
         return doc
 
     def header_height(self) -> int:
-        return QFontMetrics(self._view.font()).height() + 8
+        if self._header_height is None:
+            self._header_height = QFontMetrics(self._view.font()).height() + 8
+        return self._header_height
 
     def sizeHint(self, option: QStyleOptionViewItem, index: _Index) -> QSize:
         item: ConversationItem = index.data(ItemRole.ITEM)
         width = self._card_width()
+        dark = self._is_dark()
+        cached = self._sizes.get(id(item))
+        if cached and cached[0] == item.version and cached[1] == width and cached[2] == dark:
+            return cached[3]
         doc = self.body(item, self._model(index), width)
         height = self.header_height() + HEADER_GAP + int(doc.size().height()) + 2 * PADDING
-        return QSize(width + GUTTER, height + 8)
+        size = QSize(width + GUTTER, height + 8)
+        self._sizes[id(item)] = (item.version, width, dark, size)
+        if len(self._sizes) > 200_000:  # items of replaced sessions
+            self._sizes.clear()
+        return size
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: _Index) -> None:
         item: ConversationItem = index.data(ItemRole.ITEM)
@@ -304,6 +330,15 @@ class ConversationView(QListView):
         index = self.indexAt(event.position().toPoint())
         self.hover_row(index.row() if index.isValid() else None)
         super().mouseMoveEvent(event)
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() in (
+            QEvent.Type.PaletteChange,
+            QEvent.Type.FontChange,
+            QEvent.Type.StyleChange,
+        ) and isinstance(getattr(self, "delegate", None), ConversationDelegate):
+            self.delegate.style_changed()
+        super().changeEvent(event)
 
     def leaveEvent(self, event: QEvent) -> None:
         self.conversation.set_hover("")
