@@ -144,8 +144,12 @@ def test_returns_stated(text: str) -> None:
 
 def test_returns_missing() -> None:
     [hit] = hits("desc-no-returns", tool(returns=""))
-    assert hit.path == "returns"
-    assert len(hits("desc-no-returns", free("取消订单。"))) == 1
+    assert hit.path == "returns" and "fill the returns block" in hit.message
+    # Text that lives in the free-text description is pointed at there, not at an empty block.
+    [hit] = hits("desc-no-returns", free("取消订单。"))
+    assert hit.path == "description"
+    assert hit.message.startswith("The free-text description does not say what the tool returns")
+    assert "block." not in hit.message
 
 
 # --- param-no-description --------------------------------------------------------------------
@@ -379,6 +383,7 @@ def test_vague_summary_in_english_and_chinese(name: str, summary: str, words: st
 def test_vague_first_sentence_of_a_free_description() -> None:
     [hit] = hits("desc-vague-summary", free("Gets data. Returns it as JSON."))
     assert hit.path == "description"
+    assert hit.message.startswith('The description\'s first sentence "Gets data."')
 
 
 @pytest.mark.parametrize(

@@ -180,10 +180,13 @@ def check_vague_summary(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
     nouns = _name_nouns(name)
     hint = f" (the name suggests {', '.join(nouns)})" if nouns else ""
     words = ", ".join(generic)
+    # A tool without blocks has its summary in the free-text description: say so, since
+    # its Summary field is empty and pointing there would send the author to the wrong box.
+    what = "The summary" if path == "summary" else "The description's first sentence"
     yield Hit(
         name,
         path,
-        f"The summary {json.dumps(summary, ensure_ascii=False)} names nothing the tool acts "
+        f"{what} {json.dumps(summary, ensure_ascii=False)} names nothing the tool acts "
         f"on, only generic words ({words}); say which records or objects it acts on{hint}, "
         "by what key, and what comes back.",
     )
@@ -262,7 +265,10 @@ def check_returns(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
         yield Hit(
             text(tool.name),
             _main_path(tool, "returns"),
-            "The description does not say what the tool returns; fill the returns block.",
+            "The description does not say what the tool returns; fill the returns block."
+            if tool.has_blocks()
+            else "The free-text description does not say what the tool returns; add a "
+            "'Returns …' sentence to it (this tool has no description blocks).",
         )
 
 
