@@ -73,6 +73,7 @@ from studio.ui.models.registry_list_model import RegistryListModel
 from studio.ui.models.tool_list_model import ToolFilterModel, ToolListModel
 from studio.ui.registry_actions import RegistryOperations, RegistryPrompts
 from studio.ui.registry_jobs import Refused, RegistryJobs, load_draft, load_version
+from studio.ui.skills import mode as skills_mode
 from studio.ui.style import banner_style
 from studio.ui.views.tool_editor import ToolEditorWidget
 from studio.ui.views.versions_panel import VersionsPanel
@@ -389,6 +390,7 @@ class MainWindow(QMainWindow):
         self.diff_empty: EmptyStateWidget | None = None
         self.sessions_view: SessionsView | None = None
         self.evals_view: EvalsView | None = None
+        self.skills_panel: QWidget | None = None  # Skills & agents, built on first show
         self.setCentralWidget(self.modes)
 
         self.versions_panel = VersionsPanel(self)
@@ -488,6 +490,7 @@ class MainWindow(QMainWindow):
             bar = self._mode_toolbar(f"{mode}Toolbar")
             self.mode_toolbars[mode] = bar
         self.evals_action = evals_mode.install_evals_mode(self)  # Evals (Ctrl+6) after Release
+        self.skills_action = skills_mode.install_skills_mode(self)  # Skills & agents (Ctrl+7)
         self._show_mode_toolbar("editor")
         # Shortcuts of actions only shown in menus still need a widget in the window.
         self.addActions([a.find, a.quit, a.open_version, a.back_to_draft])
@@ -526,6 +529,8 @@ class MainWindow(QMainWindow):
             return "release"
         if widget is not None and widget is self.evals_view:
             return "evals"
+        if widget is not None and widget is self.skills_panel:
+            return "skills"
         return "editor"
 
     def show_mode(self, mode: str) -> None:
@@ -540,6 +545,8 @@ class MainWindow(QMainWindow):
             self.show_release()
         elif mode == "evals":
             evals_mode.show_evals(self)
+        elif mode == "skills":
+            skills_mode.show_skills(self)
         else:
             self.show_playground(False)
 
@@ -595,6 +602,7 @@ class MainWindow(QMainWindow):
         for action in (self.sessions_action, self.diff_action, self.release_action):
             retranslate_mode_action(action)
         evals_mode.retranslate_evals_action(self.evals_action)
+        skills_mode.retranslate_skills_action(self.skills_action)
         self._retranslate_shell()
         self._rebuild_mode_widgets()
         self._update_state()
@@ -615,6 +623,7 @@ class MainWindow(QMainWindow):
             "diff": self.tr("Diff"),
             "release": self.tr("Release"),
             "evals": self.tr("Evals"),
+            "skills": self.tr("Skills & agents"),
         }
         for mode, bar in self.mode_toolbars.items():
             bar.setWindowTitle(titles[mode])
@@ -680,6 +689,7 @@ class MainWindow(QMainWindow):
             self._drop_mode_widget(self.release_view)
             self.release_view = None
         evals_mode.drop_evals(self)
+        skills_mode.drop_skills(self)
         if mode != "editor":
             self.show_mode(mode)
 

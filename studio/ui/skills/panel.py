@@ -190,9 +190,9 @@ class SkillsPanel(QWidget):
         """Make the tree's current item the ``kind`` called ``name``; False when absent."""
         for i in range(self.tree.topLevelItemCount()):
             group = self.tree.topLevelItem(i)
-            for j in range(group.childCount()):
-                item = group.child(j)
-                if item.data(0, Qt.ItemDataRole.UserRole) == (kind, name):
+            for j in range(group.childCount() if group is not None else 0):
+                item = group.child(j) if group is not None else None
+                if item is not None and item.data(0, Qt.ItemDataRole.UserRole) == (kind, name):
                     self.tree.setCurrentItem(item)
                     return True
         return False

@@ -1,0 +1,140 @@
+"""The "Skills & agents" mode in the main window: its action (Ctrl+7), button and page.
+
+The window keeps a few hook lines (install, show, current mode, retranslate);
+everything else is here. The page is the same :class:`SkillsPanel` that
+``studio skills REG --gui`` opens alone — the registry's tools, skills and
+remote agents in one tree, the skill editor, delegation — imported and built
+the first time the mode is shown, so start-up pays nothing for it.
+
+Undo: while the mode is shown, the window's Edit ▸ Undo/Redo (Ctrl+Z) drive
+the skill editor's stack (it joins the window's undo group and becomes the
+active stack); back in the Editor, the registry's own stack is active again.
+The editor's private shortcuts are cleared so Ctrl+Z is never ambiguous.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtGui import QAction, QIcon, QKeySequence
+from PySide6.QtWidgets import QStyle, QToolButton
+
+if TYPE_CHECKING:
+    from studio.ui.skills.panel import SkillsPanel
+
+MODE = "skills"
+_TEXT = "S&kills && agents"
+_TIP = "The registry's skills and remote agents beside its tools: edit, lint numbers, delegate"
+# Until the zh_CN catalogue carries these shell texts, Chinese comes from here.
+_ZH = {
+    _TEXT: "技能与智能体(&K)",
+    _TIP: "注册表中的技能与远程智能体（与工具并列）：编辑、目录开销、委派试运行",
+}
+
+
+def _translate(text: str) -> str:
+    from studio.ui import i18n
+
+    out = QCoreApplication.translate("Actions", text)
+    if out == text and i18n.is_chinese():
+        return _ZH.get(text, text)
+    return out
+
+
+def retranslate_skills_action(action: QAction) -> None:
+    """The mode action's text and tooltip in the current language."""
+    action.setText(_translate(_TEXT))
+    tip = _translate(_TIP)
+    action.setToolTip(tip)
+    action.setStatusTip(tip)
+
+
+def install_skills_mode(window: Any) -> QAction:
+    """Add the mode after the last one: action group, View menu, mode bar, a toolbar."""
+    window.skills_panel = None
+    action = QAction(window)
+    action.setObjectName("show_skills")
+    action.setShortcuts([QKeySequence("Ctrl+7")])
+    action.setCheckable(True)
+    action.setIcon(QIcon(window.style().standardIcon(QStyle.StandardPixmap.SP_DirIcon)))
+    retranslate_skills_action(action)
+    group = window.release_action.actionGroup()
+    if group is not None:
+        group.addAction(action)
+    window.view_menu.addAction(action)
+    bar = window.mode_bar
+    bar.addAction(action)
+    bar.mode_actions.append(action)
+    button = bar.widgetForAction(action)
+    if isinstance(button, QToolButton):
+        button.setObjectName("modeButton_show_skills")
+        button.setAutoRaise(True)
+    bar.retranslate()
+    window.mode_toolbars[MODE] = window._mode_toolbar("skillsToolbar")
+    action.toggled.connect(lambda on: on and show_skills(window))
+    window.modes.currentChanged.connect(lambda _i: _follow_undo(window))
+    window.registry_combo.currentIndexChanged.connect(lambda _i: _follow_registry(window))
+    return action
+
+
+def show_skills(window: Any) -> SkillsPanel | None:
+    """Show the mode (built on first use, rebuilt for another registry); None without one."""
+    doc = window.current_document()
+    name = doc.name if doc is not None else None
+    panel = window.skills_panel
+    if panel is not None and panel.registry_name != name:
+        drop_skills(window)
+        panel = None
+    if panel is None and name is not None:
+        panel = _build(window, name)
+    if panel is None:
+        window.skills_action.setChecked(False)
+        return None
+    window._switch_mode(panel)
+    window.skills_action.setChecked(True)
+    return panel
+
+
+def _build(window: Any, name: str) -> SkillsPanel:
+    from studio.ui.skills.panel import SkillsPanel
+
+    panel = SkillsPanel(window.store, name)
+    panel.setObjectName("skillsMode")
+    editor = panel.editor
+    for own in (editor.undo_action, editor.redo_action):
+        own.setShortcuts([])  # the window's Undo/Redo drive this stack while shown
+    window.undo_group.addStack(editor.undo_stack)
+    panel.saved.connect(lambda _name: window.refresh_registries())
+    window.skills_panel = panel
+    window.modes.addWidget(panel)
+    return panel
+
+
+def _follow_undo(window: Any) -> None:
+    """The skill editor's stack is the active one exactly while the mode is shown."""
+    panel = window.skills_panel
+    if panel is None:
+        return
+    stack = panel.editor.undo_stack
+    if window.modes.currentWidget() is panel:
+        window.undo_group.setActiveStack(stack)
+    elif window.undo_group.activeStack() is stack:
+        doc = window.current_document()
+        window.undo_group.setActiveStack(doc.undo_stack if doc is not None else None)
+
+
+def _follow_registry(window: Any) -> None:
+    if window.skills_panel is not None and window.modes.currentWidget() is window.skills_panel:
+        show_skills(window)
+
+
+def drop_skills(window: Any) -> None:
+    """Forget the page (a language switch or another registry); rebuilt on next show."""
+    panel = window.skills_panel
+    if panel is None:
+        return
+    window.skills_panel = None
+    window.undo_group.removeStack(panel.editor.undo_stack)
+    window._drop_mode_widget(panel)
+    panel.deleteLater()
