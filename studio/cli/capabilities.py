@@ -49,7 +49,8 @@ def source_kind(path: Path) -> str | None:
     if suffix == ".json" and path.is_file() and path.stat().st_size < 1024 * 1024:
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
-        except (ValueError, OSError):
+        except (ValueError, OSError, RecursionError):
+            # Not a card we can read: the tool importers say what is wrong with it.
             return None
         if (
             isinstance(data, dict)
