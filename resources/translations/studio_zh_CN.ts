@@ -3584,6 +3584,37 @@ PATH_TO_PASS_THROUGH</translation>
     </message>
 </context>
 <context>
+    <name>ProxyLogView</name>
+    <message>
+        <source>Seq</source>
+        <translation>序号</translation>
+    </message>
+    <message>
+        <source>Event</source>
+        <translation>事件</translation>
+    </message>
+    <message>
+        <source>Summary</source>
+        <translation>摘要</translation>
+    </message>
+    <message>
+        <source>{action} · {messages} messages ({new} new) · {problems} problem(s)</source>
+        <translation>{action} · {messages} 条消息（{new} 条新消息）· {problems} 个问题</translation>
+    </message>
+    <message>
+        <source>status {status} · {calls} call(s) · stop: {stop}</source>
+        <translation>状态 {status} · {calls} 个调用 · 停止原因：{stop}</translation>
+    </message>
+    <message>
+        <source>{count} change(s) before forwarding</source>
+        <translation>转发前做了 {count} 处修改</translation>
+    </message>
+    <message>
+        <source>refused with status {status}</source>
+        <translation>已拒绝，状态 {status}</translation>
+    </message>
+</context>
+<context>
     <name>ProxyDialog</name>
     <message>
         <source>Record proxy</source>
@@ -4907,6 +4938,10 @@ Token：模型看到的名称、渲染后的描述和参数，另加提供商封
 </context>
 <context>
     <name>SessionViewer</name>
+    <message>
+        <source>Proxy exchanges</source>
+        <translation>代理往来</translation>
+    </message>
     <message>
         <source>Select a session</source>
         <translation>选择一个会话</translation>

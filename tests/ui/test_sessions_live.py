@@ -116,6 +116,18 @@ def test_a_proxy_started_from_the_view_shows_its_session_live_with_a_problem_bad
         assert "call_A" in replay.steps[1].findings[0].message
         view.viewer.replay_bar.jump(1)
         assert "call_A" in view.viewer.findings_view.toPlainText()
+        # The proxy's exchanges: each request's check and action, each answer.
+        tabs, log = view.viewer.bottom_tabs, view.viewer.proxy_log
+        assert tabs.indexOf(log) == 0 and tabs.tabText(0) == "Proxy exchanges"
+        qtbot.waitUntil(lambda: log.topLevelItemCount() >= 3)
+        rows = [log.topLevelItem(i) for i in range(log.topLevelItemCount())]
+        assert [r.text(1) for r in rows[:3]] == ["request", "response", "request"]
+        assert "0 problem(s)" in rows[0].text(2) and rows[0].icon(1).isNull()
+        assert "1 problem(s)" in rows[2].text(2) and not rows[2].icon(1).isNull()
+        assert "call_A" in rows[2].toolTip(2) and "tool_call" in rows[2].toolTip(2)
+        # A session that did not come through the proxy has no such tab.
+        view._show(None)
+        assert tabs.indexOf(log) < 0
     finally:
         view.toggle_proxy()
         view.shutdown()

@@ -36,6 +36,7 @@ from studio.ui.playground.conversation import ConversationView
 from studio.ui.playground.conversation_model import ConversationItem
 from studio.ui.playground.event_log import EventLogModel, EventLogView
 from studio.ui.playground.inspector import InspectorWidget
+from studio.ui.sessions.proxy_log import ProxyLogView
 from studio.ui.sessions.replay_bar import PendingCallsModel, ReplayBar
 
 
@@ -159,6 +160,8 @@ class SessionViewer(QWidget):
         self.bottom_tabs = QTabWidget()
         self.bottom_tabs.addTab(self.event_log, self.tr("Event log"))
         self.bottom_tabs.setMinimumHeight(90)
+        self.proxy_log = ProxyLogView()
+        """A tab only while a proxy session is shown."""
         self.centre = QSplitter(Qt.Orientation.Vertical)
         self.centre.setChildrenCollapsible(False)
         self.centre.addWidget(top)
@@ -222,6 +225,7 @@ class SessionViewer(QWidget):
             self.model.apply_event(event)
             log.append(event)
         self._set_log_model(log)
+        self._show_proxy_log(events)
         self._index_rows()
         self.inspector.show_item(None, self.model)
         self.inspector.show_usage(self.model)
@@ -269,7 +273,17 @@ class SessionViewer(QWidget):
         if target != replay.position:
             self.replay_bar.jump(target)
 
+    def _show_proxy_log(self, events: Sequence[StoredEvent]) -> None:
+        shown = self.proxy_log.set_events(events)
+        at = self.bottom_tabs.indexOf(self.proxy_log)
+        if shown and at < 0:
+            self.bottom_tabs.insertTab(0, self.proxy_log, self.tr("Proxy exchanges"))
+            self.bottom_tabs.setCurrentIndex(0)
+        elif not shown and at >= 0:
+            self.bottom_tabs.removeTab(at)
+
     def clear(self) -> None:
+        self._show_proxy_log(())
         self.messages = []
         self.header.setText(self.tr("Select a session"))
         self.model.set_messages([])
