@@ -18,10 +18,8 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from registry_db import NotFoundError, RegistryStore
-from registry_db.sessions import SessionStore
 from studio.cli.common import Subcommands, UsageError, load_registry
 from studio.formats.base import one_line
 from studio.sessions.importers import (
@@ -31,6 +29,10 @@ from studio.sessions.importers import (
     find_log_files,
     import_sessions,
 )
+
+if TYPE_CHECKING:
+    from registry_db import RegistryStore
+    from registry_db.sessions import SessionStore
 
 SESSION_FORMATS = ("auto", *FORMATS)
 
@@ -69,7 +71,19 @@ def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     pc.add_argument("--format", choices=("text", "json"), default="text", dest="output")
     pc.add_argument("--input-format", choices=SESSION_FORMATS, default="auto")
     _add_doctor_parsers(actions, common)
-    p.set_defaults(handler=_cmd_sessions)
+    p.set_defaults(handler=_cmd_sessions, needs_store=_needs_store)
+
+
+def _needs_store(args: argparse.Namespace) -> bool:
+    """False for ``check`` of a file or folder with no registry named: it reads no database.
+
+    Opening the store imports registry_db (sqlite-utils and the contract model), the
+    larger part of such a check's start-up.
+    """
+    if args.sessions_command != "check" or args.registry or args.version:
+        return True
+    target = Path(args.target)
+    return not (target.is_file() or target.is_dir())
 
 
 def _add_doctor_parsers(actions: Subcommands, common: argparse.ArgumentParser) -> None:
@@ -102,19 +116,22 @@ def _add_doctor_parsers(actions: Subcommands, common: argparse.ArgumentParser) -
         sub.add_argument("--input-format", choices=SESSION_FORMATS, default="auto")
 
 
-def _cmd_sessions(store: RegistryStore, args: argparse.Namespace) -> int:
+def _cmd_sessions(store: RegistryStore | None, args: argparse.Namespace) -> int:
     action = args.sessions_command
+    if action == "check":
+        return _check(store, args)
+    assert store is not None  # every other action opens it (see _needs_store)
     if action == "import":
         return _import(store, args)
     if action == "list":
         return _list(store, args)
-    if action in ("repair", "convert", "trim"):
-        return _doctor(store, args)
-    return _check(store, args)
+    return _doctor(store, args)
 
 
 def _doctor(store: RegistryStore, args: argparse.Namespace) -> int:
     """Repair, convert or trim one session (a file's first conversation, or a stored one)."""
+    from registry_db import NotFoundError
+    from registry_db.sessions import SessionStore
     from studio.sessions import doctor
     from studio.sessions.library import load_messages, store_derived
     from studio.sessions.wire import to_wire
@@ -201,6 +218,7 @@ def _read(path: Path, fmt: str, name: str | None = None) -> ImportOutcome:
 
 
 def _import(store: RegistryStore, args: argparse.Namespace) -> int:
+    from registry_db.sessions import SessionStore
     from studio.formats import FormatError
     from studio.sessions.library import import_tools_as_draft, session_id_for, store_imported
 
@@ -271,6 +289,8 @@ def _import(store: RegistryStore, args: argparse.Namespace) -> int:
 
 
 def _exists(sessions: SessionStore, session_id: str) -> bool:
+    from registry_db import NotFoundError
+
     try:
         sessions.get_session(session_id)
     except NotFoundError:
@@ -289,6 +309,7 @@ def _unique(tools: list[Any]) -> list[Any]:
 
 
 def _list(store: RegistryStore, args: argparse.Namespace) -> int:
+    from registry_db.sessions import SessionStore
     from studio.sessions.library import session_rows
 
     rows = session_rows(SessionStore.for_store(store), source=args.source, registry=args.registry)
@@ -302,11 +323,9 @@ def _list(store: RegistryStore, args: argparse.Namespace) -> int:
     return 0
 
 
-def _check(store: RegistryStore, args: argparse.Namespace) -> int:
+def _check(store: RegistryStore | None, args: argparse.Namespace) -> int:
     from studio.sessions.check import check_session
-    from studio.sessions.library import load_messages, stored_origins
 
-    sessions = SessionStore.for_store(store)
     targets: list[tuple[str, list[Any], dict[str, Any]]] = []
     import_errors: list[str] = []
     registry_name, version = args.registry, args.version
@@ -330,6 +349,12 @@ def _check(store: RegistryStore, args: argparse.Namespace) -> int:
                 label = f"{name}:{s.line} · {one_line(s.title)}" if s.title else f"{name}:{s.line}"
                 targets.append((label, s.messages, {"origins": origins}))
     else:
+        from registry_db import NotFoundError
+        from registry_db.sessions import SessionStore
+        from studio.sessions.library import load_messages, stored_origins
+
+        assert store is not None  # not a file: _needs_store opened it
+        sessions = SessionStore.for_store(store)
         try:
             info = sessions.get_session(args.target)
         except NotFoundError:
@@ -351,6 +376,7 @@ def _check(store: RegistryStore, args: argparse.Namespace) -> int:
         raise UsageError("--version needs --registry (the session names no registry)")
     registry = None
     if registry_name:
+        assert store is not None  # a registry named: _needs_store opened it
         registry = load_registry(store, registry_name, version or "draft")
     reports = []
     total = len(import_errors)
