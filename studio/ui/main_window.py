@@ -252,6 +252,9 @@ class MainWindow(QMainWindow):
         self._tool_models: dict[str, ToolListModel] = {}
         self._last_saved: dict[str, datetime] = {}
         self._current: str | None = None
+        # Set while a document is being shown: the tool list's reset and selection
+        # signals then do not each rebuild the editor (it is built once, at the end).
+        self._quiet_selection = False
         self.undo_group = QUndoGroup(self)
         self.actions: Actions = create_actions(self, self.undo_group)
         self.registry_ops = RegistryOperations(self)
@@ -1001,6 +1004,16 @@ class MainWindow(QMainWindow):
         doc = self.documents[key]
         self._current = key
         self.undo_group.setActiveStack(doc.undo_stack)
+        self._quiet_selection = True
+        try:
+            self._show_document(key, doc)
+        finally:
+            self._quiet_selection = False
+        self._on_tool_selected()
+        self._update_state()
+
+    def _show_document(self, key: str, doc: RegistryDocument) -> None:
+        """The tool list, banners, versions and lint of ``doc``; the first tool selected."""
         self.tool_proxy.setSourceModel(self._tool_models[key])
         row = self.registry_model.row_of(doc.name)
         if row >= 0 and row != self.registry_combo.currentIndex():
@@ -1022,8 +1035,6 @@ class MainWindow(QMainWindow):
         self.lint_ops.activate(key)
         if self.tool_proxy.rowCount() > 0:
             self.tool_view.setCurrentIndex(self.tool_proxy.index(0, 0))
-        self._on_tool_selected()
-        self._update_state()
 
     def _example_notes(self) -> dict[str, str]:
         return {
@@ -1108,6 +1119,8 @@ class MainWindow(QMainWindow):
         self.filter_edit.selectAll()
 
     def _on_tool_selected(self, *_args: object) -> None:
+        if self._quiet_selection:
+            return
         doc = self.current_document()
         key = self.selected_key()
         self.editor.set_tool(doc if key is not None else None, key)
