@@ -39,7 +39,7 @@ class CountingView(ConversationView):
         super().doItemsLayout()
 
 
-def _layouts_while(view: CountingView, act) -> int:  # type: ignore[no-untyped-def]
+def _layouts_while(view: CountingView, act) -> int:
     before = view.layouts
     act()
     for _ in range(5):
