@@ -18,6 +18,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 from registry_db.connection import find_registry_id, read_transaction, utc_now, write_transaction
 from registry_db.errors import NotFoundError
 from registry_db.store import RegistryStore
@@ -132,6 +134,26 @@ _SESSION_COLUMNS = (
 
 def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+_ORJSON_STRICT = orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME
+
+
+def _dumps_fast(value: Any) -> str:
+    """:func:`_dumps` by orjson (~5× faster), for the many messages of an import.
+
+    The text may differ (float spelling) but always decodes to the same value. What
+    orjson would write differently (NaN and infinities as ``null``) or refuses (ints
+    past 64 bits, lone surrogates, non-string keys, dataclasses) goes to json.dumps,
+    so every value and every error stays what :func:`_dumps` gives.
+    """
+    try:
+        data = orjson.dumps(value, option=_ORJSON_STRICT)
+    except TypeError:  # orjson.JSONEncodeError is a TypeError
+        return _dumps(value)
+    if b"null" in data:  # maybe a NaN or infinity turned into null
+        return _dumps(value)
+    return data.decode()
 
 
 def _session(row: tuple[Any, ...]) -> SessionInfo:
@@ -259,7 +281,7 @@ class SessionStore:
             self._conn.executemany(
                 "INSERT INTO messages (session_id, idx, run_id, message_json, created_at)"
                 " VALUES (?, ?, ?, ?, ?)",
-                [(sid, idx, "", _dumps(m), now) for idx, m in enumerate(messages)],
+                [(sid, idx, "", _dumps_fast(m), now) for idx, m in enumerate(messages)],
             )
             return self._get(sid), True
 
