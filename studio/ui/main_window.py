@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Literal
 
+import shiboken6
 from PySide6.QtCore import (
     QCoreApplication,
     QEvent,
@@ -600,6 +601,10 @@ class MainWindow(QMainWindow):
         geometry are put back as they were.
         """
         self._retranslate_pending = False
+        if getattr(self, "_closed", False) or not shiboken6.isValid(self.actions.undo):
+            # A closed window (a test's, or one waiting for deletion) still gets the
+            # application's LanguageChange; its undo actions may be gone already.
+            return
         retranslate_actions(self.actions)
         retranslate_playground_actions(self.playground_actions)
         for action in (self.sessions_action, self.diff_action, self.release_action):
@@ -1577,6 +1582,7 @@ class MainWindow(QMainWindow):
                 self.sessions_view.shutdown()
             if self.diff_view is not None:
                 self.diff_view.runner.wait()
+            self._closed = True
             event.accept()
         else:
             event.ignore()
