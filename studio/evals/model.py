@@ -20,7 +20,11 @@ exists).
 or ``sequence``), ``no_tool`` (the model answers directly) or ``ask`` (the model
 asks a follow-up question and calls nothing). Each expected call names its
 ``tool`` and optional ``args`` matchers by JSON path
-(:mod:`studio.evals.matchers`).
+(:mod:`studio.evals.matchers`). ``expect.skills`` (issue #18) names skills the
+model must load (``load``) and must **not** load (``not``) through the
+``load_skill`` meta-tool: ``{"load": ["travel-reimbursement"]}`` for a taxi
+claim, ``{"not": ["travel-reimbursement"]}`` for an annual-leave question
+(:mod:`studio.evals.skills` scores miss and mis-trigger rates).
 """
 
 from __future__ import annotations
@@ -80,12 +84,21 @@ class ExpectedCall:
 
 
 @dataclass(frozen=True, slots=True)
+class SkillExpectation:
+    """Skills the model must load (``load``) and must not load (``not_load``, ``not`` in JSON)."""
+
+    load: tuple[str, ...] = ()
+    not_load: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Expectation:
     """What a good answer does (see the module docstring for the kinds)."""
 
     kind: str
     calls: tuple[ExpectedCall, ...] = ()
     order: str = "set"
+    skills: SkillExpectation | None = None
 
     @property
     def tools(self) -> tuple[str, ...]:
@@ -226,11 +239,32 @@ def _calls(data: Any, out: _Problems, today: str | None) -> tuple[ExpectedCall, 
     return tuple(calls)
 
 
+def _skills(data: Any, out: _Problems) -> SkillExpectation | None:
+    """``expect.skills``: ``{"load": [...], "not": [...]}``, at least one non-empty."""
+    if data is None:
+        return None
+    if not isinstance(data, dict):
+        out.add('must be {"load": [skill, …], "not": [skill, …]}', "expect", "skills")
+        return None
+    _unknown(data, ("load", "not"), out, "expect", "skills")
+    sub = _Problems(join_path(out.base, "expect", "skills"))
+    load = _strings(data, "load", sub)
+    not_load = _strings(data, "not", sub)
+    for i, name in enumerate(not_load):
+        if name in load:
+            sub.add(f"{name} is also in load", "not", i)
+    if not load and not not_load and not sub.items:
+        sub.add("names no skill: give load, not or both")
+    out.items.extend(sub.items)
+    return SkillExpectation(load, not_load)
+
+
 def _expectation(data: Any, out: _Problems, today: str | None) -> Expectation:
     if not isinstance(data, dict):
         out.add("is required: an object with kind (tool, tools, no_tool, ask)", "expect")
         return Expectation("no_tool")
-    _unknown(data, ("kind", "calls", "order"), out, "expect")
+    _unknown(data, ("kind", "calls", "order", "skills"), out, "expect")
+    skills = _skills(data.get("skills"), out)
     kind = data.get("kind")
     if kind not in EXPECT_KINDS:
         out.add(f"must be one of {', '.join(EXPECT_KINDS)}", "expect", "kind")
@@ -241,7 +275,7 @@ def _expectation(data: Any, out: _Problems, today: str | None) -> Expectation:
             out.add(f"an {kind} expectation calls no tool", "expect", "calls")
         if "order" in data:
             out.add(f"an {kind} expectation has no order", "expect", "order")
-        return Expectation(kind)
+        return Expectation(kind, skills=skills)
     calls = _calls(data.get("calls"), out, today)
     if kind == "tool":
         if len(calls) > 1:
@@ -253,7 +287,7 @@ def _expectation(data: Any, out: _Problems, today: str | None) -> Expectation:
     elif order not in ORDERS:
         out.add(f"must be one of {', '.join(ORDERS)}", "expect", "order")
         order = "set"
-    return Expectation(kind, calls, order)
+    return Expectation(kind, calls, order, skills)
 
 
 def parse_case(data: Any, base: str = "") -> EvalCase:
@@ -313,6 +347,13 @@ def case_to_json(case: EvalCase) -> dict[str, Any]:
         expect["calls"] = [_call_to_json(c) for c in case.expect.calls]
     if case.expect.kind == "tools":
         expect["order"] = case.expect.order
+    skills = case.expect.skills
+    if skills is not None:
+        expect["skills"] = {}
+        if skills.load:
+            expect["skills"]["load"] = list(skills.load)
+        if skills.not_load:
+            expect["skills"]["not"] = list(skills.not_load)
     out["expect"] = expect
     if case.must_not:
         out["must_not"] = list(case.must_not)

@@ -30,8 +30,10 @@ from registry_db.sessions import SessionStore
 from studio.evals.requests import case_messages
 from studio.evals.results import STATUS_ERROR, STATUS_SKIPPED, Attempt
 from studio.evals.scoring import runtime_context, score_answer
+from studio.evals.skills import loaded_skills, score_skills, skill_failures, split_loads
 from studio.providers.base import ModelClient, ModelRequest, StreamEvent
 from studio.runtime import MockExecutor, Run, RunConfig, auto_approver, example_mocks, parse_mocks
+from studio.runtime.capabilities import with_capabilities
 from studio.runtime.mocks import MockSet
 from studio.runtime.pipeline import ArgumentPipeline
 from studio.sessions.model import Message, Role, TextPart, ToolCallPart
@@ -119,6 +121,8 @@ async def play_case(runner: EvalRunner, job: Job, client: ModelClient, base: Att
         params=profile.params, context=runtime_context(case), mock=MockExecutor(mocks.tools),
         max_tool_calls=12, max_turns=_MAX_TURNS,
     )  # fmt: skip
+    if variant.registry.skills:  # catalogue + load_skill, as studio run (studio.evals.skills)
+        config = with_capabilities(config, skills_only=True)
     turns = _TurnClient(runner, job, client)
     run = Run(turns, config, approver=auto_approver("write"))
     history = case_messages(case)[:-1]
@@ -140,8 +144,10 @@ async def play_case(runner: EvalRunner, job: Job, client: ModelClient, base: Att
     final = next((m.text for m in reversed(conversation)
                   if m.role is Role.ASSISTANT and m.text and not m.tool_calls), "")  # fmt: skip
     answer = Message(Role.ASSISTANT, (*((TextPart(final),) if final else ()), *calls))
+    answer, loads = split_loads(answer)
     pipeline = ArgumentPipeline(variant.registry, runtime_context(case))
     scored = score_answer(case, answer, pipeline)
+    skill_misses = skill_failures(case, loaded_skills(loads))
     results_text, outcomes = _results_text(conversation)
     failed_ids = {call_id for call_id, failed in outcomes if failed}
     expected = set(case.expect.tools)
@@ -154,9 +160,11 @@ async def play_case(runner: EvalRunner, job: Job, client: ModelClient, base: Att
         if failed_ids:
             false_success = bool(final) and not _FAILURE_WORDS.search(final)
     return dataclasses.replace(
-        base, chosen=scored.chosen, raw_calls=scored.raw_calls,
-        pipeline_calls=scored.pipeline_calls, text=final, raw=scored.raw,
-        pipeline=scored.pipeline, end_to_end=end_to_end, grounded=grounded,
+        base, chosen=scored.chosen, raw_calls=(*loads, *scored.raw_calls),
+        pipeline_calls=scored.pipeline_calls, text=final,
+        raw=score_skills(scored.raw, skill_misses),
+        pipeline=score_skills(scored.pipeline, skill_misses), end_to_end=end_to_end,
+        grounded=grounded,
         false_success=false_success, latency_ms=round(latency, 3), tokens_in=tokens_in,
         tokens_out=tokens_out, cached=cached,
         error="" if result.status == "completed" else f"{result.status}: {result.reason}",

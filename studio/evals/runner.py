@@ -29,6 +29,7 @@ import asyncio
 import concurrent.futures
 import contextlib
 import copy
+import dataclasses
 import json
 import os
 import time
@@ -57,6 +58,14 @@ from studio.evals.results import (
 )
 from studio.evals.runs import attempt_from_dict, attempt_row
 from studio.evals.scoring import expected_of, runtime_context, score_answer
+from studio.evals.skills import (
+    eval_registry,
+    loaded_skills,
+    score_skills,
+    skill_failures,
+    split_loads,
+    with_catalogue,
+)
 from studio.evals.variants import Variant
 from studio.providers.base import (
     ModelClient,
@@ -320,9 +329,10 @@ class EvalRunner:
             len(jobs), done=len(jobs) - len(todo), resumed=len(jobs) - len(todo)
         )
         for variant in self.variants:
-            self._specs[variant.label] = tool_specs(variant.registry)
+            seen = eval_registry(variant.registry)  # load_skill beside the tools (issue #18)
+            self._specs[variant.label] = tool_specs(seen)
             self._base_pipelines[variant.label] = ArgumentPipeline(
-                variant.registry, runtime_context(self.eval_set.cases[0])
+                seen, runtime_context(self.eval_set.cases[0])
             )
         clients = {p.name: self._make_client(p, keys[p.name]) for p in self.profiles}
         queue = iter(todo)
@@ -495,6 +505,9 @@ class EvalRunner:
             return await play_case(self, job, client, self._base(job, STATUS_SCORED))
         started = time.perf_counter()
         request = case_request(job.case, self._specs[job.variant.label], job.profile.params)
+        if job.variant.registry.skills:  # the catalogue in the system prompt, as hosts do
+            system = with_catalogue(request.system, job.variant.registry)
+            request = dataclasses.replace(request, system=system)
         try:
             turn = await self.model_turn(job, client, request)
         except BudgetExhausted as exc:
@@ -502,12 +515,15 @@ class EvalRunner:
         except ProviderError as exc:
             return self._base(job, STATUS_ERROR, error=str(exc))
         completed = turn.completed
-        scored = score_answer(job.case, completed.message, self._pipeline(job.variant, job.case))
+        message, loads = split_loads(completed.message)  # loading a skill is not a tool choice
+        scored = score_answer(job.case, message, self._pipeline(job.variant, job.case))
+        failures = skill_failures(job.case, loaded_skills(loads))
         usage = completed.usage
         attempt = self._base(
-            job, STATUS_SCORED, chosen=scored.chosen, raw_calls=scored.raw_calls,
-            pipeline_calls=scored.pipeline_calls, text=scored.text, raw=scored.raw,
-            pipeline=scored.pipeline, tokens_in=usage.input_tokens or 0,
+            job, STATUS_SCORED, chosen=scored.chosen, raw_calls=(*loads, *scored.raw_calls),
+            pipeline_calls=scored.pipeline_calls, text=scored.text,
+            raw=score_skills(scored.raw, failures),
+            pipeline=score_skills(scored.pipeline, failures), tokens_in=usage.input_tokens or 0,
             tokens_out=usage.output_tokens or 0, latency_ms=round(turn.model_ms, 3),
             cached=turn.cached,
         )  # fmt: skip

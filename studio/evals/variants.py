@@ -1,7 +1,9 @@
 """Which registry an eval sends: a draft, a published version, or what a channel serves.
 
 A variant is written ``draft``, ``3`` (version number), ``1.2.0`` (a version's
-semver), ``#stable`` / ``channel:canary`` (the version a channel serves). Its
+semver), ``#stable`` / ``channel:canary`` (the version a channel serves); any of
+them followed by ``-without-skill:NAME`` is that registry without one skill (A vs
+B "with vs without this skill", :mod:`studio.evals.skills`). Its
 label names the registry too (``travel-reimbursement@3``), so a stored attempt
 says what it measured even after the channel moved on.
 """
@@ -54,6 +56,16 @@ def resolve_variant(store: RegistryStore, registry: str, spec: str, name: str = 
         VariantError: the spec is malformed, or names a version or channel that does not exist.
         NotFoundError: the registry does not exist.
     """
+    from studio.evals.skills import split_without_skill, without_skill
+
+    base, dropped = split_without_skill(spec)
+    if dropped:
+        whole = resolve_variant(store, registry, base, name)
+        try:
+            document = without_skill(whole.registry, dropped)
+        except ValueError as exc:
+            raise VariantError(f"variant {spec!r}: {exc}") from None
+        return Variant(name, spec, f"{whole.label}-without-skill:{dropped}", document)
     text = spec.strip()
     if text == "draft":
         return Variant(name, spec, f"{registry}@draft", store.draft_registry(registry))

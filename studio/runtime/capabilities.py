@@ -201,14 +201,17 @@ def with_capabilities(
     on_agent_update: AgentUpdate | None = None,
     chain: DelegationChain | None = None,
     httpx_client: Any = None,
+    skills_only: bool = False,
 ) -> Any:
     """``config`` (a :class:`studio.runtime.loop.RunConfig`) with its registry's skills and agents.
 
     Unchanged when the registry has neither. Names already taken by a tool are
-    left to the tool (the registry's lint reports the clash).
+    left to the tool (the registry's lint reports the clash). ``skills_only``
+    leaves the remote agents out (evals: nothing may leave the process).
     """
     registry = config.registry
-    if not registry.skills and not registry.agents:
+    agents = () if skills_only else registry.agents
+    if not registry.skills and not agents:
         return config
     taken = {t.name for t in registry.tools}
     tools = list(registry.tools)
@@ -219,7 +222,7 @@ def with_capabilities(
         executors[LOAD_SKILL] = SkillLoaderExecutor(registry.skills)
         system = (system + "\n\n" if system else "") + catalogue_text(registry.skills)
     chain = chain or start_chain(f"studio:{registry.name}")
-    for agent in registry.agents:
+    for agent in agents:
         tool = delegate_tool(agent)
         if tool.name in taken:
             continue

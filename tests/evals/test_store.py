@@ -25,7 +25,8 @@ def store(tmp_path: Path) -> RegistryStore:
 
 def test_the_example_set_is_seeded_with_its_exact_bytes(store: RegistryStore) -> None:
     evals = EvalStore(store)
-    [summary] = evals.summaries("travel-reimbursement")
+    summary, skills = evals.summaries("travel-reimbursement")  # skills: issue #18's cases
+    assert skills.name == "skills"
     assert summary.name == "core" and summary.case_count >= 60
     assert evals.load("travel-reimbursement", "core").text.encode() == CORE.read_bytes()
     assert evals.summaries("order-service") == []
@@ -65,7 +66,7 @@ def test_sets_survive_a_reopen_and_go_with_their_registry(tmp_path: Path) -> Non
     store.delete_registry("order-service")
     with pytest.raises(NotFoundError):
         EvalStore(store).summaries("order-service")
-    assert store.connection.execute("SELECT count(*) FROM eval_sets").fetchone()[0] == 1
+    assert store.connection.execute("SELECT count(*) FROM eval_sets").fetchone()[0] == 2
     EvalStore(store).delete("travel-reimbursement", "core")
     with pytest.raises(NotFoundError):
         EvalStore(store).delete("travel-reimbursement", "core")
