@@ -159,7 +159,7 @@ def check_session(
 
         report = revalidate(messages, registry, version=version, context=context,
                             recorded_prepared=recorded_prepared)  # fmt: skip
-    names = {c.name for m in messages for c in m.tool_calls}
+    names = {p.name for m in messages for p in m.parts if isinstance(p, ToolCallPart)}
     guessed = registry is None or any(registry.tool(n) is None for n in names)
     return SessionCheck(
         analyse_pairing(messages), tuple(find_suspicious(messages, registry)), report,

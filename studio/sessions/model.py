@@ -76,15 +76,16 @@ class Message:
 
     @property
     def text(self) -> str:
-        return "".join(p.text for p in self.parts if isinstance(p, TextPart))
+        return "".join([p.text for p in self.parts if isinstance(p, TextPart)])
 
     @property
     def tool_calls(self) -> tuple[ToolCallPart, ...]:
-        return tuple(p for p in self.parts if isinstance(p, ToolCallPart))
+        # List comprehensions: the analyses call these per message, a generator costs 2×.
+        return tuple([p for p in self.parts if isinstance(p, ToolCallPart)])
 
     @property
     def tool_results(self) -> tuple[ToolResultPart, ...]:
-        return tuple(p for p in self.parts if isinstance(p, ToolResultPart))
+        return tuple([p for p in self.parts if isinstance(p, ToolResultPart)])
 
 
 def part_to_dict(part: Part) -> dict[str, JSONValue]:

@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
+import orjson
+
 from studio.sessions.model import Message, Role, ToolCallPart, ToolResultPart
 
 
@@ -415,6 +417,10 @@ def _wire_indexes(messages: Sequence[Message]) -> list[int]:
 
 
 def _is_json_object(text: str) -> bool:
+    try:  # orjson first (~4× faster): what it decodes, json.loads decodes to the same kind
+        return isinstance(orjson.loads(text), dict)
+    except orjson.JSONDecodeError:
+        pass  # malformed, or what only json.loads accepts (NaN, a lone surrogate)
     try:
         return isinstance(json.loads(text), dict)
     except ValueError:

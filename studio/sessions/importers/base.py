@@ -381,13 +381,18 @@ def renumber_ids(messages: list[Message], reader: Reader, *, prefix: str = "call
     name when both carry one), so renumbering never breaks a pairing that
     was recoverable.
     """
+    # One pass over the parts (not the tool_calls/tool_results tuples built per message):
+    # most logs need no renumbering, and this check is all they pay.
     counts: dict[str, int] = {}
+    blank_result = False
     for msg in messages:
-        for call in msg.tool_calls:
-            counts[call.id] = counts.get(call.id, 0) + 1
+        for part in msg.parts:
+            if isinstance(part, ToolCallPart):
+                counts[part.id] = counts.get(part.id, 0) + 1
+            elif isinstance(part, ToolResultPart) and not blank_result:
+                blank_result = not part.id.strip()
     needs = {cid for cid, n in counts.items() if n > 1 or not cid.strip()}
-    result_ids = {r.id for m in messages for r in m.tool_results}
-    if not needs and not any(not rid.strip() for rid in result_ids):
+    if not needs and not blank_result:
         return messages
     used = {cid for cid in counts if cid not in needs}
     # original id → open (new id, name) in call order
