@@ -96,6 +96,10 @@ class _LanguageWatch(QObject):
 
     def _fire(self) -> None:
         self._pending = False
+        # A closed window (a test's, or one waiting for deletion) still hears the
+        # application's LanguageChange: nothing of it is rebuilt then.
+        if getattr(self.parent(), "_closed", False):
+            return
         self._on_change()
 
 
