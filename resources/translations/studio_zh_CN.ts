@@ -2379,6 +2379,10 @@ Risk: R read · W write · D destructive</source>
         <translation>评测</translation>
     </message>
     <message>
+        <source>Skills &amp; agents</source>
+        <translation>技能和智能体</translation>
+    </message>
+    <message>
         <source>Dismiss</source>
         <translation>关闭提示</translation>
     </message>
@@ -3330,6 +3334,14 @@ PATH_TO_PASS_THROUGH</translation>
         <source>Run {status}</source>
         <translation>运行{status}</translation>
     </message>
+    <message>
+        <source>{agent} asks: {question} — type your answer and Run</source>
+        <translation>{agent} 询问：{question} — 请输入你的回答，然后点击“运行”</translation>
+    </message>
+    <message>
+        <source>{agent}: {state}</source>
+        <translation>{agent}：{state}</translation>
+    </message>
 </context>
 <context>
     <name>PreviewWidget</name>
@@ -3584,37 +3596,6 @@ PATH_TO_PASS_THROUGH</translation>
     </message>
 </context>
 <context>
-    <name>ProxyLogView</name>
-    <message>
-        <source>Seq</source>
-        <translation>序号</translation>
-    </message>
-    <message>
-        <source>Event</source>
-        <translation>事件</translation>
-    </message>
-    <message>
-        <source>Summary</source>
-        <translation>摘要</translation>
-    </message>
-    <message>
-        <source>{action} · {messages} messages ({new} new) · {problems} problem(s)</source>
-        <translation>{action} · {messages} 条消息（{new} 条新消息）· {problems} 个问题</translation>
-    </message>
-    <message>
-        <source>status {status} · {calls} call(s) · stop: {stop}</source>
-        <translation>状态 {status} · {calls} 个调用 · 停止原因：{stop}</translation>
-    </message>
-    <message>
-        <source>{count} change(s) before forwarding</source>
-        <translation>转发前做了 {count} 处修改</translation>
-    </message>
-    <message>
-        <source>refused with status {status}</source>
-        <translation>已拒绝，状态 {status}</translation>
-    </message>
-</context>
-<context>
     <name>ProxyDialog</name>
     <message>
         <source>Record proxy</source>
@@ -3671,6 +3652,37 @@ PATH_TO_PASS_THROUGH</translation>
     <message>
         <source>Refuse it with the provider's error</source>
         <translation>以提供方的错误拒绝</translation>
+    </message>
+</context>
+<context>
+    <name>ProxyLogView</name>
+    <message>
+        <source>Seq</source>
+        <translation>序号</translation>
+    </message>
+    <message>
+        <source>Event</source>
+        <translation>事件</translation>
+    </message>
+    <message>
+        <source>Summary</source>
+        <translation>摘要</translation>
+    </message>
+    <message>
+        <source>{action} · {messages} messages ({new} new) · {problems} problem(s)</source>
+        <translation>{action} · {messages} 条消息（{new} 条新消息）· {problems} 个问题</translation>
+    </message>
+    <message>
+        <source>status {status} · {calls} call(s) · stop: {stop}</source>
+        <translation>状态 {status} · {calls} 个调用 · 停止原因：{stop}</translation>
+    </message>
+    <message>
+        <source>{count} change(s) before forwarding</source>
+        <translation>转发前做了 {count} 处修改</translation>
+    </message>
+    <message>
+        <source>refused with status {status}</source>
+        <translation>已拒绝，状态 {status}</translation>
     </message>
 </context>
 <context>
