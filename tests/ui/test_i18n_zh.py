@@ -253,7 +253,7 @@ def test_every_mode_of_the_window_is_chinese(qtbot, window: MainWindow) -> None:
     window.show()
     window.open_registry(REGISTRY)
     problems: list[str] = []
-    for mode in ("editor", "playground", "sessions", "diff", "release", "evals"):
+    for mode in ("editor", "playground", "sessions", "diff", "release", "evals", "skills"):
         window.show_mode(mode)
         qtbot.wait(50)
         problems += [f"[{mode}] {line}" for line in english_in(window)]
