@@ -181,6 +181,7 @@ class Reader:
                 (its JSON path and file line, :attr:`origins`).
         """
         watched = self._cancel is not None or self._on_message is not None
+        origins, item_lines = self.origins, self.item_lines  # locals: this runs per message
         for i, item in enumerate(items):
             if watched:
                 self.tick()
@@ -189,14 +190,18 @@ class Reader:
                 yield i, where, item
                 continue
             start = len(sink)
-            if len(self.origins) < start:
+            if len(origins) < start:
                 # Messages made outside the loop (a top-level system prompt).
-                self.origins.extend([Origin("", self.line)] * (start - len(self.origins)))
+                origins.extend([Origin("", self.line)] * (start - len(origins)))
             yield i, where, item
             added = len(sink) - start
             if added:
-                line = self.item_lines[i] if i < len(self.item_lines) else self.line
-                self.origins.extend([Origin(where, line)] * added)
+                line = item_lines[i] if i < len(item_lines) else self.line
+                origin = Origin(where, line)
+                if added == 1:
+                    origins.append(origin)
+                else:
+                    origins.extend([origin] * added)
 
 
 @dataclass(slots=True)

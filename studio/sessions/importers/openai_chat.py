@@ -22,11 +22,10 @@ from studio.sessions.importers.base import (
     decode_arguments,
     kind_of,
     renumber_ids,
-    text_parts,
     tool_definitions,
     vendor_fields,
 )
-from studio.sessions.model import Message, Part, Role, ToolCallPart, ToolResultPart
+from studio.sessions.model import Message, Part, Role, TextPart, ToolCallPart, ToolResultPart
 
 _MESSAGE_KEYS = frozenset(
     {"role", "content", "tool_calls", "tool_call_id", "tool_call_ids", "name", "function_call"}
@@ -74,13 +73,17 @@ def read_message(entry: Any, path: str, reader: Reader) -> list[Message]:
     role = _ROLES.get(role_name) if isinstance(role_name, str) else None
     if role is None:
         raise Rejected(f"{path}.role", f"unknown role {role_name!r}")
-    extra = vendor_fields(entry, _MESSAGE_KEYS)
+    # The usual message (known keys only, text content) skips the helpers' calls.
+    extra = {} if entry.keys() <= _MESSAGE_KEYS else vendor_fields(entry, _MESSAGE_KEYS)
     if role_name == "developer":
         extra["role"] = "developer"
     if role is Role.TOOL:
         return [_tool_message(entry, path, reader, extra)]
-    text = content_text(entry.get("content"), f"{path}.content", reader, extra)
-    parts: list[Part] = list(text_parts(text))
+    content = entry.get("content")
+    text = (
+        content if type(content) is str else content_text(content, f"{path}.content", reader, extra)
+    )
+    parts: list[Part] = [TextPart(text)] if text else []
     if role is Role.ASSISTANT:
         calls = entry.get("tool_calls")
         if calls is not None and not isinstance(calls, list):
