@@ -161,6 +161,12 @@ def text_html(item: ConversationItem, dark: bool) -> str:
 
 def card_html(item: ConversationItem, audit: CallAudit, dark: bool) -> str:
     """The HTML body of ``item``'s card."""
+    if item.name.startswith(("load_skill", "delegate_to_")):  # skills and A2A (issue #18)
+        from studio.ui.playground.capability_cards import capability_html
+
+        special = capability_html(item, audit, dark)
+        if special is not None:
+            return special
     if item.kind == "call":
         return call_html(item, audit, dark)
     if item.kind == "result":
@@ -178,6 +184,8 @@ def status_text(item: ConversationItem, audit: CallAudit) -> str:
         done = audit.completed
         latency = done.get("latency_ms") or 0
         return f"{done.get('status', '')} · {latency:.0f} ms"
+    if audit.updates:  # a delegation's latest streamed state
+        return f"a2a: {audit.updates[-1][0]}"
     if audit.executing:
         return f"executing ({audit.executing.get('executor', '')})"
     if audit.approval and not audit.decided:

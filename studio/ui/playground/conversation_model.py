@@ -48,6 +48,8 @@ class CallAudit:
     decided: dict[str, Any] | None = None
     executing: dict[str, Any] | None = None
     completed: dict[str, Any] | None = None
+    updates: list[tuple[str, str]] = field(default_factory=list)
+    """A delegation's streamed (state, text), in order (issue #18)."""
 
 
 @dataclass

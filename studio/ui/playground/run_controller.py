@@ -39,12 +39,14 @@ class RunController(QObject):
         eventReceived(RunEvent): Every event, right after it is persisted.
         runFinished(RunResult): The run ended (completed, partial, failed, cancelled).
         busyChanged(bool): A run started or ended.
+        agentUpdate(str, str, str): A delegation's streamed (agent, state, text).
     """
 
     runStarted = Signal(object)
     eventReceived = Signal(object)
     runFinished = Signal(object)
     busyChanged = Signal(bool)
+    agentUpdate = Signal(str, str, str)
 
     def __init__(
         self,
@@ -88,6 +90,10 @@ class RunController(QObject):
         session_id = self.session_id
         if from_message is not None and session_id is None:
             raise RuntimeError("there is no session to run again from")
+        from studio.runtime.capabilities import with_capabilities
+
+        # The catalogue, load_skill and delegate_to_<agent>, as studio run has them (issue #18).
+        config = with_capabilities(config, on_agent_update=self.agentUpdate.emit)
         client = self.client_factory(profile)
         kwargs: dict[str, Any] = {"approver": self.approver, "on_event": self._on_event}
         try:

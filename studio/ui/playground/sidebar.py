@@ -449,7 +449,9 @@ class PlaygroundSidebar(QScrollArea):
                 copy = self.working_copy(name)
                 if copy is not None:
                     self._unsaved = copy.unsaved
-                    return copy.registry
+                    from studio.ui.playground.capability_cards import with_draft_capabilities
+
+                    return with_draft_capabilities(self.store, copy.registry)  # skills, agents
                 return self.store.draft_registry(name)
             return self.store.load_version(name, int(version)).registry
         except StoreError as exc:  # deleted or renamed elsewhere meanwhile

@@ -197,6 +197,9 @@ class PlaygroundView(QWidget):
         self.controller.eventReceived.connect(self._on_event)
         self.controller.runFinished.connect(self._on_finished)
         self.controller.busyChanged.connect(self._on_busy)
+        self.controller.agentUpdate.connect(self._on_agent_update)  # delegations (issue #18)
+        self._answer_from: int | None = None
+        """Set while a delegated task waits for the user: the next Run continues there."""
         self._update_buttons()
 
     # ------------------------------------------------------------------ sizing
@@ -215,7 +218,7 @@ class PlaygroundView(QWidget):
         if not prompt:
             self.status_label.setText(self.tr("Type a prompt first"))
             return None
-        return self._start(prompt, None)
+        return self._start(prompt, self._answer_from)
 
     def run_again_from_selected(self) -> Run | None:
         """A new session with the messages up to the selected one, run from there."""
@@ -236,6 +239,7 @@ class PlaygroundView(QWidget):
             self.status_label.setText(str(exc))
             return None
         self.prompt_edit.clear()
+        self._answer_from = None
         return run
 
     def stop(self) -> None:
@@ -308,6 +312,21 @@ class PlaygroundView(QWidget):
         reason = f": {result.reason}" if result.reason else ""
         status = self.tr("Run {status}").format(status=result.status)
         self.status_label.setText(f"{status}{reason}"[:160])
+        from studio.ui.playground.capability_cards import pending_question
+
+        waiting = pending_question(self.model.items())
+        self._answer_from = len(result.messages) - 1 if waiting else None
+        if waiting:  # answer the remote agent from the prompt box: the run continues there
+            text = self.tr("{agent} asks: {question} — type your answer and Run")
+            self.status_label.setText(text.format(agent=waiting[0], question=waiting[1])[:200])
+
+    def _on_agent_update(self, agent: str, state: str, text: str) -> None:
+        from studio.ui.playground.capability_cards import apply_agent_update
+
+        if apply_agent_update(self.model, agent, state, text):
+            self.status_label.setText(
+                self.tr("{agent}: {state}").format(agent=agent, state=state)[:160]
+            )
 
     def _on_busy(self, _busy: bool) -> None:
         self._update_buttons()
