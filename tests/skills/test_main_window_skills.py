@@ -49,6 +49,7 @@ def test_skills_mode_is_lazy_edits_undo_through_the_window_and_save_to_the_draft
     groups = [panel.tree.topLevelItem(i).text(0) for i in range(3)]
     assert groups == ["Tools (4)", "Skills (1)", "Remote agents (1)"]
     assert [n for n, b in window.mode_toolbars.items() if b.isVisible()] == ["skills"]
+    assert window.actions.undo in window.mode_toolbars["skills"].actions()
 
     assert panel.select("skill", REGISTRY)
     editor = panel.editor

@@ -71,7 +71,9 @@ def install_skills_mode(window: Any) -> QAction:
         button.setObjectName("modeButton_show_skills")
         button.setAutoRaise(True)
     bar.retranslate()
-    window.mode_toolbars[MODE] = window._mode_toolbar("skillsToolbar")
+    bar = window._mode_toolbar("skillsToolbar")
+    bar.addActions([window.actions.undo, window.actions.redo])  # the skill's stack while shown
+    window.mode_toolbars[MODE] = bar
     action.toggled.connect(lambda on: on and show_skills(window))
     window.modes.currentChanged.connect(lambda _i: _follow_undo(window))
     window.registry_combo.currentIndexChanged.connect(lambda _i: _follow_registry(window))
