@@ -358,9 +358,9 @@ def _check(store: RegistryStore | None, args: argparse.Namespace) -> int:
                 continue
             import_errors += [str(e) for e in outcome.errors]
             for s in outcome.sessions:
-                origins = [f"{o}" for o in s.origins]
                 label = f"{name}:{s.line} · {one_line(s.title)}" if s.title else f"{name}:{s.line}"
-                targets.append((label, s.messages, {"origins": origins}))
+                # check_session words each origin once (str), no list of them first.
+                targets.append((label, s.messages, {"origins": s.origins}))
     else:
         from registry_db import NotFoundError
         from registry_db.sessions import SessionStore

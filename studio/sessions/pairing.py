@@ -189,8 +189,8 @@ def analyse_pairing(messages: Sequence[Message]) -> PairingReport:
     wire_index = _wire_indexes(messages)
     for mi, msg in enumerate(messages):
         for pi, part in enumerate(msg.parts):
-            pos = Position(mi, pi)
             if isinstance(part, ToolCallPart):
+                pos = Position(mi, pi)  # per call or result only: text parts need none
                 # The id as the file had it: an importer renumbers reused ids
                 # (keeping the original in extra) so the pairs stay readable.
                 original = str(part.extra.get("original_id", part.id))
@@ -228,6 +228,7 @@ def analyse_pairing(messages: Sequence[Message]) -> PairingReport:
                         )
                     )
             elif isinstance(part, ToolResultPart):
+                pos = Position(mi, pi)
                 if part.id in results:
                     problems.append(
                         PairingProblem(
