@@ -90,3 +90,20 @@ def test_mcp_serves_skills_as_prompts_and_resources(db: Path, mode: str) -> None
     assert f"{SKILL}/SKILL.md" in names and f"{SKILL}/scripts/calc_over_limit.py" in names
     assert skill_md.contents[0].text.startswith("---")
     assert "annual-leave" in str(unknown)
+
+
+def test_the_mcp_inspector_lists_and_gets_the_skill_prompt(db: Path) -> None:
+    from .test_serve_inspector import INSPECTOR, _inspect
+
+    if not INSPECTOR.exists():
+        pytest.skip(f"the MCP Inspector is not installed at {INSPECTOR}: run .ci/mcp-clients.sh")
+    import sys
+
+    target = [sys.executable, "-m", "studio.cli", "mcp", "serve", REGISTRY, "--version",
+              str(_latest(db)), "--stdio", "--db", str(db)]  # fmt: skip
+    listing = _inspect(INSPECTOR, target, "prompts/list")
+    assert [p["name"] for p in listing["prompts"]] == [SKILL]
+    got = _inspect(INSPECTOR, target, "prompts/get", "--prompt-name", SKILL)
+    assert "search_policy" in got["messages"][0]["content"]["text"]
+    resources = _inspect(INSPECTOR, target, "resources/list")
+    assert f"skill://{SKILL}/SKILL.md" in [r["uri"] for r in resources["resources"]]
