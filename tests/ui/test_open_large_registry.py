@@ -26,7 +26,9 @@ from tests.ui.registry_helpers import WAIT_MS, ScriptedPrompts
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 
-SLOW_LOAD_S = 0.3
+SLOW_LOAD_S = 1.0
+"""How long the worker sleeps in a load: a GUI blocked by the load would miss its
+timer for that long, while a loaded machine alone delays a tick by a few hundred ms."""
 
 
 def _registry(name: str, size: int) -> Registry:
@@ -124,7 +126,7 @@ def test_large_registry_loads_off_the_gui_thread_and_ends_active_and_linted(
     assert thread is not threading.main_thread()
     # The GUI kept running while the worker slept in the load.
     assert len(ticks) >= 10
-    assert max(b - a for a, b in itertools.pairwise(ticks)) < SLOW_LOAD_S
+    assert max(b - a for a, b in itertools.pairwise(ticks)) < 0.8 * SLOW_LOAD_S
 
     assert window.opening is None
     assert not window.loading_banner.isVisible()
