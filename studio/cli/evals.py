@@ -558,6 +558,12 @@ def _run(store: RegistryStore, args: argparse.Namespace) -> int:
                 cells.append(_percent(float(row.get("end_to_end", 0.0))))
             cells += [str(row["skipped"]), str(row["errors"])]
             print("\t".join(cells))
+        if any(c.expect.skills for c in eval_set.cases):  # issue #18: loads, violations
+            from studio.evals.skills import format_skill_report, skill_report
+
+            rows = skill_report(summary.attempts, {c.id: c for c in eval_set.cases},
+                                [v.registry for v in variants])  # fmt: skip
+            print("skills: " + format_skill_report(rows).replace("\n", "\nskills: "))
         p = summary.progress
         print(f"{p.requests} requests sent, {p.cached} answers from the cache, "
               f"{p.resumed} attempts kept from before")  # fmt: skip

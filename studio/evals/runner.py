@@ -547,7 +547,9 @@ class EvalRunner:
         if not cache and not rows:
             return
         loop = asyncio.get_running_loop()
-        await loop.run_in_executor(self._writer, self._write, rows, cache)
+        # Shielded: the periodic flusher is cancelled at the end of a run, and cancelling a
+        # write still queued behind another on the writer thread would drop its rows.
+        await asyncio.shield(loop.run_in_executor(self._writer, self._write, rows, cache))
 
     def _write(self, rows: list[AttemptRow], cache: list[tuple[str, str, str, str]]) -> None:
         if self._writer_runs is None:

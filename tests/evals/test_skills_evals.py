@@ -154,6 +154,7 @@ def test_with_vs_without_the_skill_multi_step(store: RegistryStore) -> None:
     runner, cases, variants = _runner(store, spec, SkillFollowingModel(), multi_step=True)
     assert variants[1].registry.skills == () and variants[1].label.endswith(spec)
     summary = asyncio.run(runner.run())
+    assert summary.status == "done" and len(summary.attempts) == 16, summary
     assert all(a.status == "scored" for a in summary.attempts), [a.error for a in summary.attempts]
     by_id = {c.id: c for c in cases.cases}
     report = skill_report(summary.attempts, by_id, [v.registry for v in variants])
@@ -178,3 +179,28 @@ def test_a_variant_without_an_unknown_skill_is_one_clear_line(store: RegistrySto
         "variant 'draft-without-skill:annual-leave': travel-reimbursement has no skill "
         "'annual-leave' (skills: travel-reimbursement)"
     )
+
+
+def test_the_cli_prints_the_skill_report(tmp_path: Path, monkeypatch, capsys) -> None:
+    from registry_db.profiles import ProfileRepository
+    from studio.cli import main
+    from tests.evals.loopback_model import Behaviour, LoopbackModel
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-loop")
+    path = tmp_path / "cli.sqlite3"
+    with LoopbackModel(Behaviour(malformed_rate=0, alias_rate=0)) as server:
+        with RegistryStore.open(path) as opened:
+            seed_examples(opened)
+            profile = ModelProfile("loop", ProviderKind.OPENAI_CHAT, server.base_url, "m",
+                                   "OPENAI_API_KEY")  # fmt: skip
+            ProfileRepository(opened).add(profile)
+        argv = ["--db", str(path), "eval", "run", REGISTRY, "skills", "--profile", "loop",
+                "--a", "draft", "--b", f"draft-without-skill:{SKILL}",
+                "--multi-step", "--quiet"]  # fmt: skip
+        code = main(argv)
+    out = capsys.readouterr().out
+    assert code == 0, out
+    lines = [line for line in out.splitlines() if line.startswith("skills: ")]
+    assert len(lines) == 2, out
+    assert f"@draft-without-skill:{SKILL}: task success" in lines[1]
+    assert "violations" in lines[0] and "mis-trigger" in lines[0]
