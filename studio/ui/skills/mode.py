@@ -106,6 +106,7 @@ def _build(window: Any, name: str) -> SkillsPanel:
     editor = panel.editor
     for own in (editor.undo_action, editor.redo_action):
         own.setShortcuts([])  # the window's Undo/Redo drive this stack while shown
+    editor.toolbar.hide()  # its Undo/Redo are the window's (Edit menu, the mode's toolbar)
     window.undo_group.addStack(editor.undo_stack)
     panel.saved.connect(lambda _name: window.refresh_registries())
     window.skills_panel = panel
