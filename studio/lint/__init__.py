@@ -1,6 +1,12 @@
 """The description and schema linter.
 
-Importing this package registers every rule (:mod:`studio.lint.rules`).
+Importing this package is cheap: it gives the types the UI and the CLI need
+(:class:`Severity`, :class:`Finding`, :data:`PROFILES`, the rule decorators…)
+from :mod:`studio.lint.model`, a leaf that imports no rule. The rules are
+imported (registered) on the first read of :data:`RULES` — which the engine's
+first lint does — and the engine, scores and similarity index on first access
+to one of their names here (PEP 562), so the GUI's first paint and
+``studio --help`` do not pay for jsonschema, markdown_it and the phrase tables.
 Typical use::
 
     from studio.lint import lint_registry, Linter
@@ -9,22 +15,11 @@ Typical use::
     report = linter.update_tool("get_order", edited_tool)
 """
 
-from studio.lint import rules  # noqa: F401 - registers every rule
-from studio.lint.config import (
-    DEFAULT_OPTIONS,
-    LintConfig,
-    LintConfigError,
-    Suppression,
-)
-from studio.lint.engine import (
-    ENGINE_RULES,
-    Linter,
-    LintReport,
-    TokenTotals,
-    lint_registry,
-    rule_info,
-    similar_pairs,
-)
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from studio.lint.model import (
     PROFILES,
     RULES,
@@ -35,11 +30,63 @@ from studio.lint.model import (
     Rule,
     Scope,
     Severity,
+    all_rules,
     registry_rule,
     tool_rule,
 )
-from studio.lint.scores import COMPONENTS, ToolScores, score_tool
-from studio.lint.similarity import SimilarityIndex, SimilarPair
+
+if TYPE_CHECKING:
+    from studio.lint.config import (
+        DEFAULT_OPTIONS,
+        LintConfig,
+        LintConfigError,
+        Suppression,
+    )
+    from studio.lint.engine import (
+        ENGINE_RULES,
+        Linter,
+        LintReport,
+        TokenTotals,
+        lint_registry,
+        rule_info,
+        similar_pairs,
+    )
+    from studio.lint.scores import COMPONENTS, ToolScores, score_tool
+    from studio.lint.similarity import SimilarityIndex, SimilarPair
+
+_LAZY: dict[str, str] = {
+    "DEFAULT_OPTIONS": "studio.lint.config",
+    "LintConfig": "studio.lint.config",
+    "LintConfigError": "studio.lint.config",
+    "Suppression": "studio.lint.config",
+    "ENGINE_RULES": "studio.lint.engine",
+    "Linter": "studio.lint.engine",
+    "LintReport": "studio.lint.engine",
+    "TokenTotals": "studio.lint.engine",
+    "lint_registry": "studio.lint.engine",
+    "rule_info": "studio.lint.engine",
+    "similar_pairs": "studio.lint.engine",
+    "COMPONENTS": "studio.lint.scores",
+    "ToolScores": "studio.lint.scores",
+    "score_tool": "studio.lint.scores",
+    "SimilarityIndex": "studio.lint.similarity",
+    "SimilarPair": "studio.lint.similarity",
+}
+"""Public names whose modules are imported on first access (PEP 562)."""
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # later accesses skip this hook
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __all__ = [
     "COMPONENTS",
@@ -63,6 +110,7 @@ __all__ = [
     "Suppression",
     "TokenTotals",
     "ToolScores",
+    "all_rules",
     "lint_registry",
     "registry_rule",
     "rule_info",

@@ -19,10 +19,11 @@ import dataclasses
 import gc
 import json
 import logging
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import cast
+from functools import cache
+from typing import TYPE_CHECKING, cast
 
 from studio.contract.model import Registry, RegistrySettings, ToolContract
 from studio.contract.token_count import (
@@ -31,7 +32,6 @@ from studio.contract.token_count import (
     count_tokens,
     flush_token_cache,
 )
-from studio.lint import rules as _rules  # noqa: F401 - registers every rule
 from studio.lint.cache import memo_slots, render_cached
 from studio.lint.config import LintConfig, Suppression
 from studio.lint.model import (
@@ -46,9 +46,11 @@ from studio.lint.model import (
     ToolCheck,
 )
 from studio.lint.parallel import Forked, can_fork
-from studio.lint.rules.ambiguity import PAIR_RULE_IDS, AmbiguityState, pair_hits
 from studio.lint.scores import ToolScores, score_tool
 from studio.lint.similarity import SimilarPair
+
+if TYPE_CHECKING:
+    from studio.lint.rules.ambiguity import AmbiguityState
 
 log = logging.getLogger(__name__)
 
@@ -85,6 +87,25 @@ ENGINE_RULES: dict[str, Rule] = {
     ),
 }
 """Findings the engine reports itself; not part of :data:`RULES`, never run."""
+
+
+@cache
+def _pair_rule_ids() -> frozenset[str]:
+    """The ambiguity module's pair rules, imported on first use (it is a rule module)."""
+    from studio.lint.rules.ambiguity import PAIR_RULE_IDS
+
+    return PAIR_RULE_IDS
+
+
+def _pair_hits(
+    pairs: Iterable[SimilarPair],
+    rule_ids: Collection[str] | str,
+    state: AmbiguityState | None = None,
+) -> Iterator[tuple[str, Hit]]:
+    """:func:`studio.lint.rules.ambiguity.pair_hits`, imported on first use."""
+    from studio.lint.rules.ambiguity import pair_hits
+
+    return pair_hits(pairs, rule_ids, state)
 
 
 def rule_info(rule_id: str) -> Rule | None:
@@ -152,7 +173,7 @@ class LintReport:
         return [
             f
             for f in self.findings
-            if f.tool == name or (f.rule_id in PAIR_RULE_IDS and name in f.related)
+            if f.tool == name or (f.rule_id in _pair_rule_ids() and name in f.related)
         ]
 
     def worst(self) -> Severity | None:
@@ -175,7 +196,7 @@ def finding_tools(f: Finding) -> tuple[str, ...]:
     """
     if f.tool is None:
         return ()
-    if f.rule_id in PAIR_RULE_IDS:
+    if f.rule_id in _pair_rule_ids():
         return (f.tool, *(t for t in f.related if t != f.tool))
     return (f.tool,)
 
@@ -269,13 +290,14 @@ class Linter:
         self._registry = registry
         active = [r for r in RULES.values() if config.is_enabled(r.id) and r.applies_to(profile)]
         # Each per-tool rule with its check, typed as one (rules run for every tool).
+        pair_rule_ids = _pair_rule_ids()
         self._tool_rules: list[tuple[Rule, ToolCheck]] = [
             (r, cast(ToolCheck, r.check)) for r in active if r.scope is Scope.TOOL
         ]
         self._registry_rules = [
-            r for r in active if r.scope is Scope.REGISTRY and r.id not in PAIR_RULE_IDS
+            r for r in active if r.scope is Scope.REGISTRY and r.id not in pair_rule_ids
         ]
-        self._pair_rules = [r for r in active if r.id in PAIR_RULE_IDS]
+        self._pair_rules = [r for r in active if r.id in pair_rule_ids]
         self._rule_ids = tuple(r.id for r in active)
         self._supp: dict[tuple[str, str], list[Suppression]] = {}
         for s in config.suppressions:
@@ -367,6 +389,8 @@ class Linter:
     # ------------------------------------------------------------ internals
 
     def _build_ambiguity(self, tools: Iterable[ToolContract]) -> AmbiguityState:
+        from studio.lint.rules.ambiguity import AmbiguityState
+
         state = AmbiguityState(
             self._settings.description_template, self._settings.verbs, self._options
         )
@@ -380,7 +404,7 @@ class Linter:
         state = self._build_ambiguity(tools)
         pairs = state.similar_pairs({name: i for i, name in enumerate(self._order)})
         rules = {r.id: r for r in self._pair_rules}
-        return pairs, list(pair_hits(pairs, rules, state))
+        return pairs, list(_pair_hits(pairs, rules, state))
 
     def _context(self) -> LintContext:
         return LintContext(self._registry, self._settings, self.profile, self._options)
@@ -480,7 +504,7 @@ class Linter:
             # state caches them), so their findings are kept by hit identity.
             known = self._pair_findings
             fresh: dict[int, tuple[Hit, Finding]] = {}
-            for rule_id, h in pair_hits(pairs, rules, self._ambiguity):
+            for rule_id, h in _pair_hits(pairs, rules, self._ambiguity):
                 entry = known.get(id(h))
                 if entry is None or entry[0] is not h:
                     entry = (h, self._finding(rules[rule_id], h, h.tool))

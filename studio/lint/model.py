@@ -9,7 +9,7 @@ and drops suppressed ones.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING
@@ -122,8 +122,102 @@ class Rule:
         return self.profiles is None or profile in self.profiles
 
 
-RULES: dict[str, Rule] = {}
-"""Every registered rule by id (filled when :mod:`studio.lint.rules` is imported)."""
+class RuleRegistry(MutableMapping[str, Rule]):
+    """Every registered rule by id, the rule modules imported on first read.
+
+    Why lazy: the rule modules pull in jsonschema, markdown_it and large
+    phrase tables (~0.7 s), while most importers of :mod:`studio.lint` (the
+    editor's field markers, the Problems dock, ``studio --help``) only need
+    :class:`Severity` or :data:`PROFILES`. Any read (``RULES[id]``, ``in``,
+    iteration, ``len``) or write through the mapping first loads every rule,
+    so callers see the same full registry as before. A rule module imported
+    directly registers through :meth:`register`, which never loads the rest.
+    """
+
+    def __init__(self) -> None:
+        self._rules: dict[str, Rule] = {}
+        self._loaded = False
+
+    def register(self, rule: Rule) -> None:
+        """Add ``rule`` as its module is imported; ids must be unique."""
+        if rule.id in self._rules:
+            raise ValueError(f"lint rule {rule.id!r} is registered twice")
+        self._rules[rule.id] = rule
+
+    def _load(self) -> dict[str, Rule]:
+        if not self._loaded:
+            self._loaded = True  # set first: rule modules register while loading
+            try:
+                from studio.lint.rules import load_all  # deferred: the point
+
+                order = load_all()
+            except BaseException:
+                self._loaded = False
+                raise
+            ordered = _in_module_order(self._rules, order)
+            if list(ordered) != list(self._rules):
+                # In place: the dict may be gc-frozen (a lint keeps frozen objects alive).
+                self._rules.clear()
+                self._rules.update(ordered)
+        return self._rules
+
+    @property
+    def loaded(self) -> bool:
+        """Whether the rule modules have been imported (for start-up tests)."""
+        return self._loaded
+
+    def __getitem__(self, rule_id: str) -> Rule:
+        return self._load()[rule_id]
+
+    def __setitem__(self, rule_id: str, rule: Rule) -> None:
+        self._load()[rule_id] = rule
+
+    def __delitem__(self, rule_id: str) -> None:
+        del self._load()[rule_id]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._load())
+
+    def __len__(self) -> int:
+        return len(self._load())
+
+    def __contains__(self, rule_id: object) -> bool:
+        return rule_id in self._load()
+
+    def __repr__(self) -> str:
+        return f"RuleRegistry({len(self)} rules)"
+
+
+def _in_module_order(rules: dict[str, Rule], modules: Sequence[str]) -> dict[str, Rule]:
+    """``rules`` ordered as an import of every module in ``modules`` would register them.
+
+    A rule module imported on its own before the first load (e.g. ``cost`` for
+    a constant) registers early; the run and report order stays the documented
+    one. A rule belongs to the listed module its check's module is, or is a
+    ``<module>_…`` helper of (``security_grammar`` → ``security``); rules of
+    unlisted modules keep their place at the end.
+    """
+    prefix = "studio.lint.rules."
+
+    def owner(rule: Rule) -> int:
+        name = getattr(rule.check, "__module__", "") or ""
+        base = name[len(prefix) :] if name.startswith(prefix) else ""
+        for i, module in enumerate(modules):
+            if base == module or base.startswith(module + "_"):
+                return i
+        return len(modules)
+
+    ranked = sorted(enumerate(rules.values()), key=lambda p: (owner(p[1]), p[0]))
+    return {rule.id: rule for _, rule in ranked}
+
+
+RULES: RuleRegistry = RuleRegistry()
+"""Every registered rule by id (the rule modules are imported on first read)."""
+
+
+def all_rules() -> list[Rule]:
+    """Every rule in registration order, importing the rule modules if not yet done."""
+    return list(RULES.values())
 
 
 def _register(
@@ -136,17 +230,17 @@ def _register(
     has_fix: bool,
 ) -> Callable[[Callable], Callable]:
     def decorate(fn: Callable) -> Callable:
-        if id in RULES:
-            raise ValueError(f"lint rule {id!r} is registered twice")
-        RULES[id] = Rule(
-            id,
-            category,
-            severity,
-            " ".join(rationale.split()),
-            scope,
-            fn,
-            frozenset(profiles) if profiles is not None else None,
-            has_fix,
+        RULES.register(
+            Rule(
+                id,
+                category,
+                severity,
+                " ".join(rationale.split()),
+                scope,
+                fn,
+                frozenset(profiles) if profiles is not None else None,
+                has_fix,
+            )
         )
         return fn
 

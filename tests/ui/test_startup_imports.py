@@ -5,9 +5,13 @@ everything already), offscreen, on a real SQLite registry, and sys.modules is
 read before the first event-loop turn. Other modes (Playground, Sessions, Diff,
 Release, Evals) are built when first shown, and so are their modules.
 
-Not in the list yet: ``studio.lint`` (and ``jsonschema`` through its rules).
-Importing the package registers every rule, and the editor's field markers and
-the Problems dock import it; it needs the rules registered on first lint instead.
+``studio.lint`` itself is imported (the editor's field markers and the
+Problems dock need its types) but its rules are registered on first lint: no
+rule module that pulls in ``markdown_it`` or the phrase tables is imported
+before the first paint, and the rule registry is still unloaded. (``cost`` is
+imported: the scores widget reads its per-tool overhead constant. ``jsonschema``
+is not in the list: opening a document validates it through
+``studio.contract.schema_checks``.)
 """
 
 from __future__ import annotations
@@ -38,6 +42,15 @@ NOT_BEFORE_FIRST_PAINT = (
     "studio.ui.release",
     "studio.ui.evals.evals_view",
     "studio.ui.dialogs.publish_dialog",
+    "markdown_it",
+    "studio.lint.rules.naming",
+    "studio.lint.rules.description",
+    "studio.lint.rules.schema",
+    "studio.lint.rules.consistency",
+    "studio.lint.rules.security",
+    "studio.lint.rules.ambiguity",
+    "studio.lint.rules.skills",
+    "studio.lint.rules.provider",
 )
 MODES = ("playground", "sessions_view", "diff_view", "release_view", "evals_view")
 
@@ -55,6 +68,8 @@ names, modes = json.loads(sys.argv[2]), json.loads(sys.argv[3])
 before = {"imported": [n for n in names if n in sys.modules],
           "built": [m for m in modes if getattr(window, m) is not None],
           "tools": window.current_model().rowCount() if window.current_model() else 0}
+from studio.lint.model import RULES
+before["rules_loaded"] = RULES.loaded
 app.processEvents()
 window.show_mode("sessions")
 app.processEvents()
@@ -86,7 +101,36 @@ def test_the_window_paints_before_other_modes_and_heavy_modules(tmp_path: Path) 
     before, after = result["before"], result["after"]
     assert before["imported"] == [], f"imported before the first paint: {before['imported']}"
     assert before["built"] == [], f"modes built before they were shown: {before['built']}"
+    assert not before["rules_loaded"], "lint rules registered before the first paint"
     assert before["tools"] > 0  # the registry did open: the start is not empty by accident
     # Shown: built then, and only that one.
     assert after["sessions_built"] and after["sessions_imported"]
     assert after["others_built"] == []
+
+
+LINT_IMPORT = r"""
+import json, sys
+import studio.lint
+light = sorted(m for m in sys.modules
+               if m.startswith(("jsonschema", "markdown_it", "studio.lint.rules.")))
+loaded_on_import = studio.lint.RULES.loaded
+from studio.lint import Linter, lint_registry, rule_info  # the heavy names still import
+from studio.lint.rules import RULE_MODULES
+count = len(studio.lint.RULES)
+print(json.dumps({"light": light, "loaded_on_import": loaded_on_import, "count": count,
+                  "modules": [m for m in RULE_MODULES
+                              if f"studio.lint.rules.{m}" not in sys.modules],
+                  "rule_info": rule_info("name-unique") is not None}))
+"""
+
+
+def test_importing_the_linter_registers_no_rule_until_the_registry_is_read() -> None:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    done = subprocess.run([sys.executable, "-c", LINT_IMPORT], capture_output=True, text=True,
+                          env=env, cwd=ROOT, timeout=120, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["light"] == [], f"imported with studio.lint: {result['light']}"
+    assert not result["loaded_on_import"]
+    # The first read of the registry imported every rule module.
+    assert result["count"] > 50 and result["modules"] == [] and result["rule_info"]

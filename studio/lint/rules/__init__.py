@@ -1,23 +1,17 @@
-"""Lint rules, grouped by concern; importing this package registers them all.
+"""Lint rules, grouped by concern; :func:`load_all` imports (registers) them all.
 
-The import order is the registration order (the order rules run in and are
-listed in a report's ``rule_ids``), so it is kept as written.
+Importing this package is cheap on purpose: the rule modules pull in
+jsonschema, markdown_it and large phrase tables, and the GUI and CLI import
+:mod:`studio.lint` long before anything is linted. The registry
+(:data:`studio.lint.model.RULES`) calls :func:`load_all` on its first read.
+
+The order of :data:`RULE_MODULES` is the registration order (the order rules
+run in and are listed in a report's ``rule_ids``), so it is kept as written.
 """
 
 from __future__ import annotations
 
-# isort: off
-from studio.lint.rules import naming  # noqa: F401
-from studio.lint.rules import description  # noqa: F401
-from studio.lint.rules import schema  # noqa: F401
-from studio.lint.rules import consistency  # noqa: F401
-from studio.lint.rules import security  # noqa: F401
-from studio.lint.rules import cost  # noqa: F401
-from studio.lint.rules import ambiguity  # noqa: F401
-from studio.lint.rules import skills  # noqa: F401
-from studio.lint.rules import provider  # noqa: F401
-
-# isort: on
+import importlib
 
 RULE_MODULES: tuple[str, ...] = (
     "naming",
@@ -31,3 +25,10 @@ RULE_MODULES: tuple[str, ...] = (
     "provider",
 )
 """The rule modules, in registration order."""
+
+
+def load_all() -> tuple[str, ...]:
+    """Import every rule module (registering its rules); returns :data:`RULE_MODULES`."""
+    for name in RULE_MODULES:
+        importlib.import_module(f"{__name__}.{name}")
+    return RULE_MODULES
