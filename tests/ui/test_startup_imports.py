@@ -8,10 +8,9 @@ Release, Evals) are built when first shown, and so are their modules.
 ``studio.lint`` itself is imported (the editor's field markers and the
 Problems dock need its types) but its rules are registered on first lint: no
 rule module that pulls in ``markdown_it`` or the phrase tables is imported
-before the first paint, and the rule registry is still unloaded. (``cost`` is
-imported: the scores widget reads its per-tool overhead constant. ``jsonschema``
-is not in the list: opening a document validates it through
-``studio.contract.schema_checks``.)
+before the first paint, nor ``jsonschema``, and the rule registry is still
+unloaded. (``cost`` is imported: the scores widget reads its per-tool overhead
+constant.)
 """
 
 from __future__ import annotations
@@ -43,6 +42,7 @@ NOT_BEFORE_FIRST_PAINT = (
     "studio.ui.evals.evals_view",
     "studio.ui.dialogs.publish_dialog",
     "markdown_it",
+    "jsonschema",
     "studio.lint.rules.naming",
     "studio.lint.rules.description",
     "studio.lint.rules.schema",
