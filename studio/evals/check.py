@@ -34,10 +34,15 @@ def check_against_registry(evals: EvalSet, registry: Registry) -> list[Problem]:
     """
     tools = {t.name: t for t in registry.tools}
     problems: list[Problem] = []
+    skills = {s.name for s in registry.skills}
     for index, case in enumerate(evals.cases):
         for i, name in enumerate(case.must_not):
             if name not in tools:
                 problems.append(Problem(_where(evals, index, "must_not", i), f"no tool {name}"))
+        wanted = case.expect.skills  # issue #18: a skill the registry lacks is never loaded
+        for key, names in (("load", wanted.load), ("not", wanted.not_load)) if wanted else ():
+            problems += [Problem(_where(evals, index, "expect", "skills", key, i), f"no skill {n}")
+                         for i, n in enumerate(names) if n not in skills]  # fmt: skip
         for c, call in enumerate(case.expect.calls):
             tool = tools.get(call.tool)
             where = ("expect", "calls", c)

@@ -204,3 +204,13 @@ def test_the_cli_prints_the_skill_report(tmp_path: Path, monkeypatch, capsys) ->
     assert len(lines) == 2, out
     assert f"@draft-without-skill:{SKILL}: task success" in lines[1]
     assert "violations" in lines[0] and "mis-trigger" in lines[0]
+
+
+def test_a_skill_the_registry_lacks_is_a_warning_with_its_line(store: RegistryStore) -> None:
+    from studio.evals.check import check_against_registry
+
+    draft = store.draft_registry(REGISTRY)
+    assert check_against_registry(parse_set("skills", SKILLS_SET), draft) == []
+    case = {"id": "x", "user": "年假", "expect": {"kind": "no_tool", "skills": {"not": ["leave"]}}}
+    problems = check_against_registry(parse_set("s", json.dumps(case) + "\n"), draft)
+    assert [str(p) for p in problems] == ["line 1: expect.skills.not[0]: no skill leave"]
