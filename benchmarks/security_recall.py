@@ -1,7 +1,7 @@
 """Security recall benchmark: poisoned-tool recall per category and the benign false-positive rate.
 
 Run: ``python benchmarks/security_recall.py [--split heldout|tune|all] [--batch FILE]
-[--show-misses]``
+[--show-misses] [--learned]`` (``--learned`` adds the opt-in learned detector).
 
 The corpus is ``tests/data/security/`` (sources and licences in its README):
 ``poisoned.jsonl`` holds poisoned tools labelled with one attack category,
@@ -269,7 +269,16 @@ def main(argv: list[str] | None = None) -> int:
         help="a batch file to measure (default: every tests/data/security/heldout_*.jsonl)",
     )
     ap.add_argument("--show-misses", action="store_true", help="list misses and false positives")
+    ap.add_argument(
+        "--learned",
+        action="store_true",
+        help="switch on the learned detector (security-suspicious-text, opt-in)",
+    )
     args = ap.parse_args(argv)
+    if args.learned:
+        import os
+
+        os.environ["STUDIO_SECURITY_LEARNED"] = "1"
     results = [evaluate(args.split)]
     for path in args.batch or batches():
         if not path.is_file():

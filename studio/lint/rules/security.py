@@ -22,6 +22,7 @@ a security finding here unless the text asks the model to gather or send it.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -537,3 +538,102 @@ def _shadowing(tool: ToolContract, names: frozenset[str], named: frozenset[str])
 )
 def check_promotional(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
     return _hits(tool, "sec-promotional-language")
+
+
+# --------------------------------------------------------------------------- learned second opinion
+
+
+def _learned_severity(score: float, warning: float, error: float) -> Severity | None:
+    if score >= error:
+        return Severity.ERROR
+    return Severity.WARNING if score >= warning else None
+
+
+@tool_rule(
+    "security-suspicious-text",
+    category=CATEGORY,
+    severity=Severity.WARNING,
+    rationale="""A second opinion from a learned detector (a linear model over character
+    n-grams of the normalised text, trained on the poisoned and benign tools of
+    tests/data/security; resources/lint/security_model.npz). The phrase rules find what
+    they were written for; the model also reads wording nobody wrote a rule for, in
+    English, Chinese and mixed text. It scores the tool's whole text (every slot:
+    description, parameter descriptions, enum values, defaults); a moderate score is a
+    warning, a high one an error. The message quotes the best scoring sentence and the
+    n-grams that weighed most. It reports only what the other
+    security rules did not already report at the same or a higher severity. Opt-in for
+    now: lint option security_learned: true, or STUDIO_SECURITY_LEARNED=1.""",
+)
+def check_suspicious_text(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
+    if not learned_enabled(ctx):
+        return iter(())
+    return cached_hits(tool, "security-suspicious-text", lambda: _suspicious(tool, ctx))
+
+
+LEARNED_SWITCH = "STUDIO_SECURITY_LEARNED"
+
+
+def learned_enabled(ctx: LintContext) -> bool:
+    """Whether the learned detector runs: opt-in for now (lint option or environment).
+
+    Off by default because at its calibrated threshold it still reports the
+    shipped travel-reimbursement example ("never filled by the model: leave it
+    out") and a few benign look-alikes of the corpus; see the corpus README.
+    Turn it on with the lint option ``security_learned: true`` or
+    ``STUDIO_SECURITY_LEARNED=1``.
+    """
+    option = ctx.options.get("security_learned") if isinstance(ctx.options, dict) else None
+    if isinstance(option, bool):
+        return option
+    return os.environ.get(LEARNED_SWITCH, "").strip().lower() in ("1", "true", "on", "yes")
+
+
+def _model_text(tool: ToolContract) -> str:
+    """The tool's text as the learned model reads it (cached per tool object)."""
+    from studio.lint.rules.security_learned import prepare
+
+    def compute() -> str:
+        texts = tool_texts(tool)
+        return prepare(_joined(tool), skip_first=bool(texts) and texts[0][0] == "name")
+
+    return memo(tool, "security-model-text", compute)
+
+
+def _suspicious(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
+    from studio.lint.rules import security_learned  # numpy and the weights, on first use
+
+    m = security_learned.model()
+    if m is None:
+        return
+    value = _model_text(tool)
+    if not security_learned.is_cached(value):
+        # Score the whole registry in one batch: numpy's per-call cost once, not per tool.
+        others = [_model_text(t) for t in ctx.registry.tools if t is not tool]
+        security_learned.suspicions([value, *others], m)
+    found = security_learned.suspicions([value], m)[0]
+    if found is None:
+        return
+    severity = _learned_severity(found.score, m.warning, m.error)
+    if severity is None:
+        return
+    known = max((f.severity.rank for f in _scan(tool)), default=0)
+    if known >= severity.rank:
+        return  # the rules already said it, with their own words
+    why = ", ".join(f"“{g}”" for g in found.ngrams)
+    yield Hit(
+        text(tool.name),
+        _slot_of(tool, found.clause),
+        f"the learned detector reads {_quote(found.clause)} as a possible instruction to "
+        f"the model (score {found.score:.1f}; weighed most: {why}); a description "
+        "describes the tool, it does not direct the model",
+        severity=severity,
+    )
+
+
+def _slot_of(tool: ToolContract, clause: str) -> str:
+    """The path of the text slot a quoted clause comes from (``description`` when unsure)."""
+    head = clause.split(" / ")[0][:40]
+    for path, value in tool_texts(tool):
+        if path != "name" and head and head in " ".join(normalise(value).lower().split()):
+            return path
+    return "description"
