@@ -1,4 +1,5 @@
-"""``studio eval``: a registry's eval sets (list, show, import, export) and discoverability.
+"""``studio eval``: a registry's eval sets (list, show, import, export), discoverability and
+the checklist of confusable pairs no case tells apart.
 
 Exit codes follow :mod:`studio.cli`: 0 fine; 2 on bad input (an eval set that
 does not validate is reported one problem a line, ``file: line 4:
@@ -77,6 +78,15 @@ def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
         "--fail-under", metavar="R", type=float,
         help="exit 1 when recall@5 is below R (0-1) or a tool no case finds",
     )  # fmt: skip
+    pa = actions.add_parser(
+        "checklist", parents=[common],
+        help="confusable tool pairs (from the linter) that no case tells apart",
+    )  # fmt: skip
+    pa.add_argument("registry", metavar="REGISTRY")
+    pa.add_argument("--set", metavar="SET", help="only this set (default: all)")
+    pa.add_argument("--version", default="draft", help="draft (default) or a version number")
+    pa.add_argument("--json", action="store_true", help="the checklist as JSON")
+    pa.add_argument("--fail", action="store_true", help="exit 1 when a pair has a gap")
     _add_run_parsers(actions, common)
     try:  # compare and report live in their own module (another part of the evals work)
         evals_compare = importlib.import_module("studio.cli.evals_compare")
@@ -145,6 +155,7 @@ def _cmd_eval(store: RegistryStore, args: argparse.Namespace) -> int:
         "import": _import,
         "export": _export,
         "discover": _discover,
+        "checklist": _checklist,
         "run": _run,
         "from-sessions": _from_sessions,
     }
@@ -373,6 +384,34 @@ def _report_json(report: Discoverability) -> dict[str, Any]:
             for r in report.ranks
         ],
     }
+
+
+def _checklist(store: RegistryStore, args: argparse.Namespace) -> int:
+    from studio.cli.common import load_registry
+    from studio.evals.checklist import pair_coverage
+    from studio.evals.store import EvalStore
+
+    evals = EvalStore(store)
+    sets = [evals.load(args.registry, args.set)] if args.set else evals.load_all(args.registry)
+    cases = [case for s in sets for case in s.cases]
+    pairs = pair_coverage(load_registry(store, args.registry, args.version), cases)
+    gaps = [p for p in pairs if not p.covered]
+    if args.json:
+        rows = [
+            {"a": p.a, "b": p.b, "score": round(p.score, 3), "why": p.why,
+             "a_cases": list(p.a_cases), "b_cases": list(p.b_cases), "gap": p.gap()}
+            for p in pairs
+        ]  # fmt: skip
+        print(json.dumps({"pairs": rows, "gaps": len(gaps)}, ensure_ascii=False, indent=2))
+    elif not pairs:
+        print("the linter finds no confusable pair of tools")
+    else:
+        for p in pairs:
+            mark = "ok " if p.covered else "gap"
+            detail = p.gap() or f"{len(p.a_cases)} case(s) / {len(p.b_cases)} case(s)"
+            print(f"{mark}\t{p.a} ~ {p.b}\t{p.score:.2f}\t{detail}\t({p.why})")
+        print(f"{len(gaps)} of {len(pairs)} confusable pair(s) without a case each way")
+    return 1 if args.fail and gaps else 0
 
 
 def _discover(store: RegistryStore, args: argparse.Namespace) -> int:
