@@ -2,10 +2,34 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
-    <name />
+    <name></name>
     <message>
         <source>none</source>
         <translation>无</translation>
+    </message>
+    <message>
+        <source>No session</source>
+        <translation>无会话</translation>
+    </message>
+    <message>
+        <source>Before step 1 / {count}</source>
+        <translation>第 1 步之前 / 共 {count} 步</translation>
+    </message>
+    <message>
+        <source>Step {number} / {count}</source>
+        <translation>第 {number} 步 / 共 {count} 步</translation>
+    </message>
+    <message>
+        <source>{count} pending</source>
+        <translation>{count} 个待返回</translation>
+    </message>
+    <message>
+        <source>{count} problem</source>
+        <translation>{count} 个问题</translation>
+    </message>
+    <message>
+        <source>{count} problems</source>
+        <translation>{count} 个问题</translation>
     </message>
 </context>
 <context>
@@ -135,7 +159,7 @@
         <translation>对照 MCP 服务器检查(&amp;C)…</translation>
     </message>
     <message>
-        <source>Compare what the registry's live MCP server lists with a pinned version</source>
+        <source>Compare what the registry&apos;s live MCP server lists with a pinned version</source>
         <translation>将注册表的 MCP 服务器当前列出的内容与固定版本进行比较</translation>
     </message>
     <message>
@@ -203,7 +227,7 @@
         <translation>编辑器(&amp;E)</translation>
     </message>
     <message>
-        <source>Edit the registry's tools</source>
+        <source>Edit the registry&apos;s tools</source>
         <translation>编辑注册表中的工具</translation>
     </message>
     <message>
@@ -317,7 +341,7 @@
     <name>CasesModel</name>
     <message>
         <source>Id</source>
-        <extracomment>Result filter values (the proxy's ``result`` attribute).</extracomment>
+        <extracomment>Result filter values (the proxy&apos;s ``result`` attribute).</extracomment>
         <translation>ID</translation>
     </message>
     <message>
@@ -663,6 +687,10 @@ after: {after}</source>
     <message>
         <source>Arguments (JSON object)</source>
         <translation>参数（JSON 对象）</translation>
+    </message>
+    <message>
+        <source>Seq</source>
+        <translation>序号</translation>
     </message>
     <message>
         <source>Summary</source>
@@ -1064,8 +1092,8 @@ after: {after}</source>
         <translation>注册表级变更</translation>
     </message>
     <message>
-        <source>&lt;b&gt;{tool}&lt;/b&gt; — &lt;span style="color:{colour}"&gt;{status}{worst}&lt;/span&gt;</source>
-        <translation>&lt;b&gt;{tool}&lt;/b&gt; — &lt;span style="color:{colour}"&gt;{status}{worst}&lt;/span&gt;</translation>
+        <source>&lt;b&gt;{tool}&lt;/b&gt; — &lt;span style=&quot;color:{colour}&quot;&gt;{status}{worst}&lt;/span&gt;</source>
+        <translation>&lt;b&gt;{tool}&lt;/b&gt; — &lt;span style=&quot;color:{colour}&quot;&gt;{status}{worst}&lt;/span&gt;</translation>
     </message>
     <message>
         <source>No description block changed.</source>
@@ -1235,7 +1263,7 @@ after: {after}</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <source>Write the result in the chosen provider's wire shape</source>
+        <source>Write the result in the chosen provider&apos;s wire shape</source>
         <translation>按所选提供商的传输格式写出结果</translation>
     </message>
     <message>
@@ -1282,7 +1310,7 @@ after: {after}</source>
     <name>EvalsView</name>
     <message>
         <source>Eval set</source>
-        <extracomment>How often a running run's report is read again (at least; longer for big runs).</extracomment>
+        <extracomment>How often a running run&apos;s report is read again (at least; longer for big runs).</extracomment>
         <translation>评测集</translation>
     </message>
     <message>
@@ -1583,7 +1611,7 @@ after: {after}</source>
         <translation>请选择导出的写入位置。</translation>
     </message>
     <message>
-        <source>{name} is a file; the 'dir' format writes a folder.</source>
+        <source>{name} is a file; the &apos;dir&apos; format writes a folder.</source>
         <translation>{name} 是一个文件；“dir”格式写出的是文件夹。</translation>
     </message>
     <message>
@@ -1713,7 +1741,7 @@ after: {after}</source>
         <translation>每一侧需要达到的调用次数，之前只会保持不动</translation>
     </message>
     <message>
-        <source>Largest tolerated drop of the canary's success rate</source>
+        <source>Largest tolerated drop of the canary&apos;s success rate</source>
         <translation>金丝雀成功率可容忍的最大降幅</translation>
     </message>
     <message>
@@ -1721,7 +1749,7 @@ after: {after}</source>
         <translation>单侧 z 检验的显著性水平</translation>
     </message>
     <message>
-        <source>Canary p95 above this multiple of stable's rolls back</source>
+        <source>Canary p95 above this multiple of stable&apos;s rolls back</source>
         <translation>金丝雀 p95 超过 stable 的此倍数时回滚</translation>
     </message>
     <message>
@@ -1745,7 +1773,7 @@ after: {after}</source>
         <translation>最大 p95 比值</translation>
     </message>
     <message>
-        <source>Pick a registry to see its canary's health.</source>
+        <source>Pick a registry to see its canary&apos;s health.</source>
         <translation>选择一个注册表以查看其金丝雀的健康状况。</translation>
     </message>
     <message>
@@ -1812,9 +1840,9 @@ after: {after}</source>
     </message>
     <message>
         <source>Empty: POST, PUT and PATCH send the arguments as JSON; GET and DELETE send no body.
-A template: {"ids": "{invoice_ids}", "note": "by {employee_id}"}</source>
+A template: {&quot;ids&quot;: &quot;{invoice_ids}&quot;, &quot;note&quot;: &quot;by {employee_id}&quot;}</source>
         <translation>留空：POST、PUT 和 PATCH 以 JSON 发送参数；GET 和 DELETE 不发送请求体。
-模板示例：{"ids": "{invoice_ids}", "note": "by {employee_id}"}</translation>
+模板示例：{&quot;ids&quot;: &quot;{invoice_ids}&quot;, &quot;note&quot;: &quot;by {employee_id}&quot;}</translation>
     </message>
     <message>
         <source>https://api.example (one base URL per line)</source>
@@ -1871,8 +1899,8 @@ A template: {"ids": "{invoice_ids}", "note": "by {employee_id}"}</source>
         <translation>✓ 没有问题：“保存”会为此注册表存储该目标。</translation>
     </message>
     <message>
-        <source>&lt;span style='color:{colour}'&gt;✗ Not saved: {value}&lt;/span&gt;</source>
-        <translation>&lt;span style='color:{colour}'&gt;✗ 未保存：{value}&lt;/span&gt;</translation>
+        <source>&lt;span style=&apos;color:{colour}&apos;&gt;✗ Not saved: {value}&lt;/span&gt;</source>
+        <translation>&lt;span style=&apos;color:{colour}&apos;&gt;✗ 未保存：{value}&lt;/span&gt;</translation>
     </message>
 </context>
 <context>
@@ -1886,15 +1914,15 @@ A template: {"ids": "{invoice_ids}", "note": "by {employee_id}"}</source>
         <translation>{path}：文件或文件夹不存在。</translation>
     </message>
     <message>
-        <source>{name} is a folder; only the 'dir' format (or auto) reads folders.</source>
+        <source>{name} is a folder; only the &apos;dir&apos; format (or auto) reads folders.</source>
         <translation>{name} 是一个文件夹；只有“dir”格式（或自动）才能读取文件夹。</translation>
     </message>
     <message>
-        <source>The 'dir' format reads a registry folder, not a file.</source>
+        <source>The &apos;dir&apos; format reads a registry folder, not a file.</source>
         <translation>“dir”格式读取的是注册表文件夹，而不是文件。</translation>
     </message>
     <message>
-        <source>A registry named {name!r} already exists: tick 'Replace its draft' or enter another name.</source>
+        <source>A registry named {name!r} already exists: tick &apos;Replace its draft&apos; or enter another name.</source>
         <translation>名为 {name!r} 的注册表已存在：请勾选“替换其草稿”，或输入其他名称。</translation>
     </message>
     <message>
@@ -1985,7 +2013,7 @@ A template: {"ids": "{invoice_ids}", "note": "by {employee_id}"}</source>
         <translation>自动</translation>
     </message>
     <message>
-        <source>auto detects each conversation's format</source>
+        <source>auto detects each conversation&apos;s format</source>
         <translation>自动识别每段对话的格式</translation>
     </message>
     <message>
@@ -2333,7 +2361,7 @@ Total: {total_in} in / {total_out} out</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <source>Read this mode's data again</source>
+        <source>Read this mode&apos;s data again</source>
         <translation>重新读取此模式的数据</translation>
     </message>
     <message>
@@ -2533,7 +2561,7 @@ Risk: R read · W write · D destructive</source>
         <translation>请输入启动服务器的命令。</translation>
     </message>
     <message>
-        <source>A registry named {name!r} already exists: tick 'Replace its draft' or enter another name.</source>
+        <source>A registry named {name!r} already exists: tick &apos;Replace its draft&apos; or enter another name.</source>
         <translation>名为 {name!r} 的注册表已存在：请勾选“替换其草稿”，或输入其他名称。</translation>
     </message>
     <message>
@@ -2553,7 +2581,7 @@ Risk: R read · W write · D destructive</source>
         <translation>URL（Streamable HTTP）(&amp;U)</translation>
     </message>
     <message>
-        <source>the server's name</source>
+        <source>the server&apos;s name</source>
         <translation>服务器的名称</translation>
     </message>
     <message>
@@ -2618,7 +2646,7 @@ PATH_TO_PASS_THROUGH</translation>
         <translation>未导入任何内容：{error}。</translation>
     </message>
     <message>
-        <source>The server's standard error ended with:</source>
+        <source>The server&apos;s standard error ended with:</source>
         <translation>服务器标准错误输出的结尾：</translation>
     </message>
     <message>
@@ -2677,8 +2705,8 @@ PATH_TO_PASS_THROUGH</translation>
         <translation>添加默认响应</translation>
     </message>
     <message>
-        <source>{"responses": [{"when": [{"path": "category", "equals": "hotel"}], "body": …}], "default": {"body": …}}</source>
-        <translation>{"responses": [{"when": [{"path": "category", "equals": "hotel"}], "body": …}], "default": {"body": …}}</translation>
+        <source>{&quot;responses&quot;: [{&quot;when&quot;: [{&quot;path&quot;: &quot;category&quot;, &quot;equals&quot;: &quot;hotel&quot;}], &quot;body&quot;: …}], &quot;default&quot;: {&quot;body&quot;: …}}</source>
+        <translation>{&quot;responses&quot;: [{&quot;when&quot;: [{&quot;path&quot;: &quot;category&quot;, &quot;equals&quot;: &quot;hotel&quot;}], &quot;body&quot;: …}], &quot;default&quot;: {&quot;body&quot;: …}}</translation>
     </message>
     <message>
         <source>Form</source>
@@ -2697,8 +2725,8 @@ PATH_TO_PASS_THROUGH</translation>
         <translation>试用参数(&amp;T)：</translation>
     </message>
     <message>
-        <source>&lt;span style='color:{colour}'&gt;✗ Fix it first: {value}. Your text is kept as typed.&lt;/span&gt;</source>
-        <translation>&lt;span style='color:{colour}'&gt;✗ 请先修正：{value}。你输入的文本已原样保留。&lt;/span&gt;</translation>
+        <source>&lt;span style=&apos;color:{colour}&apos;&gt;✗ Fix it first: {value}. Your text is kept as typed.&lt;/span&gt;</source>
+        <translation>&lt;span style=&apos;color:{colour}&apos;&gt;✗ 请先修正：{value}。你输入的文本已原样保留。&lt;/span&gt;</translation>
     </message>
     <message>
         <source>&lt;b&gt;{value}&lt;/b&gt; — {where}</source>
@@ -2733,8 +2761,8 @@ PATH_TO_PASS_THROUGH</translation>
         <translation>→ {label}：{outcome}</translation>
     </message>
     <message>
-        <source>&lt;span style='color:{colour}'&gt;✗ Not saved: {value}&lt;/span&gt;</source>
-        <translation>&lt;span style='color:{colour}'&gt;✗ 未保存：{value}&lt;/span&gt;</translation>
+        <source>&lt;span style=&apos;color:{colour}&apos;&gt;✗ Not saved: {value}&lt;/span&gt;</source>
+        <translation>&lt;span style=&apos;color:{colour}&apos;&gt;✗ 未保存：{value}&lt;/span&gt;</translation>
     </message>
 </context>
 <context>
@@ -2759,7 +2787,7 @@ PATH_TO_PASS_THROUGH</translation>
         <translation>空格</translation>
     </message>
     <message>
-        <source>Not allowed in a name: {shown}. Use lowercase a-z, digits 0-9, '.', '_' or '-'.</source>
+        <source>Not allowed in a name: {shown}. Use lowercase a-z, digits 0-9, &apos;.&apos;, &apos;_&apos; or &apos;-&apos;.</source>
         <translation>名称中不允许使用：{shown}。请使用小写字母 a-z、数字 0-9、“.”、“_”或“-”。</translation>
     </message>
     <message>
@@ -2955,7 +2983,7 @@ PATH_TO_PASS_THROUGH</translation>
         <translation>描述块（渲染为模型看到的文本）</translation>
     </message>
     <message>
-        <source>This tool's text is in the free-text description below, and the model reads it as is. Filling in the blocks (Summary first) replaces it with a structured description.</source>
+        <source>This tool&apos;s text is in the free-text description below, and the model reads it as is. Filling in the blocks (Summary first) replaces it with a structured description.</source>
         <translation>此工具的文字在下方的自由文本描述中，模型会原样读取。填写描述块（先填摘要）后，将改用结构化描述。</translation>
     </message>
     <message>
@@ -2991,7 +3019,7 @@ PATH_TO_PASS_THROUGH</translation>
         <translation>当前未使用此文本：已填写描述块。</translation>
     </message>
     <message>
-        <source>A name must be 1–64 letters, digits, '_' or '-' (e.g. query_invoices).</source>
+        <source>A name must be 1–64 letters, digits, &apos;_&apos; or &apos;-&apos; (e.g. query_invoices).</source>
         <translation>名称必须由 1–64 个字母、数字、“_”或“-”组成（例如 query_invoices）。</translation>
     </message>
 </context>
@@ -3040,7 +3068,7 @@ PATH_TO_PASS_THROUGH</translation>
         <translation>测试</translation>
     </message>
     <message>
-        <source>Test connection: list the server's models with this profile</source>
+        <source>Test connection: list the server&apos;s models with this profile</source>
         <translation>测试连接：用此配置列出服务器上的模型</translation>
     </message>
     <message>
@@ -3056,7 +3084,7 @@ PATH_TO_PASS_THROUGH</translation>
         <translation>固定(&amp;P)</translation>
     </message>
     <message>
-        <source>Keep this registry; unpinned, the Playground follows the editor's registry</source>
+        <source>Keep this registry; unpinned, the Playground follows the editor&apos;s registry</source>
         <translation>保持使用此注册表；不固定时，调试台跟随编辑器的注册表</translation>
     </message>
     <message>
@@ -3108,7 +3136,7 @@ PATH_TO_PASS_THROUGH</translation>
         <translation>HTTP 目标…</translation>
     </message>
     <message>
-        <source>URL, method, header and body templates of the selected tool, and the registry's allowed base URLs</source>
+        <source>URL, method, header and body templates of the selected tool, and the registry&apos;s allowed base URLs</source>
         <translation>所选工具的 URL、方法、请求头和请求体模板，以及注册表允许的基础 URL</translation>
     </message>
     <message>
@@ -3142,6 +3170,14 @@ PATH_TO_PASS_THROUGH</translation>
     <message>
         <source>no model profile yet</source>
         <translation>尚无模型配置</translation>
+    </message>
+    <message>
+        <source>mock</source>
+        <translation>模拟</translation>
+    </message>
+    <message>
+        <source>HTTP</source>
+        <translation>HTTP</translation>
     </message>
     <message>
         <source>executors: {counts}</source>
@@ -3243,7 +3279,7 @@ PATH_TO_PASS_THROUGH</translation>
         <translation>模型作答和工具运行时，运行事件会显示在这里。</translation>
     </message>
     <message>
-        <source>Nothing has run yet. Type a prompt below and press Run (Ctrl+Return): the model's answer, every tool call it makes and each result appear here. The header above says what runs.</source>
+        <source>Nothing has run yet. Type a prompt below and press Run (Ctrl+Return): the model&apos;s answer, every tool call it makes and each result appear here. The header above says what runs.</source>
         <translation>尚未运行任何内容。在下方输入提示词并点击“运行”（Ctrl+Return）：模型的回答、它发起的每次工具调用及其结果都会显示在这里。上方的标题说明运行的是什么。</translation>
     </message>
     <message>
@@ -3366,7 +3402,7 @@ PATH_TO_PASS_THROUGH</translation>
         <translation>Gemini 函数声明</translation>
     </message>
     <message>
-        <source>Which provider's request to preview</source>
+        <source>Which provider&apos;s request to preview</source>
         <translation>预览哪个提供商的请求</translation>
     </message>
     <message>
@@ -3382,6 +3418,10 @@ PATH_TO_PASS_THROUGH</translation>
         <translation>≈ 0 个 token</translation>
     </message>
     <message>
+        <source>Estimated tokens of the provider JSON (an offline heuristic, not a tokenizer)</source>
+        <translation>提供方 JSON 的估算 token 数（离线启发式估算，并非分词器计数）</translation>
+    </message>
+    <message>
         <source>Select a tool to see what the model receives.</source>
         <translation>选择一个工具，查看模型收到的内容。</translation>
     </message>
@@ -3390,7 +3430,7 @@ PATH_TO_PASS_THROUGH</translation>
         <translation>模型看到的描述。</translation>
     </message>
     <message>
-        <source>What this provider's format cannot express</source>
+        <source>What this provider&apos;s format cannot express</source>
         <translation>此提供商的格式无法表达的内容</translation>
     </message>
     <message>
@@ -3428,6 +3468,30 @@ PATH_TO_PASS_THROUGH</translation>
     <message>
         <source>No loss notes: this format carries the whole contract.</source>
         <translation>没有丢失说明：此格式承载了完整的契约。</translation>
+    </message>
+    <message>
+        <source>≈ {count} tokens (estimate)</source>
+        <translation>≈ {count} 个 token（估算）</translation>
+    </message>
+    <message>
+        <source>{count} tokens ({method})</source>
+        <translation>{count} 个 token（{method}）</translation>
+    </message>
+    <message>
+        <source>{method} tokens of this JSON (compact): exact for this text, but OpenAI renders tool definitions in its own internal format, so the billed count differs somewhat. The lint&apos;s per-tool figure counts the name, description and parameters plus a fixed wrapper allowance instead of this JSON.</source>
+        <translation>此 JSON（紧凑格式）的 {method} token 数：对这段文本是精确的，但 OpenAI 会把工具定义渲染成其内部格式，因此计费数量会略有不同。检查中每个工具的数字统计的是名称、描述和参数，外加固定的包装开销，而不是这段 JSON。</translation>
+    </message>
+    <message>
+        <source>{tip}; there is no offline tokenizer for this provider&apos;s models</source>
+        <translation>{tip}；此提供方的模型没有离线分词器</translation>
+    </message>
+    <message>
+        <source>{tip}; loading the {encoding} tokenizer…</source>
+        <translation>{tip}；正在加载 {encoding} 分词器…</translation>
+    </message>
+    <message>
+        <source>{tip}; install the exact-tokens extra (bpe-openai) for {encoding}</source>
+        <translation>{tip}；安装 exact-tokens 附加组件（bpe-openai）可得到 {encoding} 的精确计数</translation>
     </message>
 </context>
 <context>
@@ -3606,7 +3670,7 @@ PATH_TO_PASS_THROUGH</translation>
         <translation>任意空闲端口</translation>
     </message>
     <message>
-        <source>Point the agent at the proxy's address instead of its provider. It listens on 127.0.0.1; the API key the agent sends is passed on, never stored.</source>
+        <source>Point the agent at the proxy&apos;s address instead of its provider. It listens on 127.0.0.1; the API key the agent sends is passed on, never stored.</source>
         <translation>让智能体连接代理的地址而不是模型提供方。代理只监听 127.0.0.1；智能体发送的 API 密钥只会被转发，绝不保存。</translation>
     </message>
     <message>
@@ -3630,7 +3694,7 @@ PATH_TO_PASS_THROUGH</translation>
         <translation>启动</translation>
     </message>
     <message>
-        <source>The upstream must be an http(s) URL, not '{url}'</source>
+        <source>The upstream must be an http(s) URL, not &apos;{url}&apos;</source>
         <translation>上游必须是 http(s) URL，而不是“{url}”</translation>
     </message>
     <message>
@@ -3642,7 +3706,7 @@ PATH_TO_PASS_THROUGH</translation>
         <translation>Anthropic Messages</translation>
     </message>
     <message>
-        <source>Forward it anyway (record the provider's error)</source>
+        <source>Forward it anyway (record the provider&apos;s error)</source>
         <translation>照常转发（记录提供方的错误）</translation>
     </message>
     <message>
@@ -3650,7 +3714,7 @@ PATH_TO_PASS_THROUGH</translation>
         <translation>先修复再转发（记录改动）</translation>
     </message>
     <message>
-        <source>Refuse it with the provider's error</source>
+        <source>Refuse it with the provider&apos;s error</source>
         <translation>以提供方的错误拒绝</translation>
     </message>
 </context>
@@ -3901,7 +3965,7 @@ PATH_TO_PASS_THROUGH</translation>
         <translation> · 当前描述中有 {count} 个安全发现</translation>
     </message>
     <message>
-        <source>A registry named {name!r} already exists. Tick 'Replace its draft' to replace its draft (published versions are kept), or enter another registry name.</source>
+        <source>A registry named {name!r} already exists. Tick &apos;Replace its draft&apos; to replace its draft (published versions are kept), or enter another registry name.</source>
         <translation>名为 {name!r} 的注册表已存在。勾选“替换其草稿”以替换草稿（已发布的版本保留），或输入其他注册表名称。</translation>
     </message>
     <message>
@@ -4046,7 +4110,7 @@ PATH_TO_PASS_THROUGH</translation>
 <context>
     <name>ReleaseChartsWidget</name>
     <message>
-        <source>No outcomes recorded yet. The charts show each version's success rate and p95 latency once clients report calls: serve the registry (Serve above) and send outcomes with the token it prints.</source>
+        <source>No outcomes recorded yet. The charts show each version&apos;s success rate and p95 latency once clients report calls: serve the registry (Serve above) and send outcomes with the token it prints.</source>
         <translation>尚未记录任何调用结果。客户端上报调用后，图表会显示每个版本的成功率和 p95 延迟：请提供该注册表的服务（上方的“服务”），并使用它打印的令牌上报结果。</translation>
     </message>
 </context>
@@ -4104,7 +4168,7 @@ PATH_TO_PASS_THROUGH</translation>
         <translation>设置金丝雀…</translation>
     </message>
     <message>
-        <source>Make the canary's version stable (canary goes to 0 %)</source>
+        <source>Make the canary&apos;s version stable (canary goes to 0 %)</source>
         <translation>将金丝雀的版本设为 stable（金丝雀降到 0 %）</translation>
     </message>
     <message>
@@ -4229,6 +4293,42 @@ PATH_TO_PASS_THROUGH</translation>
 </context>
 <context>
     <name>ReplayBar</name>
+    <message>
+        <source>First</source>
+        <translation>第一步</translation>
+    </message>
+    <message>
+        <source>Back to the first step</source>
+        <translation>回到第一步</translation>
+    </message>
+    <message>
+        <source>◀ Previous</source>
+        <translation>◀ 上一步</translation>
+    </message>
+    <message>
+        <source>The previous message (Alt+Left)</source>
+        <translation>上一条消息（Alt+左方向键）</translation>
+    </message>
+    <message>
+        <source>Next ▶</source>
+        <translation>下一步 ▶</translation>
+    </message>
+    <message>
+        <source>The next message (Alt+Right)</source>
+        <translation>下一条消息（Alt+右方向键）</translation>
+    </message>
+    <message>
+        <source>The previous step with a problem</source>
+        <translation>上一个有问题的步骤</translation>
+    </message>
+    <message>
+        <source>Next problem ⚠</source>
+        <translation>下一个问题 ⚠</translation>
+    </message>
+    <message>
+        <source>The next step with a problem</source>
+        <translation>下一个有问题的步骤</translation>
+    </message>
     <message>
         <source>No session</source>
         <translation>无会话</translation>
@@ -4457,7 +4557,7 @@ PATH_TO_PASS_THROUGH</translation>
 <context>
     <name>ResponseFormWidget</name>
     <message>
-        <source>All matchers must hold. Path: an argument name, a.b or items[0]. Value: JSON (80, true, [..]) or plain text; a regex is searched in the value's text.</source>
+        <source>All matchers must hold. Path: an argument name, a.b or items[0]. Value: JSON (80, true, [..]) or plain text; a regex is searched in the value&apos;s text.</source>
         <translation>所有匹配条件都必须成立。路径：参数名、a.b 或 items[0]。值：JSON（80、true、[..]）或纯文本；正则表达式在值的文本中搜索。</translation>
     </message>
     <message>
@@ -4489,12 +4589,12 @@ PATH_TO_PASS_THROUGH</translation>
         <translation>只对前 n 次匹配的调用生效（之后尝试下一个响应）：先失败一次，再成功</translation>
     </message>
     <message>
-        <source>The JSON the tool answers, e.g. {"ticket_id": "R-55821", "amount": "{amount}"}</source>
-        <translation>工具应答的 JSON，例如 {"ticket_id": "R-55821", "amount": "{amount}"}</translation>
+        <source>The JSON the tool answers, e.g. {&quot;ticket_id&quot;: &quot;R-55821&quot;, &quot;amount&quot;: &quot;{amount}&quot;}</source>
+        <translation>工具应答的 JSON，例如 {&quot;ticket_id&quot;: &quot;R-55821&quot;, &quot;amount&quot;: &quot;{amount}&quot;}</translation>
     </message>
     <message>
-        <source>Strings "{arg}" and "{idempotency_key}" are filled in; a string that is exactly "{arg}" takes the argument's JSON value</source>
-        <translation>字符串中的 "{arg}" 和 "{idempotency_key}" 会被填入；恰好为 "{arg}" 的字符串取该参数的 JSON 值</translation>
+        <source>Strings &quot;{arg}&quot; and &quot;{idempotency_key}&quot; are filled in; a string that is exactly &quot;{arg}&quot; takes the argument&apos;s JSON value</source>
+        <translation>字符串中的 &quot;{arg}&quot; 和 &quot;{idempotency_key}&quot; 会被填入；恰好为 &quot;{arg}&quot; 的字符串取该参数的 JSON 值</translation>
     </message>
     <message>
         <source>Then</source>
@@ -4637,7 +4737,7 @@ PATH_TO_PASS_THROUGH</translation>
 <context>
     <name>ReviewSummary</name>
     <message>
-        <source>breaking ack'd: {count}</source>
+        <source>breaking ack&apos;d: {count}</source>
         <translation>已确认破坏性变更：{count}</translation>
     </message>
     <message>
@@ -4692,7 +4792,7 @@ PATH_TO_PASS_THROUGH</translation>
         <translation>多步：在模拟响应上完整运行整段对话</translation>
     </message>
     <message>
-        <source>Tools run as the registry's stored mocks until the model answers; scores end-to-end success and grounding</source>
+        <source>Tools run as the registry&apos;s stored mocks until the model answers; scores end-to-end success and grounding</source>
         <translation>工具按注册表中存储的模拟响应运行，直到模型作答；评估端到端的成功率和依据性</translation>
     </message>
     <message>
@@ -4779,7 +4879,7 @@ PATH_TO_PASS_THROUGH</translation>
         <translation>注册表 TDQS：{score:.1f} · {tier}（0.6 × 平均 {mean:.1f} + 0.4 × 最低 {minimum:.1f}，{tools}）</translation>
     </message>
     <message>
-        <source>Glama's open Tool Definition Quality Score (spec 1.2), computed deterministically from the component scores: {weights}. Tiers A ≥ 3.5, B ≥ 3.0 (passing), C ≥ 2.0, D ≥ 1.0; the registry is 0.6 × mean + 0.4 × min of its tools.</source>
+        <source>Glama&apos;s open Tool Definition Quality Score (spec 1.2), computed deterministically from the component scores: {weights}. Tiers A ≥ 3.5, B ≥ 3.0 (passing), C ≥ 2.0, D ≥ 1.0; the registry is 0.6 × mean + 0.4 × min of its tools.</source>
         <translation>Glama 开放的工具定义质量评分（TDQS，规范 1.2），由各分项评分确定性地计算：{weights}。等级 A ≥ 3.5，B ≥ 3.0（及格），C ≥ 2.0，D ≥ 1.0；注册表评分为其工具的 0.6 × 平均值 + 0.4 × 最低值。</translation>
     </message>
     <message>
@@ -4842,7 +4942,7 @@ Per task: {approx}{total} tokens × {rounds} rounds = {approx}{per_task} ({metho
     </message>
     <message>
         <source>{text}
-Tokens: the name, the rendered description and the parameters the model sees, plus {PER_TOOL_OVERHEAD} for the provider's wrapper (what the cost rules count; the preview counts its whole JSON).</source>
+Tokens: the name, the rendered description and the parameters the model sees, plus {PER_TOOL_OVERHEAD} for the provider&apos;s wrapper (what the cost rules count; the preview counts its whole JSON).</source>
         <translation>{text}
 Token：模型看到的名称、渲染后的描述和参数，另加提供商封装的 {PER_TOOL_OVERHEAD} 个（即成本规则计算的部分；预览计算的是完整 JSON）。</translation>
     </message>
@@ -4987,7 +5087,7 @@ Token：模型看到的名称、渲染后的描述和参数，另加提供商封
         <translation>转换…</translation>
     </message>
     <message>
-        <source>This conversation in another provider's wire shape</source>
+        <source>This conversation in another provider&apos;s wire shape</source>
         <translation>以另一个提供商的传输格式呈现此对话</translation>
     </message>
     <message>
@@ -5015,7 +5115,7 @@ Token：模型看到的名称、渲染后的描述和参数，另加提供商封
         <translation>评测用例…</translation>
     </message>
     <message>
-        <source>Add this step's user turn and the calls it led to as an eval case</source>
+        <source>Add this step&apos;s user turn and the calls it led to as an eval case</source>
         <translation>将此步骤的用户轮次及其引发的调用添加为评测用例</translation>
     </message>
     <message>
@@ -5077,7 +5177,7 @@ Token：模型看到的名称、渲染后的描述和参数，另加提供商封
         <translation>代理未启动</translation>
     </message>
     <message>
-        <source>The upstream must be an http(s) URL, not '{url}'</source>
+        <source>The upstream must be an http(s) URL, not &apos;{url}&apos;</source>
         <translation>上游必须是 http(s) URL，而不是“{url}”</translation>
     </message>
     <message>
@@ -5360,7 +5460,7 @@ Token：模型看到的名称、渲染后的描述和参数，另加提供商封
         <translation>移除文件</translation>
     </message>
     <message>
-        <source>Files in the skill's folder</source>
+        <source>Files in the skill&apos;s folder</source>
         <translation>技能文件夹中的文件</translation>
     </message>
     <message>
@@ -5502,6 +5602,14 @@ Token：模型看到的名称、渲染后的描述和参数，另加提供商封
     <message>
         <source>No tool selected</source>
         <translation>未选择工具</translation>
+    </message>
+    <message>
+        <source>{count} lint finding</source>
+        <translation>{count} 条检查结果</translation>
+    </message>
+    <message>
+        <source>{count} lint findings</source>
+        <translation>{count} 条检查结果</translation>
     </message>
     <message>
         <source>Version {version} is published and read-only.</source>

@@ -85,34 +85,9 @@ ALLOWED_WORDS = {
     "sdk", "ui", "cli", "stable", "canary", "p95", "qm", "ts", "ok",
 }  # fmt: skip
 
-# TEMPORARY: texts of shell-owned widgets (main_window, playground/, release/,
-# views/tool_editor, widgets/preview, sessions/replay_bar) that were still
-# English when this test was written, compared with digits as 0. Delete each
-# entry as its string gets wrapped and translated; the list must end empty.
-# An entry may be a fragment of a half-wrapped text (removed before checking).
-SHELL_STILL_ENGLISH: frozenset[str] = frozenset({
-    "tokens of this JSON (compact): exact for this text, but OpenAI renders tool definitions "
-    "in its own internal format, so the billed count differs somewhat. The lint's per-tool "
-    "figure counts the name, description and parameters plus a fixed wrapper allowance "
-    "instead of this JSON.",
-    ' tokens (estimate)',
-    '0 lint finding',
-    '0 lint findings',
-    '; loading the o000k_base tokenizer…',
-    "; there is no offline tokenizer for this provider's models",
-    'Back to the first step',
-    'Estimated tokens of the provider JSON (an offline heuristic, not a tokenizer)',
-    'First',
-    'Next problem ⚠',
-    'Next ▶',
-    'No session',
-    'Seq',
-    'The next message (Alt+Right)',
-    'The previous message (Alt+Left)',
-    'The previous step with a problem',
-    '◀ Previous',
-    '：0 mock',
-})  # fmt: skip
+# Texts of shell-owned widgets still English would be listed here, compared with digits
+# as 0 (a fragment of a half-wrapped text is removed before checking). It is empty: keep it so.
+SHELL_STILL_ENGLISH: frozenset[str] = frozenset()
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z']+")
 _TAG = re.compile(r"<[^>]+>")

@@ -92,7 +92,7 @@ class EventLogModel(RowTableModel[LogRow]):
     """
 
     columns = (
-        ("Seq", _seq_text),
+        (str(QT_TRANSLATE_NOOP("Columns", "Seq")), _seq_text),
         (str(QT_TRANSLATE_NOOP("Columns", "Type")), lambda r: r.type),
         (str(QT_TRANSLATE_NOOP("Columns", "Summary")), lambda r: r.summary),
     )

@@ -311,7 +311,8 @@ class PlaygroundSidebar(QScrollArea):
         counts: dict[str, int] = {}
         for choice in self.executor_model.choices():
             counts[choice.executor] = counts.get(choice.executor, 0) + 1
-        executors = ", ".join(f"{n} {kind}" for kind, n in sorted(counts.items()))
+        kinds = {"mock": self.tr("mock"), "http": self.tr("HTTP")}
+        executors = ", ".join(f"{n} {kinds.get(kind, kind)}" for kind, n in sorted(counts.items()))
         parts = [name, what, who]
         if executors:
             parts.append(self.tr("executors: {counts}").format(counts=executors))

@@ -12,7 +12,14 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import (
+    QAbstractListModel,
+    QCoreApplication,
+    QModelIndex,
+    QPersistentModelIndex,
+    Qt,
+    Signal,
+)
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSlider, QToolButton, QVBoxLayout, QWidget
 
 from studio.sessions.replay import PendingCall, ReplayStep, SessionReplay
@@ -57,15 +64,25 @@ class PendingCallsModel(QAbstractListModel):
 
 def step_label(replay: SessionReplay | None) -> str:
     """``Step 4 / 12 · assistant · 2 pending · 1 problem`` for the replay's position."""
+
+    def tr(text: str) -> str:
+        return QCoreApplication.translate("ReplayBar", text)
+
     if replay is None or not len(replay):
-        return "No session"
+        return tr("No session")
     step = replay.current
     if step is None:
-        return f"Before step 1 / {len(replay)}"
-    parts = [f"Step {step.index + 1} / {len(replay)}", step.message.role.value]
-    parts.append(f"{len(step.pending)} pending")
+        return tr("Before step 1 / {count}").format(count=len(replay))
+    parts = [
+        tr("Step {number} / {count}").format(number=step.index + 1, count=len(replay)),
+        step.message.role.value,
+        tr("{count} pending").format(count=len(step.pending)),
+    ]
     if step.findings:
-        parts.append(f"{len(step.findings)} problem{'s' if len(step.findings) != 1 else ''}")
+        found = len(step.findings)
+        parts.append(
+            (tr("{count} problem") if found == 1 else tr("{count} problems")).format(count=found)
+        )
     return " · ".join(parts)
 
 
@@ -81,11 +98,17 @@ class ReplayBar(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.replay: SessionReplay | None = None
-        self.first_button = self._button("First", "Back to the first step")
-        self.previous_button = self._button("◀ Previous", "The previous message (Alt+Left)")
-        self.next_button = self._button("Next ▶", "The next message (Alt+Right)")
-        self.previous_problem_button = self._button("◀ ⚠", "The previous step with a problem")
-        self.next_problem_button = self._button("Next problem ⚠", "The next step with a problem")
+        self.first_button = self._button(self.tr("First"), self.tr("Back to the first step"))
+        self.previous_button = self._button(
+            self.tr("◀ Previous"), self.tr("The previous message (Alt+Left)")
+        )
+        self.next_button = self._button(self.tr("Next ▶"), self.tr("The next message (Alt+Right)"))
+        self.previous_problem_button = self._button(
+            "◀ ⚠", self.tr("The previous step with a problem")
+        )
+        self.next_problem_button = self._button(
+            self.tr("Next problem ⚠"), self.tr("The next step with a problem")
+        )
         self.previous_button.setShortcut("Alt+Left")
         self.next_button.setShortcut("Alt+Right")
         self.slider = QSlider(Qt.Orientation.Horizontal)

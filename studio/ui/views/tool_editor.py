@@ -133,7 +133,10 @@ class ToolEditorWidget(QWidget):
             i = TAB_NAMES.index(name)
             self.tabs.setTabIcon(i, severity_icon(severity) if severity else QIcon())
             count = sum(len(fs) for fs in tab_markers.values())
-            self.tabs.setTabToolTip(i, f"{count} lint finding{'s' if count != 1 else ''}")
+            tip = (
+                self.tr("{count} lint finding") if count == 1 else self.tr("{count} lint findings")
+            )
+            self.tabs.setTabToolTip(i, tip.format(count=count))
 
     def focus_path(self, path: str) -> None:
         """Show the tab of a finding's ``path`` and focus its field (or row)."""

@@ -25,7 +25,6 @@ from studio.contract.token_count import (
     ESTIMATE,
     encoding_for,
     exact_settled,
-    format_count,
     preload,
     token_counter,
 )
@@ -100,7 +99,9 @@ class PreviewWidget(QWidget):
         self.audience_label.setWordWrap(True)
         self.audience_label.hide()
         self.tokens_label = QLabel(self.tr("≈ 0 tokens"))
-        self.tokens_label.setToolTip(_ESTIMATE_TIP)
+        self.tokens_label.setToolTip(
+            self.tr("Estimated tokens of the provider JSON (an offline heuristic, not a tokenizer)")
+        )
         self.tokens_label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         self.tokens_label.setObjectName("previewTokens")
 
@@ -283,20 +284,33 @@ class PreviewWidget(QWidget):
         else:  # nothing left to load: counting cannot block
             count, method = token_counter(fmt)
             tokens = count(compact)
-        self.tokens_label.setText(format_count(tokens, method))
+        if method == ESTIMATE:
+            shown = self.tr("≈ {count} tokens (estimate)").format(count=tokens)
+        else:
+            shown = self.tr("{count} tokens ({method})").format(count=tokens, method=method)
+        self.tokens_label.setText(shown)
+        estimate_tip = self.tr(
+            "Estimated tokens of the provider JSON (an offline heuristic, not a tokenizer)"
+        )
         if method != ESTIMATE:
-            tip = (
-                f"{method} tokens of this JSON (compact): exact for this text, but OpenAI "
+            tip = self.tr(
+                "{method} tokens of this JSON (compact): exact for this text, but OpenAI "
                 "renders tool definitions in its own internal format, so the billed count "
                 "differs somewhat. The lint's per-tool figure counts the name, description "
                 "and parameters plus a fixed wrapper allowance instead of this JSON."
-            )
+            ).format(method=method)
         elif encoding is None:
-            tip = f"{_ESTIMATE_TIP}; there is no offline tokenizer for this provider's models"
+            tip = self.tr("{tip}; there is no offline tokenizer for this provider's models").format(
+                tip=estimate_tip
+            )
         elif loading:
-            tip = f"{_ESTIMATE_TIP}; loading the {encoding} tokenizer…"
+            tip = self.tr("{tip}; loading the {encoding} tokenizer…").format(
+                tip=estimate_tip, encoding=encoding
+            )
         else:
-            tip = f"{_ESTIMATE_TIP}; install the exact-tokens extra (bpe-openai) for {encoding}"
+            tip = self.tr(
+                "{tip}; install the exact-tokens extra (bpe-openai) for {encoding}"
+            ).format(tip=estimate_tip, encoding=encoding)
         self.tokens_label.setToolTip(tip)
 
     def _emit_settled(self) -> None:
@@ -307,9 +321,6 @@ class PreviewWidget(QWidget):
     def _on_tokenizer_settled(self) -> None:
         if self._tool is not None and not self._timer.isActive():
             self.refresh()
-
-
-_ESTIMATE_TIP = "Estimated tokens of the provider JSON (an offline heuristic, not a tokenizer)"
 
 
 def _titled(title: str, widget: QWidget) -> QWidget:
