@@ -63,14 +63,14 @@ class ModeBar(QToolBar):
             button = self.button(action)
             if button is None:
                 continue
-            label = action.text().replace("&", "")
+            label = _without_mnemonic(action.text())
             keys = action.shortcut().toString(action.shortcut().SequenceFormat.NativeText)
             tip = action.toolTip() if action.toolTip() != action.text() else ""
             parts = [f"{label} ({keys})" if keys else label]
             if tip:
                 parts.append(tip)
             button.setToolTip("\n".join(parts))
-            button.setText(label)
+            button.setText(label.replace("&", "&&"))  # a literal "&", not a mnemonic
 
     def button(self, action: QAction) -> QToolButton | None:
         """The button showing ``action`` (tests click it)."""
@@ -97,3 +97,8 @@ class ModeStack(QStackedWidget):
     def minimumSizeHint(self) -> QSize:
         current = self.currentWidget()
         return current.minimumSizeHint() if current is not None else super().minimumSizeHint()
+
+
+def _without_mnemonic(text: str) -> str:
+    """A menu text as a label: ``S&kills && agents`` → ``Skills & agents``."""
+    return text.replace("&&", "\0").replace("&", "").replace("\0", "&")

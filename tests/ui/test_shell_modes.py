@@ -179,3 +179,11 @@ def test_the_language_menu_remembers_the_choice_and_applies_it(qtbot, window) ->
         QSettings().remove("ui/language")
     assert i18n.current_language() == "en"
     assert QCoreApplication.translate("MainWindow", "&File") == "&File"
+
+
+def test_a_mode_named_with_an_ampersand_shows_it(qtbot) -> None:
+    """``S&kills && agents``: the mnemonic goes, the literal & stays (was "Skills  agents")."""
+    from studio.ui.mode_bar import _without_mnemonic
+
+    assert _without_mnemonic("S&kills && agents") == "Skills & agents"
+    assert _without_mnemonic("&Editor") == "Editor"
