@@ -9,27 +9,27 @@
     </message>
     <message>
         <source>No session</source>
-        <translation>无会话</translation>
+        <translation type="vanished">无会话</translation>
     </message>
     <message>
         <source>Before step 1 / {count}</source>
-        <translation>第 1 步之前 / 共 {count} 步</translation>
+        <translation type="vanished">第 1 步之前 / 共 {count} 步</translation>
     </message>
     <message>
         <source>Step {number} / {count}</source>
-        <translation>第 {number} 步 / 共 {count} 步</translation>
+        <translation type="vanished">第 {number} 步 / 共 {count} 步</translation>
     </message>
     <message>
         <source>{count} pending</source>
-        <translation>{count} 个待返回</translation>
+        <translation type="vanished">{count} 个待返回</translation>
     </message>
     <message>
         <source>{count} problem</source>
-        <translation>{count} 个问题</translation>
+        <translation type="vanished">{count} 个问题</translation>
     </message>
     <message>
         <source>{count} problems</source>
-        <translation>{count} 个问题</translation>
+        <translation type="vanished">{count} 个问题</translation>
     </message>
 </context>
 <context>
@@ -4332,6 +4332,26 @@ PATH_TO_PASS_THROUGH</translation>
     <message>
         <source>No session</source>
         <translation>无会话</translation>
+    </message>
+    <message>
+        <source>Before step 1 / {count}</source>
+        <translation>第 1 步之前 / 共 {count} 步</translation>
+    </message>
+    <message>
+        <source>Step {number} / {count}</source>
+        <translation>第 {number} 步 / 共 {count} 步</translation>
+    </message>
+    <message>
+        <source>{count} pending</source>
+        <translation>{count} 个待返回</translation>
+    </message>
+    <message>
+        <source>{count} problem</source>
+        <translation>{count} 个问题</translation>
+    </message>
+    <message>
+        <source>{count} problems</source>
+        <translation>{count} 个问题</translation>
     </message>
     <message>
         <source>The next step with a problem ({count} step{value} with problems)</source>

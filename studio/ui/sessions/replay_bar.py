@@ -64,25 +64,27 @@ class PendingCallsModel(QAbstractListModel):
 
 def step_label(replay: SessionReplay | None) -> str:
     """``Step 4 / 12 · assistant · 2 pending · 1 problem`` for the replay's position."""
-
-    def tr(text: str) -> str:
-        return QCoreApplication.translate("ReplayBar", text)
-
+    translate = QCoreApplication.translate  # literal calls: lupdate reads the context from them
     if replay is None or not len(replay):
-        return tr("No session")
+        return translate("ReplayBar", "No session")
     step = replay.current
     if step is None:
-        return tr("Before step 1 / {count}").format(count=len(replay))
+        return translate("ReplayBar", "Before step 1 / {count}").format(count=len(replay))
     parts = [
-        tr("Step {number} / {count}").format(number=step.index + 1, count=len(replay)),
+        translate("ReplayBar", "Step {number} / {count}").format(
+            number=step.index + 1, count=len(replay)
+        ),
         step.message.role.value,
-        tr("{count} pending").format(count=len(step.pending)),
+        translate("ReplayBar", "{count} pending").format(count=len(step.pending)),
     ]
     if step.findings:
         found = len(step.findings)
-        parts.append(
-            (tr("{count} problem") if found == 1 else tr("{count} problems")).format(count=found)
+        text = (
+            translate("ReplayBar", "{count} problem")
+            if found == 1
+            else translate("ReplayBar", "{count} problems")
         )
+        parts.append(text.format(count=found))
     return " · ".join(parts)
 
 

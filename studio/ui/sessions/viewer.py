@@ -133,10 +133,12 @@ class SessionViewer(QWidget):
         top_layout = QVBoxLayout(top)
         top_layout.setContentsMargins(0, 0, 0, 0)
         top_layout.setSpacing(2)
+        # The title on a row of its own, the actions below it and the replay bar below them:
+        # side by side at 900 px the title wrapped a word a line and the buttons were cut.
+        top_layout.addWidget(self.header)
         header_row = QHBoxLayout()
-        header_row.setContentsMargins(0, 0, 4, 0)
+        header_row.setContentsMargins(4, 0, 4, 0)
         header_row.setSpacing(4)
-        header_row.addWidget(self.header, 1)
         for button in self.doctor_buttons.values():
             header_row.addWidget(button)
         # Add as eval case…: this step's user turn and its calls into an eval set (Evals mode).
@@ -147,13 +149,14 @@ class SessionViewer(QWidget):
         self.add_case_button.setEnabled(False)
         self.add_case_button.clicked.connect(self.add_eval_case)
         header_row.addWidget(self.add_case_button)
+        header_row.addStretch(1)
+        header_row.addWidget(self.replay_model_button)
+        header_row.addWidget(self.stop_replay_button)
         top_layout.addLayout(header_row)
         bar_row = QHBoxLayout()
         bar_row.setContentsMargins(0, 0, 4, 0)
         bar_row.setSpacing(4)
         bar_row.addWidget(self.replay_bar, 1)
-        bar_row.addWidget(self.replay_model_button)
-        bar_row.addWidget(self.stop_replay_button)
         top_layout.addLayout(bar_row)
         top_layout.addWidget(self.replay_status)
         top_layout.addWidget(self.conversation, 1)
