@@ -602,6 +602,9 @@ def _run(store: RegistryStore, args: argparse.Namespace) -> int:
 
             rows = skill_report(summary.attempts, {c.id: c for c in eval_set.cases},
                                 [v.registry for v in variants])  # fmt: skip
+            # In the run's order (A, then B), whatever order the answers arrived in.
+            order = {v.label: i for i, v in enumerate(variants)}
+            rows.sort(key=lambda r: order.get(r.variant, len(order)))
             print("skills: " + format_skill_report(rows).replace("\n", "\nskills: "))
         p = summary.progress
         print(f"{p.requests} requests sent, {p.cached} answers from the cache, "
