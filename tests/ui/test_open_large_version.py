@@ -29,7 +29,9 @@ from tests.ui.registry_helpers import WAIT_MS, ScriptedPrompts
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 
-SLOW_LOAD_S = 0.3
+SLOW_LOAD_S = 1.0
+"""How long the worker sleeps in a load: a GUI blocked by the load would miss its
+timer for that long, while a loaded machine alone delays a tick by a few hundred ms."""
 THRESHOLD = 4  # versions of big (4 tools) are large; alpha (2 tools) and small (1) are not
 
 
@@ -121,7 +123,7 @@ def test_large_version_loads_off_the_gui_thread_and_ends_shown_read_only(
 
     assert [(n, t is threading.main_thread()) for n, t in loads] == [(2, False)]
     assert len(ticks) >= 10
-    assert max(b - a for a, b in itertools.pairwise(ticks)) < SLOW_LOAD_S
+    assert max(b - a for a, b in itertools.pairwise(ticks)) < 0.8 * SLOW_LOAD_S
     doc = window.current_document()
     assert doc is not None and doc.read_only
     assert window.opening is None
