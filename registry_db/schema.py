@@ -18,6 +18,22 @@ if TYPE_CHECKING:  # sqlite-utils is imported only when a migration runs
 
 migrations = MigrationSet("registry_db")
 
+
+def _statements_migration(name: str, statements: tuple[str, ...]) -> None:
+    """Register migration ``name`` as running ``statements`` in order.
+
+    Most migrations are only DDL; this keeps each of them one line beside its
+    SQL, so the file reads as the schema's history, not as the same loop again
+    and again.
+    """
+
+    def run(db: Database) -> None:
+        for statement in statements:
+            db.execute(statement)
+
+    migrations(name=name)(run)
+
+
 _INITIAL = (
     # Small key/value facts about the database itself (e.g. whether the
     # examples were seeded, so deleting them does not bring them back).
@@ -77,10 +93,7 @@ _INITIAL = (
 )
 
 
-@migrations(name="0001_initial")
-def _initial(db: Database) -> None:
-    for statement in _INITIAL:
-        db.execute(statement)
+_statements_migration("0001_initial", _INITIAL)
 
 
 _SESSIONS = (
@@ -146,10 +159,7 @@ _SESSIONS = (
 )
 
 
-@migrations(name="0002_agent_runtime_sessions_outcomes_mocks")
-def _sessions(db: Database) -> None:
-    for statement in _SESSIONS:
-        db.execute(statement)
+_statements_migration("0002_agent_runtime_sessions_outcomes_mocks", _SESSIONS)
 
 
 # Model profiles for the playground and headless runs. The API key is never a
@@ -170,10 +180,7 @@ _MODEL_PROFILES = (
 )
 
 
-@migrations(name="0003_model_profiles")
-def _model_profiles(db: Database) -> None:
-    for statement in _MODEL_PROFILES:
-        db.execute(statement)
+_statements_migration("0003_model_profiles", _MODEL_PROFILES)
 
 
 # Release channels (DESIGN §4, §7). The salt is drawn once per registry and
@@ -215,10 +222,7 @@ _CHANNELS = (
 )
 
 
-@migrations(name="0004_channels")
-def _channels(db: Database) -> None:
-    for statement in _CHANNELS:
-        db.execute(statement)
+_statements_migration("0004_channels", _CHANNELS)
 
 
 # Where a session came from (playground, import, replay), the tool definitions
@@ -231,10 +235,7 @@ _SESSION_SOURCE = (
 )
 
 
-@migrations(name="0005_session_source_tools_meta")
-def _session_source(db: Database) -> None:
-    for statement in _SESSION_SOURCE:
-        db.execute(statement)
+_statements_migration("0005_session_source_tools_meta", _SESSION_SOURCE)
 
 
 # The review an author went through when publishing from the studio: the diff
@@ -244,10 +245,7 @@ def _session_source(db: Database) -> None:
 _VERSION_REVIEW = ("ALTER TABLE versions ADD COLUMN review_json TEXT",)
 
 
-@migrations(name="0006_version_review")
-def _version_review(db: Database) -> None:
-    for statement in _VERSION_REVIEW:
-        db.execute(statement)
+_statements_migration("0006_version_review", _VERSION_REVIEW)
 
 
 # Playground executors per registry, beside the draft like mock_responses and
@@ -274,10 +272,7 @@ _TOOL_EXECUTORS = (
 )
 
 
-@migrations(name="0007_tool_executors")
-def _tool_executors(db: Database) -> None:
-    for statement in _TOOL_EXECUTORS:
-        db.execute(statement)
+_statements_migration("0007_tool_executors", _TOOL_EXECUTORS)
 
 
 # Write intents in the outcomes (guard metrics: duplicate write attempts per
@@ -290,10 +285,7 @@ _OUTCOME_WRITE_INTENTS = (
 )
 
 
-@migrations(name="0008_outcome_write_intents")
-def _outcome_write_intents(db: Database) -> None:
-    for statement in _OUTCOME_WRITE_INTENTS:
-        db.execute(statement)
+_statements_migration("0008_outcome_write_intents", _OUTCOME_WRITE_INTENTS)
 
 
 # Versions get a second hash covering everything they show: the document's
@@ -345,10 +337,7 @@ _EVAL_SETS = (
 )
 
 
-@migrations(name="0010_eval_sets")
-def _eval_sets(db: Database) -> None:
-    for statement in _EVAL_SETS:
-        db.execute(statement)
+_statements_migration("0010_eval_sets", _EVAL_SETS)
 
 
 # Eval runs (studio.evals.runner): one row per run, one per attempt (case ×
@@ -389,10 +378,7 @@ _EVAL_RUNS = (
 )
 
 
-@migrations(name="0011_eval_runs")
-def _eval_runs(db: Database) -> None:
-    for statement in _EVAL_RUNS:
-        db.execute(statement)
+_statements_migration("0011_eval_runs", _EVAL_RUNS)
 
 
 # Skills (SKILL.md packages) and remote agents (A2A Agent Cards) of a draft
@@ -413,10 +399,7 @@ _SKILLS_AGENTS = (
 )
 
 
-@migrations(name="0013_skills_agents")
-def _skills_agents(db: Database) -> None:
-    for statement in _SKILLS_AGENTS:
-        db.execute(statement)
+_statements_migration("0013_skills_agents", _SKILLS_AGENTS)
 
 
 def apply_migrations(conn: sqlite3.Connection) -> list[str]:
