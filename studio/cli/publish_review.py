@@ -43,15 +43,26 @@ def add_review_options(p: argparse.ArgumentParser) -> None:
         "--ack", metavar="RULE_ID[:TOOL]", nargs="+", action="extend", default=[],
         help="acknowledge the changes of this rule (on this tool); stored with the version",
     )  # fmt: skip
-    evals = p.add_argument_group("eval gate (issue #12)")
-    evals.add_argument(
-        "--require-evals", metavar="SET",
-        help="run this eval set on the parent version and the draft; refuse (exit 5) "
+    add_eval_gate_options(
+        p.add_argument_group("eval gate (issue #12)"),
+        "run this eval set on the parent version and the draft; refuse (exit 5) "
         "when the draft is significantly worse",
-    )  # fmt: skip
-    evals.add_argument("--profile", metavar="P", help="model profile for --require-evals")
-    evals.add_argument("--repeat", metavar="N", type=int, default=1,
-                       help="repetitions per case for --require-evals (default 1)")  # fmt: skip
+    )
+
+
+def add_eval_gate_options(
+    p: argparse.ArgumentParser | argparse._ArgumentGroup, require_help: str
+) -> None:
+    """``--require-evals SET``, ``--profile P``, ``--repeat N``: the eval gate's options.
+
+    ``publish`` and ``channel promote`` gate on the same eval run (studio.evals.gates)
+    and read these three the same way; only what is compared, and so the help of
+    ``--require-evals``, differs.
+    """
+    p.add_argument("--require-evals", metavar="SET", help=require_help)
+    p.add_argument("--profile", metavar="P", help="model profile for --require-evals")
+    p.add_argument("--repeat", metavar="N", type=int, default=1,
+                   help="repetitions per case for --require-evals (default 1)")  # fmt: skip
 
 
 def _ack_matches(ack: str, change: Change) -> bool:

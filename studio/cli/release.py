@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from registry_db import RegistryStore
 from registry_db.channel_log import PUBLISH
 from studio.cli.common import Subcommands, UsageError
+from studio.cli.publish_review import add_eval_gate_options
 from studio.release import SERVING_FORMATS, event_change
 
 if TYPE_CHECKING:
@@ -33,14 +34,11 @@ def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     pc.add_argument("--share", metavar="S", type=int, help="percent of subjects (0-100)")
     pc = channel.add_parser("promote", parents=[common], help="make the canary's version stable")
     pc.add_argument("--channel", metavar="NAME", default="canary")
-    pc.add_argument(
-        "--require-evals", metavar="SET",
-        help="run this eval set on stable's and the channel's versions first; refuse "
+    add_eval_gate_options(
+        pc,
+        "run this eval set on stable's and the channel's versions first; refuse "
         "(exit 6) when the channel's version is significantly worse",
-    )  # fmt: skip
-    pc.add_argument("--profile", metavar="P", help="model profile for --require-evals")
-    pc.add_argument("--repeat", metavar="N", type=int, default=1,
-                    help="repetitions per case for --require-evals (default 1)")  # fmt: skip
+    )
     pc = channel.add_parser(
         "rollback", parents=[common], help="canary to 0 %%, or stable to its previous version"
     )
