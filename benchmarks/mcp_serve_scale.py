@@ -21,13 +21,10 @@ import argparse
 import asyncio
 import contextlib
 import json
-import signal
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +33,8 @@ import httpx
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from _servers import listening, studio_serve_command  # noqa: E402
 
 from registry_db import RegistryStore  # noqa: E402
 from registry_db.sessions import SessionStore  # noqa: E402
@@ -66,26 +65,9 @@ def _db(tmp: Path, size: int) -> tuple[Path, str]:
     return db, tool.name
 
 
-@contextlib.contextmanager
-def served(db: Path) -> Iterator[str]:
-    """``studio serve --port 0 --executors mock`` on ``db`` in its own process."""
-    command = [sys.executable, "-c", "import sys; from studio.cli import main; sys.exit(main())",
-               "serve", "--db", str(db), "--port", "0", "--executors", "mock"]  # fmt: skip
-    proc = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, text=True)  # fmt: skip
-    try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        if not line.startswith("listening on "):
-            raise RuntimeError(f"studio serve did not start: {line!r}")
-        yield line.removeprefix("listening on ").strip()
-    finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+def served(db: Path) -> contextlib.AbstractContextManager[str]:
+    """``studio serve --port 0 --executors mock`` on ``db`` in its own process; yields its URL."""
+    return listening(studio_serve_command(db, "--executors", "mock"), "studio serve")
 
 
 def _request(method: str, params: dict[str, Any], rid: int) -> tuple[dict[str, str], bytes]:

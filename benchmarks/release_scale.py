@@ -23,7 +23,6 @@ import dataclasses
 import json
 import os
 import shutil
-import signal
 import statistics
 import subprocess
 import sys
@@ -35,6 +34,9 @@ from pathlib import Path
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _servers import BARE_APP, listening, studio_serve_command
 
 from registry_db import RegistryStore, UpsertTool
 from studio.release import buckets, set_canary
@@ -56,7 +58,6 @@ def bench_bucketing(count: int) -> float:
 
 
 def _store(tmp: Path) -> RegistryStore:
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
     from registry_scale import generated_registry
 
     store = RegistryStore.open(tmp / "bench.sqlite3")
@@ -94,47 +95,9 @@ end
 @contextlib.contextmanager
 def served(db: Path) -> Iterator[str]:
     """``studio serve --port 0`` on ``db`` in its own process; yields the URL it prints."""
-    command = [sys.executable, "-c", "import sys; from studio.cli import main; sys.exit(main())",
-               "serve", "--db", str(db), "--port", "0"]  # fmt: skip
-    root = Path(__file__).resolve().parents[1]
-    proc = subprocess.Popen(command, cwd=root, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, text=True)  # fmt: skip
-    try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        if not line.startswith("listening on "):
-            raise RuntimeError(f"studio serve did not start: {line!r}")
-        url = line.removeprefix("listening on ").strip()
+    with listening(studio_serve_command(db), "studio serve") as url:
         httpx.get(f"{url}{RESOLVE_PATH}", params={"subject": "warm-up"}).raise_for_status()
         yield url
-    finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-
-
-BARE_APP = r"""
-import sys, uvicorn
-body = open(sys.argv[1], "rb").read()
-headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
-
-async def app(scope, receive, send):
-    if scope["type"] != "http":
-        return
-    await send({"type": "http.response.start", "status": 200, "headers": headers})
-    await send({"type": "http.response.body", "body": body})
-
-config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", access_log=False,
-                        server_header=False, lifespan="off", loop="auto")
-server = uvicorn.Server(config)
-import socket
-sock = socket.socket(); sock.bind(("127.0.0.1", 0)); sock.listen(2048)
-print(f"listening on http://127.0.0.1:{sock.getsockname()[1]}", flush=True)
-server.run(sockets=[sock])
-"""
 
 
 @contextlib.contextmanager
@@ -142,23 +105,11 @@ def bare_served(body: bytes) -> Iterator[str]:
     """The reference: a bare uvicorn ASGI app answering every request with ``body``."""
     with tempfile.NamedTemporaryFile("wb", suffix=".json", delete=False) as f:
         f.write(body)
-    proc = subprocess.Popen([sys.executable, "-c", BARE_APP, f.name], stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, text=True)  # fmt: skip
     try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        if not line.startswith("listening on "):
-            raise RuntimeError(f"the bare app did not start: {line!r}")
-        url = line.removeprefix("listening on ").strip()
-        httpx.get(f"{url}{RESOLVE_PATH}").raise_for_status()
-        yield url
+        with listening([sys.executable, "-c", BARE_APP, f.name], "the bare app") as url:
+            httpx.get(f"{url}{RESOLVE_PATH}").raise_for_status()
+            yield url
     finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
         os.unlink(f.name)
 
 
@@ -270,7 +221,6 @@ def bench_diff() -> float | None:
         from studio.diff import diff_registries
     except ImportError:
         return None
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
     from registry_scale import generated_registry
 
     a = generated_registry(1000, "a")

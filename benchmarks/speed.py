@@ -33,25 +33,25 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import dataclasses
 import json
 import os
 import resource
 import shutil
-import signal
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from _servers import BARE_APP, listening, studio_serve_command  # noqa: E402
 
 PY = sys.executable
 
@@ -265,46 +265,6 @@ def row_pipeline(quick: bool, tmp: Path) -> list[Row]:
 
 # -- resolve --------------------------------------------------------------------------------
 
-BARE_APP = r"""
-import socket, sys, uvicorn
-body = open(sys.argv[1], "rb").read()
-headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
-
-async def app(scope, receive, send):
-    if scope["type"] != "http":
-        return
-    await send({"type": "http.response.start", "status": 200, "headers": headers})
-    await send({"type": "http.response.body", "body": body})
-
-sock = socket.socket()
-sock.bind(("127.0.0.1", 0))
-sock.listen(2048)
-print(f"listening on http://127.0.0.1:{sock.getsockname()[1]}", flush=True)
-config = uvicorn.Config(app, log_level="warning", access_log=False, server_header=False,
-                        lifespan="off")
-uvicorn.Server(config).run(sockets=[sock])
-"""
-
-
-@contextlib.contextmanager
-def _process(command: list[str]) -> Iterator[str]:
-    """A server process that prints ``listening on URL`` first; yields the URL."""
-    proc = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                            text=True)  # fmt: skip
-    try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        if not line.startswith("listening on "):
-            raise RuntimeError(f"{command[:3]} did not start: {line!r}")
-        yield line.removeprefix("listening on ").strip()
-    finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-
 
 async def _load(url: str, path: str, seconds: float, connections: int) -> dict[str, float]:
     """Keep-alive GETs on ``connections`` connections for ``seconds``; rps and p99 (ms)."""
@@ -383,18 +343,17 @@ def row_resolve(quick: bool, tmp: Path) -> list[Row]:
 
     _store(tmp).close()
     seconds, connections = (2.0 if quick else 10.0), 50
-    studio = [PY, "-c", "import sys; from studio.cli import main; sys.exit(main())", "serve",
-              "--db", str(tmp / "bench.sqlite3"), "--port", "0"]  # fmt: skip
+    studio = studio_serve_command(tmp / "bench.sqlite3")
     results: dict[str, list[dict[str, float]]] = {"studio": [], "bare": []}
     body_file = tmp / "resolve-body.json"
     for _ in range(1 if quick else 2):
-        with _process(studio) as url:
+        with listening(studio, "studio serve") as url:
             response = httpx.get(f"{url}{RESOLVE_PATH}", params={"subject": "user-1",
                                                                  "format": "openai"})  # fmt: skip
             response.raise_for_status()
             body_file.write_bytes(response.content)
             results["studio"].append(_load_process(url, RESOLVE_PATH, seconds, connections))
-        with _process([PY, "-c", BARE_APP, str(body_file)]) as url:
+        with listening([PY, "-c", BARE_APP, str(body_file)], "the bare app") as url:
             results["bare"].append(_load_process(url, RESOLVE_PATH, seconds, connections))
     s = {k: statistics.median(r[k] for r in results["studio"]) for k in ("rps", "p99")}
     b = {k: statistics.median(r[k] for r in results["bare"]) for k in ("rps", "p99")}
