@@ -73,7 +73,6 @@ from studio.ui.mode_bar import ModeBar, ModeStack
 from studio.ui.models.registry_list_model import RegistryListModel
 from studio.ui.models.tool_list_model import ToolFilterModel, ToolListModel
 from studio.ui.registry_actions import RegistryOperations, RegistryPrompts
-from studio.ui.registry_jobs import Refused, RegistryJobs, load_draft, load_version
 from studio.ui.skills import mode as skills_mode
 from studio.ui.style import banner_style
 from studio.ui.views.tool_editor import ToolEditorWidget
@@ -87,6 +86,7 @@ if TYPE_CHECKING:
     from studio.ui.evals.evals_view import EvalsView
     from studio.ui.playground.sidebar import WorkingCopy
     from studio.ui.playground.view import PlaygroundView
+    from studio.ui.registry_jobs import RegistryJobs
     from studio.ui.release import ReleaseView
     from studio.ui.sessions.browser import SessionsView
 
@@ -260,9 +260,7 @@ class MainWindow(QMainWindow):
         self.actions: Actions = create_actions(self, self.undo_group)
         self.registry_ops = RegistryOperations(self)
         self.lint_ops = LintOperations(self)
-        # Its own serial worker: an import dialog's job and an open never
-        # replace each other's callbacks; the store's lock orders their reads.
-        self.open_jobs = RegistryJobs(self)
+        self._open_jobs: RegistryJobs | None = None
         self.opening: PendingOpen | None = None
         self._retranslate_pending = False
         self.cjk_check = CjkFontCheck()
@@ -276,6 +274,20 @@ class MainWindow(QMainWindow):
         if names:
             self.open_registry(EXEMPLARY_REGISTRY if EXEMPLARY_REGISTRY in names else names[0])
         self._update_state()
+
+    @property
+    def open_jobs(self) -> RegistryJobs:
+        """The worker that loads large drafts and versions, made on first use.
+
+        Its own serial worker: an import dialog's job and an open never
+        replace each other's callbacks; the store's lock orders their reads.
+        Made on demand, its module is not imported before the first paint.
+        """
+        if self._open_jobs is None:
+            from studio.ui.registry_jobs import RegistryJobs
+
+            self._open_jobs = RegistryJobs(self)
+        return self._open_jobs
 
     # ------------------------------------------------------------------ building
 
@@ -491,8 +503,10 @@ class MainWindow(QMainWindow):
             "playground": playground_bar,
         }
         for mode in ("sessions", "diff", "release"):
-            bar = self._mode_toolbar(f"{mode}Toolbar")
-            self.mode_toolbars[mode] = bar
+            self.mode_toolbars[mode] = self._mode_toolbar(f"{mode}Toolbar")
+        from studio.ui.mode_toolbars import ViewToolbars  # their actions act on the shown view
+
+        self.view_toolbars = ViewToolbars(self.mode_toolbars, self)
         self.evals_action = evals_mode.install_evals_mode(self)  # Evals (Ctrl+6) after Release
         self.skills_action = skills_mode.install_skills_mode(self)  # Skills & agents (Ctrl+7)
         self._show_mode_toolbar("editor")
@@ -514,6 +528,7 @@ class MainWindow(QMainWindow):
         """Show the toolbar of ``mode``; the Refresh action moves to it."""
         for name, bar in self.mode_toolbars.items():
             bar.setVisible(name == mode)
+        self.view_toolbars.follow(mode, self.modes.currentWidget())
         if mode in ("sessions", "diff", "release", "evals"):
             bar = self.mode_toolbars[mode]
             for other in self.mode_toolbars.values():
@@ -805,6 +820,8 @@ class MainWindow(QMainWindow):
 
     def _open_in_worker(self, pending: PendingOpen) -> None:
         """Load ``pending`` on the worker; until it arrives no document is shown."""
+        from studio.ui.registry_jobs import load_draft, load_version
+
         self.opening = pending
         # Nothing may act on the previous registry while the selector names this one.
         self._show_no_document()
@@ -839,6 +856,8 @@ class MainWindow(QMainWindow):
         self.loading_banner.hide()
 
     def _on_open_loaded(self, pending: PendingOpen, result: object) -> None:
+        from studio.ui.registry_jobs import Refused
+
         if pending is not self.opening:
             return  # superseded; RegistryJobs drops these too
         self.opening = None
@@ -1570,7 +1589,8 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.confirm_unsaved():
             self._cancel_open()
-            self.open_jobs.wait()
+            if self._open_jobs is not None:
+                self._open_jobs.wait()
             self.editor.set_tool(None, None)
             self.lint_ops.shutdown()
             self.registry_ops.shutdown()

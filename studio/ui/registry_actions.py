@@ -25,42 +25,27 @@ from registry_db import (
     StoreError,
 )
 from studio.contract import Registry, ToolContract
-from studio.contract.document import provider_settings
-from studio.formats import ExportResult, ImportResult, Note
-from studio.ui.dialogs.export_dialog import ExportContext, ExportDialog, ExportRequest
-from studio.ui.dialogs.import_dialog import ImportDialog, ImportRequest
-from studio.ui.dialogs.new_registry_dialog import NewRegistryDialog, NewRegistryRequest
-from studio.ui.dialogs.notes_dialog import NotesDialog
-from studio.ui.dialogs.registry_settings_dialog import (
-    RegistrySettingsDialog,
-    RegistrySettingsRequest,
-    settings_with_provider,
-)
-from studio.ui.registry_jobs import (
-    Cancelled,
-    JobDialog,
-    OpenApiRead,
-    Refused,
-    RegistryJobs,
-    import_openapi_job,
-    read_import,
-    store_import,
-    write_export_job,
-)
-from studio.ui.sessions.worker import ProgressCallback
 
+# Dialogs, the worker and the formats are imported when a command first uses
+# them: the window paints before anything it does not show is built (the MCP
+# SDK, behind the MCP dialogs, is never loaded at start-up).
 if TYPE_CHECKING:
+    from studio.formats import ExportResult, ImportResult, Note
     from studio.formats.openapi import ImportOptions as OpenApiOptions
     from studio.formats.openapi import OpenApiImport
-
-    # Imported when the dialog opens: the MCP SDK is not loaded at start-up.
+    from studio.ui.dialogs.export_dialog import ExportDialog, ExportRequest
+    from studio.ui.dialogs.import_dialog import ImportDialog, ImportRequest
     from studio.ui.dialogs.mcp_import_dialog import (
         McpCheckDialog,
         McpCheckRequest,
         McpImportDialog,
         McpImportRequest,
     )
+    from studio.ui.dialogs.new_registry_dialog import NewRegistryRequest
+    from studio.ui.dialogs.registry_settings_dialog import RegistrySettingsRequest
     from studio.ui.main_window import MainWindow
+    from studio.ui.registry_jobs import Cancelled, JobDialog, OpenApiRead, Refused, RegistryJobs
+    from studio.ui.sessions.worker import ProgressCallback
 
 IMPORT_CANCELLED = QT_TRANSLATE_NOOP("RegistryOperations", "Import cancelled; nothing was changed.")
 
@@ -74,6 +59,8 @@ class RegistryPrompts:
     """The registry-level questions; each is modal and returns plain data (None = cancelled)."""
 
     def new_registry(self, parent: QWidget, existing: Sequence[str]) -> NewRegistryRequest | None:
+        from studio.ui.dialogs.new_registry_dialog import NewRegistryDialog
+
         dialog = NewRegistryDialog(existing, parent)
         return dialog.request() if dialog.exec() == QDialog.DialogCode.Accepted else None
 
@@ -84,6 +71,8 @@ class RegistryPrompts:
         current: RegistrySettingsRequest,
         sample: ToolContract | None,
     ) -> RegistrySettingsRequest | None:
+        from studio.ui.dialogs.registry_settings_dialog import RegistrySettingsDialog
+
         dialog = RegistrySettingsDialog(registry, current, sample, parent)
         return dialog.request() if dialog.exec() == QDialog.DialogCode.Accepted else None
 
@@ -123,6 +112,8 @@ class RegistryPrompts:
         return answer == QMessageBox.StandardButton.Yes
 
     def show_notes(self, parent: QWidget, title: str, summary: str, notes: Sequence[Note]) -> None:
+        from studio.ui.dialogs.notes_dialog import NotesDialog
+
         NotesDialog(title, summary, notes, parent).exec()
 
     def choose_openapi_operations(
@@ -144,12 +135,25 @@ class RegistryOperations:
 
     def __init__(self, window: MainWindow) -> None:
         self._w = window
-        self.jobs = RegistryJobs(window)
+        self._jobs: RegistryJobs | None = None
         self.dialog: JobDialog | None = None  # the open import or export dialog
         self.last_summary = ""  # of the last import or export that finished
         self._cancel_event: threading.Event | None = None
         self._cancel_waits = False  # Cancel waits for the worker to confirm
         self._openapi: OpenApiImport | None = None  # the OpenAPI import being stored
+
+    @property
+    def jobs(self) -> RegistryJobs:
+        """The serial worker of imports and exports, made on first use.
+
+        The worker's module (readers, writers, executors) is not imported at start-up:
+        the window paints before anything it does not show is built.
+        """
+        if self._jobs is None:
+            from studio.ui.registry_jobs import RegistryJobs
+
+            self._jobs = RegistryJobs(self._w)
+        return self._jobs
 
     def _names(self) -> list[str]:
         return [r.name for r in self._w.store.list_registries()]
@@ -194,6 +198,8 @@ class RegistryOperations:
         w = self._w
         if self._still_running():  # (a running job may hold the store)
             return None
+        from studio.ui.dialogs.import_dialog import ImportDialog
+
         dialog = ImportDialog(self._names(), w)
         dialog.submitted.connect(self._start_import)
         dialog.cancelRequested.connect(self._cancel)
@@ -202,6 +208,8 @@ class RegistryOperations:
         return dialog
 
     def _start_import(self, request: ImportRequest) -> None:
+        from studio.ui.registry_jobs import read_import
+
         dialog = self._dialog()
         cancel = self._cancel_event = threading.Event()
         self._cancel_waits = False  # reading changes nothing: no need to wait for it
@@ -260,6 +268,8 @@ class RegistryOperations:
         cancel: threading.Event,
         outcome: ImportResult | Refused | Cancelled,
     ) -> None:
+        from studio.ui.registry_jobs import Cancelled
+
         if isinstance(outcome, Cancelled):
             self._dialog().cancelled(_tr(str(IMPORT_CANCELLED)))
             return
@@ -324,6 +334,7 @@ class RegistryOperations:
 
     def _on_mcp_checked(self, outcome: object) -> None:
         from studio.ui.mcp_import import DriftOutcome
+        from studio.ui.registry_jobs import Cancelled, Refused
 
         w, dialog = self._w, self._dialog()
         if isinstance(outcome, Cancelled):
@@ -361,6 +372,8 @@ class RegistryOperations:
         cancel: threading.Event,
         outcome: ImportResult | Refused,
     ) -> None:
+        from studio.ui.registry_jobs import OpenApiRead, Refused, store_import
+
         w, dialog = self._w, self._dialog()
         if isinstance(outcome, Refused):
             dialog.fail(outcome.message)
@@ -424,6 +437,8 @@ class RegistryOperations:
         read: OpenApiRead,
     ) -> None:
         """Ask which operations to import, then build their contracts and targets (worker)."""
+        from studio.ui.registry_jobs import Refused, import_openapi_job
+
         w, dialog = self._w, self._dialog()
         options = w.prompts.choose_openapi_operations(dialog, read.document, read.source)
         if options is None or cancel.is_set():
@@ -454,6 +469,8 @@ class RegistryOperations:
         replaced: bool,
         stored: RegistryInfo | Refused | Cancelled,
     ) -> None:
+        from studio.ui.registry_jobs import Cancelled, Refused
+
         w, dialog = self._w, self._dialog()
         self._cancel_waits = False
         if isinstance(stored, Cancelled):
@@ -507,6 +524,8 @@ class RegistryOperations:
             versions = [v.number for v in w.store.list_versions(name)]
         except StoreError:
             versions = []
+        from studio.ui.dialogs.export_dialog import ExportContext, ExportDialog
+
         context = ExportContext(
             name, versions, doc.workspace.read_only_version, draft is not None and draft.is_dirty
         )
@@ -518,6 +537,8 @@ class RegistryOperations:
         return dialog
 
     def _start_export(self, name: str, request: ExportRequest) -> None:
+        from studio.ui.registry_jobs import write_export_job
+
         dialog = self._dialog()
         cancel = self._cancel_event = threading.Event()
         self._cancel_waits = True  # the worker may be writing: Cancel waits for its word
@@ -537,6 +558,8 @@ class RegistryOperations:
     def _on_exported(
         self, name: str, request: ExportRequest, outcome: ExportResult | Refused | Cancelled
     ) -> None:
+        from studio.ui.registry_jobs import Cancelled, Refused
+
         w, dialog = self._w, self._dialog()
         self._cancel_waits = False
         if isinstance(outcome, Cancelled):
@@ -619,11 +642,18 @@ class RegistryOperations:
         """Stop a running import or export and wait for the worker (closing the window)."""
         if self._cancel_event is not None:
             self._cancel_event.set()
-        self.jobs.drop()
-        self.jobs.wait()
+        if self._jobs is not None:  # never started: nothing to stop
+            self._jobs.drop()
+            self._jobs.wait()
 
     def registry_settings(self) -> bool:
         """Edit the shown registry's metadata and settings; True when saved."""
+        from studio.contract.document import provider_settings
+        from studio.ui.dialogs.registry_settings_dialog import (
+            RegistrySettingsRequest,
+            settings_with_provider,
+        )
+
         w = self._w
         doc = w.current_document()
         if doc is None or doc.read_only:
@@ -744,6 +774,8 @@ def _export_what(source: int | None) -> str:
 
 def _source(request: ImportRequest | McpImportRequest) -> str:
     """How an import's summary names where the tools came from."""
+    from studio.ui.dialogs.import_dialog import ImportRequest
+
     if isinstance(request, ImportRequest):
         return request.path.name
     return request.source_label
