@@ -14,8 +14,9 @@ with plain ``sqlite3``: :func:`registry_db.connection.read_registry_listing`).
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import TYPE_CHECKING, Any
+
+from studio.lazy_exports import LazyExports
 
 if TYPE_CHECKING:
     from registry_db.defaults import load_examples, open_default_store, seed_examples
@@ -67,7 +68,7 @@ _HOMES = {
     "registry_db.paths": ("default_db_path", "resolve_db_path"),
     "registry_db.store": ("RegistryStore",),
 }
-_HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
+_EXPORTS = LazyExports(__name__, _HOMES, globals())
 
 __all__ = [
     "AlreadyExistsError",
@@ -96,13 +97,8 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    module = _HOME_OF.get(name)
-    if module is None:
-        raise AttributeError(f"module 'registry_db' has no attribute {name!r}")
-    value = getattr(import_module(module), name)
-    globals()[name] = value  # later lookups skip this function
-    return value
+    return _EXPORTS.load(name)
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+    return _EXPORTS.names(__all__)

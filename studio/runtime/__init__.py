@@ -8,8 +8,9 @@ executors, the HTTP client and the loop (``studio sessions import`` starts
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import TYPE_CHECKING, Any
+
+from studio.lazy_exports import LazyExports
 
 if TYPE_CHECKING:
     from studio.runtime.context import SessionContext
@@ -121,7 +122,7 @@ _HOMES = {
         "shape_success",
     ),
 }
-_HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
+_EXPORTS = LazyExports(__name__, _HOMES, globals())
 
 __all__ = [
     "EVENT_TYPES",
@@ -175,13 +176,8 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    module = _HOME_OF.get(name)
-    if module is None:
-        raise AttributeError(f"module 'studio.runtime' has no attribute {name!r}")
-    value = getattr(import_module(module), name)
-    globals()[name] = value  # later lookups skip this function
-    return value
+    return _EXPORTS.load(name)
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+    return _EXPORTS.names(__all__)
