@@ -12,6 +12,9 @@ The changes are registry-level (``tool`` is None; ``path`` is
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
 from studio.agents.model import RemoteAgent
 from studio.contract.model import Registry
 from studio.diff.model import Change, ChangeClass, WordOp
@@ -48,6 +51,8 @@ def _text_change(rule: str, klass: ChangeClass, path: str, what: str, a: str, b:
 
 
 def _skill_changes(a: Skill, b: Skill) -> list[Change]:
+    if a.text == b.text and a.files == b.files:
+        return []
     base = f"skills.{b.name}"
     out: list[Change] = []
     if a.description != b.description:
@@ -102,6 +107,8 @@ def _skill_changes(a: Skill, b: Skill) -> list[Change]:
 
 
 def _agent_changes(a: RemoteAgent, b: RemoteAgent) -> list[Change]:
+    if a.card == b.card:
+        return []
     base = f"agents.{b.name}"
     out: list[Change] = []
     if a.description != b.description:
@@ -148,33 +155,51 @@ def _agent_changes(a: RemoteAgent, b: RemoteAgent) -> list[Change]:
 
 def skill_changes(a: Registry, b: Registry) -> list[Change]:
     """Every change of the skills and remote agents going from ``a`` to ``b``."""
+    return [
+        *_named_changes(
+            "skill", a.skills, b.skills, _skill_changes,
+            added="new skill {} (the model may now load it)",
+            removed="skill {} removed; conversations that load it fail",
+        ),
+        *_named_changes(
+            "agent", a.agents, b.agents, _agent_changes,
+            added="new remote agent {}",
+            removed="remote agent {} removed; delegations to it fail",
+        ),
+    ]  # fmt: skip
+
+
+_Item = TypeVar("_Item", Skill, RemoteAgent)
+
+
+def _named_changes(
+    kind: str,
+    before: Sequence[_Item],
+    after: Sequence[_Item],
+    item_changes: Callable[[_Item, _Item], list[Change]],
+    *,
+    added: str,
+    removed: str,
+) -> list[Change]:
+    """``<kind>.added`` and the item's own changes in ``after``'s order, then ``<kind>.removed``.
+
+    Items are matched by name; ``added`` and ``removed`` are messages with ``{}``
+    for the name.
+    """
     out: list[Change] = []
-    skills_a = {s.name: s for s in a.skills}
-    skills_b = {s.name: s for s in b.skills}
-    for skill in b.skills:
-        old = skills_a.get(skill.name)
+    old_by_name = {x.name: x for x in before}
+    new_names = {x.name for x in after}
+    for item in after:
+        old = old_by_name.get(item.name)
         if old is None:
-            out.append(Change("skill.added", C, None, f"skills.{skill.name}", None, skill.name,
-                              f"new skill {skill.name} (the model may now load it)"))  # fmt: skip
-        elif old.text != skill.text or old.files != skill.files:
-            out.extend(_skill_changes(old, skill))
-    for skill in a.skills:
-        if skill.name not in skills_b:
-            message = f"skill {skill.name} removed; conversations that load it fail"
-            out.append(Change("skill.removed", B, None, f"skills.{skill.name}", skill.name, None,
-                              message))  # fmt: skip
-    agents_a = {x.name: x for x in a.agents}
-    agents_b = {x.name: x for x in b.agents}
-    for agent in b.agents:
-        old_agent = agents_a.get(agent.name)
-        if old_agent is None:
-            out.append(Change("agent.added", C, None, f"agents.{agent.name}", None, agent.name,
-                              f"new remote agent {agent.name}"))  # fmt: skip
-        elif old_agent.card != agent.card:
-            out.extend(_agent_changes(old_agent, agent))
-    for agent in a.agents:
-        if agent.name not in agents_b:
-            message = f"remote agent {agent.name} removed; delegations to it fail"
-            out.append(Change("agent.removed", B, None, f"agents.{agent.name}", agent.name, None,
-                              message))  # fmt: skip
+            path = f"{kind}s.{item.name}"
+            out.append(Change(f"{kind}.added", C, None, path, None, item.name,
+                              added.format(item.name)))  # fmt: skip
+        else:
+            out.extend(item_changes(old, item))
+    for item in before:
+        if item.name not in new_names:
+            path = f"{kind}s.{item.name}"
+            out.append(Change(f"{kind}.removed", B, None, path, item.name, None,
+                              removed.format(item.name)))  # fmt: skip
     return out
