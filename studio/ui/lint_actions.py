@@ -15,17 +15,18 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer
 from PySide6.QtWidgets import QDockWidget, QInputDialog, QLabel, QLineEdit, QMessageBox, QWidget
 
-from studio.lint import Finding, LintReport, Rule, rule_info
+from studio.lint import Finding, Rule
 from studio.ui.i18n import lint_text
 from studio.ui.lint_controller import LintConfigNotSaved, LintController, fix_problem
 from studio.ui.views.problems_panel import ProblemsPanel, counts_text
-from studio.ui.views.similar_tools_view import SimilarToolsView
 from studio.ui.widgets.field_markers import severity_word
-from studio.ui.widgets.score_widget import ScoreWidget
 
 if TYPE_CHECKING:
+    from studio.lint import LintReport
     from studio.ui.document import RegistryDocument
     from studio.ui.main_window import MainWindow
+    from studio.ui.views.similar_tools_view import SimilarToolsView
+    from studio.ui.widgets.score_widget import ScoreWidget
 
 
 class LintPrompts:
@@ -103,6 +104,18 @@ class _LanguageWatch(QObject):
         self._on_change()
 
 
+class _Placeholder(QWidget):
+    """What a dock holds until its view is built."""
+
+
+def _set_dock_widget(dock: QDockWidget, view: QWidget) -> None:
+    """Put ``view`` in ``dock``; the widget it held before is deleted."""
+    old = dock.widget()
+    dock.setWidget(view)
+    if old is not None and old is not view:
+        old.deleteLater()
+
+
 def _dock(window: MainWindow, title: str, name: str, widget: QWidget) -> QDockWidget:
     dock = QDockWidget(title, window)
     dock.setObjectName(name)
@@ -118,6 +131,12 @@ def _dock(window: MainWindow, title: str, name: str, widget: QWidget) -> QDockWi
 class LintOperations:
     """Lint controllers and views of a :class:`MainWindow`.
 
+    The Problems view is built with the window (its dock is on top at start);
+    the Similar tools and Scores views, in docks tabbed behind it, are built
+    when their dock is first shown, or when :attr:`similar_view` or
+    :attr:`score_widget` is first read: the window paints before anything it
+    does not show is built (issue #16).
+
     Args:
         window: The main window (its editor, tool list, actions and prompts).
     """
@@ -126,30 +145,71 @@ class LintOperations:
         self._w = window
         self.controllers: dict[str, LintController] = {}
         self._current: str | None = None
-        self.problems_dock = _dock(window, "", "problemsDock", QWidget())
-        self.similar_dock = _dock(window, "", "similarToolsDock", QWidget())
-        self.scores_dock = _dock(window, "", "scoresDock", QWidget())
+        self.problems_dock = _dock(window, "", "problemsDock", _Placeholder())
+        self.similar_dock = _dock(window, "", "similarToolsDock", _Placeholder())
+        self.scores_dock = _dock(window, "", "scoresDock", _Placeholder())
+        self._similar_view: SimilarToolsView | None = None
+        self._score_widget: ScoreWidget | None = None
+        self.similar_dock.visibilityChanged.connect(
+            lambda shown: shown and self._build_similar_view()
+        )
+        self.scores_dock.visibilityChanged.connect(lambda shown: shown and self._build_scores())
         self.counter_label = QLabel(window)
         self._build_views()
         # The views are built again in the new language when it changes
         # (the shell rebuilds its own widgets; the docks are ours).
         self._language_watch = _LanguageWatch(window, self.retranslate)
 
+    @property
+    def similar_view(self) -> SimilarToolsView:
+        """The Similar tools view (built on first use, showing the current report)."""
+        return self._build_similar_view()
+
+    @property
+    def score_widget(self) -> ScoreWidget:
+        """The Scores view (built on first use, showing the current report and tool)."""
+        return self._build_scores()
+
+    def _build_similar_view(self) -> SimilarToolsView:
+        if self._similar_view is None:
+            from studio.ui.views.similar_tools_view import SimilarToolsView
+
+            view = SimilarToolsView(self._w)
+            view.toolActivated.connect(self._open_tool)
+            self._similar_view = view
+            _set_dock_widget(self.similar_dock, view)
+            report = self._report()
+            view.set_pairs(report.similar if report else ())
+        return self._similar_view
+
+    def _build_scores(self) -> ScoreWidget:
+        if self._score_widget is None:
+            from studio.ui.widgets.score_widget import ScoreWidget
+
+            widget = ScoreWidget(self._w)
+            self._score_widget = widget
+            _set_dock_widget(self.scores_dock, widget)
+            widget.set_report(self._report())
+            tool = self._w.selected_tool()
+            widget.set_tool(tool.name if tool else None)
+        return self._score_widget
+
+    def _report(self) -> LintReport | None:
+        controller = self.current_controller()
+        return controller.report if controller else None
+
     def _build_views(self) -> None:
-        """The problems, similar-tools and scores views, in the current language, docked."""
-        w = self._w
-        self.problems_panel = ProblemsPanel(w)
-        self.similar_view = SimilarToolsView(w)
-        self.score_widget = ScoreWidget(w)
-        for dock, view in (
-            (self.problems_dock, self.problems_panel),
-            (self.similar_dock, self.similar_view),
-            (self.scores_dock, self.score_widget),
-        ):
-            old = dock.widget()
-            dock.setWidget(view)
-            if old is not None:
-                old.deleteLater()
+        """The problems view, in the current language, docked; the other two when first shown.
+
+        Called again on a language change: a similar-tools or scores view already
+        built is dropped, to be built again (in the new language) when next used.
+        """
+        self.problems_panel = ProblemsPanel(self._w)
+        _set_dock_widget(self.problems_dock, self.problems_panel)
+        for dock in (self.similar_dock, self.scores_dock):
+            if dock.widget() is not None and not isinstance(dock.widget(), _Placeholder):
+                _set_dock_widget(dock, _Placeholder())
+        self._similar_view = self._score_widget = None
         self.problems_dock.setWindowTitle(QCoreApplication.translate("LintOperations", "Problems"))
         self.similar_dock.setWindowTitle(
             QCoreApplication.translate("LintOperations", "Similar tools")
@@ -167,7 +227,11 @@ class LintOperations:
         p.disableRuleRequested.connect(lambda f: self.disable_rule(f.rule_id))
         p.rationaleRequested.connect(lambda f: self.show_rationale(f.rule_id))
         p.profileChosen.connect(self.set_profile)
-        self.similar_view.toolActivated.connect(self._open_tool)
+        # A view on screen when the language changed is built again at once.
+        if self.similar_dock.isVisible():
+            self._build_similar_view()
+        if self.scores_dock.isVisible():
+            self._build_scores()
 
     def retranslate(self) -> None:
         """Build the lint views again in the current language and show the current report."""
@@ -262,8 +326,10 @@ class LintOperations:
 
     def _show(self, report: LintReport | None) -> None:
         self.problems_panel.set_report(report)
-        self.similar_view.set_pairs(report.similar if report else ())
-        self.score_widget.set_report(report)
+        if self._similar_view is not None:  # else it reads the report when built
+            self._similar_view.set_pairs(report.similar if report else ())
+        if self._score_widget is not None:
+            self._score_widget.set_report(report)
         self.counter_label.setText(counts_text(report))
         self.tool_selected()
 
@@ -272,7 +338,8 @@ class LintOperations:
         tool = self._w.selected_tool()
         controller = self.current_controller()
         report = controller.report if controller else None
-        self.score_widget.set_tool(tool.name if tool else None)
+        if self._score_widget is not None:
+            self._score_widget.set_tool(tool.name if tool else None)
         markers: dict[str, list[Finding]] = {}
         if report is not None and tool is not None:
             for f in report.for_tool(tool.name):
@@ -383,6 +450,8 @@ class LintOperations:
         return True
 
     def show_rationale(self, rule_id: str) -> None:
+        from studio.lint import rule_info
+
         rule = rule_info(rule_id)
         if rule is not None:
             self._w.prompts.show_rationale(self._w, rule)

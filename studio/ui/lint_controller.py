@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import (
     QCoreApplication,
@@ -33,20 +34,16 @@ from PySide6.QtCore import (
 
 from registry_db import ConflictError, StoreError
 from studio.contract.model import Registry, ToolContract
-from studio.contract.token_count import preload
 from studio.editing import EditTool
 from studio.editing.edits import EditError
-from studio.lint import (
-    PROFILES,
-    Finding,
-    LintConfig,
-    LintConfigError,
-    Linter,
-    LintReport,
-    Severity,
-    Suppression,
-)
+from studio.lint import PROFILES, Finding, Severity
+from studio.lint.config import LintConfig, LintConfigError, Suppression
 from studio.ui.document import RegistryDocument
+
+# The engine (scores, similarity, the rules) and the tokenizer are imported by
+# the first full lint, in its worker, after the window has painted.
+if TYPE_CHECKING:
+    from studio.lint import Linter, LintReport
 
 _log = logging.getLogger(__name__)
 
@@ -84,6 +81,8 @@ class _FullLintJob(QRunnable):
 
     def run(self) -> None:
         try:
+            from studio.lint import Linter
+
             linter = Linter(self.registry, self.profile)
         except Exception as exc:  # a failed lint must never take the GUI down
             _log.exception("full lint of %s failed", self.registry.name)
@@ -222,6 +221,8 @@ class LintController(QObject):
         # The full lint read its token counts from the cache; the first edit counts
         # a new text. Loading the tokenizer then, on this thread, froze the first
         # keystroke for 1-2 s: load it in the background now instead.
+        from studio.contract.token_count import preload
+
         preload(self.profile)
         # Edits made while the worker ran are applied incrementally now.
         self.flush(emit=False)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import (
     QT_TRANSLATE_NOOP,
@@ -13,11 +13,13 @@ from PySide6.QtCore import (
     QPersistentModelIndex,
 )
 
-from studio.lint import Finding, LintReport, Severity
-from studio.lint.engine import finding_tools
+from studio.lint import Finding, Severity
 from studio.ui.i18n import lint_message
 from studio.ui.models.table_base import RowTableModel, SourceSortProxy
 from studio.ui.widgets.field_markers import marker_tooltip, severity_icon, severity_word
+
+if TYPE_CHECKING:  # the engine is imported by the first lint, after the first paint (#16)
+    from studio.lint import LintReport
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -122,6 +124,8 @@ class ProblemsFilterModel(SourceSortProxy):
         if any(self._text in _text(f, key).casefold() for key, _ in COLUMNS):
             return True
         # A pair finding (two confusable tools) is one row shown for either tool.
+        from studio.lint.engine import finding_tools  # loaded by the lint that made ``f``
+
         return any(self._text in tool.casefold() for tool in finding_tools(f)[1:])
 
     def finding(self, index: Index) -> Finding | None:

@@ -6,6 +6,8 @@ signals; the window's lint operations do the work (jump, fix, suppress…).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QCoreApplication, QModelIndex, QPoint, Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
@@ -18,10 +20,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.lint import PROFILES, Finding, LintReport, Severity
+from studio.lint import PROFILES, Finding, Severity
 from studio.ui.models.problems_model import COLUMN, ProblemsFilterModel, ProblemsModel
 from studio.ui.widgets.field_markers import severity_icon, severity_label
 from studio.ui.widgets.read_only_table import read_only_table
+
+if TYPE_CHECKING:  # the engine is imported by the first lint, after the first paint (#16)
+    from studio.lint import LintReport
 
 
 def counts_text(report: LintReport | None) -> str:

@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (
 )
 
 from registry_db import VersionInfo
-from studio.ui.diff.review import review_summary, review_tooltip
 
 COLUMNS = (
     "#",
@@ -128,6 +127,9 @@ class VersionsPanel(QWidget):
                 self.tr("{registry} has no published version yet").format(registry=registry)
             )
         for info in sorted(versions, key=lambda v: v.number, reverse=True):
+            # Here, not at the top: studio.diff is not imported before the first paint (#16).
+            from studio.ui.diff.review import review_summary, review_tooltip
+
             item = QTreeWidgetItem(
                 [
                     str(info.number),

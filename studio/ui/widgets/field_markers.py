@@ -18,7 +18,7 @@ from PySide6.QtGui import QAction, QColor, QFont, QIcon, QPainter, QPalette, QPi
 from PySide6.QtWidgets import QApplication, QLineEdit, QWidget
 
 from studio.editing.edits import ITEMS, PropertyPath
-from studio.lint import Finding, Severity, rule_info
+from studio.lint import Finding, Severity
 from studio.ui.i18n import lint_message, lint_text
 
 Markers = Mapping[str, Sequence[Finding]]
@@ -107,6 +107,8 @@ def worst(findings: Iterable[Finding]) -> Severity | None:
 
 def marker_tooltip(findings: Sequence[Finding]) -> str:
     """Rich text: each finding's severity, rule and message, and the rule's rationale."""
+    from studio.lint import rule_info  # the engine: loaded by the lint that found these
+
     parts = []
     for f in sorted(findings, key=lambda f: -f.severity.rank):
         rule = rule_info(f.rule_id)

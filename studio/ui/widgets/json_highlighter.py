@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pygments.lexers import JsonLexer
 from pygments.token import Comment, Error, Keyword, Name, Number, Punctuation, String, _TokenType
 from PySide6.QtGui import (
     QColor,
@@ -43,6 +42,10 @@ class JsonHighlighter(QSyntaxHighlighter):
 
     def __init__(self, document: QTextDocument, dark: bool = False) -> None:
         super().__init__(document)
+        # Here, not at the top: the lexer registry costs ~10-25 ms to import, and
+        # the editor imports this module (for is_dark) before the first paint.
+        from pygments.lexers import JsonLexer
+
         self._lexer = JsonLexer()
         self._formats: list[tuple[_TokenType, QTextCharFormat]] = []
         self.set_dark(dark)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QObject, QTimer
-from PySide6.QtGui import QFontDatabase
+from PySide6.QtGui import QFontDatabase, QShowEvent
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
 from studio.contract import ContractError, parse_tool, tool_to_dict
@@ -46,7 +46,9 @@ class JsonTabWidget(QWidget):
         self.editor.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.editor.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.editor.setTabChangesFocus(False)
-        self.highlighter = JsonHighlighter(self.editor.document(), is_dark(self.editor.palette()))
+        # Attached when the tab is first shown: a hidden tab's text is not lexed,
+        # and Pygments is not imported before the window's first paint (#16).
+        self._highlighter: JsonHighlighter | None = None
         self.error_label = QLabel(self)
         self.error_label.setWordWrap(True)
         self.error_label.setStyleSheet(f"color: {ERROR_COLOR.name()};")
@@ -64,6 +66,19 @@ class JsonTabWidget(QWidget):
         self._timer.timeout.connect(self.apply_text)
         self.editor.textChanged.connect(self._timer.start)
         self.editor.installEventFilter(self)
+
+    @property
+    def highlighter(self) -> JsonHighlighter:
+        """The text's highlighter, attached on first show (or on this first read)."""
+        if self._highlighter is None:
+            self._highlighter = JsonHighlighter(
+                self.editor.document(), is_dark(self.editor.palette())
+            )
+        return self._highlighter
+
+    def showEvent(self, event: QShowEvent) -> None:
+        self._highlighter = self.highlighter
+        super().showEvent(event)
 
     # ------------------------------------------------------------------ model → view
 
@@ -118,8 +133,8 @@ class JsonTabWidget(QWidget):
         return super().eventFilter(watched, event)
 
     def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.PaletteChange:
-            self.highlighter.set_dark(is_dark(self.editor.palette()))
+        if event.type() == QEvent.Type.PaletteChange and self._highlighter is not None:
+            self._highlighter.set_dark(is_dark(self.editor.palette()))
         super().changeEvent(event)
 
     def _parse(self) -> tuple[ToolContract | None, list[str]]:

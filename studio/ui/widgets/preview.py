@@ -21,15 +21,9 @@ from PySide6.QtWidgets import (
 
 from studio.contract import Registry, RegistrySettings, ToolContract, render_description
 from studio.contract.audience import Audience, audiences, for_audience
-from studio.contract.token_count import (
-    ESTIMATE,
-    encoding_for,
-    exact_settled,
-    preload,
-    token_counter,
-)
-from studio.contract.tokens import estimate_tokens
-from studio.formats import export_registry, export_tool
+
+# The formats and the token counting are imported by the first (debounced)
+# refresh, which runs after the window's first paint (issue #16).
 
 Exporter = Callable[[ToolContract, str, RegistrySettings], tuple[Any, list[Any]]]
 RegistrySource = Callable[[], Registry | None]
@@ -70,7 +64,7 @@ class PreviewWidget(QWidget):
     def __init__(self, parent: QWidget | None = None, *, exporter: Exporter | None = None) -> None:
         super().__init__(parent)
         self.tokenizerSettled.connect(self._on_tokenizer_settled)
-        self._export = exporter or export_tool
+        self._export = exporter or _export_tool
         self._tool: ToolContract | None = None
         self._settings = RegistrySettings()
         self._registry_source: RegistrySource | None = None
@@ -248,6 +242,8 @@ class PreviewWidget(QWidget):
 
     def _show_audience(self, registry: Registry, audience: Audience) -> None:
         """The tools block a request for ``audience`` carries: only the permitted tools."""
+        from studio.formats import export_registry
+
         permitted = for_audience(registry, audience)
         self.audience_label.setText(
             self.tr("{sent} of {total} tools are sent to {role} in {scenario}").format(
@@ -275,6 +271,15 @@ class PreviewWidget(QWidget):
             )
 
     def _show_tokens(self, compact: str) -> None:
+        from studio.contract.token_count import (
+            ESTIMATE,
+            encoding_for,
+            exact_settled,
+            preload,
+            token_counter,
+        )
+        from studio.contract.tokens import estimate_tokens
+
         fmt = self.current_format()
         encoding = encoding_for(fmt)
         loading = not exact_settled(fmt)
@@ -321,6 +326,13 @@ class PreviewWidget(QWidget):
     def _on_tokenizer_settled(self) -> None:
         if self._tool is not None and not self._timer.isActive():
             self.refresh()
+
+
+def _export_tool(tool: ToolContract, fmt: str, settings: RegistrySettings) -> tuple[Any, list[Any]]:
+    """:func:`studio.formats.export_tool`, imported on the first preview."""
+    from studio.formats import export_tool
+
+    return export_tool(tool, fmt, settings)
 
 
 def _titled(title: str, widget: QWidget) -> QWidget:
