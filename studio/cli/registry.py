@@ -96,6 +96,7 @@ def _cmd_import(store: RegistryStore, args: argparse.Namespace) -> int:
     from studio.cli.capabilities import import_capabilities
     from studio.formats import FormatError, import_path
     from studio.formats.base import one_line
+    from studio.formats.openapi_detect import document_is_openapi, is_openapi_import
 
     handled = import_capabilities(store, args)  # skills (SKILL.md) and A2A agent cards
     if handled is not None:
@@ -103,7 +104,7 @@ def _cmd_import(store: RegistryStore, args: argparse.Namespace) -> int:
     path = Path(args.file)
     if not path.exists() and not path.is_symlink():
         raise UsageError(f"{one_line(str(path))}: no such file or folder")
-    if _is_openapi(path, args.format):
+    if is_openapi_import(path, args.format, document_is_openapi):
         return _import_openapi(store, path, args)
     if args.include_tag or args.include_path or args.exclude_deprecated or args.base_url:
         raise UsageError(
@@ -131,24 +132,6 @@ def _cmd_import(store: RegistryStore, args: argparse.Namespace) -> int:
     verb = "replaced the draft of" if exists else "imported"
     print(f"{verb} {registry.name}: {len(registry.tools)} tools ({result.format})")
     return 0
-
-
-def _is_openapi(path: Path, fmt: str) -> bool:
-    """True for ``--format openapi``, or an auto-detected OpenAPI file (YAML or JSON)."""
-    if fmt == "openapi":
-        return True
-    if fmt != "auto" or path.is_dir():
-        return False
-    if path.suffix.lower() in (".yaml", ".yml"):
-        return True
-    from studio.formats import FormatError, detect_format, files
-    from studio.formats.base import load_json
-
-    try:
-        head = files.read_text(path, path.name)
-        return detect_format(load_json(head, path.name)) == "openapi"
-    except FormatError:
-        return False  # the ordinary import reports it
 
 
 def _import_openapi(store: RegistryStore, path: Path, args: argparse.Namespace) -> int:

@@ -26,8 +26,6 @@ dialog is modal meanwhile).
 
 from __future__ import annotations
 
-import os
-import re
 import sqlite3
 import threading
 from collections.abc import Callable
@@ -61,6 +59,7 @@ from studio.formats import (
     import_path,
     write_export,
 )
+from studio.formats.openapi_detect import head_names_openapi, is_openapi_import
 from studio.ui.sessions.worker import Job, JobRunner, ProgressCallback
 
 if TYPE_CHECKING:
@@ -133,31 +132,6 @@ class OpenApiRead:
     name: str | None
 
 
-_OPENAPI_KEY = re.compile(r'"(?:openapi|swagger)"\s*:')
-
-
-def _looks_like_openapi(path: Path, fmt: str) -> bool:
-    if fmt == "openapi":
-        return True
-    if fmt != "auto" or path.is_dir():
-        return False
-    if path.suffix.lower() in (".yaml", ".yml"):
-        return True
-    from studio.formats.files import open_regular
-
-    try:  # a peek at the head, opened like every import (no FIFO, no device, size cap)
-        fd = open_regular(path, path.name)
-    except FormatError:
-        return False  # the ordinary import says why
-    try:
-        head = os.read(fd, 65536).decode("utf-8", "replace")
-    except OSError:
-        return False
-    finally:
-        os.close(fd)
-    return _OPENAPI_KEY.search(head) is not None
-
-
 def read_import(path: Path, fmt: str, name: str | None) -> ImportResult | OpenApiRead | Refused:
     """Read and check ``path`` as ``studio import`` does (on the worker).
 
@@ -167,7 +141,7 @@ def read_import(path: Path, fmt: str, name: str | None) -> ImportResult | OpenAp
         and each problem's place.
     """
     try:
-        if path.is_file() and _looks_like_openapi(path, fmt):
+        if path.is_file() and is_openapi_import(path, fmt, head_names_openapi):
             from studio.formats import files
             from studio.formats.openapi import read_document
 
