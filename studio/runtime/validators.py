@@ -33,6 +33,7 @@ from jsonschema import Draft202012Validator, ValidationError
 
 from studio.contract.canonical import content_hash
 from studio.contract.patterns import BoundedValidator
+from studio.runtime.format_split import SplitFormats, root_property_formats
 
 _UNSAFE_KEYWORDS = frozenset(
     ("pattern", "patternProperties", "multipleOf", "$schema", "$dynamicRef", "$recursiveRef")
@@ -111,12 +112,20 @@ def _compile_fast(schema: Any) -> Any:
     if not isinstance(schema, dict | bool) or _uses_unsafe_keywords(schema):
         return None
     try:
-        return jsonschema_rs.Draft202012Validator(
+        fast = jsonschema_rs.Draft202012Validator(
             schema,
             validate_formats=True,
             formats=_FORMATS,
             retriever=_no_retrieval,
         )
+        # Formats only on root properties: checked beside it, not called back (~1 µs less).
+        formats = root_property_formats(schema)
+        if formats and all(f in _FORMATS for f in formats.values()):
+            bare = jsonschema_rs.Draft202012Validator(
+                schema, validate_formats=False, retriever=_no_retrieval
+            )
+            return SplitFormats(bare, formats, _FORMATS)
+        return fast
     except Exception:  # any refusal means: Python alone, as before
         return None
 

@@ -1,0 +1,173 @@
+"""The common call in few steps: a JSON object whose top level the plans repair in one pass.
+
+Nearly every tool call is a JSON object of a tool whose parameters are an
+object; most of its repairs (aliases, enum synonyms, coercions) are on its
+top-level properties. :class:`CallPlan` keeps, per tool, what steps 3 and 4
+read there, so a call does those steps as flat loops and hands only nested
+values to the recursive planned walkers (:func:`~studio.runtime.aliases.map_planned`,
+:func:`~studio.runtime.coerce.coerce_planned`) — the same changes, in the same
+order, as those walkers make on the whole object. :func:`parse_object` reads
+the object with orjson where it reads exactly what ``json.loads`` reads.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import orjson
+
+from studio.runtime.aliases import NamePlan, map_names, map_planned, rename_alias
+from studio.runtime.coerce import CoercePlan, Note, coerce_planned
+from studio.runtime.validators import is_plain_json
+
+__all__ = ["CallPlan", "copy_arguments", "is_plain_object", "parse_object"]
+
+_INT_AS_FLOAT = 9.2e18
+"""orjson reads an integer past 64 bits as a float; every such float is at least this big."""
+
+
+def parse_object(raw: str) -> dict[str, Any] | None:
+    """The JSON object ``raw`` holds, read as ``json.loads`` reads it; None when unsure.
+
+    orjson is ~4× faster and reads what it reads as ``json.loads`` does; it
+    refuses lone surrogates, NaN, overflowing floats and control characters, and
+    turns integers past 64 bits into floats (so a call holding a float that big
+    is left to ``json.loads``). None also for anything but an object: the caller
+    parses those the long way, with its repairs and their words.
+    """
+    try:
+        value = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return None
+    if type(value) is not dict or not _no_big_float(value):
+        return None
+    return value
+
+
+def _no_big_float(value: Any) -> bool:
+    for item in value.values() if type(value) is dict else value:
+        kind = type(item)
+        if kind is float:
+            if not -_INT_AS_FLOAT < item < _INT_AS_FLOAT:
+                return False
+        elif (kind is dict or kind is list) and not _no_big_float(item):
+            return False
+    return True
+
+
+def copy_arguments(value: Any) -> Any:
+    """A deep copy of parsed arguments (JSON values copy without ``copy.deepcopy``'s memo)."""
+    kind = type(value)
+    if kind is dict:
+        return {k: copy_arguments(v) for k, v in value.items()}
+    if kind is list:
+        return [copy_arguments(v) for v in value]
+    if kind is str or kind is int or kind is float or kind is bool or value is None:
+        return value
+    return copy.deepcopy(value)
+
+
+def is_plain_object(args: dict[str, Any]) -> bool:
+    """:func:`~studio.runtime.validators.is_plain_json` of a dict, strings and flags at a glance."""
+    for key, value in args.items():
+        if type(key) is not str:
+            return False
+        kind = type(value)
+        if kind is str or kind is bool or value is None:
+            continue
+        if not is_plain_json(value, 1):
+            return False
+    return True
+
+
+class CallPlan:
+    """What steps 3 and 4 read at the top level of one tool's arguments.
+
+    Attributes:
+        props: The root's property names (from the name plan).
+        lookup: Lower-cased names and aliases → property.
+        visits: ``(name, plan, enum values)`` in property order, for the
+            properties step 3 may change: ``enum values`` (a set where it can
+            be one) when the property can only map an enum synonym, else None
+            (its value goes to :func:`map_planned`).
+        coercions: Property → its coercion plan; ``settled`` property → the
+            Python types a leaf's value may already have (no coercion to try).
+    """
+
+    __slots__ = ("coercions", "lookup", "props", "settled", "visits")
+
+    def __init__(self, names: NamePlan, coercions: CoercePlan) -> None:
+        assert names.props is not None and coercions.props is not None
+        self.props = names.props
+        self.lookup = names.lookup
+        self.visits = tuple(
+            (
+                name,
+                sub,
+                _members(sub.enum_schema["enum"]) if sub.enum_schema and sub.enum_only else None,
+            )
+            for name, sub in names.props.items()
+            if sub is not None
+        )
+        self.coercions = coercions.props
+        self.settled = {
+            name: sub.exact for name, sub in coercions.props.items() if sub.leaf and sub.types
+        }
+
+    @classmethod
+    def of(cls, names: NamePlan | None, coercions: CoercePlan | None) -> CallPlan | None:
+        """The plan, when the root is an object of properties; None otherwise."""
+        if names is None or coercions is None or names.props is None or coercions.props is None:
+            return None
+        if coercions.types and dict not in coercions.exact:
+            return None  # a root that may be coerced away from an object: the walkers do it
+        return cls(names, coercions)
+
+    def arrange(
+        self, parsed: dict[str, Any]
+    ) -> tuple[dict[str, Any], list[dict[str, Any]], list[Note]]:
+        """Steps 3 and 4 on a copy of ``parsed``: the copy, step 3's changes, step 4's notes."""
+        args = parsed.copy()
+        for key, value in parsed.items():
+            kind = type(value)
+            if kind is dict or kind is list:
+                args[key] = copy_arguments(value)
+        changes: list[dict[str, Any]] = []
+        props = self.props
+        if not props.keys() >= args.keys():
+            lookup = self.lookup
+            for key in [k for k in args if k not in props]:
+                target = lookup.get(key) or lookup.get(key.lower())
+                if target is not None:
+                    rename_alias(args, key, target, "$", changes)
+        for name, sub, members in self.visits:
+            if name not in args:
+                continue
+            value = args[name]
+            if members is None:
+                args[name] = map_planned(value, sub, f"$.{name}", changes)
+            elif isinstance(value, str) and value not in members:
+                args[name] = map_names(value, sub.enum_schema or {}, f"$.{name}", changes)
+        notes: list[Note] = []
+        coercions, settled = self.coercions, self.settled
+        for key in list(args):
+            plan = coercions.get(key)
+            if plan is None:
+                continue
+            item = args[key]
+            exact = settled.get(key)
+            if exact is not None and type(item) in exact:
+                continue
+            if plan.leaf and not plan.types:
+                continue
+            args[key] = coerce_planned(item, plan, f"$.{key}", notes)
+        return args, changes, notes
+
+
+def _members(enum: list[Any]) -> frozenset[Any] | list[Any]:
+    """The enum's values as a set when they hash (a string is in it exactly when in the list)."""
+    try:
+        return frozenset(enum)
+    except TypeError:
+        return enum
