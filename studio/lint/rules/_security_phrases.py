@@ -13,12 +13,14 @@ Speed: Python's regex engine tries every alternative of a long alternation at
 every position, so running ~130 phrases over every text would cost more than
 the rest of the linter. Each phrase gets *needles* instead — literal strings
 one of which every match of it contains, read off the parsed pattern — and
-all needles go into one RE2 set, a DFA that tells in one linear pass over a
-tool's text which phrases can match there. Only those run, on only the texts
-that hold their needles, and a phrase is compiled the first time it runs. A
-clean tool costs one DFA pass. Needles are kept on disk between processes
-(keyed by the phrase file and this module), so building the book costs one RE2
-compile rather than a parse of every phrase.
+all needles go into one Aho–Corasick automaton (:class:`~studio.lint.literals.LiteralSet`)
+that tells in one linear pass over a tool's text which phrases can match there.
+Only those run, on only the texts that hold their needles, and a phrase is
+compiled the first time it runs. A clean tool costs one pass. Needles are kept
+on disk between processes (keyed by the phrase file and this module), so
+building the book costs one automaton of literals rather than a parse of every
+phrase. (An RE2 set did this before; its lazy DFA cost ten times the automaton
+in states built afresh by every process.)
 """
 
 from __future__ import annotations
@@ -37,8 +39,7 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-import re2  # type: ignore[import-untyped]
-
+from studio.lint.literals import LiteralSet
 from studio.lint.model import Severity
 from studio.lint.regex import compile_cues
 from studio.lint.rules import security_normalise
@@ -302,14 +303,6 @@ def _pruned(found: frozenset[str]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _re2_needle(needle: str) -> str:
-    """A needle as an RE2 pattern: a leading ``\\b`` kept, a space any run of whitespace."""
-    bounded = needle.startswith(_BOUND)
-    text = needle[len(_BOUND) :] if bounded else needle
-    words = [str(re2.escape(w)) for w in text.split(" ")]
-    return (r"\b" if bounded else "") + r"\s+".join(words)
-
-
 def needles_of(pattern: str) -> tuple[tuple[str, ...], ...]:
     """Up to three needle sets of ``pattern``: every match holds a needle of each.
 
@@ -337,8 +330,8 @@ class PhraseBook:
     phrases: tuple[Phrase, ...]
     always: tuple[int, ...]
     """Phrases without needles: they run on every text."""
-    needle_set: Any
-    """One RE2 entry per needle set of each phrase."""
+    needle_set: LiteralSet
+    """One entry per needle set of each phrase."""
     entry_phrase: tuple[int, ...]
     """The phrase of each entry of :attr:`needle_set`."""
     sizes: tuple[int, ...]
@@ -347,7 +340,7 @@ class PhraseBook:
 
     def candidates(self, value: str) -> list[int]:
         """Indices of the phrases that may match ``value`` (normalised text), in order."""
-        found = self.needle_set.Match(value) if value else None
+        found = self.needle_set.match(value)
         if not found:
             return list(self.always)
         sizes = self.sizes
@@ -428,10 +421,7 @@ def _load() -> PhraseBook:
     def expand(phrase: str) -> str:
         return re.sub(r"\{([A-Z_]+)\}", lambda m: vocab[m.group(1)], phrase)
 
-    options = re2.Options()
-    options.case_sensitive = False
-    options.max_mem = 64 << 20  # room for the lazy DFA of ~400 needle sets (no state resets)
-    needle_set = re2.Set.SearchSet(options)
+    entries: list[tuple[str, ...]] = []
     phrases: list[Phrase] = []
     always: list[int] = []
     entry_phrase: list[int] = []
@@ -451,15 +441,14 @@ def _load() -> PhraseBook:
             if not needles:
                 always.append(index)
             for needle_set_of_phrase in needles:
-                needle_set.Add("|".join(map(_re2_needle, needle_set_of_phrase)))
+                entries.append(needle_set_of_phrase)
                 entry_phrase.append(index)
-    needle_set.Compile()
     if computed != known:
         _store_needles(cache_path, computed)
     return PhraseBook(
         tuple(phrases),
         tuple(always),
-        needle_set,
+        LiteralSet(entries),
         tuple(entry_phrase),
         tuple(len(p.needles) for p in phrases),
         data["privilege_names"],
