@@ -116,12 +116,7 @@ def _cmd_import(store: RegistryStore, args: argparse.Namespace) -> int:
     except FormatError as exc:
         raise UsageError(str(exc)) from exc
     registry: Registry = result.registry
-    exists = any(r.name == registry.name for r in store.list_registries())
-    if exists and not args.replace_draft:
-        raise UsageError(
-            f"registry {registry.name!r} already exists; pass --replace-draft to replace its "
-            "draft (published versions are kept) or --registry NAME to import under another name"
-        )
+    exists = _exists_unless_refused(store, registry.name, args.replace_draft)
     # A registry folder's evals/<set>.jsonl: all checked before anything is stored.
     eval_sets = evals.read_folder_sets(path) if path.is_dir() else []
     store.import_registry(registry, replace_draft=args.replace_draft)
@@ -132,6 +127,22 @@ def _cmd_import(store: RegistryStore, args: argparse.Namespace) -> int:
     verb = "replaced the draft of" if exists else "imported"
     print(f"{verb} {registry.name}: {len(registry.tools)} tools ({result.format})")
     return 0
+
+
+def _exists_unless_refused(store: RegistryStore, name: str, replace_draft: bool) -> bool:
+    """Whether registry ``name`` exists; if it does, UsageError unless ``--replace-draft``."""
+    from registry_db import NotFoundError
+
+    try:
+        store.get_registry(name)
+    except NotFoundError:
+        return False
+    if not replace_draft:
+        raise UsageError(
+            f"registry {name!r} already exists; pass --replace-draft to replace its "
+            "draft (published versions are kept) or --registry NAME to import under another name"
+        )
+    return True
 
 
 def _import_openapi(store: RegistryStore, path: Path, args: argparse.Namespace) -> int:
@@ -153,12 +164,7 @@ def _import_openapi(store: RegistryStore, path: Path, args: argparse.Namespace) 
     except FormatError as exc:
         raise UsageError(str(exc)) from exc
     registry = imported.result.registry
-    exists = any(r.name == registry.name for r in store.list_registries())
-    if exists and not args.replace_draft:
-        raise UsageError(
-            f"registry {registry.name!r} already exists; pass --replace-draft to replace its "
-            "draft (published versions are kept) or --registry NAME to import under another name"
-        )
+    exists = _exists_unless_refused(store, registry.name, args.replace_draft)
     ExecutorStore.for_store(store).import_with_targets(
         store,
         registry,
