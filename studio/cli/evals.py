@@ -23,7 +23,8 @@ from studio.cli.common import Subcommands, UsageError
 
 if TYPE_CHECKING:
     from registry_db import RegistryStore
-    from studio.evals import EvalSet
+    from studio.contract import Registry
+    from studio.evals import EvalCase, EvalSet
     from studio.evals.discover import Discoverability
 
 
@@ -66,9 +67,7 @@ def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
         "discover", parents=[common],
         help="BM25 rank of each case's expected tool (no model, no key)",
     )  # fmt: skip
-    pa.add_argument("registry", metavar="REGISTRY")
-    pa.add_argument("--set", metavar="SET", help="only this set (default: all)")
-    pa.add_argument("--version", default="draft", help="draft (default) or a version number")
+    _add_selection(pa)
     pa.add_argument(
         "--parameters", action="store_true",
         help="also index parameter names and descriptions",
@@ -82,9 +81,7 @@ def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
         "checklist", parents=[common],
         help="confusable tool pairs (from the linter) that no case tells apart",
     )  # fmt: skip
-    pa.add_argument("registry", metavar="REGISTRY")
-    pa.add_argument("--set", metavar="SET", help="only this set (default: all)")
-    pa.add_argument("--version", default="draft", help="draft (default) or a version number")
+    _add_selection(pa)
     pa.add_argument("--json", action="store_true", help="the checklist as JSON")
     pa.add_argument("--fail", action="store_true", help="exit 1 when a pair has a gap")
     _add_run_parsers(actions, common)
@@ -95,6 +92,14 @@ def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     else:
         evals_compare.add_parsers(actions, common)
     p.set_defaults(handler=_cmd_eval)
+
+
+def _add_selection(pa: argparse.ArgumentParser) -> None:
+    """REGISTRY, ``--set`` and ``--version``: what discover and checklist look at (see
+    :func:`_selection`)."""
+    pa.add_argument("registry", metavar="REGISTRY")
+    pa.add_argument("--set", metavar="SET", help="only this set (default: all)")
+    pa.add_argument("--version", default="draft", help="draft (default) or a version number")
 
 
 def _add_run_parsers(actions: Any, common: argparse.ArgumentParser) -> None:
@@ -243,6 +248,11 @@ def _read_sets(path: Path, name: str | None) -> dict[str, str]:
         raise UsageError(str(exc)) from None
 
 
+def _set_file(path: Path, name: str) -> str:
+    """How messages name set ``name`` read from ``path`` (a file, or a registry folder)."""
+    return str(path / "evals" / f"{name}.jsonl") if path.is_dir() else str(path)
+
+
 def _import(store: RegistryStore, args: argparse.Namespace) -> int:
     from studio.evals import EvalSetError, parse_set
     from studio.evals.check import check_against_registry
@@ -260,18 +270,17 @@ def _import(store: RegistryStore, args: argparse.Namespace) -> int:
     failed = False
     # Every set is checked before any is stored: a bad file stores nothing.
     for name, text in sets.items():
-        shown = str(path / "evals" / f"{name}.jsonl") if path.is_dir() else str(path)
         try:
             parsed.append(parse_set(name, text))
         except EvalSetError as exc:
-            _print_problems(exc, shown)
+            _print_problems(exc, _set_file(path, name))
             failed = True
     if failed:
         return 2
     # Against the draft: warnings only (a set may be written ahead of its tools).
     registry = store.draft_registry(args.registry)
     for loaded in parsed:
-        shown = str(path / "evals" / f"{loaded.name}.jsonl") if path.is_dir() else str(path)
+        shown = _set_file(path, loaded.name)
         for problem in check_against_registry(loaded, registry):
             print(f"studio: warning: {shown}: {problem}", file=sys.stderr)
     clash = sorted(s.name for s in parsed if s.name in existing)
@@ -386,15 +395,22 @@ def _report_json(report: Discoverability) -> dict[str, Any]:
     }
 
 
-def _checklist(store: RegistryStore, args: argparse.Namespace) -> int:
+def _selection(store: RegistryStore, args: argparse.Namespace) -> tuple[Registry, list[EvalCase]]:
+    """The registry at ``--version`` and the cases of ``--set`` (default: of every set)."""
     from studio.cli.common import load_registry
-    from studio.evals.checklist import pair_coverage
     from studio.evals.store import EvalStore
 
     evals = EvalStore(store)
     sets = [evals.load(args.registry, args.set)] if args.set else evals.load_all(args.registry)
     cases = [case for s in sets for case in s.cases]
-    pairs = pair_coverage(load_registry(store, args.registry, args.version), cases)
+    return load_registry(store, args.registry, args.version), cases
+
+
+def _checklist(store: RegistryStore, args: argparse.Namespace) -> int:
+    from studio.evals.checklist import pair_coverage
+
+    registry, cases = _selection(store, args)
+    pairs = pair_coverage(registry, cases)
     gaps = [p for p in pairs if not p.covered]
     if args.json:
         rows = [
@@ -415,14 +431,9 @@ def _checklist(store: RegistryStore, args: argparse.Namespace) -> int:
 
 
 def _discover(store: RegistryStore, args: argparse.Namespace) -> int:
-    from studio.cli.common import load_registry
     from studio.evals.discover import discoverability
-    from studio.evals.store import EvalStore
 
-    evals = EvalStore(store)
-    sets = [evals.load(args.registry, args.set)] if args.set else evals.load_all(args.registry)
-    cases = [case for s in sets for case in s.cases]
-    registry = load_registry(store, args.registry, args.version)
+    registry, cases = _selection(store, args)
     report = discoverability(registry, cases, parameters=args.parameters)
     if args.json:
         print(json.dumps(_report_json(report), ensure_ascii=False, indent=2))
