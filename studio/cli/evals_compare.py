@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -110,7 +109,7 @@ def _prices(values: list[str]) -> dict[str, Price]:
 
 
 def _cmd_compare(store: RegistryStore, args: argparse.Namespace) -> int:
-    from studio.evals.compare import CompareError, build_report, load_run, only_variant
+    from studio.evals.compare import CompareError, build_report, only_variant
     from studio.evals.compare import split_variants as split
 
     prices = _prices(args.price)
@@ -118,11 +117,11 @@ def _cmd_compare(store: RegistryStore, args: argparse.Namespace) -> int:
         if args.run is not None:
             if args.runs:
                 raise UsageError("give either --run RUN or RUN_A RUN_B, not both")
-            run = _load(store, args.run, load_run)
+            run = _load(store, args.run)
             a, b, _, _ = split(run.attempts, run.label(args.a), run.label(args.b))
             title = run.title
         elif len(args.runs) == 2:
-            run_a, run_b = (_load(store, run_id, load_run) for run_id in args.runs)
+            run_a, run_b = (_load(store, run_id) for run_id in args.runs)
             a = only_variant(run_a.attempts, run_a.label(args.a), args.runs[0])
             b = only_variant(run_b.attempts, run_b.label(args.b), args.runs[1])
             if {x.variant for x in a} & {x.variant for x in b}:
@@ -149,13 +148,12 @@ def _cmd_report(store: RegistryStore, args: argparse.Namespace) -> int:
     from studio.evals.compare import (
         CompareError,
         build_report,
-        load_run,
         split_variants,
         variants_of,
     )
 
     prices = _prices(args.price)
-    run = _load(store, args.run, load_run)
+    run = _load(store, args.run)
     attempts, title = run.attempts, run.title
     try:
         if args.a or args.b or len(variants_of(attempts)) == 2:
@@ -168,12 +166,10 @@ def _cmd_report(store: RegistryStore, args: argparse.Namespace) -> int:
     return _emit(report, args)
 
 
-def _load(
-    store: RegistryStore,
-    run_id: str,
-    load_run: Callable[[RegistryStore, str], LoadedRun],
-) -> LoadedRun:
+def _load(store: RegistryStore, run_id: str) -> LoadedRun:
+    """The stored run ``run_id`` with its attempts; UsageError when unknown or empty."""
     from registry_db import NotFoundError
+    from studio.evals.compare import load_run
 
     try:
         run = load_run(store, run_id)
