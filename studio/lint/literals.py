@@ -38,9 +38,8 @@ BOUND = "\\b"
 """The prefix of a needle that must start at a word boundary (RE2's ASCII ``\\b``)."""
 
 
-def _is_word(char: str) -> bool:
-    """RE2's ASCII ``\\w``: what a word boundary is measured against."""
-    return char.isascii() and (char.isalnum() or char == "_")
+_WORD = frozenset("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
+"""RE2's ASCII ``\\w``: what a word boundary is measured against."""
 
 
 def fold(value: str) -> str:
@@ -85,7 +84,7 @@ class LiteralSet:
         self._automaton = ahocorasick.Automaton()
         for key, (free, bound) in by_key.items():
             # (length, entries anywhere, entries at a word boundary, first char a word char)
-            value = (len(key), frozenset(free), frozenset(bound - free), _is_word(key[0]))
+            value = (len(key), frozenset(free), frozenset(bound - free), key[0] in _WORD)
             self._automaton.add_word(key, value)
         self._empty = not by_key
         if not self._empty:
@@ -98,12 +97,13 @@ class LiteralSet:
         if self._empty or not value:
             return out
         text = fold(value)
+        word = _WORD
         for end, (length, free, bound, word_first) in self._automaton.iter(text):
             if free:
                 out |= free
             if bound:
                 start = end - length + 1
-                before = start > 0 and _is_word(text[start - 1])
-                if before != word_first:
+                # A boundary: a word character on one side only (the text's start is none).
+                if (start > 0 and text[start - 1] in word) is not word_first:
                     out |= bound
         return out
