@@ -64,10 +64,11 @@ def pair_coverage(registry: Registry, cases: Sequence[EvalCase]) -> list[PairCov
     from studio.lint.engine import lint_registry, similar_pairs  # the linter, on use
 
     report = lint_registry(registry)
+    expected = [(c.id, _expects(c)) for c in cases]  # once, not once per pair
     out = []
     for pair in similar_pairs(report):
-        a_cases = tuple(c.id for c in cases if pair.a in _expects(c) and pair.b not in _expects(c))
-        b_cases = tuple(c.id for c in cases if pair.b in _expects(c) and pair.a not in _expects(c))
+        a_cases = tuple(i for i, tools in expected if pair.a in tools and pair.b not in tools)
+        b_cases = tuple(i for i, tools in expected if pair.b in tools and pair.a not in tools)
         out.append(PairCoverage(pair.a, pair.b, pair.score, _why(pair), a_cases, b_cases))
     return sorted(out, key=lambda p: (p.covered, -p.score, p.a, p.b))
 
