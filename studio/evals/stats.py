@@ -197,10 +197,15 @@ def outcome_of(attempt: Attempt, outcome: str) -> bool | None:
         return None
     if outcome == "end_to_end":
         return attempt.end_to_end
-    score: Score | None = attempt.raw if outcome in ("raw", "selection") else attempt.pipeline
+    score = _score_of(attempt, outcome)
     if score is None:
         return None
     return score.selection_passed if outcome == "selection" else score.passed
+
+
+def _score_of(attempt: Attempt, outcome: str) -> Score | None:
+    """The view ``outcome`` scores: the raw answer (raw, selection) or after the pipeline."""
+    return attempt.raw if outcome in ("raw", "selection") else attempt.pipeline
 
 
 class _Side:
@@ -229,7 +234,7 @@ def _sides(attempts: Iterable[Attempt], outcome: str) -> dict[tuple[str, str], _
         side.passed += ok
         side.chosen = a.chosen
         if not ok:
-            score = a.raw if outcome in ("raw", "selection") else a.pipeline
+            score = _score_of(a, outcome)
             side.failures = score.failures if score else ()
             if not side.failures and outcome == "end_to_end":
                 side.failures = ("the expected write was not reached",)
