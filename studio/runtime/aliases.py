@@ -12,36 +12,45 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["NamePlan", "map_names", "map_planned", "rename_alias"]
+__all__ = ["NamePlan", "alias_words", "map_names", "map_planned", "rename_alias"]
 
 
-def rename_alias(
-    value: dict[str, Any], key: str, target: str, path: str, changes: list[dict[str, Any]]
-) -> None:
-    """Move ``value[key]`` to ``value[target]``; drop it when ``target`` is already set.
-
-    The model's own spelling of a property wins over an alias of it: two values
-    for one property leave the property's value and say the alias was dropped.
-    """
-    item = value.pop(key)
-    if target in value:
-        changes.append(
-            {
-                "path": f"{path}.{key}",
-                "action": "dropped",
-                "reason": f"alias of {target!r}, which is also present",
-            }
-        )
-        return
-    value[target] = item
-    changes.append(
+def alias_words(key: str, target: str, path: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The change noted when ``key`` (at ``path``) becomes ``target``, and when it is dropped."""
+    return (
         {
             "path": f"{path}.{key}",
             "action": "renamed",
             "to": target,
             "reason": f"{key!r} is an alias of {target!r}",
-        }
+        },
+        {
+            "path": f"{path}.{key}",
+            "action": "dropped",
+            "reason": f"alias of {target!r}, which is also present",
+        },
     )
+
+
+def rename_alias(
+    value: dict[str, Any],
+    key: str,
+    target: str,
+    changes: list[dict[str, Any]],
+    words: tuple[dict[str, Any], dict[str, Any]],
+) -> None:
+    """Move ``value[key]`` to ``value[target]``; drop it when ``target`` is already set.
+
+    The model's own spelling of a property wins over an alias of it: two values
+    for one property leave the property's value and say the alias was dropped.
+    ``words`` are :func:`alias_words` (a plan keeps them; a copy is noted).
+    """
+    item = value.pop(key)
+    if target in value:
+        changes.append(words[1].copy())
+        return
+    value[target] = item
+    changes.append(words[0].copy())
 
 
 def map_names(value: Any, schema: Any, path: str, changes: list[dict[str, Any]]) -> Any:
@@ -62,7 +71,7 @@ def map_names(value: Any, schema: Any, path: str, changes: list[dict[str, Any]])
                 continue
             target = lookup.get(key) or lookup.get(key.lower())
             if target is not None:
-                rename_alias(value, key, target, path, changes)
+                rename_alias(value, key, target, changes, alias_words(key, target, path))
         for key, sub in props.items():
             if key in value:
                 value[key] = map_names(value[key], sub, f"{path}.{key}", changes)
@@ -153,7 +162,7 @@ def map_planned(value: Any, plan: NamePlan, path: str, changes: list[dict[str, A
         for key in [k for k in value if k not in props]:
             target = lookup.get(key) or lookup.get(key.lower())
             if target is not None:
-                rename_alias(value, key, target, path, changes)
+                rename_alias(value, key, target, changes, alias_words(key, target, path))
         for key, sub in props.items():
             if sub is not None and key in value:
                 value[key] = map_planned(value[key], sub, f"{path}.{key}", changes)

@@ -17,7 +17,7 @@ from typing import Any
 
 import orjson
 
-from studio.runtime.aliases import NamePlan, map_names, map_planned, rename_alias
+from studio.runtime.aliases import NamePlan, alias_words, map_names, map_planned, rename_alias
 from studio.runtime.coerce import CoercePlan, Note, coerce_planned
 from studio.runtime.validators import is_plain_json
 
@@ -95,7 +95,15 @@ class CallPlan:
             Python types a leaf's value may already have (no coercion to try).
     """
 
-    __slots__ = ("coercions", "lookup", "props", "settled", "visits")
+    __slots__ = (
+        "_enum_words",
+        "_rename_words",
+        "coercions",
+        "lookup",
+        "props",
+        "settled",
+        "visits",
+    )
 
     def __init__(self, names: NamePlan, coercions: CoercePlan) -> None:
         assert names.props is not None and coercions.props is not None
@@ -114,6 +122,11 @@ class CallPlan:
         self.settled = {
             name: sub.exact for name, sub in coercions.props.items() if sub.leaf and sub.types
         }
+        # What the same misspelling or synonym led to last time: the target and the
+        # words of its change (models repeat themselves; a change costs ~1 µs to word).
+        self._rename_words: dict[str, tuple[str, tuple[dict[str, Any], dict[str, Any]]] | None]
+        self._rename_words = {}
+        self._enum_words: dict[tuple[str, str], tuple[Any, dict[str, Any] | None]] = {}
 
     @classmethod
     def of(cls, names: NamePlan | None, coercions: CoercePlan | None) -> CallPlan | None:
@@ -130,17 +143,16 @@ class CallPlan:
         """Steps 3 and 4 on a copy of ``parsed``: the copy, step 3's changes, step 4's notes."""
         args = parsed.copy()
         for key, value in parsed.items():
-            kind = type(value)
-            if kind is dict or kind is list:
+            if type(value) not in _SCALARS:
                 args[key] = copy_arguments(value)
         changes: list[dict[str, Any]] = []
         props = self.props
         if not props.keys() >= args.keys():
-            lookup = self.lookup
+            known = self._rename_words
             for key in [k for k in args if k not in props]:
-                target = lookup.get(key) or lookup.get(key.lower())
-                if target is not None:
-                    rename_alias(args, key, target, "$", changes)
+                rename = known[key] if key in known else self._rename(key)
+                if rename is not None:
+                    rename_alias(args, key, rename[0], changes, rename[1])
         for name, sub, members in self.visits:
             if name not in args:
                 continue
@@ -148,21 +160,48 @@ class CallPlan:
             if members is None:
                 args[name] = map_planned(value, sub, f"$.{name}", changes)
             elif isinstance(value, str) and value not in members:
-                args[name] = map_names(value, sub.enum_schema or {}, f"$.{name}", changes)
+                mapped, change = self._enum_words.get((name, value)) or self._map(name, sub, value)
+                args[name] = mapped
+                if change is not None:
+                    changes.append(change.copy())
         notes: list[Note] = []
         coercions, settled = self.coercions, self.settled
-        for key in list(args):
-            plan = coercions.get(key)
-            if plan is None:
-                continue
-            item = args[key]
+        for key, item in args.items():  # values are replaced, never added: iterating is safe
             exact = settled.get(key)
             if exact is not None and type(item) in exact:
                 continue
-            if plan.leaf and not plan.types:
+            plan = coercions.get(key)
+            if plan is None or (plan.leaf and not plan.types):
                 continue
             args[key] = coerce_planned(item, plan, f"$.{key}", notes)
         return args, changes, notes
+
+    def _rename(self, key: str) -> tuple[str, tuple[dict[str, Any], dict[str, Any]]] | None:
+        """The property ``key`` is an alias of, with the words of renaming it; remembered."""
+        target = self.lookup.get(key) or self.lookup.get(key.lower())
+        rename = None if target is None else (target, alias_words(key, target, "$"))
+        _remember(self._rename_words, key, rename)
+        return rename
+
+    def _map(self, name: str, plan: NamePlan, value: str) -> tuple[Any, dict[str, Any] | None]:
+        """The enum value ``value`` maps to and the words of the change; remembered."""
+        said: list[dict[str, Any]] = []
+        mapped = map_names(value, plan.enum_schema or {}, f"$.{name}", said)
+        words = (mapped, said[0] if said else None)
+        _remember(self._enum_words, (name, value), words)
+        return words
+
+
+_SCALARS = frozenset((str, int, float, bool, type(None)))
+
+_REMEMBERED = 1024
+"""Misspellings and synonyms remembered per tool (forgotten all at once past it)."""
+
+
+def _remember(memory: dict[Any, Any], key: Any, value: Any) -> None:
+    if len(memory) >= _REMEMBERED:
+        memory.clear()
+    memory[key] = value
 
 
 def _members(enum: list[Any]) -> frozenset[Any] | list[Any]:

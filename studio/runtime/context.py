@@ -6,6 +6,7 @@ Injected fields name a context path such as ``session.employee_id``; the
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,16 +30,14 @@ class SessionContext:
 
     def lookup(self, path: str) -> Any:
         """The value at ``path`` (``session.employee_id``); raises KeyError when absent."""
-        parts = path.split(".")
-        if parts and parts[0] == "session":
-            parts = parts[1:]
-        if parts == ["role"]:
+        parts = _parts(path)
+        if parts == ("role",):
             return self.role
-        if parts == ["scenario"]:
+        if parts == ("scenario",):
             return self.scenario
         node: Any = self.values
         for part in parts:
-            if not isinstance(node, Mapping) or part not in node:
+            if not (type(node) is dict or isinstance(node, Mapping)) or part not in node:
                 raise KeyError(path)
             node = node[part]
         return node
@@ -75,3 +74,12 @@ class SessionContext:
             else:
                 values[key] = value
         return SessionContext(role, scenario, values)
+
+
+@functools.lru_cache(maxsize=256)
+def _parts(path: str) -> tuple[str, ...]:
+    """The keys of a context path (``session.`` dropped): read once per path, not per call."""
+    parts = path.split(".")
+    if parts and parts[0] == "session":
+        parts = parts[1:]
+    return tuple(parts)

@@ -26,6 +26,7 @@ class _Injection:
     parents: tuple[str, ...]
     source: str
     discarded: str
+    root_path: str
 
 
 class FillPlan:
@@ -45,7 +46,11 @@ class FillPlan:
         self.broken = tuple(f for f in injected if not f.fillable)
         self.injections = tuple(
             _Injection(
-                f.name, f.path[:-1], f.source, f"injected from {f.source}; the model may not set it"
+                f.name,
+                f.path[:-1],
+                f.source,
+                f"injected from {f.source}; the model may not set it",
+                f"$.{f.name}",
             )
             for f in injected
         )
@@ -60,8 +65,9 @@ class FillPlan:
             return changes, _broken_contract(tool, self.broken)
         for f in self.injections:
             name = f.name
-            for parent, where in _targets(args, f.parents, "$"):
-                path = f"{where}.{name}"
+            targets = _targets(args, f.parents, "$") if f.parents else _root(args)
+            for parent, where in targets:
+                path = f.root_path if where == "$" else f"{where}.{name}"
                 if name in parent:
                     changes.append(
                         {
@@ -121,6 +127,10 @@ def _missing_value(field: str, source: str) -> ToolError:
         "supplied in the arguments.",
         details={"field": field, "context_path": source},
     )
+
+
+def _root(args: Any) -> tuple[tuple[dict[str, Any], str], ...]:
+    return ((args, "$"),) if isinstance(args, dict) else ()
 
 
 def _targets(value: Any, path: tuple[str, ...], where: str) -> list[tuple[dict[str, Any], str]]:
