@@ -56,7 +56,7 @@ from studio.evals.results import (
     STATUS_SKIPPED,
     Attempt,
 )
-from studio.evals.runs import attempt_from_dict, attempt_row
+from studio.evals.runs import attempt_row, load_attempts
 from studio.evals.scoring import expected_of, runtime_context, score_answer
 from studio.evals.skills import (
     eval_registry,
@@ -365,8 +365,7 @@ class EvalRunner:
                 f"{self._fatal}; the run stopped (run id {self.run_id}: fix it and run the "
                 "same id again to resume)"
             )
-        attempts = [attempt_from_dict(json.loads(r.attempt_json))
-                    for r in self._runs.attempt_rows(self.run_id)]  # fmt: skip
+        attempts = load_attempts(self.store, self.run_id)
         return RunSummary(self.run_id, status, self.progress, attempts, self._budget_stop)
 
     # ------------------------------------------------------------------ internals
