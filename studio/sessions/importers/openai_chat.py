@@ -54,11 +54,7 @@ def read(data: Any, reader: Reader) -> Conversation:
     else:
         raise Rejected("$", "expected a list of messages or an object with 'messages'")
     messages: list[Message] = []
-    for _, path, entry in reader.each(items, base, messages):
-        try:
-            messages.extend(read_message(entry, path, reader))
-        except Rejected as exc:
-            reader.reject(exc)
+    reader.read_each(items, base, messages, lambda entry, path: _message(entry, path, reader))
     return Conversation(renumber_ids(messages, reader), tools, meta)
 
 
@@ -67,6 +63,11 @@ def _history_only(data: dict[str, Any]) -> bool:
 
 
 def read_message(entry: Any, path: str, reader: Reader) -> list[Message]:
+    """One logged message as internal messages (always one; a list for the proxy's wire reader)."""
+    return [_message(entry, path, reader)]
+
+
+def _message(entry: Any, path: str, reader: Reader) -> Message:
     if not isinstance(entry, dict):
         raise Rejected(path, f"a message must be an object, not {kind_of(entry)}")
     role_name = entry.get("role")
@@ -78,7 +79,7 @@ def read_message(entry: Any, path: str, reader: Reader) -> list[Message]:
     if role_name == "developer":
         extra["role"] = "developer"
     if role is Role.TOOL:
-        return [_tool_message(entry, path, reader, extra)]
+        return _tool_message(entry, path, reader, extra)
     content = entry.get("content")
     text = (
         content if type(content) is str else content_text(content, f"{path}.content", reader, extra)
@@ -95,7 +96,7 @@ def read_message(entry: Any, path: str, reader: Reader) -> list[Message]:
             parts.append(_call({"id": "", "function": legacy}, f"{path}.function_call", reader))
     elif "name" in entry:
         extra["name"] = entry["name"]
-    return [Message(role, tuple(parts), extra)]
+    return Message(role, tuple(parts), extra)
 
 
 def _call(call: Any, path: str, reader: Reader) -> ToolCallPart:
