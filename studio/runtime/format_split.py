@@ -64,21 +64,14 @@ def _has_format_key(value: Any, depth: int = 0) -> bool:
     return False
 
 
-def _remembering(check: Callable[[str], bool]) -> Callable[[str], bool]:
-    """``check`` with its verdicts on short texts kept (at most ``_CACHE_SIZE``)."""
-    verdicts: dict[str, bool] = {}
-
-    def conforms(text: str) -> bool:
-        verdict = verdicts.get(text)
-        if verdict is None:
-            verdict = bool(check(text))
-            if len(text) <= _CACHED_LENGTH:
-                if len(verdicts) >= _CACHE_SIZE:
-                    verdicts.clear()
-                verdicts[text] = verdict
-        return verdict
-
-    return conforms
+def _judge(verdicts: dict[str, bool], check: Callable[[str], bool], text: str) -> bool:
+    """``check(text)``, remembered in ``verdicts`` for a short text (at most ``_CACHE_SIZE``)."""
+    verdict = bool(check(text))
+    if len(text) <= _CACHED_LENGTH:
+        if len(verdicts) >= _CACHE_SIZE:
+            verdicts.clear()
+        verdicts[text] = verdict
+    return verdict
 
 
 class SplitFormats:
@@ -95,7 +88,7 @@ class SplitFormats:
         formats: dict[str, str],
         checkers: dict[str, Callable[[str], bool]],
     ) -> None:
-        """Keep the bare validator and wrap each format's checker with its memory.
+        """Keep the bare validator and each format's checker with a memory of its verdicts.
 
         Args:
             bare: The schema's ``jsonschema-rs`` validator compiled without formats.
@@ -104,14 +97,20 @@ class SplitFormats:
             checkers: The Python verdict of each format, by name.
         """
         self._bare = bare
-        self._checks = tuple((name, _remembering(checkers[fmt])) for name, fmt in formats.items())
+        self._checks: tuple[tuple[str, dict[str, bool], Callable[[str], bool]], ...] = tuple(
+            (name, {}, checkers[fmt]) for name, fmt in formats.items()
+        )
 
     def is_valid(self, instance: Any) -> bool:
         if not self._bare.is_valid(instance):
             return False
         if isinstance(instance, dict):
-            for name, conforms in self._checks:
+            for name, verdicts, check in self._checks:
                 value = instance.get(name)
-                if isinstance(value, str) and not conforms(value):
-                    return False
+                if isinstance(value, str):
+                    verdict = verdicts.get(value)
+                    if verdict is None:
+                        verdict = _judge(verdicts, check, value)
+                    if not verdict:
+                        return False
         return True

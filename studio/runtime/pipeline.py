@@ -104,6 +104,8 @@ class CompiledTool:
     defaults: tuple[tuple[str, Any], ...] = ()
     plan: CallPlan | None = None
     fills: FillPlan | None = None
+    permitted: set[tuple[str, str]] = field(default_factory=set, compare=False, repr=False)
+    """(role, scenario) pairs found allowed to call the tool (the contract does not change)."""
 
     @classmethod
     def compile(cls, tool: ToolContract) -> CompiledTool:
@@ -230,11 +232,16 @@ class ArgumentPipeline:
             out.error = _invalid_arguments(errors, out)
             return out
         # (7) permission
-        denied = check_permission(contract, self.context) if contract.permissions else None
-        if denied is not None:
-            out.steps += (_VALID, StepRecord(7, "permission", False))
-            out.error = denied
-            return out
+        context = self.context
+        caller = (context.role, context.scenario)
+        if contract.permissions and caller not in tool.permitted:
+            denied = check_permission(contract, context)
+            if denied is not None:
+                out.steps += (_VALID, StepRecord(7, "permission", False))
+                out.error = denied
+                return out
+            if len(tool.permitted) < 64:
+                tool.permitted.add(caller)
         out.steps += (_VALID, _PERMITTED)
         out.arguments = args
         # (9) idempotency key for writes (the risk gate, step 8, runs in the loop)
