@@ -1,20 +1,26 @@
-"""Servers the benchmarks start in their own process: ``studio serve`` and a bare uvicorn app.
+"""Servers the benchmarks start in their own process (``studio serve``, a bare uvicorn app),
+and ``wrk`` run against one.
 
 Every server here prints ``listening on URL`` as its first line (``studio serve
 --port 0`` does, and so does :data:`BARE_APP`), so one context manager starts
 any of them, waits for that line and stops the process again (SIGINT, then kill
-after 10 s). The load generators stay in each benchmark: they measure different
-things (resolve under wrk or raw sockets, MCP over httpx).
+after 10 s). :func:`run_wrk` runs a benchmark's own Lua script (what it requests
+and which numbers it prints differ) and hands back the numbers; the asyncio
+load generators stay in each benchmark.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
+import os
 import signal
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -71,3 +77,23 @@ def listening(command: list[str], what: str) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+def run_wrk(script: str, url: str, seconds: float, connections: int) -> dict[str, Any]:
+    """Run ``wrk`` (2 threads) with the Lua ``script`` against ``url``; its ``WRK {json}`` line.
+
+    The script's ``done`` function prints one line ``WRK `` followed by a JSON
+    object of the numbers the benchmark wants (requests, duration, percentiles,
+    errors); that object is returned.
+    """
+    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as file:
+        file.write(script)
+    try:
+        out = subprocess.run(
+            ["wrk", "-t2", f"-c{connections}", f"-d{seconds:g}s", "-s", file.name, url],
+            capture_output=True, text=True, check=True,
+        ).stdout  # fmt: skip
+    finally:
+        os.unlink(file.name)
+    data: dict[str, Any] = json.loads(next(x for x in out.splitlines() if x.startswith("WRK "))[4:])
+    return data

@@ -36,7 +36,7 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _servers import BARE_APP, listening, studio_serve_command
+from _servers import BARE_APP, listening, run_wrk, studio_serve_command
 
 from registry_db import RegistryStore, UpsertTool
 from studio.release import buckets, set_canary
@@ -115,17 +115,7 @@ def bare_served(body: bytes) -> Iterator[str]:
 
 def load_with_wrk(url: str, seconds: float, connections: int) -> Result:
     """Drive the server with ``wrk`` (2 threads); its latency percentiles are exact."""
-    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
-        script.write(WRK_SCRIPT)
-    try:
-        out = subprocess.run(
-            ["wrk", "-t2", f"-c{connections}", f"-d{seconds:g}s", "-s", script.name, url],
-            capture_output=True, text=True, check=True,
-        ).stdout  # fmt: skip
-    finally:
-        os.unlink(script.name)
-    line = next(x for x in out.splitlines() if x.startswith("WRK "))
-    data = json.loads(line[4:])
+    data = run_wrk(WRK_SCRIPT, url, seconds, connections)
     if data["errors"] or data["non2xx"]:
         raise RuntimeError(f"wrk saw errors: {data}")
     rps = data["requests"] / (data["duration_us"] / 1e6)

@@ -51,7 +51,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from _servers import BARE_APP, listening, studio_serve_command  # noqa: E402
+from _servers import BARE_APP, listening, run_wrk, studio_serve_command  # noqa: E402
 
 PY = sys.executable
 
@@ -319,16 +319,7 @@ def _load_process(url: str, path: str, seconds: float, connections: int) -> dict
     Otherwise the asyncio generator of this file, in its own process.
     """
     if shutil.which("wrk"):
-        with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
-            script.write(WRK_SCRIPT.replace("@PATH@", path))
-        try:
-            out = subprocess.run(
-                ["wrk", "-t2", f"-c{connections}", f"-d{seconds:g}s", "-s", script.name, url],
-                capture_output=True, text=True, check=True,
-            ).stdout  # fmt: skip
-        finally:
-            os.unlink(script.name)
-        data = json.loads(next(x for x in out.splitlines() if x.startswith("WRK "))[4:])
+        data = run_wrk(WRK_SCRIPT.replace("@PATH@", path), url, seconds, connections)
         if data["errors"]:
             raise RuntimeError(f"wrk saw {data['errors']} errors against {url}")
         return {"rps": data["requests"] / (data["us"] / 1e6), "p99": data["p99_us"] / 1000}
