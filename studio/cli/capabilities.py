@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import zipfile
+import os
 from pathlib import Path
 
 from registry_db import RegistryStore
@@ -19,6 +19,8 @@ from studio.cli.common import UsageError
 
 SKILL_FILE = "SKILL.md"
 _CARD_KEYS = ("supportedInterfaces", "capabilities", "skills", "url", "defaultInputModes")
+_CARD_ONLY_KEYS = ("supportedInterfaces", "defaultInputModes", "defaultOutputModes")
+"""Keys no tool format has: a card with a broken name is still read as a card (and refused)."""
 
 
 def source_kind(path: Path) -> str | None:
@@ -26,36 +28,30 @@ def source_kind(path: Path) -> str | None:
     if path.is_dir():
         if (path / "registry.json").exists():
             return None  # registry-as-code: the folder importer reads its skills/ too
-        if (path / SKILL_FILE).is_file():
+        # lexists: a SKILL.md that is a folder or a link is the skill reader's to refuse.
+        if os.path.lexists(path / SKILL_FILE):
             return "skills"
         for base in (path, path / "skills"):
             if base.is_dir() and any(
-                (c / SKILL_FILE).is_file() for c in base.iterdir() if c.is_dir()
+                os.path.lexists(c / SKILL_FILE) for c in base.iterdir() if c.is_dir()
             ):
                 return "skills"
         return None
     suffix = path.suffix.lower()
     if suffix in (".zip", ".skill"):
-        try:
-            with zipfile.ZipFile(path) as archive:
-                names = archive.namelist()
-        except (zipfile.BadZipFile, OSError):
-            return "skills" if suffix == ".skill" else None
-        if any(n == SKILL_FILE or n.endswith("/" + SKILL_FILE) for n in names):
-            return "skills"
-        return None
+        return "skills"  # no tool format is a zip: the skill reader says what is wrong with it
     if path.name == SKILL_FILE:
         return "skills"
     if suffix == ".json" and path.is_file() and path.stat().st_size < 1024 * 1024:
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = json.loads(path.read_text(encoding="utf-8-sig"))
         except (ValueError, OSError, RecursionError):
             # Not a card we can read: the tool importers say what is wrong with it.
             return None
         if (
             isinstance(data, dict)
             and "tools" not in data
-            and isinstance(data.get("name"), str)
+            and (isinstance(data.get("name"), str) or any(k in data for k in _CARD_ONLY_KEYS))
             and any(k in data for k in _CARD_KEYS)
             and not isinstance(data.get("inputSchema"), dict)
         ):
@@ -100,7 +96,7 @@ def _import_skills(store: RegistryStore, args: argparse.Namespace, path: Path) -
     from studio.skills.catalogue import catalogue_cost
     from studio.skills.model import SkillError
     from studio.skills.package import read_skills
-    from studio.skills.spec import usable_name, validate_skill
+    from studio.skills.spec import import_refusal, validate_skill, visible
 
     try:
         found = read_skills(path)
@@ -109,11 +105,9 @@ def _import_skills(store: RegistryStore, args: argparse.Namespace, path: Path) -
     registry = _target(store, args, "skills")
     for folder, skill in found:
         for problem in validate_skill(skill, folder):
-            print(f"warning: {problem}")
-        if not usable_name(skill.name):
-            raise UsageError(
-                f"{folder}/SKILL.md: name {skill.name!r} cannot be stored (empty, '/' or '..')"
-            )
+            print(f"warning: {visible(problem)}")
+        if refusal := import_refusal(skill, folder):
+            raise UsageError(refusal)
     skills = [skill for _, skill in found]
     save_draft_skills(store, registry, skills=skills)
     cost = catalogue_cost(store.draft_registry(registry).skills)

@@ -98,6 +98,10 @@ def parse_skill(text: str, files: dict[str, bytes] | None = None) -> Skill:
         line = mark.line + 2 if mark is not None else 2
         problem = getattr(exc, "problem", None) or "not valid YAML"
         raise SkillError(f"SKILL.md:{line}: front matter: {problem}") from None
+    except RecursionError:  # PyYAML composes nested collections recursively
+        raise SkillError(
+            "SKILL.md:2: front matter: lists and mappings are nested too deeply (refused)"
+        ) from None
     if not isinstance(data, dict):
         raise SkillError("SKILL.md:2: front matter must be a mapping of keys to values")
     front = {str(k): v for k, v in data.items()}

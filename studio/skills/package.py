@@ -86,7 +86,12 @@ def read_skill_folder(folder: Path, budget: _Budget | None = None) -> Skill:
     shown_root = folder.name
     if folder.is_symlink():
         raise SkillError(f"{shown_root}: is a symbolic link; skill folders are not followed")
-    if not (folder / SKILL_FILE).is_file():
+    skill_md = folder / SKILL_FILE
+    if not skill_md.is_file() or skill_md.is_symlink():
+        if skill_md.is_symlink():
+            raise SkillError(f"{shown_root}/{SKILL_FILE}: is a symbolic link (refused)")
+        if skill_md.exists():
+            raise SkillError(f"{shown_root}/{SKILL_FILE}: is not a regular file (refused)")
         raise SkillError(f"{shown_root}: no {SKILL_FILE} in this folder")
     text = ""
     files: dict[str, bytes] = {}
@@ -224,7 +229,7 @@ def read_skills(path: Path) -> list[tuple[str, Skill]]:
         return read_skills_zip(path)
     if not path.is_dir():
         raise SkillError(f"{path}: not a skill folder, a folder of skills or a .zip")
-    if (path / SKILL_FILE).is_file():
+    if os.path.lexists(path / SKILL_FILE):
         return [(path.name, read_skill_folder(path))]
     budget = _Budget()
     out = []
@@ -232,7 +237,8 @@ def read_skills(path: Path) -> list[tuple[str, Skill]]:
         if not base.is_dir():
             continue
         for child in sorted(base.iterdir()):
-            if child.is_dir() and (child / SKILL_FILE).is_file():
+            # lexists: a SKILL.md that is a folder or a link is refused by name, not skipped.
+            if child.is_dir() and os.path.lexists(child / SKILL_FILE):
                 out.append((child.name, read_skill_folder(child, budget)))
         if out:
             return out

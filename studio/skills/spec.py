@@ -39,6 +39,61 @@ def usable_name(name: str) -> bool:
     return bool(name) and not name.startswith(".") and not any(c in name for c in "/\\\0")
 
 
+_HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"})
+"""Controls, format characters (bidi overrides, zero-width), separators, unassigned."""
+
+
+def import_refusal(skill: Skill, folder: str) -> str:
+    """Why an imported skill cannot be stored under its name ("" when it can), located.
+
+    Stricter than :func:`usable_name` (which also guards skills already stored,
+    so it must not grow): an import also refuses a name that is not a string
+    and one holding invisible or direction-changing characters, which could
+    show the catalogue one name and mean another (``U+202E`` reverses text).
+    """
+    where = visible(f"{folder}/{SKILL_FILE}:{front_matter_line(skill, 'name')}")
+    raw = skill.front_matter.get("name")
+    if raw is None:
+        return f"{where}: the front matter has no name (name: <skill-name>)"
+    if not isinstance(raw, str):
+        return f"{where}: name must be a string, not {_kind(raw)}"
+    hidden = [c for c in raw if unicodedata.category(c) in _HIDDEN_CATEGORIES]
+    if hidden:
+        codes = " ".join(f"U+{ord(c):04X}" for c in dict.fromkeys(hidden))
+        return (
+            f"{where}: name holds invisible or direction-changing characters ({codes}); "
+            "refused: it could read as another name"
+        )
+    if not usable_name(raw):
+        return f"{where}: name {raw!r} cannot be stored (empty, a leading '.', '/' or '\\')"
+    return ""
+
+
+def visible(text: str) -> str:
+    """``text`` with invisible and direction-changing characters shown as ``\\uXXXX``.
+
+    For messages printed to a terminal: a folder named with ``U+202E`` would
+    otherwise reverse the rest of the line it is printed on.
+    """
+    if text.isascii() and text.isprintable():
+        return text
+    return "".join(
+        f"\\u{ord(c):04x}" if unicodedata.category(c) in _HIDDEN_CATEGORIES else c for c in text
+    )
+
+
+def _kind(value: object) -> str:
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return type(value).__name__
+
+
 def name_problems(name: str) -> list[str]:
     """What is wrong with a skill name under the spec (empty when nothing)."""
     if not name:

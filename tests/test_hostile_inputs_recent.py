@@ -1,0 +1,349 @@
+"""Hostile input to the readers added lately, through the ``studio`` command as a user runs it.
+
+Each case feeds one malformed or hostile file (or URL, or query) to a reader and
+asserts the project's rule: exit code 2 with one line on stderr saying what and
+where — never a traceback, never a hang, never exit 0 on garbage. The CLI runs
+in-process through :func:`studio.cli.main`; URLs point at real HTTP servers on
+127.0.0.1 (port 0) started here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import http.server
+import json
+import os
+import stat
+import threading
+import zipfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from studio.cli import main
+
+DEEP = "[" * 100_000 + "]" * 100_000
+GOOD_SKILL = "---\nname: demo\ndescription: does a thing\n---\nBody\n"
+GOOD_CARD = {
+    "name": "Agent",
+    "description": "checks expenses",
+    "url": "http://127.0.0.1:9/a2a",
+    "version": "1",
+    "capabilities": {},
+    "defaultInputModes": ["text"],
+    "defaultOutputModes": ["text"],
+    "skills": [],
+}
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def assert_refused(code: int, err: str, *expected: str) -> None:
+    """Exit 2, one line on stderr, no traceback, and each expected fragment in it."""
+    assert code == 2, err
+    assert "Traceback" not in err
+    assert err.count("\n") == 1, err
+    for fragment in expected:
+        assert fragment in err, err
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    return str(tmp_path / "hostile.sqlite3")
+
+
+# --------------------------------------------------------------------------- skills
+
+
+def _zip(path: Path, entries: dict[str, str | bytes], link: tuple[str, str] | None = None) -> Path:
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in entries.items():
+            archive.writestr(name, data)
+        if link is not None:
+            info = zipfile.ZipInfo(link[0])
+            info.external_attr = (stat.S_IFLNK | 0o777) << 16
+            archive.writestr(info, link[1])
+    return path
+
+
+def _front(front: str) -> dict[str, str | bytes]:
+    return {"demo/SKILL.md": f"---\n{front}---\nBody\n"}
+
+
+SKILL_ZIPS: list[tuple[str, dict[str, str | bytes], tuple[str, ...]]] = [
+    ("slip", {**_front("name: demo\ndescription: x\n"), "../evil.txt": "x"}, ("zip slip",)),
+    ("absolute", {**_front("name: demo\ndescription: x\n"), "/etc/evil": "x"}, ("/etc/evil",)),
+    ("non-utf8", {"demo/SKILL.md": b"---\nname: d\xff\n---\n"}, ("SKILL.md:2", "not UTF-8")),
+    ("yaml-list", _front("- a\n- b\n"), ("SKILL.md:2", "mapping")),
+    ("name-list", _front("name: [1, 2]\ndescription: x\n"), ("SKILL.md:2", "must be a string")),
+    ("name-null", _front("name: null\ndescription: x\n"), ("SKILL.md:2", "has no name")),
+    ("name-number", _front("name: 123\ndescription: x\n"), ("SKILL.md:2", "not a number")),
+    ("name-dots", _front("name: ..\ndescription: x\n"), ("SKILL.md:2", "cannot be stored")),
+    ("yaml-deep", _front("name: demo\ndescription: x\nd: " + "[" * 5000 + "\n"), ("too deeply",)),
+    ("unclosed", {"demo/SKILL.md": "---\nname: demo\n"}, ("never closed",)),
+    (
+        "bidi-name",
+        {"技能/SKILL.md": "---\nname: 技能\u202egnp.exe\ndescription: 中文\n---\n"},
+        ("U+202E", "技能/SKILL.md:2"),
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("label", "entries", "expected"), SKILL_ZIPS, ids=[c[0] for c in SKILL_ZIPS]
+)
+def test_hostile_skill_zips_are_refused_in_one_line(
+    label: str,
+    entries: dict[str, str | bytes],
+    expected: tuple[str, ...],
+    tmp_path: Path,
+    db: str,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = _zip(tmp_path / f"{label}.zip", entries)
+    code, _, err = run(capsys, "--db", db, "import", str(path), "--registry", "r")
+    assert_refused(code, err, *expected)
+    assert "\u202e" not in err  # shown as U+202E / \u202e, never raw (it reverses the line)
+
+
+def test_a_zip_symlink_a_bomb_and_a_broken_zip_are_refused(
+    tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    link = _zip(tmp_path / "link.zip", _front("name: demo\ndescription: x\n"),
+                link=("demo/pw", "/etc/passwd"))  # fmt: skip
+    code, _, err = run(capsys, "--db", db, "import", str(link), "--registry", "r")
+    assert_refused(code, err, "link.zip:demo/pw", "symbolic link")
+
+    bomb = tmp_path / "bomb.zip"
+    with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("demo/SKILL.md", GOOD_SKILL)
+        archive.writestr("demo/zeros.bin", b"\0" * (6 * 1024 * 1024))  # 6 MB → ~6 KB
+    code, _, err = run(capsys, "--db", db, "import", str(bomb), "--registry", "r")
+    assert_refused(code, err, "bomb.zip:demo/zeros.bin", "at most")
+
+    # Before: a .zip that is not a zip went to the tool importers ("is not UTF-8 text").
+    broken = tmp_path / "broken.zip"
+    broken.write_bytes(_zip(tmp_path / "ok.zip", _front("name: demo\n")).read_bytes()[:40])
+    code, _, err = run(capsys, "--db", db, "import", str(broken), "--registry", "r")
+    assert_refused(code, err, "broken.zip: not a readable zip")
+
+
+def test_skill_folders_with_a_link_a_fifo_or_a_folder_for_skill_md(
+    tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    linked = tmp_path / "linked" / "demo"
+    linked.mkdir(parents=True)
+    (linked / "SKILL.md").write_text(GOOD_SKILL)
+    os.symlink("/etc/passwd", linked / "pw")
+    code, _, err = run(capsys, "--db", db, "import", str(linked.parent), "--registry", "r")
+    assert_refused(code, err, "demo/pw", "symbolic link")
+
+    fifo = tmp_path / "fifo" / "demo"
+    fifo.mkdir(parents=True)
+    (fifo / "SKILL.md").write_text(GOOD_SKILL)
+    os.mkfifo(fifo / "pipe")
+    code, _, err = run(capsys, "--db", db, "import", str(fifo.parent), "--registry", "r")
+    assert_refused(code, err, "demo/pipe", "not a regular file")
+
+    # Before: "registry.json: file not found" (the tool folder importer's guess).
+    folder = tmp_path / "dir" / "demo" / "SKILL.md"
+    folder.mkdir(parents=True)
+    code, _, err = run(capsys, "--db", db, "import", str(folder.parents[1]), "--registry", "r")
+    assert_refused(code, err, "demo/SKILL.md", "not a regular file")
+
+
+def test_a_skill_with_a_bom_and_chinese_text_imports(
+    tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = "\ufeff---\nname: 报销\ndescription: 报销单审核\n---\n正文\n"
+    path = _zip(tmp_path / "bom.zip", {"报销/SKILL.md": text})
+    code, out, err = run(capsys, "--db", db, "import", str(path), "--registry", "r")
+    assert code == 0, err
+    assert "added 1 skill(s) to r: 报销" in out
+
+
+# --------------------------------------------------------------------------- agent cards
+
+
+CARD_FILES: list[tuple[str, str | bytes, tuple[str, ...]]] = [
+    ("truncated", json.dumps(GOOD_CARD)[:-10], ("line 1 column",)),
+    ("name-null", json.dumps({**GOOD_CARD, "name": None}), ("name: must be a string, not null",)),
+    ("name-number", json.dumps({**GOOD_CARD, "name": 5}), ("name: must be a string",)),
+    ("skills-object", json.dumps({**GOOD_CARD, "skills": {"a": 1}}), ("skills: must be an array",)),
+    ("skill-number", json.dumps({**GOOD_CARD, "skills": [1]}), ("skills[0]: must be an object",)),
+    (
+        "skill-id-number",
+        json.dumps({**GOOD_CARD, "skills": [{"id": 5, "name": "n", "description": "d"}]}),
+        ("skills[0].id: must be a string",),
+    ),
+    (
+        "caps-list",
+        json.dumps({**GOOD_CARD, "capabilities": [1]}),
+        ("capabilities: must be an obj",),
+    ),
+    ("schemes-list", json.dumps({**GOOD_CARD, "securitySchemes": [1]}), ("securitySchemes:",)),
+    ("url-number", json.dumps({**GOOD_CARD, "url": 5}), ("url: must be a string",)),
+    ("deep", '{"name":"a","url":"http://x","skills":' + DEEP + "}", ("nested more than",)),
+    ("non-utf8", b'{"name":"\xff","url":"x","skills":[]}', ("not UTF-8",)),
+    ("nul-name", json.dumps({**GOOD_CARD, "name": "a\x00b"}), ("U+0000",)),
+    ("bidi-name", json.dumps({**GOOD_CARD, "name": "代理\u202etxt.exe"}), ("U+202E",)),
+]
+
+
+@pytest.mark.parametrize(("label", "text", "expected"), CARD_FILES, ids=[c[0] for c in CARD_FILES])
+def test_hostile_agent_card_files_are_refused_in_one_line(
+    label: str,
+    text: str | bytes,
+    expected: tuple[str, ...],
+    tmp_path: Path,
+    db: str,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = tmp_path / f"{label}.json"
+    path.write_bytes(text if isinstance(text, bytes) else text.encode())
+    code, _, err = run(capsys, "--db", db, "import", str(path), "--registry", "r")
+    assert_refused(code, err, f"{label}.json", *expected)
+
+
+def test_an_agent_card_with_a_bom_imports(
+    tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "card.json"
+    path.write_bytes("\ufeff".encode() + json.dumps({**GOOD_CARD, "name": "审计代理"}).encode())
+    code, out, err = run(capsys, "--db", db, "import", str(path), "--registry", "r")
+    assert code == 0, err
+    assert "added remote agent" in out
+
+
+class _Hostile(http.server.BaseHTTPRequestHandler):
+    """Answers by path: 500, HTML, an endless body, a body cut short, a trickle…"""
+
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+    def _send(self, status: int, body: bytes, kind: str = "application/json") -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def _chunked(self, chunks: Callable[[], Iterator[bytes]]) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        try:
+            for chunk in chunks():
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+                self.wfile.flush()
+        except OSError:
+            pass  # the client hung up, as it should
+
+    def do_GET(self) -> None:
+        kind = self.path.split("/")[1]
+        if kind == "500":
+            self._send(500, b"oops")
+        elif kind == "html":
+            self._send(200, b"<html><body>hello</body></html>", "text/html")
+        elif kind == "endless":
+            self._chunked(lambda: iter(lambda: b"[" * 65536, None))
+        elif kind == "trickle":
+
+            def slow() -> Iterator[bytes]:
+                while True:
+                    yield b" "
+                    threading.Event().wait(0.1)
+
+            self._chunked(slow)
+        elif kind == "cut":
+            body = json.dumps(GOOD_CARD).encode()
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body[:20])
+            self.wfile.flush()
+            self.close_connection = True
+        elif kind == "deep":
+            self._send(200, ('{"name":"a","skills":' + DEEP + "}").encode())
+        elif kind == "bom":
+            self._send(200, "\ufeff".encode() + json.dumps(GOOD_CARD).encode())
+        else:
+            self._send(200, json.dumps(GOOD_CARD).encode())
+
+
+@pytest.fixture(scope="module")
+def hostile_server() -> Iterator[str]:
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Hostile)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+CARD_URLS = [
+    ("500", ("HTTP 500 instead of an Agent Card",)),
+    ("html", ("line 1 column 1",)),
+    ("endless", ("larger than 1,048,576 bytes",)),  # before: read forever
+    ("cut", ("cannot fetch the Agent Card", "RemoteProtocolError")),
+    ("deep", ("nested more than",)),  # before: a RecursionError traceback
+]
+
+
+@pytest.mark.parametrize(("kind", "expected"), CARD_URLS, ids=[c[0] for c in CARD_URLS])
+def test_hostile_agent_card_servers_are_refused_in_one_line(
+    kind: str,
+    expected: tuple[str, ...],
+    hostile_server: str,
+    db: str,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    url = f"{hostile_server}/{kind}/card.json"
+    code, _, err = run(capsys, "--db", db, "import", "--url", url, "--registry", "r")
+    assert_refused(code, err, url, *expected)
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("http://[::1", "not a valid URL"),  # before: an httpx.InvalidURL traceback
+        ("http://127.0.0.1:9/a b\x01", "not a valid URL"),
+        ("http://127.0.0.1:9/", "cannot fetch the Agent Card (ConnectError"),
+        ("file:///etc/passwd", "starts with http:// or https://"),
+    ],
+)
+def test_bad_agent_card_urls_are_refused_in_one_line(
+    url: str, expected: str, db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = run(capsys, "--db", db, "import", "--url", url, "--registry", "r")
+    assert_refused(code, err, expected)
+    assert "\x01" not in err
+
+
+def test_a_trickling_card_server_is_cut_off_at_the_deadline(hostile_server: str) -> None:
+    """Before: each byte reset httpx's read timeout, so a trickle never ended."""
+    from studio.agents.card import fetch_card
+    from studio.agents.model import AgentCardError
+
+    with pytest.raises(AgentCardError, match=r"no complete Agent Card within 0.5 s"):
+        asyncio.run(fetch_card(f"{hostile_server}/trickle/card.json", timeout=0.5))
+
+
+def test_a_card_served_with_a_bom_imports(
+    hostile_server: str, db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = f"{hostile_server}/bom/card.json"
+    code, out, err = run(capsys, "--db", db, "import", "--url", url, "--registry", "r")
+    assert code == 0, err
+    assert "added remote agent agent to r" in out
