@@ -269,6 +269,7 @@ def _listing(args: argparse.Namespace) -> ServerListing:
 
 
 def _cmd_pull(store: RegistryStore, args: argparse.Namespace) -> int:
+    from studio.cli.registry import exists_unless_refused
     from studio.formats import FormatError
     from studio.formats.base import one_line
     from studio.mcp.client import PullError
@@ -284,12 +285,7 @@ def _cmd_pull(store: RegistryStore, args: argparse.Namespace) -> int:
     except FormatError as exc:
         raise UsageError(f"the server lists tools the contract cannot hold: {exc}") from None
     registry = result.registry
-    exists = any(r.name == registry.name for r in store.list_registries())
-    if exists and not args.replace_draft:
-        raise UsageError(
-            f"registry {registry.name!r} already exists; pass --replace-draft to replace its "
-            "draft (published versions are kept) or --registry NAME to pull under another name"
-        )
+    exists = exists_unless_refused(store, registry.name, args.replace_draft, verb="pull")
     store.import_registry(registry, replace_draft=args.replace_draft)
     for note in result.notes:
         where = f"{note.path}: " if note.path else ""

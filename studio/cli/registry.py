@@ -116,7 +116,7 @@ def _cmd_import(store: RegistryStore, args: argparse.Namespace) -> int:
     except FormatError as exc:
         raise UsageError(str(exc)) from exc
     registry: Registry = result.registry
-    exists = _exists_unless_refused(store, registry.name, args.replace_draft)
+    exists = exists_unless_refused(store, registry.name, args.replace_draft)
     # A registry folder's evals/<set>.jsonl: all checked before anything is stored.
     eval_sets = evals.read_folder_sets(path) if path.is_dir() else []
     store.import_registry(registry, replace_draft=args.replace_draft)
@@ -129,8 +129,14 @@ def _cmd_import(store: RegistryStore, args: argparse.Namespace) -> int:
     return 0
 
 
-def _exists_unless_refused(store: RegistryStore, name: str, replace_draft: bool) -> bool:
-    """Whether registry ``name`` exists; if it does, UsageError unless ``--replace-draft``."""
+def exists_unless_refused(
+    store: RegistryStore, name: str, replace_draft: bool, verb: str = "import"
+) -> bool:
+    """Whether registry ``name`` exists; if it does, UsageError unless ``--replace-draft``.
+
+    Shared by ``studio import`` and ``studio mcp pull`` (``verb``: how the message
+    names the command's action).
+    """
     from registry_db import NotFoundError
 
     try:
@@ -140,7 +146,7 @@ def _exists_unless_refused(store: RegistryStore, name: str, replace_draft: bool)
     if not replace_draft:
         raise UsageError(
             f"registry {name!r} already exists; pass --replace-draft to replace its "
-            "draft (published versions are kept) or --registry NAME to import under another name"
+            f"draft (published versions are kept) or --registry NAME to {verb} under another name"
         )
     return True
 
@@ -164,7 +170,7 @@ def _import_openapi(store: RegistryStore, path: Path, args: argparse.Namespace) 
     except FormatError as exc:
         raise UsageError(str(exc)) from exc
     registry = imported.result.registry
-    exists = _exists_unless_refused(store, registry.name, args.replace_draft)
+    exists = exists_unless_refused(store, registry.name, args.replace_draft)
     ExecutorStore.for_store(store).import_with_targets(
         store,
         registry,
