@@ -15,21 +15,31 @@ INJECTED_PATTERN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*
 
 
 @cache
-def _validators() -> tuple[Any, Any]:
-    """The metaschema validators: Rust to answer "valid?", Python to word the errors.
+def _fast_validator() -> Any:
+    """The metaschema validator that answers "valid?" (Rust), built on first use.
 
     The pure-Python metaschema check costs ~1.5 ms per tool (mostly $dynamicRef
     resolution), which makes importing 10,000 tools take 20 s. The Rust validator
-    answers "valid?" in microseconds; only an invalid schema pays for the Python
-    validator, whose errors carry the paths and wording we report. Built on first
-    use: importing jsonschema costs ~50 ms that commands never parsing a tool
-    (``studio sessions …``) need not pay.
+    answers in microseconds; only an invalid schema pays for the Python validator
+    (:func:`_python_validator`), whose errors carry the paths and wording we
+    report. The metaschema is jsonschema-rs's built-in copy, by ``$ref``: taking
+    it from jsonschema would import that (~0.1 s, a fifth of a small ``studio
+    lint``) for tools that are all valid.
     """
     import jsonschema_rs
+
+    return jsonschema_rs.Draft202012Validator({"$ref": _METASCHEMA_2020_12})
+
+
+@cache
+def _python_validator() -> Any:
+    """The metaschema validator whose errors we word (jsonschema, imported on first use)."""
     from jsonschema import Draft202012Validator
 
-    meta = Draft202012Validator.META_SCHEMA
-    return jsonschema_rs.Draft202012Validator(meta), Draft202012Validator(meta)
+    return Draft202012Validator(Draft202012Validator.META_SCHEMA)
+
+
+_METASCHEMA_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 
 
 def check_parameters(schema: Any, path: str) -> list[Problem]:
@@ -82,12 +92,12 @@ def check_output_schema(schema: Any, path: str) -> list[Problem]:
 
 
 def _metaschema_problems(schema: dict[str, Any], path: str) -> Iterator[Problem]:
-    fast, python = _validators()
     try:
-        if fast.is_valid(schema):
+        if _fast_validator().is_valid(schema):
             return
     except (ValueError, OverflowError, TypeError):
         pass  # e.g. integers beyond 64 bits: let the Python validator judge
+    python = _python_validator()
     for error in sorted(python.iter_errors(schema), key=lambda e: list(map(str, e.path))):
         where = join_path(path, *error.absolute_path)
         yield Problem(where, _explain(error))

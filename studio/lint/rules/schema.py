@@ -11,7 +11,6 @@ from collections.abc import Iterator
 from typing import Any
 
 from studio.contract.model import ToolContract
-from studio.contract.patterns import BoundedValidator
 from studio.contract.problems import join_path
 from studio.editing.edits import MISSING, SetPropertyKey, SetRequired
 from studio.lint.model import Hit, LintContext, QuickFix, Severity, tool_rule
@@ -460,6 +459,10 @@ def _first_error(schema: Any, value: Any) -> str | None:
     """The first validation error of ``value`` against ``schema``; None when valid or unknowable."""
     if _surely_valid(schema, value):
         return None
+    # Imported here: jsonschema costs a tenth of a second to import, and most
+    # examples are found valid without it (``_surely_valid``).
+    from studio.contract.patterns import BoundedValidator
+
     try:
         # Examples are user text too: pattern keywords must not backtrack without bound.
         validator = BoundedValidator(_strip_extensions(schema))
