@@ -20,6 +20,7 @@ import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from studio.agents.model import RemoteAgent
 from studio.contract.model import Registry, RiskTier, ToolContract
@@ -33,11 +34,32 @@ from studio.lint.similarity import (
 from studio.lint.text import split_identifier, tokenize
 from studio.lint.wordlists import content_units
 from studio.skills.catalogue import catalogue_cost
-from studio.skills.markdown import BodyRef, named_files, named_identifiers
 from studio.skills.model import Skill
 from studio.skills.spec import front_matter_line, validate_skill
 
+if TYPE_CHECKING:
+    from studio.skills.markdown import BodyRef
+
 CATEGORY = "skills"
+
+
+def named_identifiers(body: str) -> list[BodyRef]:
+    """:func:`studio.skills.markdown.named_identifiers`, imported on first use.
+
+    The markdown parser costs ~30 ms to import, and most registries linted
+    have no skill for it to read.
+    """
+    from studio.skills.markdown import named_identifiers as read
+
+    return read(body)
+
+
+def named_files(body: str) -> list[BodyRef]:
+    """:func:`studio.skills.markdown.named_files`, imported on first use."""
+    from studio.skills.markdown import named_files as read
+
+    return read(body)
+
 
 SKILL_SPEC = "skill-spec"
 SKILL_CONFUSABLE = "skill-confusable"
