@@ -39,6 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _servers import BARE_APP, listening, run_wrk, studio_serve_command
 
 from registry_db import RegistryStore, UpsertTool
+from studio.contract import Registry
 from studio.release import buckets, set_canary
 
 TARGETS = {
@@ -206,19 +207,27 @@ def bench_resolve(args: argparse.Namespace) -> list[Result]:
     return results
 
 
+def diff_inputs(size: int = 1000) -> tuple[Registry, Registry]:
+    """Two ``size``-tool versions of one registry: every tenth tool's summary changed.
+
+    The diff rows of this file and of speed.py measure the same pair.
+    """
+    from registry_scale import generated_registry
+
+    a = generated_registry(size, "a")
+    b = generated_registry(size, "a")
+    tools = list(b.tools)
+    for i in range(0, len(tools), 10):
+        tools[i] = dataclasses.replace(tools[i], summary=tools[i].summary + " New.")
+    return a, dataclasses.replace(b, tools=tuple(tools))
+
+
 def bench_diff() -> float | None:
     try:
         from studio.diff import diff_registries
     except ImportError:
         return None
-    from registry_scale import generated_registry
-
-    a = generated_registry(1000, "a")
-    b = generated_registry(1000, "a")
-    tools = list(b.tools)
-    for i in range(0, len(tools), 10):
-        tools[i] = dataclasses.replace(tools[i], summary=tools[i].summary + " New.")
-    b = dataclasses.replace(b, tools=tuple(tools))
+    a, b = diff_inputs()
     start = time.perf_counter()
     diff_registries(a, b, lint_profile=None)
     return (time.perf_counter() - start) * 1000

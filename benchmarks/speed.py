@@ -476,19 +476,14 @@ def row_replay(quick: bool, tmp: Path) -> list[Row]:
 
 
 def row_diff(quick: bool, tmp: Path) -> list[Row]:
-    from registry_scale import generated_registry
+    from release_scale import diff_inputs
 
     from studio.diff import diff_registries
 
     times: list[float] = []
     cpus: list[float] = []
     for _ in range(3 if quick else 7):
-        a = generated_registry(1000, "a")
-        b = generated_registry(1000, "a")
-        tools = list(b.tools)
-        for i in range(0, len(tools), 10):
-            tools[i] = dataclasses.replace(tools[i], summary=tools[i].summary + " New.")
-        b = dataclasses.replace(b, tools=tuple(tools))
+        a, b = diff_inputs()
         start, cpu = time.perf_counter(), time.process_time()
         diff_registries(a, b, lint_profile=None)
         times.append(time.perf_counter() - start)
