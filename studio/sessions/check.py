@@ -63,7 +63,9 @@ class SessionCheck:
 
     Attributes:
         original_ids: Renumbered call id → the id in the user's file.
-        origins: Per message, where it is in the user's file (may be empty).
+        origins: Per message, where it is in the user's file (may be empty): its
+            text, or an importer's :class:`~studio.sessions.importers.Origin`
+            (worded by ``str`` where a finding names it).
         risk_guessed: True when write tools were told by their name's verb
             (no registry, or tools it does not know).
     """
@@ -72,7 +74,7 @@ class SessionCheck:
     suspicious: tuple[SuspiciousFinding, ...]
     revalidation: RevalidationReport | None = None
     original_ids: Mapping[str, str] = field(default_factory=dict)
-    origins: Sequence[str] = ()
+    origins: Sequence[object] = ()
     risk_guessed: bool = False
 
     def _finding(self, source: str, kind: str, position: Position, call_id: str, message: str,
@@ -80,7 +82,8 @@ class SessionCheck:
         original = self.original_ids.get(call_id, "")
         if original and original != call_id and f"{original!r} (renumbered" not in message:
             message = message.replace(repr(call_id), f"{original!r} (renumbered {call_id!r})")
-        origin = self.origins[position.message] if position.message < len(self.origins) else ""
+        at = position.message
+        origin = str(self.origins[at]) if at < len(self.origins) else ""
         return Finding(source, kind, position, call_id, message, provider_errors,
                        original or call_id, origin)  # fmt: skip
 
@@ -159,11 +162,19 @@ def check_session(
 
         report = revalidate(messages, registry, version=version, context=context,
                             recorded_prepared=recorded_prepared)  # fmt: skip
-    names = {p.name for m in messages for p in m.parts if isinstance(p, ToolCallPart)}
+    names: set[str] = set()
+    renumbered: dict[str, str] = {}  # original_ids(), in the same pass over the parts
+    for message in messages:
+        for part in message.parts:
+            if isinstance(part, ToolCallPart):
+                names.add(part.name)
+                if "original_id" in part.extra:
+                    renumbered.setdefault(part.id, str(part.extra["original_id"]))
     guessed = registry is None or any(registry.tool(n) is None for n in names)
+    # The origins are worded only where a finding names one (SessionCheck._finding).
     return SessionCheck(
         analyse_pairing(messages), tuple(find_suspicious(messages, registry)), report,
-        original_ids(messages), tuple(str(o) for o in origins), guessed and bool(names),
+        renumbered, tuple(origins), guessed and bool(names),
     )  # fmt: skip
 
 

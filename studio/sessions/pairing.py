@@ -186,10 +186,22 @@ def analyse_pairing(messages: Sequence[Message]) -> PairingReport:
 
     first_by_original: dict[str, Position] = {}
     renumbered: dict[str, str] = {}  # call id → the id the user's file has
-    wire_index = _wire_indexes(messages)
+    # One pass over the parts collects what the turn rules read per message (the
+    # calls and results of each, its provider index): Message.tool_calls and
+    # .tool_results build a tuple per access.
+    wire_index: list[int] = []
+    calls_of: list[tuple[ToolCallPart, ...]] = []
+    results_of: list[tuple[ToolResultPart, ...]] = []
+    wire = 0
     for mi, msg in enumerate(messages):
+        wire_index.append(wire)
+        if msg.role is not Role.SYSTEM:
+            wire += 1
+        its_calls: tuple[ToolCallPart, ...] = ()
+        its_results: tuple[ToolResultPart, ...] = ()
         for pi, part in enumerate(msg.parts):
             if isinstance(part, ToolCallPart):
+                its_calls += (part,)
                 pos = Position(mi, pi)  # per call or result only: text parts need none
                 # The id as the file had it: an importer renumbers reused ids
                 # (keeping the original in extra) so the pairs stay readable.
@@ -228,6 +240,7 @@ def analyse_pairing(messages: Sequence[Message]) -> PairingReport:
                         )
                     )
             elif isinstance(part, ToolResultPart):
+                its_results += (part,)
                 pos = Position(mi, pi)
                 if part.id in results:
                     problems.append(
@@ -242,8 +255,10 @@ def analyse_pairing(messages: Sequence[Message]) -> PairingReport:
                 else:
                     results[part.id] = pos
                     result_ids_in_order.append(part.id)
+        calls_of.append(its_calls)
+        results_of.append(its_results)
 
-    problems.extend(_turn_rules(messages, calls, wire_index))
+    problems.extend(_turn_rules(messages, calls, wire_index, calls_of, results_of, set(results)))
     problems = [_with_file_id(p, renumbered) for p in problems] if renumbered else problems
 
     pairs = [Pair(cid, calls[cid], results.get(cid)) for cid in call_order]
@@ -253,19 +268,27 @@ def analyse_pairing(messages: Sequence[Message]) -> PairingReport:
 
 
 def _turn_rules(
-    messages: Sequence[Message], calls: dict[str, Position], wire_index: list[int]
+    messages: Sequence[Message],
+    calls: dict[str, Position],
+    wire_index: list[int],
+    calls_of: list[tuple[ToolCallPart, ...]],
+    results_of: list[tuple[ToolResultPart, ...]],
+    answered_anywhere: set[str],
 ) -> list[PairingProblem]:
-    """Rules about where results sit relative to the assistant turn that made the calls."""
+    """Rules about where results sit relative to the assistant turn that made the calls.
+
+    Args:
+        calls_of: Per message, its tool calls (``Message.tool_calls``).
+        results_of: Per message, its tool results (``Message.tool_results``).
+        answered_anywhere: The id of every result in the session.
+    """
     problems: list[PairingProblem] = []
-    # Message.tool_results builds a tuple per access: read each message's once.
-    results_of = [msg.tool_results for msg in messages]
-    answered_anywhere = {r.id for results in results_of for r in results}
 
     # Provider message indexes skip system messages (they travel separately).
     mi = 0
     while mi < len(messages):
         msg = messages[mi]
-        turn_calls = msg.tool_calls if msg.role is Role.ASSISTANT else ()
+        turn_calls = calls_of[mi] if msg.role is Role.ASSISTANT else ()
         if turn_calls:
             turn_ids = [c.id for c in turn_calls]
             # OpenAI: the tool messages directly after; Anthropic: the very next
@@ -405,15 +428,6 @@ def _result_not_first(
                         },
                     )
                 )
-    return out
-
-
-def _wire_indexes(messages: Sequence[Message]) -> list[int]:
-    out, n = [], 0
-    for msg in messages:
-        out.append(n)
-        if msg.role is not Role.SYSTEM:
-            n += 1
     return out
 
 

@@ -111,43 +111,45 @@ def find_suspicious(
 ) -> list[SuspiciousFinding]:
     """Every duplicate write and retried-after-timeout write, in session order."""
     results: dict[str, ToolResultPart] = {}
-    for message in messages:
-        for result in message.tool_results:
-            results.setdefault(result.id, result)
+    calls: list[tuple[int, int, ToolCallPart]] = []
+    # One pass over the parts: a repeat's first call may be answered after the repeat.
+    for mi, message in enumerate(messages):
+        for pi, part in enumerate(message.parts):
+            if isinstance(part, ToolCallPart):
+                calls.append((mi, pi, part))
+            elif isinstance(part, ToolResultPart) and part.id not in results:
+                results[part.id] = part
     seen: dict[str, tuple[Position, ToolCallPart]] = {}
     writes: dict[str, bool] = {}
     out: list[SuspiciousFinding] = []
-    for mi, message in enumerate(messages):
-        for pi, part in enumerate(message.parts):
-            if not isinstance(part, ToolCallPart):
-                continue
-            if part.name not in writes:
-                writes[part.name] = is_write_tool(part.name, registry)
-            if not writes[part.name]:
-                continue
-            pos = Position(mi, pi)
-            key = call_signature(part)
-            earlier = seen.get(key)
-            seen[key] = (pos, part)
-            if earlier is None:
-                continue
-            first_pos, first = earlier
-            first_result = results.get(first.id)
-            guess = "" if registry is not None and registry.tool(part.name) is not None else (
-                " (a write by its name's verb: no registry risk tier)")  # fmt: skip
-            if first_result is None:
-                continue  # outcome unknown: the pairing check reports the missing result
-            if is_timeout_result(first_result):
-                out.append(SuspiciousFinding(
-                    SuspiciousKind.RETRY_AFTER_TIMEOUT, pos, part.id, part.name,
-                    f"{part.name} is called again with the same arguments after the call at "
-                    f"{first_pos} timed out (outcome UNKNOWN): look it up by its idempotency "
-                    f"key instead of retrying{guess}", (first_pos,),
-                ))  # fmt: skip
-            elif not is_error_result(first_result):
-                out.append(SuspiciousFinding(
-                    SuspiciousKind.DUPLICATE_WRITE, pos, part.id, part.name,
-                    f"{part.name} is called twice with the same arguments (first at "
-                    f"{first_pos}): a duplicate side effect{guess}", (first_pos,),
-                ))  # fmt: skip
+    for mi, pi, part in calls:
+        if part.name not in writes:
+            writes[part.name] = is_write_tool(part.name, registry)
+        if not writes[part.name]:
+            continue
+        pos = Position(mi, pi)
+        key = call_signature(part)
+        earlier = seen.get(key)
+        seen[key] = (pos, part)
+        if earlier is None:
+            continue
+        first_pos, first = earlier
+        first_result = results.get(first.id)
+        guess = "" if registry is not None and registry.tool(part.name) is not None else (
+            " (a write by its name's verb: no registry risk tier)")  # fmt: skip
+        if first_result is None:
+            continue  # outcome unknown: the pairing check reports the missing result
+        if is_timeout_result(first_result):
+            out.append(SuspiciousFinding(
+                SuspiciousKind.RETRY_AFTER_TIMEOUT, pos, part.id, part.name,
+                f"{part.name} is called again with the same arguments after the call at "
+                f"{first_pos} timed out (outcome UNKNOWN): look it up by its idempotency "
+                f"key instead of retrying{guess}", (first_pos,),
+            ))  # fmt: skip
+        elif not is_error_result(first_result):
+            out.append(SuspiciousFinding(
+                SuspiciousKind.DUPLICATE_WRITE, pos, part.id, part.name,
+                f"{part.name} is called twice with the same arguments (first at "
+                f"{first_pos}): a duplicate side effect{guess}", (first_pos,),
+            ))  # fmt: skip
     return out
