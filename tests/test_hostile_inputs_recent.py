@@ -347,3 +347,139 @@ def test_a_card_served_with_a_bom_imports(
     code, out, err = run(capsys, "--db", db, "import", "--url", url, "--registry", "r")
     assert code == 0, err
     assert "added remote agent agent to r" in out
+
+
+# --------------------------------------------------------------------------- BFCL and eval sets
+
+QUESTION = {
+    "id": "simple_0",
+    "question": [[{"role": "user", "content": "factorial of 5?"}]],
+    "function": [{"name": "math.factorial", "parameters": {"type": "dict", "properties": {}}}],
+}
+ANSWER = {"id": "simple_0", "ground_truth": [{"math.factorial": {"n": [5]}}]}
+
+BFCL_QUESTIONS: list[tuple[str, str, tuple[str, ...]]] = [
+    ("truncated", json.dumps(QUESTION)[:-5], ("line 1: not JSON",)),
+    ("deep", DEEP, ("nested more than",)),  # before: a RecursionError traceback
+    ("deep-params", json.dumps(QUESTION).replace('"dict"', DEEP), ("nested more than",)),
+    ("list-line", "[1, 2]", ("line 1: expected an object with an id",)),
+    (
+        "turn-number",
+        json.dumps({**QUESTION, "question": [[1]]}),
+        ("question must be",),
+    ),  # before: AttributeError
+    (
+        "content-object",
+        json.dumps({**QUESTION, "question": [[{"role": "user", "content": {"a": 1}}]]}),
+        ("question must be",),  # before: str() of the object became the user's message
+    ),
+    (
+        "function-number",
+        json.dumps({**QUESTION, "function": 5}),
+        ("function must be a list",),
+    ),  # before: TypeError
+    ("empty", "", ("no questions",)),  # before: exit 0, "0 BFCL cases"
+    ("non-utf8", b'{"id":"simple_0\xff"}'.decode("latin-1"), ()),
+]
+
+
+@pytest.mark.parametrize(
+    ("label", "text", "expected"), BFCL_QUESTIONS, ids=[c[0] for c in BFCL_QUESTIONS]
+)
+def test_hostile_bfcl_questions_are_refused_in_one_line(
+    label: str,
+    text: str,
+    expected: tuple[str, ...],
+    tmp_path: Path,
+    db: str,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    questions = tmp_path / f"BFCL_v3_simple_{label}.json"
+    questions.write_bytes(text.encode("latin-1") if label == "non-utf8" else text.encode())
+    answers = tmp_path / "answers.json"
+    answers.write_text(json.dumps(ANSWER))
+    argv = ["--db", db, "eval", "import", "r", str(questions), "--format", "bfcl"]
+    code, _, err = run(capsys, *argv, "--answers", str(answers))
+    assert_refused(code, err, questions.name, *expected)
+
+
+BFCL_ANSWERS: list[tuple[str, object, tuple[str, ...]]] = [
+    ("params-list", [{"math.factorial": [5]}], ("parameters must be an object",)),  # AttributeError
+    ("null", None, ("ground_truth is missing",)),  # before: silently "expects no tool"
+    ("stray-tool", [{"rm_rf": {}}], ("'rm_rf', which is not among",)),  # before: imported
+    ("object", {"f": 1}, ("non-empty list of calls",)),
+]
+
+
+@pytest.mark.parametrize(
+    ("label", "truth", "expected"), BFCL_ANSWERS, ids=[c[0] for c in BFCL_ANSWERS]
+)
+def test_hostile_bfcl_answers_are_refused_in_one_line(
+    label: str,
+    truth: object,
+    expected: tuple[str, ...],
+    tmp_path: Path,
+    db: str,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    questions = tmp_path / "BFCL_v3_simple.json"
+    questions.write_text(json.dumps(QUESTION))
+    answers = tmp_path / "answers.json"
+    answers.write_text(json.dumps({"id": "simple_0", "ground_truth": truth}))
+    argv = ["--db", db, "eval", "import", "r", str(questions), "--format", "bfcl"]
+    code, _, err = run(capsys, *argv, "--answers", str(answers))
+    assert_refused(code, err, "simple_0", *expected)
+
+
+def test_bfcl_with_a_bom_and_chinese_imports(
+    tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    question = {**QUESTION, "question": [[{"role": "user", "content": "五的阶乘是多少？"}]]}
+    questions = tmp_path / "BFCL_v3_simple.json"
+    questions.write_bytes("\ufeff".encode() + json.dumps(question, ensure_ascii=False).encode())
+    answers = tmp_path / "answers.json"
+    answers.write_text(json.dumps(ANSWER))
+    argv = ["--db", db, "eval", "import", "r", str(questions), "--format", "bfcl"]
+    code, out, err = run(capsys, *argv, "--answers", str(answers))
+    assert code == 0, err
+    assert "1 BFCL cases (simple)" in out
+
+
+@pytest.fixture(scope="module")
+def seeded_db(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A database holding the travel example (eval sets need a registry)."""
+    path = str(tmp_path_factory.mktemp("seeded") / "seeded.sqlite3")
+    example = Path(__file__).resolve().parents[1] / "resources/examples/travel-reimbursement.json"
+    assert main(["--db", path, "import", str(example)]) == 0
+    return path
+
+
+CASE = {"id": "c1", "user": "hi", "expect": {"kind": "no_tool"}}
+EVAL_SETS: list[tuple[str, bytes, tuple[str, ...]]] = [
+    ("truncated", json.dumps(CASE)[:-3].encode(), ("line 1: not JSON",)),
+    ("array", b"[1]", ("line 1: a case must be a JSON object",)),
+    ("deep", DEEP.encode(), ("line 1: objects and arrays are nested more than",)),
+    ("non-utf8", b'{"id":"c\xff"}', ("line 1 column 9: is not UTF-8",)),
+    ("expect-list", json.dumps({**CASE, "expect": [1]}).encode(), ("line 1: expect",)),
+    ("turns-wrong", json.dumps({**CASE, "turns": [1, None]}).encode(), ("turns[",)),
+]
+
+
+@pytest.mark.parametrize(("label", "data", "expected"), EVAL_SETS, ids=[c[0] for c in EVAL_SETS])
+def test_hostile_eval_sets_are_refused_with_their_line(
+    label: str,
+    data: bytes,
+    expected: tuple[str, ...],
+    tmp_path: Path,
+    seeded_db: str,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = tmp_path / f"set_{label.replace('-', '_')}.jsonl"
+    path.write_bytes(data)
+    code, _, err = run(
+        capsys, "--db", seeded_db, "eval", "import", "travel-reimbursement", str(path)
+    )
+    assert code == 2 and "Traceback" not in err, err
+    assert path.name in err
+    for fragment in expected:
+        assert fragment in err, err

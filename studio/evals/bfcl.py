@@ -24,13 +24,13 @@ closer-to-production selection task than BFCL's.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from studio.contract import join_path
 from studio.evals.model import CaseError, EvalCase, parse_case
+from studio.formats.base import FormatError, load_json
 
 _TYPES = {"dict": "object", "float": "number", "tuple": "array", "double": "number",
           "long": "integer", "int": "integer", "bool": "boolean", "str": "string",
@@ -83,10 +83,12 @@ def _lines(text: str, source: str) -> list[dict[str, Any]]:
     """The objects of a JSON-Lines file (a JSON array is read too)."""
     stripped = text.lstrip()
     if stripped.startswith("["):
-        try:
-            items = json.loads(text)
-        except ValueError as exc:
-            raise BfclError(f"{source}: not JSON ({exc})") from None
+        try:  # the importers' loader: depth, huge integers, lone surrogates
+            items = load_json(text, source)
+        except FormatError as exc:
+            raise BfclError(str(exc)) from None
+        if not isinstance(items, list):
+            raise BfclError(f"{source}: expected a JSON array of questions or JSON Lines")
         rows = list(enumerate(items, 1))
     else:
         rows = []
@@ -94,15 +96,25 @@ def _lines(text: str, source: str) -> list[dict[str, Any]]:
             if not line.strip():
                 continue
             try:
-                rows.append((number, json.loads(line)))
-            except ValueError as exc:
-                raise BfclError(f"{source}: line {number}: not JSON ({exc.args[0]})") from None
+                rows.append((number, load_json(line, "")))
+            except FormatError as exc:
+                column = f" at column {exc.column}" if exc.column else ""
+                raise BfclError(
+                    f"{source}: line {number}: not JSON ({exc.detail}{column})"
+                ) from None
     out = []
     for number, item in rows:
         if not isinstance(item, dict) or not isinstance(item.get("id"), str):
             raise BfclError(f"{source}: line {number}: expected an object with an id")
         out.append(item)
     return out
+
+
+def _is_message(value: Any) -> bool:
+    """A question turn: an object whose role and content (when present) are strings."""
+    return isinstance(value, dict) and all(
+        isinstance(value.get(k, ""), str) for k in ("role", "content")
+    )
 
 
 def _category(case_id: str) -> str:
@@ -137,6 +149,10 @@ def _expected_calls(truth: Any, source: str, case_id: str) -> list[dict[str, Any
         if not isinstance(entry, dict) or len(entry) != 1:
             raise BfclError(f"{source}: {case_id}: each ground_truth call is {{name: {{…}}}}")
         [(name, params)] = entry.items()
+        if not isinstance(params, dict | None):
+            raise BfclError(
+                f"{source}: {case_id}: ground_truth {name}: parameters must be an object"
+            )
         args: dict[str, Any] = {}
         for param, accepted in (params or {}).items():
             _matchers(join_path("", param), accepted, args)
@@ -151,7 +167,7 @@ def _case(item: dict[str, Any], truth: Any, source: str, category: str) -> dict[
     case_id = item["id"]
     question = item.get("question")
     turns = question[0] if isinstance(question, list) and question else None
-    if not isinstance(turns, list) or not turns:
+    if not isinstance(turns, list) or not turns or not all(_is_message(m) for m in turns):
         raise BfclError(f"{source}: {case_id}: question must be [[{{role, content}}, …]]")
     system = "\n\n".join(str(m.get("content", "")) for m in turns if m.get("role") == "system")
     talk = [m for m in turns if m.get("role") in ("user", "assistant")]
@@ -196,6 +212,8 @@ def read_bfcl(
             does not validate (with the case id and the JSON path).
     """
     items = _lines(questions, questions_source)
+    if not items:
+        raise BfclError(f"{questions_source}: no questions in the file")
     truths = {a["id"]: a.get("ground_truth") for a in _lines(answers, answers_source)} if (
         answers) else {}  # fmt: skip
     tools: dict[str, dict[str, Any]] = {}
@@ -206,7 +224,10 @@ def read_bfcl(
         category = _category(item["id"])
         if category not in categories:
             categories.append(category)
-        for function in item.get("function") or []:
+        functions = item.get("function") or []
+        if not isinstance(functions, list):
+            raise BfclError(f"{questions_source}: {item['id']}: function must be a list")
+        for function in functions:
             if not isinstance(function, dict) or not isinstance(function.get("name"), str):
                 raise BfclError(f"{questions_source}: {item['id']}: a function without a name")
             name = tool_name(function["name"])
@@ -224,8 +245,16 @@ def read_bfcl(
         else:
             where = "its possible_answer file (--answers)" if not answers else answers_source
             raise BfclError(f"{questions_source}: {item['id']}: no ground truth in {where}")
+        data = _case(item, truth, questions_source, category)
+        if truth is None and "irrelevance" not in category:  # not "expects no tool"
+            raise BfclError(f"{answers_source}: {item['id']}: ground_truth is missing")
+        own = {tool_name(f["name"]) for f in functions}
+        stray = [c["tool"] for c in data["expect"].get("calls", []) if c["tool"] not in own]
+        if stray:
+            raise BfclError(f"{answers_source}: {item['id']}: ground_truth calls {stray[0]!r}, "
+                            "which is not among the question's functions")  # fmt: skip
         try:
-            cases.append(parse_case(_case(item, truth, questions_source, category)))
+            cases.append(parse_case(data))
         except CaseError as exc:
             raise BfclError(f"{questions_source}: {item['id']}: {exc}") from None
     openai_tools = [{"type": "function", "function": t} for t in tools.values()]
