@@ -55,8 +55,13 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 FORK_MIN_TOOLS = 500
-"""Tools from which a ``parallel`` lint builds the ambiguity index in a forked child
-(below, forking costs more than the index)."""
+"""Tools from which a ``parallel`` lint forks a child for part of the work
+(below, forking costs more than it saves)."""
+
+FORK_EVERY = 3
+"""A ``parallel`` lint's child checks every third tool (and builds the ambiguity
+index): the index is about a third of the child's share, so both processes end
+at about the same time on two cores."""
 
 INTERNAL_RULE_ERROR = "internal-rule-error"
 CONFIG_INVALID = "lint-config-invalid"
@@ -250,6 +255,14 @@ def _gc_paused() -> Iterator[None]:
             gc.enable()
 
 
+@dataclass(frozen=True, slots=True)
+class _ChildWork:
+    """The share of a whole lint a forked child computed (see ``Linter(parallel=True)``)."""
+
+    checked: dict[str, tuple[list[Finding], ToolScores]]
+    pairs: tuple[list[SimilarPair], list[tuple[str, Hit]]] | None
+
+
 class Linter:
     """A linted registry whose results follow edits one tool at a time.
 
@@ -259,10 +272,11 @@ class Linter:
         config: The lint configuration; default: the one stored in the
             registry's settings (invalid entries become
             ``lint-config-invalid`` findings).
-        parallel: Build the pairwise ambiguity index in a forked child while
-            the per-tool rules run, for registries of :data:`FORK_MIN_TOOLS`
-            or more where :func:`~studio.lint.parallel.can_fork` (the
-            command line; never in the GUI, which has threads). Same report.
+        parallel: Fork a child that checks every :data:`FORK_EVERY`-th tool
+            and builds the pairwise ambiguity index while this process checks
+            the others, for registries of :data:`FORK_MIN_TOOLS` or more where
+            :func:`~studio.lint.parallel.can_fork` (the command line; never in
+            the GUI, which has threads). Same report.
 
     Raises:
         ValueError: for an unknown profile.
@@ -318,18 +332,28 @@ class Linter:
         self._pair_findings: dict[int, tuple[Hit, Finding]] = {}
         with _gc_paused():
             ctx = self._context()
-            forked = None
-            if (
-                parallel
-                and self._pair_rules
-                and len(registry.tools) >= FORK_MIN_TOOLS
-                and can_fork()
-            ):
-                forked = Forked(lambda: self._pairs_and_hits(registry.tools))
-            for tool in registry.tools:
-                self._check_tool(tool, ctx)
+            forked: Forked[_ChildWork] | None = None
+            shared: list[ToolContract] = []
+            if parallel and len(registry.tools) >= FORK_MIN_TOOLS and can_fork():
+                # Token counts first, here: the child's cost rules then find them in the
+                # per-tool memo and never open the disk cache this process holds open.
+                for tool in registry.tools:
+                    self._tokens[tool.name] = self._tool_tokens(tool)
+                shared = list(registry.tools[FORK_EVERY - 1 :: FORK_EVERY])
+                forked = Forked(lambda: self._child_work(registry.tools, shared, ctx))
+            for i, tool in enumerate(registry.tools):
+                if forked is None or i % FORK_EVERY != FORK_EVERY - 1:
+                    self._check_tool(tool, ctx)
+            work = forked.result() if forked is not None else None
+            if work is not None:
+                for name, (found, scores) in work.checked.items():
+                    self._tool_findings[name] = found
+                    self._scores[name] = scores
+            else:
+                for tool in shared:  # the child failed: its tools are checked here
+                    self._check_tool(tool, ctx)
             if self._pair_rules:
-                self._forked_pairs = forked.result() if forked is not None else None
+                self._forked_pairs = work.pairs if work is not None else None
                 if self._forked_pairs is None:
                     self._ambiguity = self._build_ambiguity(registry.tools)
             self.report = self._assemble(ctx)
@@ -405,6 +429,16 @@ class Linter:
         pairs = state.similar_pairs({name: i for i, name in enumerate(self._order)})
         rules = {r.id: r for r in self._pair_rules}
         return pairs, list(_pair_hits(pairs, rules, state))
+
+    def _child_work(
+        self, tools: Iterable[ToolContract], shared: Iterable[ToolContract], ctx: LintContext
+    ) -> _ChildWork:
+        """What a forked child sends back: its tools' findings and scores, and the pairs."""
+        for tool in shared:
+            self._check_tool(tool, ctx)
+        checked = {t.name: (self._tool_findings[t.name], self._scores[t.name]) for t in shared}
+        pairs = self._pairs_and_hits(tools) if self._pair_rules else None
+        return _ChildWork(checked, pairs)
 
     def _context(self) -> LintContext:
         return LintContext(self._registry, self._settings, self.profile, self._options)

@@ -1,0 +1,36 @@
+"""A parallel lint's child checks every third tool: the report is the serial one, whole."""
+
+from __future__ import annotations
+
+import pytest
+
+from studio.lint import Linter, lint_registry, parallel
+from studio.lint import engine as lint_engine
+from studio.lint.report import to_json
+from tests.lint._fixtures import example
+
+
+@pytest.fixture
+def forking(monkeypatch: pytest.MonkeyPatch) -> None:
+    if not parallel.can_fork():
+        pytest.skip("forking is not available here (not Linux, one CPU, or threads running)")
+    monkeypatch.setattr(lint_engine, "FORK_MIN_TOOLS", 1)
+
+
+@pytest.mark.parametrize("name", ["order-service", "travel-reimbursement"])
+def test_the_child_share_gives_the_serial_report(forking: None, name: str) -> None:
+    reg = example(name)
+    assert len(reg.tools) >= lint_engine.FORK_EVERY  # the child has tools to check
+    assert to_json(lint_registry(reg, parallel=True)) == to_json(lint_registry(reg))
+
+
+def test_a_failing_child_leaves_its_tools_to_the_parent(
+    forking: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(self, tools, shared, ctx):  # type: ignore[no-untyped-def]
+        raise RuntimeError("child failed")
+
+    reg = example("order-service")
+    serial = to_json(lint_registry(reg))
+    monkeypatch.setattr(Linter, "_child_work", broken)
+    assert to_json(lint_registry(reg, parallel=True)) == serial
