@@ -503,8 +503,10 @@ class MainWindow(QMainWindow):
             "playground": playground_bar,
         }
         for mode in ("sessions", "diff", "release"):
-            bar = self._mode_toolbar(f"{mode}Toolbar")
-            self.mode_toolbars[mode] = bar
+            self.mode_toolbars[mode] = self._mode_toolbar(f"{mode}Toolbar")
+        from studio.ui.mode_toolbars import ViewToolbars  # their actions act on the shown view
+
+        self.view_toolbars = ViewToolbars(self.mode_toolbars, self)
         self.evals_action = evals_mode.install_evals_mode(self)  # Evals (Ctrl+6) after Release
         self.skills_action = skills_mode.install_skills_mode(self)  # Skills & agents (Ctrl+7)
         self._show_mode_toolbar("editor")
@@ -526,6 +528,7 @@ class MainWindow(QMainWindow):
         """Show the toolbar of ``mode``; the Refresh action moves to it."""
         for name, bar in self.mode_toolbars.items():
             bar.setVisible(name == mode)
+        self.view_toolbars.follow(mode, self.modes.currentWidget())
         if mode in ("sessions", "diff", "release", "evals"):
             bar = self.mode_toolbars[mode]
             for other in self.mode_toolbars.values():

@@ -411,6 +411,26 @@ class DiffView(QWidget):
         )
         return True
 
+    def can_step_tool(self, step: int) -> bool:
+        """Whether a changed tool lies ``step`` rows away (1: below, -1: above) in the list."""
+        rows = self.tool_model.rowCount()
+        current = self.tool_list.currentIndex()
+        start = current.row() if current.isValid() else (-1 if step > 0 else rows)
+        return 0 <= start + step < rows
+
+    def step_tool(self, step: int) -> bool:
+        """Select the next (``step`` 1) or previous (-1) changed tool; False at an end."""
+        if not self.can_step_tool(step):
+            return False
+        current = self.tool_list.currentIndex()
+        rows = self.tool_model.rowCount()
+        start = current.row() if current.isValid() else (-1 if step > 0 else rows)
+        self.tool_list.selectionModel().setCurrentIndex(
+            self.tool_model.index(start + step, 0),
+            QItemSelectionModel.SelectionFlag.ClearAndSelect,
+        )
+        return True
+
     def selected_tool(self) -> ToolDiff | None:
         index = self.tool_list.currentIndex()
         return self.tool_model.data(index, ToolDiffListModel.ToolRole) if index.isValid() else None
