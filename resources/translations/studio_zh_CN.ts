@@ -2773,6 +2773,313 @@ PATH_TO_PASS_THROUGH</translation>
     </message>
 </context>
 <context>
+    <name>ModeToolbars</name>
+    <message>
+        <source>Open the Sessions mode first</source>
+        <translation>请先打开会话模式</translation>
+    </message>
+    <message>
+        <source>Import log…</source>
+        <translation>导入日志…</translation>
+    </message>
+    <message>
+        <source>Import sessions from a provider log, an agent trajectory or a session file</source>
+        <translation>从服务商日志、智能体轨迹或会话文件导入会话</translation>
+    </message>
+    <message>
+        <source>Record an agent&apos;s traffic through a local proxy; its sessions arrive here</source>
+        <translation>通过本地代理录制智能体的流量；其会话会出现在这里</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>Export the session as OpenAI, Anthropic or JSONL (secrets redacted)</source>
+        <translation>将会话导出为 OpenAI、Anthropic 或 JSONL 格式（密钥已脱敏）</translation>
+    </message>
+    <message>
+        <source>Select a session first</source>
+        <translation>请先选择一个会话</translation>
+    </message>
+    <message>
+        <source>Replay as model…</source>
+        <translation>作为模型回放…</translation>
+    </message>
+    <message>
+        <source>Play the recorded assistant turns against the current runtime and registry</source>
+        <translation>以录制的助手轮次作为模型，在当前运行时和注册表上回放</translation>
+    </message>
+    <message>
+        <source>Select a session first (or wait for the running replay)</source>
+        <translation>请先选择一个会话（或等待正在进行的回放结束）</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Stop the replay</source>
+        <translation>停止回放</translation>
+    </message>
+    <message>
+        <source>No replay is running</source>
+        <translation>没有正在进行的回放</translation>
+    </message>
+    <message>
+        <source>Previous message</source>
+        <translation>上一条消息</translation>
+    </message>
+    <message>
+        <source>Step back one message (Alt+Left)</source>
+        <translation>后退一条消息（Alt+左方向键）</translation>
+    </message>
+    <message>
+        <source>At the first step, or no session</source>
+        <translation>已在第一步，或没有会话</translation>
+    </message>
+    <message>
+        <source>Next message</source>
+        <translation>下一条消息</translation>
+    </message>
+    <message>
+        <source>Step to the next message (Alt+Right)</source>
+        <translation>前进到下一条消息（Alt+右方向键）</translation>
+    </message>
+    <message>
+        <source>At the last step, or no session</source>
+        <translation>已在最后一步，或没有会话</translation>
+    </message>
+    <message>
+        <source>Previous problem</source>
+        <translation>上一个问题</translation>
+    </message>
+    <message>
+        <source>The previous step with a problem</source>
+        <translation>上一个有问题的步骤</translation>
+    </message>
+    <message>
+        <source>No problem before this step</source>
+        <translation>此步骤之前没有问题</translation>
+    </message>
+    <message>
+        <source>Next problem</source>
+        <translation>下一个问题</translation>
+    </message>
+    <message>
+        <source>The next step with a problem</source>
+        <translation>下一个有问题的步骤</translation>
+    </message>
+    <message>
+        <source>No problem after this step</source>
+        <translation>此步骤之后没有问题</translation>
+    </message>
+    <message>
+        <source>Doctor</source>
+        <translation>诊治</translation>
+    </message>
+    <message>
+        <source>Repair, convert or trim the session (saved as a new session)</source>
+        <translation>修复、转换或裁剪会话（另存为新会话）</translation>
+    </message>
+    <message>
+        <source>Repair…</source>
+        <translation>修复…</translation>
+    </message>
+    <message>
+        <source>The smallest change that makes this history valid for a provider</source>
+        <translation>使该历史对服务商有效的最小改动</translation>
+    </message>
+    <message>
+        <source>Convert…</source>
+        <translation>转换…</translation>
+    </message>
+    <message>
+        <source>This conversation in another provider&apos;s wire shape</source>
+        <translation>将此对话转换为另一服务商的报文格式</translation>
+    </message>
+    <message>
+        <source>Trim…</source>
+        <translation>裁剪…</translation>
+    </message>
+    <message>
+        <source>Drop the oldest messages to fit a token budget, at safe points only</source>
+        <translation>丢弃最早的消息以符合令牌预算，仅在安全位置裁剪</translation>
+    </message>
+    <message>
+        <source>Re-validate</source>
+        <translation>重新验证</translation>
+    </message>
+    <message>
+        <source>Check every recorded call against a registry version (the Re-validation tab)</source>
+        <translation>对照注册表版本检查每个录制的调用（重新验证标签页）</translation>
+    </message>
+    <message>
+        <source>Eval case…</source>
+        <translation>评测用例…</translation>
+    </message>
+    <message>
+        <source>Add this step&apos;s user turn and the calls it led to as an eval case</source>
+        <translation>将此步骤的用户轮次及其引发的调用添加为评测用例</translation>
+    </message>
+    <message>
+        <source>Nothing to compare yet: publish a version of the registry first</source>
+        <translation>尚无可比较的内容：请先发布注册表的一个版本</translation>
+    </message>
+    <message>
+        <source>Swap sides</source>
+        <translation>交换两侧</translation>
+    </message>
+    <message>
+        <source>Compare B → A instead of A → B</source>
+        <translation>改为比较 B → A，而不是 A → B</translation>
+    </message>
+    <message>
+        <source>No registry open</source>
+        <translation>没有打开的注册表</translation>
+    </message>
+    <message>
+        <source>Previous change</source>
+        <translation>上一处变更</translation>
+    </message>
+    <message>
+        <source>The previous changed tool</source>
+        <translation>上一个有变更的工具</translation>
+    </message>
+    <message>
+        <source>No changed tool before this one</source>
+        <translation>此工具之前没有有变更的工具</translation>
+    </message>
+    <message>
+        <source>Next change</source>
+        <translation>下一处变更</translation>
+    </message>
+    <message>
+        <source>The next changed tool</source>
+        <translation>下一个有变更的工具</translation>
+    </message>
+    <message>
+        <source>No changed tool after this one</source>
+        <translation>此工具之后没有有变更的工具</translation>
+    </message>
+    <message>
+        <source>Export report</source>
+        <translation>导出报告</translation>
+    </message>
+    <message>
+        <source>Save the diff as Markdown (for a pull request) or JSON</source>
+        <translation>将差异保存为 Markdown（用于拉取请求）或 JSON</translation>
+    </message>
+    <message>
+        <source>No diff computed yet</source>
+        <translation>尚未计算差异</translation>
+    </message>
+    <message>
+        <source>Markdown…</source>
+        <translation>Markdown…</translation>
+    </message>
+    <message>
+        <source>Save the report for a pull request</source>
+        <translation>保存报告以用于拉取请求</translation>
+    </message>
+    <message>
+        <source>JSON…</source>
+        <translation>JSON…</translation>
+    </message>
+    <message>
+        <source>Save the diff as JSON for scripts</source>
+        <translation>将差异保存为 JSON，供脚本使用</translation>
+    </message>
+    <message>
+        <source>{registry} has no published version: channels serve published versions. Publish the draft first.</source>
+        <translation>{registry} 还没有已发布的版本：通道只提供已发布的版本。请先发布草稿。</translation>
+    </message>
+    <message>
+        <source>Open the Release mode first</source>
+        <translation>请先打开发布模式</translation>
+    </message>
+    <message>
+        <source>Publish the draft…</source>
+        <translation>发布草稿…</translation>
+    </message>
+    <message>
+        <source>Publish the draft as the first version the channels can serve</source>
+        <translation>将草稿发布为通道可以提供的第一个版本</translation>
+    </message>
+    <message>
+        <source>Already published: publish new versions from the Editor</source>
+        <translation>已发布：请在编辑器中发布新版本</translation>
+    </message>
+    <message>
+        <source>Set canary…</source>
+        <translation>设置金丝雀…</translation>
+    </message>
+    <message>
+        <source>Serve a version to a share of subjects; says who moves and asks</source>
+        <translation>向一部分对象提供某个版本；先说明哪些对象会切换并征求确认</translation>
+    </message>
+    <message>
+        <source>Promote</source>
+        <translation>提升</translation>
+    </message>
+    <message>
+        <source>Make the canary&apos;s version stable (canary goes to 0 %)</source>
+        <translation>将金丝雀的版本设为稳定版（金丝雀降为 0 %）</translation>
+    </message>
+    <message>
+        <source>No canary version: set a canary first</source>
+        <translation>没有金丝雀版本：请先设置金丝雀</translation>
+    </message>
+    <message>
+        <source>Roll back canary</source>
+        <translation>回滚金丝雀</translation>
+    </message>
+    <message>
+        <source>Set the canary to 0 %: a pause, its version stays set</source>
+        <translation>将金丝雀设为 0 %：相当于暂停，其版本保持不变</translation>
+    </message>
+    <message>
+        <source>The canary serves no one (0 %)</source>
+        <translation>金丝雀没有服务任何对象（0 %）</translation>
+    </message>
+    <message>
+        <source>Roll back stable</source>
+        <translation>回滚稳定版</translation>
+    </message>
+    <message>
+        <source>Return stable to its previous version</source>
+        <translation>将稳定版恢复到上一个版本</translation>
+    </message>
+    <message>
+        <source>Stable follows the newest version: nothing to roll back</source>
+        <translation>稳定版跟随最新版本：没有可回滚的内容</translation>
+    </message>
+    <message>
+        <source>Simulate</source>
+        <translation>模拟</translation>
+    </message>
+    <message>
+        <source>Which version each subject gets with the channels as set</source>
+        <translation>按当前通道设置，每个对象会得到哪个版本</translation>
+    </message>
+    <message>
+        <source>Guard</source>
+        <translation>守护</translation>
+    </message>
+    <message>
+        <source>Error rates of canary and stable from recorded outcomes</source>
+        <translation>根据记录的结果计算金丝雀和稳定版的错误率</translation>
+    </message>
+    <message>
+        <source>Serve</source>
+        <translation>提供服务</translation>
+    </message>
+    <message>
+        <source>Serve published versions over HTTP on 127.0.0.1</source>
+        <translation>在 127.0.0.1 上通过 HTTP 提供已发布的版本</translation>
+    </message>
+</context>
+<context>
     <name>NewRegistryDialog</name>
     <message>
         <source>Enter a name.</source>
