@@ -483,3 +483,179 @@ def test_hostile_eval_sets_are_refused_with_their_line(
     assert path.name in err
     for fragment in expected:
         assert fragment in err, err
+
+
+# --------------------------------------------------------------------------- OpenAPI
+
+_OP = {"operationId": "getPet", "responses": {"200": {"description": "ok"}}}
+
+
+def _doc(paths: dict[str, object], **extra: object) -> dict[str, object]:
+    return {"openapi": "3.0.0", "info": {"title": "t", "version": "1"}, "paths": paths, **extra}
+
+
+OPENAPI_TRACEBACKS: list[tuple[str, dict[str, object]]] = [
+    (
+        "body-media-number",
+        _doc({"/p": {"post": {**_OP, "requestBody": {"content": {"application/json": 5}}}}}),
+    ),
+    ("responses-array", _doc({"/p": {"get": {**_OP, "responses": [1]}}})),
+    (
+        "response-content-number",
+        _doc({"/p": {"get": {**_OP, "responses": {"200": {"content": 5}}}}}),
+    ),
+    ("tags-number", _doc({"/p": {"get": {**_OP, "tags": 5}}})),
+    (
+        "param-media-number",
+        _doc(
+            {
+                "/p": {
+                    "get": {
+                        **_OP,
+                        "parameters": [{"name": "a", "in": "query", "content": {"x": 5}}],
+                    }
+                }
+            }
+        ),
+    ),
+    ("callbacks-number", _doc({"/p": {"get": {**_OP, "callbacks": 5}}})),
+    ("components-array", _doc({"/p": {"get": _OP}}, components=[1])),
+    (
+        "server-variables-array",
+        _doc({"/p": {"get": _OP}}, servers=[{"url": "https://{h}", "variables": [1]}]),
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("label", "doc"), OPENAPI_TRACEBACKS, ids=[c[0] for c in OPENAPI_TRACEBACKS]
+)
+def test_openapi_fields_of_the_wrong_type_import_without_a_traceback(
+    label: str, doc: dict[str, object], tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Before: AttributeError / TypeError tracebacks (exit 1)."""
+    path = tmp_path / f"{label}.json"
+    path.write_text(json.dumps(doc))
+    code, out, err = run(capsys, "--db", db, "import", str(path), "--registry", "x")
+    assert code == 0, err
+    assert "imported x: 1 tools (openapi)" in out
+
+
+OPENAPI_SILENT: list[tuple[str, dict[str, object], str]] = [
+    (
+        "op-null",
+        _doc({"/p": {"get": None}}),
+        "paths['/p'].get: an operation must be an object, not null",
+    ),
+    ("op-array", _doc({"/p": {"get": [1]}}), "paths['/p'].get: an operation must be an object"),
+    ("item-number", _doc({"/p": 5}), "paths['/p']: a path item must be an object"),
+    (
+        "params-object",
+        _doc({"/p": {"get": {**_OP, "parameters": {"a": 1}}}}),
+        ".parameters: must be an array",
+    ),
+    (
+        "param-null",
+        _doc({"/p": {"get": {**_OP, "parameters": [None]}}}),
+        ".parameters[0]: a parameter must be an object",
+    ),
+    (
+        "schema-number",
+        _doc({"/p": {"get": {**_OP, "parameters": [{"name": "a", "in": "query", "schema": 5}]}}}),
+        ".parameters[0].schema: must be an object, not a number",
+    ),
+    (
+        "server-url-number",
+        _doc({"/p": {"get": _OP}}, servers=[{"url": 5}]),
+        "servers[0]: url must be a string",
+    ),
+    (
+        "server-file",
+        _doc({"/p": {"get": _OP}}, servers=[{"url": "file:///etc"}]),
+        "is not http(s); not used",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("label", "doc", "note"), OPENAPI_SILENT, ids=[c[0] for c in OPENAPI_SILENT]
+)
+def test_openapi_parts_that_are_skipped_say_so(
+    label: str,
+    doc: dict[str, object],
+    note: str,
+    tmp_path: Path,
+    db: str,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Before: dropped without a word ("no operation matched", or nothing at all)."""
+    path = tmp_path / f"{label}.json"
+    path.write_text(json.dumps(doc))
+    code, out, err = run(capsys, "--db", db, "import", str(path), "--registry", "x")
+    assert code == 0, err
+    assert note in out
+    assert "allowed base URLs: none" in out  # neither 5 nor file:///etc became one
+
+
+@pytest.mark.parametrize("base_url", ["javascript:alert(1)", "file:///etc", "ftp://example.com"])
+def test_openapi_base_url_must_be_http(
+    base_url: str, tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Before: accepted, and stored as an allowed base URL of the HTTP executor."""
+    path = tmp_path / "api.json"
+    path.write_text(json.dumps(_doc({"/p": {"get": _OP}})))
+    code, _, err = run(capsys, "--db", db, "import", str(path), "--base-url", base_url)
+    assert_refused(code, err, "--base-url", "must be an http:// or https:// URL")
+
+
+# --------------------------------------------------------------------------- serving
+
+
+@pytest.fixture(scope="module")
+def served(seeded_db: str) -> Iterator[str]:
+    """``studio serve`` over the travel example, published once."""
+    from registry_db import RegistryStore
+    from studio.server import ServerThread
+
+    assert main(["--db", seeded_db, "publish", "travel-reimbursement"]) == 0
+    store = RegistryStore.open(Path(seeded_db))
+    server = ServerThread(store, token="t0ken").start()
+    try:
+        yield server.url
+    finally:
+        server.stop()
+        store.close()
+
+
+@pytest.mark.parametrize(
+    ("query", "status", "fragment"),
+    [
+        ("role=%00", 400, "role must be printable"),  # before: 200, a role holding NUL
+        ("scenario=%0a", 400, "scenario must be printable"),  # before: 200
+        ("role=%E2%80%AE", 400, "role must be printable"),  # before: 200 (a bidi override)
+        ("role=" + "r" * 300, 400, "role is longer than"),
+        ("role=finance&restrict=bogus", 400, "restrict must be filter or choice"),
+        ("restrict=choice", 400, "restrict needs role"),
+        ("role=%E8%B4%A2%E5%8A%A1", 200, '"registry":"travel-reimbursement"'),  # 财务
+        ("role=%zz&scenario=%", 200, '"registry":"travel-reimbursement"'),
+    ],
+)
+def test_resolve_audience_query_values(served: str, query: str, status: int, fragment: str) -> None:
+    import httpx
+
+    answer = httpx.get(f"{served}/v1/registries/travel-reimbursement/resolve?{query}", timeout=10)
+    assert answer.status_code == status, answer.text
+    assert fragment in answer.text
+
+
+@pytest.mark.parametrize("query", ["role=%00", "role=%E2%80%AE", "role=" + "r" * 300])
+def test_mcp_audience_query_values(served: str, query: str) -> None:
+    import httpx
+
+    answer = httpx.post(
+        f"{served}/mcp/travel-reimbursement?{query}",
+        headers={"Authorization": "Bearer t0ken"},
+        json={},
+        timeout=10,
+    )
+    assert answer.status_code == 400 and "role must be printable" in answer.text

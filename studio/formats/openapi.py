@@ -170,7 +170,7 @@ def list_operations(data: dict[str, Any], source: str = "") -> list[Operation]:
                 path,
                 str(op.get("operationId") or ""),
                 str(op.get("summary") or ""),
-                tuple(t for t in op.get("tags") or () if isinstance(t, str)),
+                _tags(op),
                 op.get("deprecated") is True,
                 where,
             )
@@ -208,9 +208,14 @@ def import_openapi(
     options = options or ImportOptions()
     refs = Refs(data, source, _version(data))
     builder = _Builder(data, source, refs, options)
-    for path, method, op, where in _walk(data, refs):
+    for path, method, op, where in _walk(data, refs, builder.notes):
         if _selected(path, method, op, options):
-            builder.add(path, method, op, where)
+            try:
+                builder.add(path, method, op, where)
+            except (AttributeError, TypeError, KeyError, IndexError) as exc:
+                # A field of a type no check above foresaw: the operation, not a traceback.
+                builder.problems.append(Problem(where, f"a field has a type the importer cannot "
+                                                f"read ({type(exc).__name__}: {exc})"))  # fmt: skip
     if not builder.tools and not builder.problems:
         builder.notes.append(Note("paths", "no operation matched; the registry is empty", "info"))
     if builder.problems:
@@ -240,16 +245,32 @@ def _version(data: dict[str, Any]) -> str:
     return "3.1" if str(data.get("openapi", "")).startswith("3.1") else "3.0"
 
 
-def _walk(data: dict[str, Any], refs: Refs) -> Iterator[tuple[str, str, dict[str, Any], str]]:
+def _walk(
+    data: dict[str, Any], refs: Refs, notes: list[Note] | None = None
+) -> Iterator[tuple[str, str, dict[str, Any], str]]:
+    """Every operation as (path, METHOD, operation, where); what is not an object is
+    skipped with a note in ``notes`` (a ``null`` operation would otherwise vanish)."""
+    skipped = [] if notes is None else notes
     for path, item in (data.get("paths") or {}).items():
         where = f"paths[{path!r}]"
         item = refs.deref(item, where)
         if not isinstance(item, dict):
+            skipped.append(Note(where, f"a path item must be an object, not {kind_of(item)}; "
+                                "skipped", "lost"))  # fmt: skip
             continue
         for method in METHODS:
             op = item.get(method)
             if isinstance(op, dict):
                 yield path, method.upper(), {**op, "_item": item}, f"{where}.{method}"
+            elif method in item:
+                skipped.append(Note(f"{where}.{method}", "an operation must be an object, not "
+                                    f"{kind_of(op)}; skipped", "lost"))  # fmt: skip
+
+
+def _tags(op: dict[str, Any]) -> tuple[str, ...]:
+    """The operation's tags that are strings (``tags: 5`` is no tags)."""
+    tags = op.get("tags")
+    return tuple(t for t in tags if isinstance(t, str)) if isinstance(tags, list) else ()
 
 
 def _selected(path: str, method: str, op: dict[str, Any], options: ImportOptions) -> bool:
@@ -257,7 +278,7 @@ def _selected(path: str, method: str, op: dict[str, Any], options: ImportOptions
         return False
     if options.exclude_deprecated and op.get("deprecated") is True:
         return False
-    if options.include_tags and not set(op.get("tags") or ()) & set(options.include_tags):
+    if options.include_tags and not set(_tags(op)) & set(options.include_tags):
         return False
     return not options.include_paths or any(
         fnmatch.fnmatchcase(path, glob) for glob in options.include_paths
@@ -317,8 +338,15 @@ class _Builder:
         self.operations: list[str] = []
         self.problems: list[Problem] = []
         self._names: dict[str, str] = {}
+        if options.base_url and urlsplit(options.base_url).scheme not in ("http", "https"):
+            # Every target's URL starts with it, and it joins the allowed base URLs.
+            raise FormatError(
+                f"--base-url {options.base_url!r}: must be an http:// or https:// URL"
+            )
         self.base_url = options.base_url.rstrip("/") if options.base_url else self._server_url()
-        self.schemes = (data.get("components") or {}).get("securitySchemes") or {}
+        components = data.get("components")
+        schemes = components.get("securitySchemes") if isinstance(components, dict) else None
+        self.schemes = schemes if isinstance(schemes, dict) else {}
         info: dict[str, Any] = data["info"] if isinstance(data.get("info"), dict) else {}
         self.env_prefix = _env_prefix(str(info.get("title") or ""))
 
@@ -336,14 +364,24 @@ class _Builder:
         variables = server.get("variables") or {}
 
         def default(m: re.Match[str]) -> str:
-            var = variables.get(m.group(1)) or {}
-            return str(var.get("default", m.group(0)))
+            var = variables.get(m.group(1))
+            return str(var.get("default", m.group(0))) if isinstance(var, dict) else m.group(0)
 
-        url = _SERVER_VAR.sub(default, str(server.get("url") or "")).rstrip("/")
+        raw = server.get("url")
+        if not isinstance(raw, str) or not isinstance(variables, dict):
+            what = "url must be a string" if not isinstance(raw, str) else "variables: not a map"
+            self.note("servers[0]", f"{what}; target URLs are relative until a base URL is given",
+                      "lost")  # fmt: skip
+            return ""
+        url = _SERVER_VAR.sub(default, raw).rstrip("/")
         if variables:
             self.note("servers[0]", f"server variables set to their defaults: {url}", "guessed")
-        if not urlsplit(url).scheme:
+        scheme = urlsplit(url).scheme
+        if not scheme:
             self.note("servers[0]", f"server URL {url!r} is relative; give a base URL", "lost")
+        elif scheme not in ("http", "https"):
+            self.note("servers[0]", f"server URL {url!r} is not http(s); not used", "lost")
+            return ""
         return url
 
     # ------------------------------------------------------------------ one operation
@@ -391,7 +429,8 @@ class _Builder:
             else:
                 headers[raw] = "{" + prop + "}"
         body = self._body(op, where, props, places, required, examples)
-        for cb in op.get("callbacks") or {}:
+        callbacks = op.get("callbacks")
+        for cb in callbacks if isinstance(callbacks, dict) else {}:
             self.note(
                 f"{where}.callbacks", f"callback {cb!r} cannot be expressed as a tool", "lost"
             )
@@ -444,22 +483,29 @@ class _Builder:
     ) -> list[tuple[dict[str, Any], str]]:
         merged: dict[tuple[str, str], tuple[dict[str, Any], str]] = {}
         for level, owner in (("", item), ("", op)):
-            for i, raw in enumerate(owner.get("parameters") or []):
-                pwhere = (
-                    f"{where}.parameters[{i}]"
-                    if owner is op
-                    else f"{where}(path item).parameters[{i}]"
-                )
+            listed = owner.get("parameters") or []
+            lwhere = f"{where}.parameters" if owner is op else f"{where}(path item).parameters"
+            if not isinstance(listed, list):
+                self.note(lwhere, f"must be an array, not {kind_of(listed)}; ignored", "lost")
+                continue
+            for i, raw in enumerate(listed):
+                pwhere = f"{lwhere}[{i}]"
                 param = self.refs.deref(raw, pwhere)
                 if isinstance(param, dict):
                     merged[(str(param.get("in")), str(param.get("name")))] = (param, pwhere + level)
+                else:
+                    self.note(pwhere, f"a parameter must be an object, not {kind_of(param)}; "
+                              "skipped", "lost")  # fmt: skip
         return list(merged.values())
 
     def _param_schema(self, param: dict[str, Any], where: str) -> dict[str, Any]:
         raw = param.get("schema")
         if raw is None and isinstance(param.get("content"), dict):
-            media: dict[str, Any] = next(iter(param["content"].values()), {}) or {}
-            raw = media.get("schema")
+            media: Any = next(iter(param["content"].values()), {}) or {}
+            raw = media.get("schema") if isinstance(media, dict) else None
+        if raw is not None and not isinstance(raw, dict | bool):
+            self.note(f"{where}.schema", f"must be an object, not {kind_of(raw)}; any value is "
+                      "accepted", "lost")  # fmt: skip
         schema = dict(self.refs.schema(raw or {}, where, "input"))
         if param.get("description") and "description" not in schema:
             schema["description"] = str(param["description"])
@@ -514,6 +560,10 @@ class _Builder:
             )
             return None
         media = content[media_type] or {}
+        if not isinstance(media, dict):
+            self.note(f"{bwhere}.content", f"{media_type} must be an object, not "
+                      f"{kind_of(media)}; any body is accepted", "lost")  # fmt: skip
+            media = {}
         schema = self.refs.schema(media.get("schema") or {}, bwhere, "input")
         body_required = isinstance(body, dict) and body.get("required") is True
         example = media.get("example")
@@ -588,6 +638,10 @@ class _Builder:
 
     def _output(self, op: dict[str, Any], where: str) -> tuple[dict[str, Any] | None, str]:
         responses = op.get("responses") or {}
+        if not isinstance(responses, dict):
+            self.note(f"{where}.responses", f"must be an object, not {kind_of(responses)}; "
+                      "no output schema", "lost")  # fmt: skip
+            return None, ""
         for code, raw in responses.items():
             if not str(code).startswith("2"):
                 continue
@@ -597,12 +651,12 @@ class _Builder:
                 continue
             text = str(response.get("description") or "")
             content = response.get("content") or {}
+            content = content if isinstance(content, dict) else {}
             media_type = next((m for m in content if _JSON_TYPES.match(m.lower())), None)
             if media_type is None:
                 return None, text
-            schema = self.refs.schema(
-                (content[media_type] or {}).get("schema") or {}, rwhere, "output"
-            )
+            media = content[media_type] if isinstance(content[media_type], dict) else {}
+            schema = self.refs.schema(media.get("schema") or {}, rwhere, "output")
             if schema.get("type") == "object" or (
                 "type" not in schema and isinstance(schema.get("properties"), dict)
             ):
@@ -639,7 +693,7 @@ class _Builder:
             "parameters": params,
             "risk": risk,
             "execution": {"timeout_tier": "read" if risk == "read" else "write"},
-            "tags": [t for t in op.get("tags") or () if isinstance(t, str)],
+            "tags": list(_tags(op)),
             "meta": {
                 "openapi": {
                     "operationId": str(op.get("operationId") or ""),

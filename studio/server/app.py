@@ -159,6 +159,9 @@ class ServingApp:
         for label, value in (("role", role), ("scenario", scenario)):
             if value is not None and len(value) > MAX_SUBJECT_CHARS:
                 raise ApiError(400, f"{label} is longer than {MAX_SUBJECT_CHARS} characters")
+            if value is not None and not value.isprintable():
+                # As /mcp does: a NUL, a line break or a bidi override is no role name.
+                raise ApiError(400, f"{label} must be printable (no control or format characters)")
         query = AudienceQuery(role or "", scenario or "", restrict or "filter")
         try:
             query.check(fmt)
