@@ -21,8 +21,15 @@ from registry_db import RegistryStore
 from registry_db.sessions import SessionInfo, SessionStore
 from studio.contract import Registry
 from studio.formats import FormatError, ImportResult, import_text
+from studio.sessions.import_hash import conversation_hash
 from studio.sessions.importers import ImportedSession
-from studio.sessions.model import Message, Role, message_from_dict, message_to_dict
+from studio.sessions.model import (
+    Message,
+    Role,
+    ToolCallPart,
+    message_from_dict,
+    message_to_dict,
+)
 from studio.sessions.pairing import analyse_pairing
 from studio.sessions.suspicious import find_suspicious
 
@@ -77,8 +84,7 @@ def _content_hash(imported: ImportedSession, docs: list[dict[str, Any]]) -> str:
         "meta": imported.meta,
         "title": imported.title,
     }
-    text = json.dumps(document, sort_keys=True, ensure_ascii=True, separators=(",", ":"))
-    return "sha256:" + hashlib.sha256(text.encode("ascii")).hexdigest()
+    return conversation_hash(document)
 
 
 def session_id_for(imported: ImportedSession) -> str:
@@ -124,7 +130,8 @@ def store_imported(
         "warnings": [str(w) for w in imported.warnings],
         "problems": problem_count(messages),
         "problems_at": len(messages),
-        "calls": sum(len(m.tool_calls) for m in messages),
+        # Message.tool_calls builds a tuple per message: count the parts instead.
+        "calls": sum([isinstance(p, ToolCallPart) for m in messages for p in m.parts]),
         "origins": [[o.path, o.line] for o in imported.origins],
     }
     docs = [message_to_dict(m) for m in messages]

@@ -116,7 +116,7 @@ def part_to_dict(part: Part) -> dict[str, JSONValue]:
 def message_to_dict(message: Message) -> dict[str, JSONValue]:
     """JSON form of a message (the studio's own session format)."""
     out: dict[str, JSONValue] = {
-        "role": message.role.value,
+        "role": message.role._value_,  # .value is a property: ~10× slower, per message
         "parts": [part_to_dict(p) for p in message.parts],
     }
     if message.extra:
