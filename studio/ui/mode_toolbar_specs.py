@@ -199,6 +199,7 @@ SESSIONS = ModeSpec(
         ),
     ),
     signals=lambda v: (v.table.selectionModel().selectionChanged,),
+    hosted=lambda v: v.show_action_rows(False),
 )
 
 

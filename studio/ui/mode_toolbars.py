@@ -87,6 +87,9 @@ class ModeSpec:
         commands: In toolbar order; None is a separator.
         blocked: Why the whole mode has nothing to act on now ("" when it has).
         signals: The view's signals after which non-button commands may change state.
+        unbuilt: Why every action is off while the mode shows no view (a NOOP source).
+        hosted: Told the view once it is bound (the Sessions view hides the button
+            rows the toolbar now carries).
     """
 
     mode: str
@@ -95,6 +98,7 @@ class ModeSpec:
     blocked: Callable[[View | None], str] = lambda _view: ""
     signals: Callable[[View], Sequence[Any]] = lambda _view: ()
     unbuilt: str = field(default="")
+    hosted: Callable[[View], object] = lambda _view: None
 
 
 class ModeToolbar(QObject):
@@ -170,6 +174,7 @@ class ModeToolbar(QObject):
             for signal in self.spec.signals(view):
                 self._watch(signal)
             view.destroyed.connect(self._on_view_destroyed)
+            self.spec.hosted(view)
         self.sync()
 
     def _watch(self, signal: Any) -> None:
@@ -311,3 +316,15 @@ def default_specs() -> tuple[ModeSpec, ...]:
     from studio.ui.mode_toolbar_specs import DIFF, RELEASE, SESSIONS
 
     return (SESSIONS, DIFF, RELEASE)
+
+
+def set_mode_texts(action: QAction, text: str, tip: str) -> None:
+    """A mode action's label and tooltip (``Actions`` context sources) in the current language.
+
+    The Evals and Skills modes install their actions themselves; their texts
+    are marked with ``QT_TRANSLATE_NOOP("Actions", …)`` so the catalogue has them.
+    """
+    action.setText(QCoreApplication.translate("Actions", text))
+    translated = QCoreApplication.translate("Actions", tip)
+    action.setToolTip(translated)
+    action.setStatusTip(translated)

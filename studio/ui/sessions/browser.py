@@ -193,7 +193,10 @@ class SessionsView(QWidget):
         filters.setSpacing(4)
         filters.addWidget(self.source_filter)
         filters.addWidget(self.registry_filter, 1)
-        buttons = QHBoxLayout()
+        self.list_actions = QWidget()
+        """Import, Export, Record proxy, Refresh: hidden where a toolbar carries them."""
+        buttons = QHBoxLayout(self.list_actions)
+        buttons.setContentsMargins(0, 0, 0, 0)
         buttons.setSpacing(4)
         buttons.addWidget(self.import_button)
         buttons.addWidget(self.export_button)
@@ -204,7 +207,7 @@ class SessionsView(QWidget):
         left_layout = QVBoxLayout(left)
         left_layout.setContentsMargins(4, 4, 4, 4)
         left_layout.setSpacing(4)
-        left_layout.addLayout(buttons)
+        left_layout.addWidget(self.list_actions)
         left_layout.addWidget(self.text_filter)
         left_layout.addLayout(filters)
         left_layout.addWidget(self.table, 1)
@@ -242,6 +245,15 @@ class SessionsView(QWidget):
         self.replayer.busyChanged.connect(self._on_replay_busy)
         self.replayer.finished.connect(self._on_replayed)
         self.refresh()
+
+    def show_action_rows(self, shown: bool) -> None:
+        """Show or hide the rows of buttons a toolbar also carries (the main window's does).
+
+        The buttons keep working (and keep their enabled state) while hidden: the
+        toolbar's actions go through them. At 900 px the rows were cut off.
+        """
+        self.list_actions.setVisible(shown)
+        self.viewer.action_row.setVisible(shown)
 
     # ------------------------------------------------------------------ list
 

@@ -136,7 +136,9 @@ class SessionViewer(QWidget):
         # The title on a row of its own, the actions below it and the replay bar below them:
         # side by side at 900 px the title wrapped a word a line and the buttons were cut.
         top_layout.addWidget(self.header)
-        header_row = QHBoxLayout()
+        self.action_row = QWidget()
+        """Doctor, eval case and replay buttons (hidden where a toolbar carries them)."""
+        header_row = QHBoxLayout(self.action_row)
         header_row.setContentsMargins(4, 0, 4, 0)
         header_row.setSpacing(4)
         for button in self.doctor_buttons.values():
@@ -152,7 +154,7 @@ class SessionViewer(QWidget):
         header_row.addStretch(1)
         header_row.addWidget(self.replay_model_button)
         header_row.addWidget(self.stop_replay_button)
-        top_layout.addLayout(header_row)
+        top_layout.addWidget(self.action_row)
         bar_row = QHBoxLayout()
         bar_row.setContentsMargins(0, 0, 4, 0)
         bar_row.setSpacing(4)
