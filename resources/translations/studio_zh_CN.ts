@@ -278,6 +278,22 @@
         <source>What changes between two versions</source>
         <translation>两个版本之间的变化</translation>
     </message>
+    <message>
+        <source>E&amp;vals</source>
+        <translation>评测(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Eval sets, A vs B runs and reports: does a version make models choose better?</source>
+        <translation>评测集、A/B 对比运行与报告：新版本能否让模型更准确地选择工具？</translation>
+    </message>
+    <message>
+        <source>S&amp;kills &amp;&amp; agents</source>
+        <translation>技能与智能体(&amp;K)</translation>
+    </message>
+    <message>
+        <source>The registry&apos;s skills and remote agents beside its tools: edit, lint numbers, delegate</source>
+        <translation>注册表中的技能与远程智能体（与工具并列）：编辑、目录开销、委派试运行</translation>
+    </message>
 </context>
 <context>
     <name>ApprovalDialog</name>

@@ -11,38 +11,27 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QT_TRANSLATE_NOOP
 from PySide6.QtGui import QAction, QIcon, QKeySequence
 from PySide6.QtWidgets import QStyle, QToolButton
+
+from studio.ui.mode_toolbars import set_mode_texts
 
 if TYPE_CHECKING:
     from studio.ui.evals.evals_view import EvalsView
 
 MODE = "evals"
-_TIP = "Eval sets, A vs B runs and reports: does a version make models choose better?"
-# The mode's shell texts are seen in every mode (View menu, mode bar). Until the
-# zh_CN catalogue (resources/translations) carries them, Chinese comes from here.
-_ZH = {
-    "E&vals": "评测(&V)",
-    _TIP: "评测集、A/B 对比运行与报告：新版本能否让模型更准确地选择工具？",
-}
-
-
-def _translate(text: str) -> str:
-    from studio.ui import i18n
-
-    out = QCoreApplication.translate("Actions", text)
-    if out == text and i18n.is_chinese():
-        return _ZH.get(text, text)
-    return out
+_TEXT = str(QT_TRANSLATE_NOOP("Actions", "E&vals"))
+_TIP = str(
+    QT_TRANSLATE_NOOP(
+        "Actions", "Eval sets, A vs B runs and reports: does a version make models choose better?"
+    )
+)
 
 
 def retranslate_evals_action(action: QAction) -> None:
     """The mode action's text and tooltip in the current language."""
-    action.setText(_translate("E&vals"))
-    tip = _translate(_TIP)
-    action.setToolTip(tip)
-    action.setStatusTip(tip)
+    set_mode_texts(action, _TEXT, _TIP)
 
 
 def install_evals_mode(window: Any) -> QAction:

@@ -16,38 +16,28 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QT_TRANSLATE_NOOP
 from PySide6.QtGui import QAction, QIcon, QKeySequence
 from PySide6.QtWidgets import QStyle, QToolButton
+
+from studio.ui.mode_toolbars import set_mode_texts
 
 if TYPE_CHECKING:
     from studio.ui.skills.panel import SkillsPanel
 
 MODE = "skills"
-_TEXT = "S&kills && agents"
-_TIP = "The registry's skills and remote agents beside its tools: edit, lint numbers, delegate"
-# Until the zh_CN catalogue carries these shell texts, Chinese comes from here.
-_ZH = {
-    _TEXT: "技能与智能体(&K)",
-    _TIP: "注册表中的技能与远程智能体（与工具并列）：编辑、目录开销、委派试运行",
-}
-
-
-def _translate(text: str) -> str:
-    from studio.ui import i18n
-
-    out = QCoreApplication.translate("Actions", text)
-    if out == text and i18n.is_chinese():
-        return _ZH.get(text, text)
-    return out
+_TEXT = str(QT_TRANSLATE_NOOP("Actions", "S&kills && agents"))
+_TIP = str(
+    QT_TRANSLATE_NOOP(
+        "Actions",
+        "The registry's skills and remote agents beside its tools: edit, lint numbers, delegate",
+    )
+)
 
 
 def retranslate_skills_action(action: QAction) -> None:
     """The mode action's text and tooltip in the current language."""
-    action.setText(_translate(_TEXT))
-    tip = _translate(_TIP)
-    action.setToolTip(tip)
-    action.setStatusTip(tip)
+    set_mode_texts(action, _TEXT, _TIP)
 
 
 def install_skills_mode(window: Any) -> QAction:
