@@ -659,3 +659,43 @@ def test_mcp_audience_query_values(served: str, query: str) -> None:
         timeout=10,
     )
     assert answer.status_code == 400 and "role must be printable" in answer.text
+
+
+# --------------------------------------------------------------------------- provider fields
+
+_TOOL = {"name": "get_x", "description": "d", "input_schema": {"type": "object"}}
+
+PROVIDER_FIELDS: list[tuple[str, dict[str, object], int, str]] = [
+    ("strict-string", {"strict": "yes"}, 2, "tools[0].strict: must be true or false"),
+    ("defer-number", {"defer_loading": 1}, 2, "tools[0].defer_loading: must be true or false"),
+    ("examples-object", {"input_examples": {"a": 1}}, 2, "input_examples: must be an array"),
+    ("callers-string", {"allowed_callers": "direct"}, 2, "allowed_callers: must be an array"),
+    ("callers-numbers", {"allowed_callers": [1, None]}, 2, "allowed_callers: must be an array"),
+    # Before: the non-objects were dropped without a word.
+    ("examples-items", {"input_examples": [1, None]}, 0, "input_examples[1]: an input example"),
+    # Before: the note held the whole megabyte.
+    ("callers-huge", {"allowed_callers": ["x" * 1_000_000]}, 0, "unknown callers dropped: 'xxx"),
+]
+
+
+@pytest.mark.parametrize(
+    ("label", "fields", "status", "fragment"), PROVIDER_FIELDS, ids=[c[0] for c in PROVIDER_FIELDS]
+)
+def test_provider_fields_of_the_wrong_type(
+    label: str,
+    fields: dict[str, object],
+    status: int,
+    fragment: str,
+    tmp_path: Path,
+    db: str,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = tmp_path / f"{label}.json"
+    path.write_text(json.dumps({"format": "anthropic", "tools": [{**_TOOL, **fields}]}))
+    code, out, err = run(capsys, "--db", db, "import", str(path), "--registry", "p")
+    if status:
+        assert_refused(code, err, f"{label}.json", fragment)
+    else:
+        assert code == 0, err
+        assert fragment in out
+        assert max(len(line) for line in out.splitlines()) < 300

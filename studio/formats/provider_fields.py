@@ -145,6 +145,14 @@ def read_options(
     if "input_examples" in entry:
         if isinstance(entry["input_examples"], list) and entry["input_examples"]:
             out["input_examples"] = True
+            for i, example in enumerate(entry["input_examples"]):
+                if not isinstance(example, dict):  # examples_from_input keeps objects only
+                    collector.note(
+                        join_path(path, "input_examples", i),
+                        f"an input example is an object of arguments, not {kind_of(example)}; "
+                        "dropped",
+                        "lost",
+                    )
         elif not isinstance(entry["input_examples"], list):
             collector.problem(
                 join_path(path, "input_examples"),
@@ -165,7 +173,7 @@ def read_options(
         else:
             kept = [c for c in callers if c in known]
             if len(kept) < len(callers):
-                unknown = ", ".join(repr(c) for c in callers if c not in known)
+                unknown = ", ".join(_short(c) for c in callers if c not in known)
                 collector.note(
                     join_path(path, "allowed_callers"),
                     f"unknown callers dropped: {unknown}",
@@ -174,6 +182,12 @@ def read_options(
             if kept:
                 out["allowed_callers"] = kept
     return out or None
+
+
+def _short(text: str, limit: int = 60) -> str:
+    """``repr`` of a value from the file, cut to ``limit`` characters (a note is one line)."""
+    shown = repr(text)
+    return shown if len(shown) <= limit else f"{shown[: limit - 1]}…"
 
 
 def examples_from_input(entry: dict[str, Any]) -> list[dict[str, Any]]:
