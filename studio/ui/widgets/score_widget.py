@@ -264,11 +264,11 @@ def budget_text(report: LintReport) -> str:
     )
 
 
-def _tool_tokens_text(report: LintReport | None, name: str) -> str:
+def _tool_tokens_text(report: LintReport | None, name: str | None) -> str:
     """``≈ 1,234 tokens`` (estimate) or ``1,234 tokens (o200k_base)`` of one tool."""
     if report is None:
         return QCoreApplication.translate("ScoreWidget", "≈ {count} tokens").format(count=0)
-    tokens = report.tokens.per_tool.get(name, 0)
+    tokens = report.tokens.per_tool.get(name, 0) if name else 0
     if report.tokens.method == ESTIMATE:
         return QCoreApplication.translate("ScoreWidget", "≈ {count} tokens").format(
             count=f"{tokens:,}"
@@ -276,6 +276,21 @@ def _tool_tokens_text(report: LintReport | None, name: str) -> str:
     return QCoreApplication.translate("ScoreWidget", "{count} tokens ({method})").format(
         count=f"{tokens:,}", method=report.tokens.method
     )
+
+
+def _chart_with_note(box: QGroupBox) -> tuple[BarChartWidget, QLabel]:
+    """A bar chart over a wrapped, selectable note, laid out in ``box`` (registry, TDQS)."""
+    chart = BarChartWidget(box)
+    note = QLabel(box)
+    note.setWordWrap(True)
+    note.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    layout = QVBoxLayout(box)
+    layout.setContentsMargins(6, 4, 6, 4)
+    layout.setSpacing(2)
+    layout.addWidget(chart)
+    layout.addWidget(note)
+    layout.addStretch(1)
+    return chart, note
 
 
 class ScoreWidget(QScrollArea):
@@ -299,16 +314,7 @@ class ScoreWidget(QScrollArea):
         tool_layout.addStretch(1)
 
         self.registry_box = QGroupBox(self.tr("Registry"), body)
-        self.counts_chart = BarChartWidget(self.registry_box)
-        self.budget_label = QLabel(self.registry_box)
-        self.budget_label.setWordWrap(True)
-        self.budget_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        reg_layout = QVBoxLayout(self.registry_box)
-        reg_layout.setContentsMargins(6, 4, 6, 4)
-        reg_layout.setSpacing(2)
-        reg_layout.addWidget(self.counts_chart)
-        reg_layout.addWidget(self.budget_label)
-        reg_layout.addStretch(1)
+        self.counts_chart, self.budget_label = _chart_with_note(self.registry_box)
 
         self.average_box = QGroupBox(self.tr("Mean scores of the registry"), body)
         self.average_chart = BarChartWidget(self.average_box)
@@ -321,16 +327,7 @@ class ScoreWidget(QScrollArea):
 
         self.tdqs_box = QGroupBox(self.tr("TDQS"), body)
         self.tdqs_box.setToolTip(_tdqs_tip())
-        self.tdqs_chart = BarChartWidget(self.tdqs_box)
-        self.tdqs_registry = QLabel(self.tdqs_box)
-        self.tdqs_registry.setWordWrap(True)
-        self.tdqs_registry.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        tdqs_layout = QVBoxLayout(self.tdqs_box)
-        tdqs_layout.setContentsMargins(6, 4, 6, 4)
-        tdqs_layout.setSpacing(2)
-        tdqs_layout.addWidget(self.tdqs_chart)
-        tdqs_layout.addWidget(self.tdqs_registry)
-        tdqs_layout.addStretch(1)
+        self.tdqs_chart, self.tdqs_registry = _chart_with_note(self.tdqs_box)
 
         layout = QHBoxLayout(body)
         layout.setContentsMargins(4, 4, 4, 4)
