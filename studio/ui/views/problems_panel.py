@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QCoreApplication, QModelIndex, QPoint, Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QModelIndex, QPoint, Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -29,32 +29,36 @@ if TYPE_CHECKING:  # the engine is imported by the first lint, after the first p
     from studio.lint import LintReport
 
 
+_COUNT_TEXTS = (
+    (
+        Severity.ERROR,
+        QT_TRANSLATE_NOOP("ProblemsPanel", "{n} error"),
+        QT_TRANSLATE_NOOP("ProblemsPanel", "{n} errors"),
+    ),
+    (
+        Severity.WARNING,
+        QT_TRANSLATE_NOOP("ProblemsPanel", "{n} warning"),
+        QT_TRANSLATE_NOOP("ProblemsPanel", "{n} warnings"),
+    ),
+    (
+        Severity.INFO,
+        QT_TRANSLATE_NOOP("ProblemsPanel", "{n} info"),
+        QT_TRANSLATE_NOOP("ProblemsPanel", "{n} info"),
+    ),
+)
+"""Per severity, in the order shown: the count's text for one and for several."""
+
+
 def counts_text(report: LintReport | None) -> str:
     """``"2 errors, 5 warnings, 1 info"`` (``"no problems"`` when clean)."""
     if report is None:
         return ""
     parts = []
-    n = report.counts.get(Severity.ERROR, 0)
-    if n:
-        parts.append(
-            (
-                QCoreApplication.translate("ProblemsPanel", "{n} error")
-                if n == 1
-                else QCoreApplication.translate("ProblemsPanel", "{n} errors")
-            ).format(n=n)
-        )
-    n = report.counts.get(Severity.WARNING, 0)
-    if n:
-        parts.append(
-            (
-                QCoreApplication.translate("ProblemsPanel", "{n} warning")
-                if n == 1
-                else QCoreApplication.translate("ProblemsPanel", "{n} warnings")
-            ).format(n=n)
-        )
-    n = report.counts.get(Severity.INFO, 0)
-    if n:
-        parts.append(QCoreApplication.translate("ProblemsPanel", "{n} info").format(n=n))
+    for severity, one, several in _COUNT_TEXTS:
+        n = report.counts.get(severity, 0)
+        if n:
+            text = str(one if n == 1 else several)
+            parts.append(QCoreApplication.translate("ProblemsPanel", text).format(n=n))
     return ", ".join(parts) if parts else QCoreApplication.translate("ProblemsPanel", "no problems")
 
 
