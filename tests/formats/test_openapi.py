@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import functools
 import json
 from pathlib import Path
 
@@ -13,23 +15,31 @@ from studio.cli import main
 from studio.formats import FormatError, files, import_path, import_text, openapi_load
 from studio.formats.openapi import (
     ImportOptions,
+    import_openapi,
     import_openapi_text,
     list_operations,
     read_document,
     snake,
 )
 from studio.lint import lint_registry
+from studio.lint.config import LintConfig
+from studio.lint.model import all_rules
 from studio.runtime.http_targets import check_target, target_from_dict
 
 DATA = Path(__file__).parent.parent / "data" / "openapi"
 DOCUMENTS = sorted(p.name for p in DATA.iterdir() if p.suffix in (".json", ".yaml"))
 
 
+@functools.cache
+def _document(name: str) -> dict:
+    """The parsed document (parsing Okta's 2 MB of YAML once, not in every test)."""
+    return read_document(files.read_text(DATA / name, name), name)
+
+
 def load(name: str, **options):
-    path = DATA / name
-    return import_openapi_text(
-        files.read_text(path, name), name, options=ImportOptions(**options) if options else None
-    )
+    # A deep copy: the importer must not see what another test's import did to it.
+    document = copy.deepcopy(_document(name))
+    return import_openapi(document, name, options=ImportOptions(**options) if options else None)
 
 
 def tools_by_name(imported):
@@ -126,7 +136,10 @@ def test_a_large_document_imports_every_operation() -> None:
 
 @pytest.mark.parametrize("name", DOCUMENTS)
 def test_the_imported_registry_lints_without_schema_errors(name: str) -> None:
-    report = lint_registry(load(name).result.registry)
+    # Only the schema rules run: the others (similar pairs among Okta's 732
+    # tools above all) say nothing about the import and took most of the time.
+    others = frozenset(r.id for r in all_rules() if not r.id.startswith("schema"))
+    report = lint_registry(load(name).result.registry, config=LintConfig(disabled=others))
     errors = [f for f in report.findings
               if f.rule_id.startswith("schema") and f.severity == "error"]  # fmt: skip
     assert errors == []
