@@ -84,8 +84,16 @@ SKILL_ZIPS: list[tuple[str, dict[str, str | bytes], tuple[str, ...]]] = [
     ("name-null", _front("name: null\ndescription: x\n"), ("SKILL.md:2", "has no name")),
     ("name-number", _front("name: 123\ndescription: x\n"), ("SKILL.md:2", "not a number")),
     ("name-dots", _front("name: ..\ndescription: x\n"), ("SKILL.md:2", "cannot be stored")),
-    ("yaml-deep", _front("name: demo\ndescription: x\nd: " + "[" * 5000 + "\n"), ("too deeply",)),
+    ("yaml-deep", _front("name: demo\ndescription: x\nd: " + "[" * 1500 + "\n"), ("too deeply",)),
     ("unclosed", {"demo/SKILL.md": "---\nname: demo\n"}, ("never closed",)),
+    (
+        "laughs",  # before: imported; a diff or a dump would walk 10^8 values
+        _front(
+            "name: demo\ndescription: x\na0: &a0 [x, x, x, x, x, x, x, x, x, x]\n"
+            + "".join(f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]\n" for i in range(1, 8))
+        ),
+        ("SKILL.md:2", "aliases expand past"),
+    ),
     (
         "bidi-name",
         {"技能/SKILL.md": "---\nname: 技能\u202egnp.exe\ndescription: 中文\n---\n"},
@@ -155,6 +163,17 @@ def test_skill_folders_with_a_link_a_fifo_or_a_folder_for_skill_md(
     folder.mkdir(parents=True)
     code, _, err = run(capsys, "--db", db, "import", str(folder.parents[1]), "--registry", "r")
     assert_refused(code, err, "demo/SKILL.md", "not a regular file")
+
+
+@pytest.mark.parametrize("name", ["empty", "card.json"])
+def test_a_folder_with_nothing_to_import_is_named(
+    name: str, tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Before: "registry.json: file not found", naming no folder."""
+    folder = tmp_path / name
+    folder.mkdir()
+    code, _, err = run(capsys, "--db", db, "import", str(folder))
+    assert_refused(code, err, f"{folder}: a folder without registry.json, SKILL.md")
 
 
 def test_a_skill_with_a_bom_and_chinese_text_imports(

@@ -78,6 +78,11 @@ def import_capabilities(store: RegistryStore, args: argparse.Namespace) -> int |
         return _import_skills(store, args, path.parent if path.name == SKILL_FILE else path)
     if kind == "agent-card":
         return _import_card(store, args, path, None)
+    if args.format == "auto" and path.is_dir() and not os.path.lexists(path / "registry.json"):
+        # Else the folder importer's "registry.json: file not found" named no folder.
+        raise UsageError(
+            f"{path}: a folder without registry.json, SKILL.md or skill folders; nothing to import"
+        )
     return None
 
 

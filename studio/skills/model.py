@@ -119,6 +119,44 @@ def parse_skill(text: str, files: dict[str, bytes] | None = None) -> Skill:
     )
 
 
+MAX_FRONT_MATTER_VALUES = 100_000
+"""YAML aliases share one value many times; a "billion laughs" front matter would
+expand to 10^9 values the first time a diff or a dump walks it."""
+
+
+def check_front_matter_size(skill: Skill) -> None:
+    """Refuse a front matter whose YAML aliases expand past :data:`MAX_FRONT_MATTER_VALUES`.
+
+    Checked when a package is read (import), not when a stored skill is
+    loaded: a registry already holding one must still open.
+
+    Raises:
+        SkillError: located at the front matter.
+    """
+    if _expands_past(skill.front_matter, MAX_FRONT_MATTER_VALUES):
+        raise SkillError(
+            f"SKILL.md:2: front matter: its aliases expand past {MAX_FRONT_MATTER_VALUES:,} "
+            "values (refused)"
+        )
+
+
+def _expands_past(value: Any, limit: int) -> bool:
+    """True when walking ``value`` as a tree (aliases expanded) visits over ``limit`` values."""
+    stack = [value]
+    seen = 0
+    while stack:
+        item = stack.pop()
+        seen += 1
+        if seen > limit:
+            return True
+        if isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list | tuple | set):
+            stack.extend(item)
+    return False
+
+
 def _allowed_tools(value: Any) -> tuple[str, ...]:
     """``allowed-tools`` is a space-separated string in the spec; lists are common too."""
     if isinstance(value, str):

@@ -15,7 +15,13 @@ import stat
 import zipfile
 from pathlib import Path, PurePosixPath
 
-from studio.skills.model import SKILL_FILE, Skill, SkillError, parse_skill
+from studio.skills.model import (
+    SKILL_FILE,
+    Skill,
+    SkillError,
+    check_front_matter_size,
+    parse_skill,
+)
 
 MAX_FILE_BYTES = 5 * 1024 * 1024
 MAX_TOTAL_BYTES = 50 * 1024 * 1024
@@ -119,7 +125,9 @@ def read_skill_folder(folder: Path, budget: _Budget | None = None) -> Skill:
             else:
                 files[rel] = data
     try:
-        return parse_skill(text, files)
+        skill = parse_skill(text, files)
+        check_front_matter_size(skill)
+        return skill
     except SkillError as exc:
         raise SkillError(f"{shown_root}/{exc}") from None
 
@@ -199,7 +207,9 @@ def read_skills_zip(path: Path) -> list[tuple[str, Skill]]:
         }
         text = decode_skill_md(entries[prefix + SKILL_FILE], f"{shown_zip}:{prefix}{SKILL_FILE}")
         try:
-            out.append((folder, parse_skill(text, files)))
+            skill = parse_skill(text, files)
+            check_front_matter_size(skill)
+            out.append((folder, skill))
         except SkillError as exc:
             raise SkillError(f"{shown_zip}:{prefix}{exc}") from None
     return out
