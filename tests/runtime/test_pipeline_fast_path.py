@@ -242,3 +242,31 @@ def test_nested_values_are_copied_not_shared(claims: ArgumentPipeline) -> None:
     assert prepared.parsed == {"claim": {"amount": 1}, "lines": ["a"]}  # as the model sent it
     assert prepared.arguments["claim"] == {"amount": 1, "who": "E-1001"}
     assert prepared.arguments["lines"] is not prepared.parsed["lines"]
+
+
+# -- plans compiled once per parameters ------------------------------------------------------
+
+
+def test_pipelines_share_the_plans_of_equal_parameters(travel: ArgumentPipeline) -> None:
+    again = ArgumentPipeline(travel.registry, CONTEXT, "other")
+    first, second = travel.tools["query_invoices"], again.tools["query_invoices"]
+    assert first is not second  # each pipeline has its own tools (and permission memo)
+    assert first.plan is second.plan and first.validator is second.validator
+
+
+def test_parameters_writing_the_same_json_but_unequal_are_not_shared() -> None:
+    listed = {
+        "type": "object",
+        "properties": {"k": {"enum": ["a", "b"], "x-enum-aliases": {"A": "a"}}},
+    }
+    tupled = {
+        "type": "object",
+        "properties": {"k": {"enum": ("a", "b"), "x-enum-aliases": {"A": "a"}}},
+    }
+    registry = Registry("r", tools=(ToolContract("t", parameters=listed),))
+    other = Registry("r", tools=(ToolContract("t", parameters=tupled),))
+    first = ArgumentPipeline(registry, CONTEXT, "s").tools["t"]
+    second = ArgumentPipeline(other, CONTEXT, "s").tools["t"]
+    assert first.names is not second.names
+    call = ToolCallPart("c1", "t", '{"k": "A"}')
+    assert ArgumentPipeline(registry, CONTEXT, "s").prepare(call).arguments == {"k": "a"}
