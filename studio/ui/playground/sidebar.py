@@ -196,6 +196,9 @@ class PlaygroundSidebar(QScrollArea):
         header = self.executor_view.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
         header.setSectionResizeMode(EXECUTOR_COLUMN, QHeaderView.ResizeMode.ResizeToContents)
+        # The column holds "mock" or "http": sized from the rows in view, not from up
+        # to 1,000 rows (each a call into the model) on the first show (#16).
+        header.setResizeContentsPrecision(0)
         header.setDefaultSectionSize(60)  # before stretching: the Target column may shrink to it
         header.setStretchLastSection(True)
         self.executor_view.setColumnWidth(0, 120)
