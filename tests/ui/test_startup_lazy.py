@@ -153,3 +153,21 @@ def test_a_registry_s_tools_load_in_one_query(lazy_window: MainWindow) -> None:
     tool_reads = [s for s in statements if "document_json" in s and "FROM draft_tools" in s]
     assert len(tool_reads) == 1, tool_reads
     assert lazy_window.current_model().rowCount() > 0
+
+
+def test_pyside_s_check_of_each_import_gives_its_own_answer_from_the_file() -> None:
+    import inspect
+    import json as json_module
+
+    from PySide6.support import feature
+
+    import studio.contract.model
+    import studio.ui.app
+    import studio.ui.main_window
+
+    check = feature._mod_uses_pyside
+    assert check.__module__ == studio.ui.app.__name__  # the quick check is installed
+    for module in (studio.ui.main_window, studio.contract.model, json_module):
+        assert check(module) is ("PySide6" in inspect.getsource(module)), module.__name__
+    assert check(studio.ui.main_window) and not check(studio.contract.model)
+    assert check(sys) is False  # built in: no source, as inspect fails for it
