@@ -78,9 +78,10 @@ class FillPlan:
                         }
                     )
                 try:
-                    parent[name] = copy_arguments(context.lookup(f.source))
+                    value = context.lookup(f.source)
                 except KeyError:
                     return changes, _missing_value(path.removeprefix("$."), f.source)
+                parent[name] = value if type(value) is str else copy_arguments(value)
                 changes.append(
                     {
                         "path": path,

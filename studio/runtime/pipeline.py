@@ -269,11 +269,12 @@ class ArgumentPipeline:
             out.error = error
             return out
         # (6) validate
+        validator = tool.validator
         plain = is_plain_object(args) if type(args) is dict else is_plain_json(args)
         if plain:
-            errors = tool.validator.errors_of_plain(args)
+            errors = [] if validator.passes_fast(args) else validator.errors_of_plain(args)
         else:
-            errors = sorted(tool.validator.iter_errors(args), key=lambda e: list(e.absolute_path))
+            errors = sorted(validator.iter_errors(args), key=lambda e: list(e.absolute_path))
         if errors:
             out.error = _invalid_arguments(errors, out)
             return out
