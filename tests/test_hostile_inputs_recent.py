@@ -84,7 +84,7 @@ SKILL_ZIPS: list[tuple[str, dict[str, str | bytes], tuple[str, ...]]] = [
     ("name-null", _front("name: null\ndescription: x\n"), ("SKILL.md:2", "has no name")),
     ("name-number", _front("name: 123\ndescription: x\n"), ("SKILL.md:2", "not a number")),
     ("name-dots", _front("name: ..\ndescription: x\n"), ("SKILL.md:2", "cannot be stored")),
-    ("yaml-deep", _front("name: demo\ndescription: x\nd: " + "[" * 1500 + "\n"), ("too deeply",)),
+    ("yaml-deep", _front("name: demo\ndescription: x\nd: " + DEEP + "\n"), ("front matter:",)),
     ("unclosed", {"demo/SKILL.md": "---\nname: demo\n"}, ("never closed",)),
     (
         "laughs",  # before: imported; a diff or a dump would walk 10^8 values

@@ -92,7 +92,10 @@ def parse_skill(text: str, files: dict[str, bytes] | None = None) -> Skill:
 
     yaml_text, body, body_line = split_skill_md(text)
     try:
-        data = yaml.safe_load(yaml_text) if yaml_text.strip() else {}
+        # The C loader when PyYAML has it: the same safe schema, faster, and deep
+        # nesting is its "maximum nesting depth" error rather than a slow RecursionError.
+        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+        data = yaml.load(yaml_text, Loader=loader) if yaml_text.strip() else {}
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 2 if mark is not None else 2
