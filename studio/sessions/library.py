@@ -120,7 +120,8 @@ def store_imported(
             surrogate); nothing is stored.
     """
     messages = imported.messages
-    system = "\n\n".join(m.text for m in messages if m.role is Role.SYSTEM and m.text)
+    system_role = Role.SYSTEM  # looked up once: an enum member costs ~0.2 µs from its class
+    system = "\n\n".join([m.text for m in messages if m.role is system_role and m.text])
     meta = {
         **{k: v for k, v in imported.meta.items() if isinstance(v, str | int | float | bool)},
         "model": imported.model,

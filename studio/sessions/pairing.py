@@ -17,6 +17,9 @@ import orjson
 
 from studio.sessions.model import Message, Role, ToolCallPart, ToolResultPart
 
+# Read per message: an enum member looked up on its class costs ~0.2 µs (Python 3.11).
+_SYSTEM, _USER, _ASSISTANT, _TOOL = Role.SYSTEM, Role.USER, Role.ASSISTANT, Role.TOOL
+
 
 class PairingKind(StrEnum):
     """What is wrong with a call/result pairing."""
@@ -95,6 +98,29 @@ class PairingReport:
             if pair.result == position:
                 return pair.call
         return None
+
+
+_set_message, _set_part = vars(Position)["message"].__set__, vars(Position)["part"].__set__
+_set_call_id, _set_call = vars(Pair)["call_id"].__set__, vars(Pair)["call"].__set__
+_set_result = vars(Pair)["result"].__set__
+
+
+def _position(message: int, part: int) -> Position:
+    """``Position(message, part)`` set through its slots (~30 % faster than the frozen
+    dataclass's ``__init__``); one per call and per result of a session."""
+    position = object.__new__(Position)
+    _set_message(position, message)
+    _set_part(position, part)
+    return position
+
+
+def _pair(call_id: str, call: Position | None, result: Position | None) -> Pair:
+    """``Pair(call_id, call, result)`` the way :func:`_position` builds a position."""
+    pair = object.__new__(Pair)
+    _set_call_id(pair, call_id)
+    _set_call(pair, call)
+    _set_result(pair, result)
+    return pair
 
 
 def _openai_unanswered(ids: Sequence[str]) -> str:
@@ -195,14 +221,14 @@ def analyse_pairing(messages: Sequence[Message]) -> PairingReport:
     wire = 0
     for mi, msg in enumerate(messages):
         wire_index.append(wire)
-        if msg.role is not Role.SYSTEM:
+        if msg.role is not _SYSTEM:
             wire += 1
         its_calls: tuple[ToolCallPart, ...] = ()
         its_results: tuple[ToolResultPart, ...] = ()
         for pi, part in enumerate(msg.parts):
             if isinstance(part, ToolCallPart):
                 its_calls += (part,)
-                pos = Position(mi, pi)  # per call or result only: text parts need none
+                pos = _position(mi, pi)  # per call or result only: text parts need none
                 # The id as the file had it: an importer renumbers reused ids
                 # (keeping the original in extra) so the pairs stay readable.
                 original = str(part.extra.get("original_id", part.id))
@@ -241,7 +267,7 @@ def analyse_pairing(messages: Sequence[Message]) -> PairingReport:
                     )
             elif isinstance(part, ToolResultPart):
                 its_results += (part,)
-                pos = Position(mi, pi)
+                pos = _position(mi, pi)
                 if part.id in results:
                     problems.append(
                         PairingProblem(
@@ -261,8 +287,8 @@ def analyse_pairing(messages: Sequence[Message]) -> PairingReport:
     problems.extend(_turn_rules(messages, calls, wire_index, calls_of, results_of, set(results)))
     problems = [_with_file_id(p, renumbered) for p in problems] if renumbered else problems
 
-    pairs = [Pair(cid, calls[cid], results.get(cid)) for cid in call_order]
-    pairs.extend(Pair(rid, None, results[rid]) for rid in result_ids_in_order if rid not in calls)
+    pairs = [_pair(cid, calls[cid], results.get(cid)) for cid in call_order]
+    pairs.extend(_pair(rid, None, results[rid]) for rid in result_ids_in_order if rid not in calls)
     problems.sort(key=lambda p: (p.position.message, p.position.part or 0, p.kind.value))
     return PairingReport(tuple(pairs), tuple(problems))
 
@@ -288,14 +314,14 @@ def _turn_rules(
     mi = 0
     while mi < len(messages):
         msg = messages[mi]
-        turn_calls = calls_of[mi] if msg.role is Role.ASSISTANT else ()
+        turn_calls = calls_of[mi] if msg.role is _ASSISTANT else ()
         if turn_calls:
             turn_ids = [c.id for c in turn_calls]
             # OpenAI: the tool messages directly after; Anthropic: the very next
             # (user) message. Both collapse to "the result block right after".
             following: list[tuple[int, int, ToolResultPart]] = []
             nxt = mi + 1
-            while nxt < len(messages) and messages[nxt].role in (Role.TOOL, Role.USER):
+            while nxt < len(messages) and messages[nxt].role in (_TOOL, _USER):
                 nmsg = messages[nxt]
                 if not results_of[nxt]:
                     break
@@ -303,7 +329,7 @@ def _turn_rules(
                     if isinstance(part, ToolResultPart):
                         following.append((nxt, pi, part))
                 nxt += 1
-                if nmsg.role is Role.USER:
+                if nmsg.role is _USER:
                     break  # Anthropic: only the single next user message counts
             direct = {p.id for _, _, p in following}
             missing = [cid for cid in turn_ids if cid not in direct]
@@ -409,7 +435,7 @@ def _result_not_first(
     """Anthropic: in a user message, tool_result blocks come before any other content."""
     out = []
     for mi, msg in enumerate(messages):
-        if msg.role is not Role.USER or not results_of[mi]:
+        if msg.role is not _USER or not results_of[mi]:
             continue
         seen_other = False
         for pi, part in enumerate(msg.parts):

@@ -25,7 +25,15 @@ from studio.sessions.importers.base import (
     tool_definitions,
     vendor_fields,
 )
-from studio.sessions.model import Message, Part, Role, TextPart, ToolCallPart, ToolResultPart
+from studio.sessions.model import (
+    Message,
+    Part,
+    Role,
+    ToolCallPart,
+    ToolResultPart,
+    new_message,
+    new_text_part,
+)
 
 _MESSAGE_KEYS = frozenset(
     {"role", "content", "tool_calls", "tool_call_id", "tool_call_ids", "name", "function_call"}
@@ -33,6 +41,8 @@ _MESSAGE_KEYS = frozenset(
 _CALL_KEYS = frozenset({"id", "type", "function"})
 _ROLES = {"system": Role.SYSTEM, "developer": Role.SYSTEM, "user": Role.USER,
           "assistant": Role.ASSISTANT, "tool": Role.TOOL, "function": Role.TOOL}  # fmt: skip
+# Read per message: an enum member looked up on its class costs ~0.2 µs (Python 3.11).
+_TOOL, _ASSISTANT = Role.TOOL, Role.ASSISTANT
 
 
 def read(data: Any, reader: Reader) -> Conversation:
@@ -78,14 +88,14 @@ def _message(entry: Any, path: str, reader: Reader) -> Message:
     extra = {} if entry.keys() <= _MESSAGE_KEYS else vendor_fields(entry, _MESSAGE_KEYS)
     if role_name == "developer":
         extra["role"] = "developer"
-    if role is Role.TOOL:
+    if role is _TOOL:
         return _tool_message(entry, path, reader, extra)
     content = entry.get("content")
     text = (
         content if type(content) is str else content_text(content, f"{path}.content", reader, extra)
     )
-    parts: list[Part] = [TextPart(text)] if text else []
-    if role is Role.ASSISTANT:
+    parts: list[Part] = [new_text_part(text)] if text else []
+    if role is _ASSISTANT:
         calls = entry.get("tool_calls")
         if calls is not None and not isinstance(calls, list):
             raise Rejected(f"{path}.tool_calls", f"must be a list, not {kind_of(calls)}")
@@ -96,7 +106,7 @@ def _message(entry: Any, path: str, reader: Reader) -> Message:
             parts.append(_call({"id": "", "function": legacy}, f"{path}.function_call", reader))
     elif "name" in entry:
         extra["name"] = entry["name"]
-    return Message(role, tuple(parts), extra)
+    return new_message(role, tuple(parts), extra)
 
 
 def _call(call: Any, path: str, reader: Reader) -> ToolCallPart:
@@ -157,7 +167,7 @@ def _tool_message(
         raise Rejected(f"{path}.tool_call_id", f"must be a string, not {kind_of(ids)}")
     text = content_text(content, f"{path}.content", reader, extra)
     is_error = bool(extra.pop("is_error", False))
-    return Message(Role.TOOL, (ToolResultPart(ids, text, is_error, name),), extra)
+    return new_message(_TOOL, (ToolResultPart(ids, text, is_error, name),), extra)
 
 
 def _one_content(item: Any) -> str:
