@@ -23,6 +23,10 @@ from studio.runtime.validators import is_plain_json
 
 __all__ = ["CallPlan", "copy_arguments", "is_plain_object", "parse_object"]
 
+_NOT_FLOAT = frozenset((str, int, bool, type(None)))
+_TEXTS = frozenset((str, bool, type(None)))
+_STR = frozenset((str,))
+
 _INT_AS_FLOAT = 9.2e18
 """orjson reads an integer past 64 bits as a float; every such float is at least this big."""
 
@@ -46,7 +50,10 @@ def parse_object(raw: str) -> dict[str, Any] | None:
 
 
 def _no_big_float(value: Any) -> bool:
-    for item in value.values() if type(value) is dict else value:
+    items = value.values() if type(value) is dict else value
+    if _NOT_FLOAT.issuperset(map(type, items)):  # the common case, at C speed
+        return True
+    for item in items:
         kind = type(item)
         if kind is float:
             if not -_INT_AS_FLOAT < item < _INT_AS_FLOAT:
@@ -70,6 +77,8 @@ def copy_arguments(value: Any) -> Any:
 
 def is_plain_object(args: dict[str, Any]) -> bool:
     """:func:`~studio.runtime.validators.is_plain_json` of a dict, strings and flags at a glance."""
+    if _TEXTS.issuperset(map(type, args.values())) and _STR.issuperset(map(type, args)):
+        return True  # strings, flags and nulls under string keys: the common case at C speed
     for key, value in args.items():
         if type(key) is not str:
             return False
@@ -142,9 +151,10 @@ class CallPlan:
     ) -> tuple[dict[str, Any], list[dict[str, Any]], list[Note]]:
         """Steps 3 and 4 on a copy of ``parsed``: the copy, step 3's changes, step 4's notes."""
         args = parsed.copy()
-        for key, value in parsed.items():
-            if type(value) not in _SCALARS:
-                args[key] = copy_arguments(value)
+        if not _SCALARS.issuperset(map(type, parsed.values())):
+            for key, value in parsed.items():
+                if type(value) not in _SCALARS:
+                    args[key] = copy_arguments(value)
         changes: list[dict[str, Any]] = []
         props = self.props
         if not props.keys() >= args.keys():
