@@ -358,23 +358,23 @@
     <message>
         <source>Id</source>
         <extracomment>Result filter values (the proxy&apos;s ``result`` attribute).</extracomment>
-        <translation>ID</translation>
+        <translation type="vanished">ID</translation>
     </message>
     <message>
         <source>User turn</source>
-        <translation>用户轮次</translation>
+        <translation type="vanished">用户轮次</translation>
     </message>
     <message>
         <source>Expected</source>
-        <translation>期望</translation>
+        <translation type="vanished">期望</translation>
     </message>
     <message>
         <source>Tags</source>
-        <translation>标签</translation>
+        <translation type="vanished">标签</translation>
     </message>
     <message>
         <source>Result</source>
-        <translation>结果</translation>
+        <translation type="vanished">结果</translation>
     </message>
     <message>
         <source>Not in the run</source>
@@ -495,6 +495,22 @@ after: {after}</source>
     <message>
         <source>Status</source>
         <translation>状态</translation>
+    </message>
+    <message>
+        <source>Case</source>
+        <translation>用例</translation>
+    </message>
+    <message>
+        <source>Profile</source>
+        <translation>配置</translation>
+    </message>
+    <message>
+        <source>A chose</source>
+        <translation>A 的选择</translation>
+    </message>
+    <message>
+        <source>B chose</source>
+        <translation>B 的选择</translation>
     </message>
     <message>
         <source>Reason</source>
@@ -723,6 +739,26 @@ after: {after}</source>
     <message>
         <source>Target</source>
         <translation>目标</translation>
+    </message>
+    <message>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>User turn</source>
+        <translation>用户轮次</translation>
+    </message>
+    <message>
+        <source>Expected</source>
+        <translation>期望</translation>
+    </message>
+    <message>
+        <source>Tags</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation>结果</translation>
     </message>
 </context>
 <context>
@@ -1711,31 +1747,31 @@ after: {after}</source>
     <name>FlipsModel</name>
     <message>
         <source>Status</source>
-        <translation>状态</translation>
+        <translation type="vanished">状态</translation>
     </message>
     <message>
         <source>Case</source>
-        <translation>用例</translation>
+        <translation type="vanished">用例</translation>
     </message>
     <message>
         <source>Profile</source>
-        <translation>配置</translation>
+        <translation type="vanished">配置</translation>
     </message>
     <message>
         <source>Expected</source>
-        <translation>期望</translation>
+        <translation type="vanished">期望</translation>
     </message>
     <message>
         <source>A chose</source>
-        <translation>A 的选择</translation>
+        <translation type="vanished">A 的选择</translation>
     </message>
     <message>
         <source>B chose</source>
-        <translation>B 的选择</translation>
+        <translation type="vanished">B 的选择</translation>
     </message>
     <message>
         <source>Why</source>
-        <translation>原因</translation>
+        <translation type="vanished">原因</translation>
     </message>
     <message>
         <source>broken</source>

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from PySide6.QtCore import (
-    QAbstractTableModel,
+    QT_TRANSLATE_NOOP,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
@@ -22,11 +22,12 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QColor
 
 from studio.evals.model import EvalCase
+from studio.ui.models.table_base import RowTableModel
 from studio.ui.style import theme_colour
 
 _Index = QModelIndex | QPersistentModelIndex
 
-#: Result filter values (the proxy's ``result`` attribute).
+# Result filter values (the proxy's ``result`` attribute).
 RESULT_ANY, RESULT_PASSED, RESULT_FAILED, RESULT_NOT_RUN = "any", "passed", "failed", "not run"
 
 
@@ -41,88 +42,75 @@ def expectation_text(case: EvalCase) -> str:
     return joiner.join(case.expect.tools)
 
 
-class CasesModel(QAbstractTableModel):
+class CasesModel(RowTableModel[EvalCase]):
     """Rows are cases; columns id, user turn, expected, tags, result."""
 
-    CaseRole = Qt.ItemDataRole.UserRole + 1
-    ResultRole = Qt.ItemDataRole.UserRole + 2
-    COLUMNS = 5
+    CaseRole = RowTableModel.RowRole
+    ResultRole = Qt.ItemDataRole.UserRole + 3
+    columns = (
+        (str(QT_TRANSLATE_NOOP("Columns", "Id")), lambda c: c.id),
+        (str(QT_TRANSLATE_NOOP("Columns", "User turn")), lambda c: _one_line(c.user)),
+        (str(QT_TRANSLATE_NOOP("Columns", "Expected")), expectation_text),
+        (str(QT_TRANSLATE_NOOP("Columns", "Tags")), lambda c: ", ".join(c.tags)),
+        (str(QT_TRANSLATE_NOOP("Columns", "Result")), lambda _c: ""),
+    )
+    _RESULT = 4
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._cases: list[EvalCase] = []
         self._results: dict[str, bool] = {}
 
     # ------------------------------------------------------------------ data in
 
     def set_cases(self, cases: Sequence[EvalCase]) -> None:
-        self.beginResetModel()
-        self._cases = list(cases)
-        self.endResetModel()
+        self.set_rows(cases)
 
     def cases(self) -> list[EvalCase]:
-        return list(self._cases)
+        return self.rows()
 
     def set_results(self, results: Mapping[str, bool]) -> None:
         """Pass/fail per case id in the chosen run (empty: no run chosen)."""
         self._results = dict(results)
-        if self._cases:
-            self.dataChanged.emit(self.index(0, 4), self.index(len(self._cases) - 1, 4))
+        if self.rowCount():
+            last = self.rowCount() - 1
+            self.dataChanged.emit(self.index(0, self._RESULT), self.index(last, self._RESULT))
 
     def result_of(self, case_id: str) -> bool | None:
         return self._results.get(case_id)
 
     def tags(self) -> list[str]:
         """Every tag used, sorted."""
-        return sorted({t for c in self._cases for t in c.tags})
+        return sorted({t for c in self.rows() for t in c.tags})
 
     def row_of(self, case_id: str) -> int:
-        return next((i for i, c in enumerate(self._cases) if c.id == case_id), -1)
+        return next((i for i, c in enumerate(self.rows()) if c.id == case_id), -1)
 
-    # ------------------------------------------------------------------ Qt model
+    # ------------------------------------------------------------------ cells
 
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._cases)
+    def display(self, row: EvalCase, column: int) -> Any:
+        if column == self._RESULT:
+            result = self._results.get(row.id)
+            return "" if result is None else self._result_word(result)
+        return self.value(row, column)
 
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else self.COLUMNS
+    def tooltip(self, row: EvalCase, column: int) -> Any:
+        if column == 1:
+            return row.user  # the whole turn; the cell shows one line
+        if column == self._RESULT and self._results.get(row.id) is None:
+            return self.tr("Not in the run")
+        return self.display(row, column)
 
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if orientation != Qt.Orientation.Horizontal or role != Qt.ItemDataRole.DisplayRole:
-            return None
-        titles = (self.tr("Id"), self.tr("User turn"), self.tr("Expected"), self.tr("Tags"),
-                  self.tr("Result"))  # fmt: skip
-        return titles[section] if 0 <= section < len(titles) else None
+    def _result_word(self, result: bool) -> str:
+        return self.tr("passed") if result else self.tr("failed")
 
-    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._cases):
-            return None
-        case = self._cases[index.row()]
-        column = index.column()
-        if role == self.CaseRole:
-            return case
-        result = self._results.get(case.id)
+    def foreground(self, row: EvalCase, column: int) -> Any:
+        result = self._results.get(row.id) if column == self._RESULT else None
+        return None if result is None else _colour("promote_fg" if result else "error_fg")
+
+    def role_data(self, row: EvalCase, column: int, role: int) -> Any:
         if role == self.ResultRole:
-            return result
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
-            if column == 0:
-                return case.id
-            if column == 1:
-                text = case.user if role == Qt.ItemDataRole.ToolTipRole else _one_line(case.user)
-                return text
-            if column == 2:
-                return expectation_text(case)
-            if column == 3:
-                return ", ".join(case.tags)
-            if column == 4:
-                if result is None:
-                    return "" if role == Qt.ItemDataRole.DisplayRole else self.tr("Not in the run")
-                return self.tr("passed") if result else self.tr("failed")
-        if role == Qt.ItemDataRole.ForegroundRole and column == 4 and result is not None:
-            return _colour("promote_fg" if result else "error_fg")
-        return None
+            return self._results.get(row.id)
+        return super().role_data(row, column, role)
 
 
 def _colour(name: str) -> QColor:

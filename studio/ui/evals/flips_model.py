@@ -10,16 +10,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
 from PySide6.QtGui import QColor
 
 from studio.evals.stats import CasePair
+from studio.ui.models.table_base import RowTableModel
 from studio.ui.style import theme_colour
 
-_Index = QModelIndex | QPersistentModelIndex
 CaseRole = Qt.ItemDataRole.UserRole + 41
 _ORDER = {"broken": 0, "fixed": 1}
 _COLOURS = {"broken": "error_fg", "fixed": "promote_fg"}
+_STATUS_WORDS = {
+    "broken": QT_TRANSLATE_NOOP("FlipsModel", "broken"),
+    "fixed": QT_TRANSLATE_NOOP("FlipsModel", "fixed"),
+    "unchanged": QT_TRANSLATE_NOOP("FlipsModel", "unchanged"),
+}
 
 
 def why(pair: CasePair) -> str:
@@ -28,54 +33,38 @@ def why(pair: CasePair) -> str:
     return "; ".join(failures) or "—"
 
 
-class FlipsModel(QAbstractTableModel):
+def status_word(status: str) -> str:
+    """``broken``, ``fixed`` or ``unchanged`` in the UI language."""
+    word = _STATUS_WORDS.get(status, _STATUS_WORDS["unchanged"])
+    return QCoreApplication.translate("FlipsModel", str(word))
+
+
+class FlipsModel(RowTableModel[CasePair]):
     """Columns: status, case, profile, expected, A chose, B chose, why."""
 
-    COLUMNS = 7
-
-    def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._pairs: list[CasePair] = []
+    columns = (
+        (str(QT_TRANSLATE_NOOP("Columns", "Status")), lambda p: status_word(p.status)),
+        (str(QT_TRANSLATE_NOOP("Columns", "Case")), lambda p: p.case_id),
+        (str(QT_TRANSLATE_NOOP("Columns", "Profile")), lambda p: p.profile),
+        (str(QT_TRANSLATE_NOOP("Columns", "Expected")), lambda p: p.expected),
+        (str(QT_TRANSLATE_NOOP("Columns", "A chose")), lambda p: p.a_chosen),
+        (str(QT_TRANSLATE_NOOP("Columns", "B chose")), lambda p: p.b_chosen),
+        (str(QT_TRANSLATE_NOOP("Columns", "Why")), why),
+    )
 
     def set_pairs(self, pairs: Sequence[CasePair]) -> None:
-        self.beginResetModel()
-        self._pairs = sorted(pairs, key=lambda p: (_ORDER.get(p.status, 2), p.case_id))
-        self.endResetModel()
+        """Show ``pairs``: broken first, then fixed, then the unchanged, by case id."""
+        self.set_rows(sorted(pairs, key=lambda p: (_ORDER.get(p.status, 2), p.case_id)))
 
     def pairs(self) -> list[CasePair]:
-        return list(self._pairs)
+        return self.rows()
 
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._pairs)
+    def tooltip(self, row: CasePair, column: int) -> Any:
+        return self.display(row, column)
 
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else self.COLUMNS
+    def foreground(self, row: CasePair, column: int) -> Any:
+        name = _COLOURS.get(row.status) if column == 0 else None
+        return QColor(theme_colour(name)) if name else None
 
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if orientation != Qt.Orientation.Horizontal or role != Qt.ItemDataRole.DisplayRole:
-            return None
-        titles = (self.tr("Status"), self.tr("Case"), self.tr("Profile"), self.tr("Expected"),
-                  self.tr("A chose"), self.tr("B chose"), self.tr("Why"))  # fmt: skip
-        return titles[section] if 0 <= section < len(titles) else None
-
-    def _status(self, status: str) -> str:
-        return {"broken": self.tr("broken"), "fixed": self.tr("fixed")}.get(
-            status, self.tr("unchanged")
-        )
-
-    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._pairs):
-            return None
-        p = self._pairs[index.row()]
-        if role == CaseRole:
-            return p.case_id
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
-            cells = (self._status(p.status), p.case_id, p.profile, p.expected, p.a_chosen,
-                     p.b_chosen, why(p))  # fmt: skip
-            return cells[index.column()]
-        if role == Qt.ItemDataRole.ForegroundRole and index.column() == 0:
-            name = _COLOURS.get(p.status)
-            return QColor(theme_colour(name)) if name else None
-        return None
+    def role_data(self, row: CasePair, column: int, role: int) -> Any:
+        return row.case_id if role == CaseRole else super().role_data(row, column, role)
