@@ -176,6 +176,46 @@ def test_a_folder_with_nothing_to_import_is_named(
     assert_refused(code, err, f"{folder}: a folder without registry.json, SKILL.md")
 
 
+def _registry_folder(root: Path, skill_md: str | None = None, card: str | None = None) -> Path:
+    manifest: dict[str, object] = {"format": "tool-registry-studio/registry-dir@1", "name": "rf"}
+    (root / "tools").mkdir(parents=True)
+    if skill_md is not None:
+        manifest["skills"] = ["demo"]
+        (root / "skills" / "demo").mkdir(parents=True)
+        (root / "skills" / "demo" / "SKILL.md").write_text(skill_md)
+    if card is not None:
+        manifest["agents"] = ["agent"]
+        (root / "agents").mkdir()
+        (root / "agents" / "agent.json").write_text(card)
+    (root / "registry.json").write_text(json.dumps({**manifest, "tools": []}))
+    return root
+
+
+@pytest.mark.parametrize(
+    ("label", "skill_md", "card", "expected"),
+    [
+        # Before: the three below were imported as they were.
+        ("bidi", "---\nname: demo\u202e\ndescription: x\n---\n", None, "U+202E"),
+        ("name-list", "---\nname: [1]\ndescription: x\n---\n", None, "must be a string"),
+        ("card-skills", None, json.dumps({"name": "a", "skills": {"x": 1}}), "agents/agent.json"),
+        ("deep", f"---\nname: demo\nd: {DEEP}\n---\n", None, "skills/demo/SKILL.md"),
+    ],
+)
+def test_registry_folders_refuse_hostile_skills_and_cards(
+    label: str,
+    skill_md: str | None,
+    card: str | None,
+    expected: str,
+    tmp_path: Path,
+    db: str,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    root = _registry_folder(tmp_path / label, skill_md, card)
+    code, _, err = run(capsys, "--db", db, "import", str(root))
+    assert_refused(code, err, expected)
+    assert "\u202e" not in err
+
+
 def test_a_skill_with_a_bom_and_chinese_text_imports(
     tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str]
 ) -> None:

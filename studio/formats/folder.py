@@ -430,9 +430,11 @@ def _read_capabilities(path: Path, manifest: dict[str, Any]) -> dict[str, Any]:
     Skill folders go through :func:`studio.skills.package.read_skill_folder`,
     which refuses links, oversized files and bad UTF-8 with the file's name.
     """
+    from studio.agents.card import shape_problem
     from studio.skills.document import skill_to_dict
     from studio.skills.model import SkillError
     from studio.skills.package import read_skill_folder
+    from studio.skills.spec import import_refusal
 
     out: dict[str, Any] = {}
     skills = []
@@ -441,15 +443,21 @@ def _read_capabilities(path: Path, manifest: dict[str, Any]) -> dict[str, Any]:
         if not folder.is_dir() or folder.is_symlink():
             raise FormatError(f"{SKILLS_DIR}/{name}: listed in {MANIFEST} but not a folder here")
         try:
-            skills.append(skill_to_dict(read_skill_folder(folder)))
+            skill = read_skill_folder(folder)
         except SkillError as exc:
             raise FormatError(f"{SKILLS_DIR}/{exc}") from None
+        if refusal := import_refusal(skill, name):  # e.g. a bidi override in the name
+            raise FormatError(f"{SKILLS_DIR}/{refusal}")
+        skills.append(skill_to_dict(skill))
     agents = []
     with Folder.open(path) as root:
         root.shown = ""
         for name in _listed(manifest, "agents"):
             rel = f"{AGENTS_DIR}/{name}.json"
-            agents.append({"name": name, "card": _read(root, rel)})
+            card = _read(root, rel)
+            if isinstance(card, dict) and (problem := shape_problem(card)):
+                raise FormatError(f"{rel}: {problem}")  # a field of the wrong type, by path
+            agents.append({"name": name, "card": card})
     if skills:
         out["skills"] = skills
     if agents:
