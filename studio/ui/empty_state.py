@@ -10,6 +10,16 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWidget
 
 
+def empty_note(text: str, name: str) -> QLabel:
+    """A greyed, centred, wrapped sentence in place of content that is not there yet."""
+    label = QLabel(text)
+    label.setObjectName(name)
+    label.setWordWrap(True)
+    label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+    label.setEnabled(False)  # greyed: it is a note, not content
+    return label
+
+
 class EmptyStateWidget(QWidget):
     """A centred title, a sentence and one action button.
 

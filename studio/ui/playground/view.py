@@ -28,6 +28,7 @@ from registry_db import RegistryStore
 from registry_db.sessions import SessionStore
 from studio.runtime import ApprovalDecision, ApprovalRequest, Run, RunEvent, RunResult
 from studio.sessions.export import ExportFormat
+from studio.ui.empty_state import empty_note
 from studio.ui.playground.approval_dialog import ask_approval
 from studio.ui.playground.conversation import ConversationView
 from studio.ui.playground.conversation_model import ConversationItem
@@ -92,17 +93,14 @@ class PlaygroundView(QWidget):
         self.header_label.setWordWrap(True)
         self.header_label.setTextFormat(Qt.TextFormat.PlainText)
         self.header_label.setContentsMargins(6, 4, 6, 4)
-        self.empty_label = QLabel(
+        self.empty_label = empty_note(
             self.tr(
                 "Nothing has run yet. Type a prompt below and press Run (Ctrl+Return): the "
                 "model's answer, every tool call it makes and each result appear here. "
                 "The header above says what runs."
-            )
+            ),
+            "playgroundEmpty",
         )
-        self.empty_label.setObjectName("playgroundEmpty")
-        self.empty_label.setWordWrap(True)
-        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.empty_label.setEnabled(False)
         self.empty_label.setContentsMargins(24, 24, 24, 24)
         self.session_label = QLabel(self.tr("No session yet"))
         self.status_label = QLabel(self.tr("Idle"))

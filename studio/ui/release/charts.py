@@ -8,9 +8,10 @@ from datetime import UTC, datetime
 from PySide6.QtCharts import QChart, QChartView, QDateTimeAxis, QLineSeries, QValueAxis
 from PySide6.QtCore import QDateTime, QEvent, QMargins, Qt, QTimeZone
 from PySide6.QtGui import QPainter, QPalette
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QWidget
 
 from studio.release.guard import TimePoint
+from studio.ui.empty_state import empty_note
 
 
 def period_msecs(period: str) -> int:
@@ -106,17 +107,14 @@ class ReleaseChartsWidget(QWidget):
         self.success_chart = _LineChart("Success rate per version", "%")
         self.latency_chart = _LineChart("p95 latency per version", "ms")
         # Without outcomes an axis of "1 1 1 0 0 0" looked like a bug: say what is awaited.
-        self.empty_label = QLabel(
+        self.empty_label = empty_note(
             self.tr(
                 "No outcomes recorded yet. The charts show each version's success rate and "
                 "p95 latency once clients report calls: serve the registry (Serve above) and "
                 "send outcomes with the token it prints."
-            )
+            ),
+            "chartsEmpty",
         )
-        self.empty_label.setObjectName("chartsEmpty")
-        self.empty_label.setWordWrap(True)
-        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.empty_label.setEnabled(False)
         self.empty_label.setMinimumHeight(60)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
