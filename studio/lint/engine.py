@@ -344,6 +344,8 @@ class Linter:
             for i, tool in enumerate(registry.tools):
                 if forked is None or i % FORK_EVERY != FORK_EVERY - 1:
                     self._check_tool(tool, ctx)
+            # The registry rules need no pair: run here while the child still works.
+            registry_found = self._registry_findings(ctx) if forked is not None else None
             work = forked.result() if forked is not None else None
             if work is not None:
                 for name, (found, scores) in work.checked.items():
@@ -356,7 +358,7 @@ class Linter:
                 self._forked_pairs = work.pairs if work is not None else None
                 if self._forked_pairs is None:
                     self._ambiguity = self._build_ambiguity(registry.tools)
-            self.report = self._assemble(ctx)
+            self.report = self._assemble(ctx, registry_found)
         flush_token_cache()
 
     # ------------------------------------------------------------ public
@@ -523,12 +525,20 @@ class Linter:
                     return s
         return None
 
-    def _assemble(self, ctx: LintContext) -> LintReport:
+    def _registry_findings(self, ctx: LintContext) -> list[Finding]:
+        """Configuration problems and the registry rules' findings (pair rules aside)."""
         found: list[Finding] = []
         for problem in self._config_problems:
             found.append(Finding(CONFIG_INVALID, "config", Severity.WARNING, None, "", problem))
         for rule in self._registry_rules:
             self._run(rule, (self._registry, ctx), None, found)
+        return found
+
+    def _assemble(
+        self, ctx: LintContext, registry_found: list[Finding] | None = None
+    ) -> LintReport:
+        """The report; ``registry_found`` is :meth:`_registry_findings` when already run."""
+        found = registry_found if registry_found is not None else self._registry_findings(ctx)
         pairs: list[SimilarPair] = []
         pos = {name: i for i, name in enumerate(self._order)}
         if self._ambiguity is not None:
