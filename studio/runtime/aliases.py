@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["NamePlan", "alias_words", "map_names", "map_planned", "rename_alias"]
+__all__ = ["NamePlan", "Rename", "alias_words", "map_names", "map_planned", "rename_aliases"]
 
 
 def alias_words(key: str, target: str, path: str) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -32,25 +32,41 @@ def alias_words(key: str, target: str, path: str) -> tuple[dict[str, Any], dict[
     )
 
 
-def rename_alias(
-    value: dict[str, Any],
-    key: str,
-    target: str,
-    changes: list[dict[str, Any]],
-    words: tuple[dict[str, Any], dict[str, Any]],
+Rename = tuple[str, str, tuple[dict[str, Any], dict[str, Any]]]
+"""An alias key, its property and :func:`alias_words` of the two."""
+
+
+def rename_aliases(
+    value: dict[str, Any], renames: list[Rename | None], changes: list[dict[str, Any]]
 ) -> None:
-    """Move ``value[key]`` to ``value[target]``; drop it when ``target`` is already set.
+    """Move each alias key's value to its property, in order; None entries are skipped.
 
     The model's own spelling of a property wins over an alias of it: two values
     for one property leave the property's value and say the alias was dropped.
-    ``words`` are :func:`alias_words` (a plan keeps them; a copy is noted).
+    The words of each change are copied (a plan keeps them for the next call).
     """
-    item = value.pop(key)
-    if target in value:
-        changes.append(words[1].copy())
-        return
-    value[target] = item
-    changes.append(words[0].copy())
+    for rename in renames:
+        if rename is None:
+            continue
+        key, target, words = rename
+        item = value.pop(key)
+        if target in value:
+            changes.append(words[1].copy())
+        else:
+            value[target] = item
+            changes.append(words[0].copy())
+
+
+def _renames(
+    value: dict[str, Any], props: Any, lookup: dict[str, str], path: str
+) -> list[Rename | None]:
+    """The alias keys of ``value`` (those not in ``props`` that ``lookup`` knows), in order."""
+    renames: list[Rename | None] = []
+    for key in [k for k in value if k not in props]:
+        target = lookup.get(key) or lookup.get(key.lower())
+        if target is not None:
+            renames.append((key, target, alias_words(key, target, path)))
+    return renames
 
 
 def map_names(value: Any, schema: Any, path: str, changes: list[dict[str, Any]]) -> Any:
@@ -66,12 +82,7 @@ def map_names(value: Any, schema: Any, path: str, changes: list[dict[str, Any]])
                 for alias in sub.get("x-aliases") or ():
                     lookup[alias] = name
                     lookup.setdefault(alias.lower(), name)
-        for key in list(value):
-            if key in props:
-                continue
-            target = lookup.get(key) or lookup.get(key.lower())
-            if target is not None:
-                rename_alias(value, key, target, changes, alias_words(key, target, path))
+        rename_aliases(value, _renames(value, props, lookup, path), changes)
         for key, sub in props.items():
             if key in value:
                 value[key] = map_names(value[key], sub, f"{path}.{key}", changes)
@@ -158,11 +169,7 @@ def map_planned(value: Any, plan: NamePlan, path: str, changes: list[dict[str, A
     """:func:`map_names` on a planned schema: the same changes in the same order."""
     props = plan.props
     if props is not None and isinstance(value, dict):
-        lookup = plan.lookup
-        for key in [k for k in value if k not in props]:
-            target = lookup.get(key) or lookup.get(key.lower())
-            if target is not None:
-                rename_alias(value, key, target, changes, alias_words(key, target, path))
+        rename_aliases(value, _renames(value, props, plan.lookup, path), changes)
         for key, sub in props.items():
             if sub is not None and key in value:
                 value[key] = map_planned(value[key], sub, f"{path}.{key}", changes)

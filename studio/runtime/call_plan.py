@@ -17,7 +17,14 @@ from typing import Any
 
 import orjson
 
-from studio.runtime.aliases import NamePlan, alias_words, map_names, map_planned, rename_alias
+from studio.runtime.aliases import (
+    NamePlan,
+    Rename,
+    alias_words,
+    map_names,
+    map_planned,
+    rename_aliases,
+)
 from studio.runtime.coerce import CoercePlan, Note, coerce_planned
 from studio.runtime.validators import is_plain_json
 
@@ -101,7 +108,8 @@ class CallPlan:
             be one) when the property can only map an enum synonym, else None
             (its value goes to :func:`map_planned`).
         coercions: Property → its coercion plan; ``settled`` property → the
-            Python types a leaf's value may already have (no coercion to try).
+            Python types a leaf's value may already have (no coercion to try);
+            ``strings`` the leaves a string settles.
     """
 
     __slots__ = (
@@ -111,6 +119,7 @@ class CallPlan:
         "lookup",
         "props",
         "settled",
+        "strings",
         "visits",
     )
 
@@ -131,10 +140,10 @@ class CallPlan:
         self.settled = {
             name: sub.exact for name, sub in coercions.props.items() if sub.leaf and sub.types
         }
+        self.strings = frozenset(name for name, exact in self.settled.items() if str in exact)
         # What the same misspelling or synonym led to last time: the target and the
         # words of its change (models repeat themselves; a change costs ~1 µs to word).
-        self._rename_words: dict[str, tuple[str, tuple[dict[str, Any], dict[str, Any]]] | None]
-        self._rename_words = {}
+        self._rename_words: dict[str, Rename | None] = {}
         self._enum_words: dict[tuple[str, str], tuple[Any, dict[str, Any] | None]] = {}
 
     @classmethod
@@ -159,10 +168,8 @@ class CallPlan:
         props = self.props
         if not props.keys() >= args.keys():
             known = self._rename_words
-            for key in [k for k in args if k not in props]:
-                rename = known[key] if key in known else self._rename(key)
-                if rename is not None:
-                    rename_alias(args, key, rename[0], changes, rename[1])
+            renames = [known[k] if k in known else self._rename(k) for k in args if k not in props]
+            rename_aliases(args, renames, changes)
         for name, sub, members in self.visits:
             if name not in args:
                 continue
@@ -175,6 +182,8 @@ class CallPlan:
                 if change is not None:
                     changes.append(change.copy())
         notes: list[Note] = []
+        if self.strings.issuperset(args) and _STR.issuperset(map(type, args.values())):
+            return args, changes, notes  # strings where strings are wanted: nothing to coerce
         coercions, settled = self.coercions, self.settled
         for key, item in args.items():  # values are replaced, never added: iterating is safe
             exact = settled.get(key)
@@ -186,10 +195,10 @@ class CallPlan:
             args[key] = coerce_planned(item, plan, f"$.{key}", notes)
         return args, changes, notes
 
-    def _rename(self, key: str) -> tuple[str, tuple[dict[str, Any], dict[str, Any]]] | None:
+    def _rename(self, key: str) -> Rename | None:
         """The property ``key`` is an alias of, with the words of renaming it; remembered."""
         target = self.lookup.get(key) or self.lookup.get(key.lower())
-        rename = None if target is None else (target, alias_words(key, target, "$"))
+        rename = None if target is None else (key, target, alias_words(key, target, "$"))
         _remember(self._rename_words, key, rename)
         return rename
 

@@ -65,7 +65,10 @@ class FillPlan:
             return changes, _broken_contract(tool, self.broken)
         for f in self.injections:
             name = f.name
-            targets = _targets(args, f.parents, "$") if f.parents else _root(args)
+            if f.parents:
+                targets = _targets(args, f.parents, "$")
+            else:
+                targets = [(args, "$")] if isinstance(args, dict) else []
             for parent, where in targets:
                 path = f.root_path if where == "$" else f"{where}.{name}"
                 if name in parent:
@@ -128,10 +131,6 @@ def _missing_value(field: str, source: str) -> ToolError:
         "supplied in the arguments.",
         details={"field": field, "context_path": source},
     )
-
-
-def _root(args: Any) -> tuple[tuple[dict[str, Any], str], ...]:
-    return ((args, "$"),) if isinstance(args, dict) else ()
 
 
 def _targets(value: Any, path: tuple[str, ...], where: str) -> list[tuple[dict[str, Any], str]]:

@@ -237,9 +237,15 @@ class ArgumentPipeline:
                 turns it copied).
         """
         out = Prepared(call)
-        parsed = self._parse(call, out)
-        if out.error is not None:
-            return out
+        raw = call.arguments
+        parsed = parse_object(raw) if type(raw) is str else None
+        if parsed is not None:  # (1) a JSON object as written: nothing to repair
+            out.parsed = parsed
+            out.steps.append(_PARSED)
+        else:
+            parsed = self._parse(call, out)
+            if out.error is not None:
+                return out
         # (2) resolve the tool name
         tool = self.tools.get(call.name)
         if tool is None:
@@ -320,15 +326,9 @@ class ArgumentPipeline:
         return out
 
     def _parse(self, call: ToolCallPart, out: Prepared) -> Any:
-        """Step 1: the parsed arguments; on failure ``out.error`` says why."""
-        raw = call.arguments
-        parsed = parse_object(raw) if type(raw) is str else None
-        if parsed is not None:  # a JSON object as written: nothing to repair
-            out.parsed = parsed
-            out.steps.append(_PARSED)
-            return parsed
+        """Step 1 the long way (repairs, errors): the parsed arguments, or ``out.error``."""
         try:
-            parsed, repairs = parse_arguments(raw)
+            parsed, repairs = parse_arguments(call.arguments)
         except ArgumentsParseError as exc:
             out.steps.append(StepRecord(1, "parse", False))
             out.error = ToolError(
