@@ -758,3 +758,11 @@ def test_provider_fields_of_the_wrong_type(
         assert code == 0, err
         assert fragment in out
         assert max(len(line) for line in out.splitlines()) < 300
+
+
+def test_a_card_url_without_a_registry_is_refused_before_any_request(
+    db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Before: the card was fetched first (a 10 s wait on a silent host), then refused."""
+    code, _, err = run(capsys, "--db", db, "import", "--url", "http://127.0.0.1:9/")
+    assert_refused(code, err, "--registry NAME")

@@ -133,6 +133,8 @@ def _import_card(
     from studio.agents.card import fetch_card, read_card_file
     from studio.agents.model import AgentCardError
 
+    if not args.registry:  # before the fetch: a missing flag costs no request
+        raise UsageError("name the registry to add the agent to: --registry NAME")
     try:
         if url is not None:
             if not url.startswith(("http://", "https://")):
