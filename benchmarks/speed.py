@@ -258,11 +258,17 @@ def row_pipeline(quick: bool, tmp: Path) -> list[Row]:
     call = ToolCallPart("c1", "query_invoices", raw)
     prepared = pipeline.prepare(call)
     assert prepared.ok, prepared.error
+    # A call needing no repair but the injection every call of this tool gets (shown, not judged).
+    valid = ToolCallPart("c2", "query_invoices", json.dumps(
+        {k: v for k, v in prepared.arguments.items() if k != "employee_id"}))  # fmt: skip
+    assert pipeline.prepare(valid).ok
+    # The references validate the arguments the studio prepared (same schema, same object).
     schema, arguments = pipeline.tools["query_invoices"].schema, prepared.arguments
     python = Draft202012Validator(schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
     rust = jsonschema_rs.validator_for(schema, validate_formats=True)
     subjects: dict[str, Callable[[], object]] = {
         "studio": lambda: pipeline.prepare(call),
+        "studio, valid call": lambda: pipeline.prepare(valid),
         "jsonschema": lambda: list(python.iter_errors(arguments)),
         "jsonschema-rs": lambda: rust.is_valid(arguments),
     }
@@ -280,10 +286,11 @@ def row_pipeline(quick: bool, tmp: Path) -> list[Row]:
     return [
         Row(
             "argument pipeline per call (typical schema)",
-            f"{s:.0f} µs",
+            f"{s:.1f} µs (a call needing no repair: {us['studio, valid call']:.1f} µs)",
             f"compiled `jsonschema` {us['jsonschema']:.0f} µs; `jsonschema-rs` "
             f"{us['jsonschema-rs']:.2f} µs",
-            f"{s / us['jsonschema']:.2f}× / {s / us['jsonschema-rs']:.0f}×",
+            f"{s / us['jsonschema']:.2f}× / {s / us['jsonschema-rs']:.0f}× "
+            f"(no repair: {us['studio, valid call'] / us['jsonschema-rs']:.0f}×)",
             "≤ 50 µs, ≤ 40× jsonschema-rs",
             s <= 50 and s / us["jsonschema-rs"] <= 40,
         )
