@@ -118,6 +118,43 @@ def new_text_part(text: str) -> TextPart:
     return part
 
 
+_CALL_SLOTS = vars(ToolCallPart)
+_RESULT_SLOTS = vars(ToolResultPart)
+_CALL_SETTERS = tuple(_CALL_SLOTS[f].__set__ for f in ("id", "name", "arguments", "extra", "kind"))
+_RESULT_SETTERS = tuple(
+    _RESULT_SLOTS[f].__set__ for f in ("id", "content", "is_error", "name", "extra", "kind")
+)
+
+
+def new_tool_call(
+    call_id: str, name: str, arguments: str | dict[str, JSONValue], extra: dict[str, JSONValue]
+) -> ToolCallPart:
+    """``ToolCallPart(call_id, name, arguments, extra)`` the way :func:`new_message` builds one."""
+    part = _new(ToolCallPart)
+    set_id, set_name, set_arguments, set_extra, set_kind = _CALL_SETTERS
+    set_id(part, call_id)
+    set_name(part, name)
+    set_arguments(part, arguments)
+    set_extra(part, extra)
+    set_kind(part, "tool_call")
+    return part
+
+
+def new_tool_result(
+    call_id: str, content: str, is_error: bool, name: str, extra: dict[str, JSONValue]
+) -> ToolResultPart:
+    """``ToolResultPart(call_id, content, is_error, name, extra)``, as :func:`new_tool_call`."""
+    part = _new(ToolResultPart)
+    set_id, set_content, set_is_error, set_name, set_extra, set_kind = _RESULT_SETTERS
+    set_id(part, call_id)
+    set_content(part, content)
+    set_is_error(part, is_error)
+    set_name(part, name)
+    set_extra(part, extra)
+    set_kind(part, "tool_result")
+    return part
+
+
 def part_to_dict(part: Part) -> dict[str, JSONValue]:
     """JSON form of a part (the studio's own session format)."""
     if isinstance(part, TextPart):

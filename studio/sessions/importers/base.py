@@ -307,7 +307,7 @@ def decode_arguments(raw: Any, path: str, reader: Reader, *, want: str) -> str |
         return raw
     if not isinstance(raw, str):
         raise Rejected(path, f"arguments must be a JSON string or object, not {_kind(raw)}")
-    if want == "string" and _plain_json_string(raw):
+    if want == "string" and plain_json_arguments(raw):
         return raw  # the usual case: decoded only to see that it is JSON, not a string
     text = raw
     try:
@@ -349,8 +349,8 @@ def has_long_number(text: str) -> bool:
     return _LONG_NUMBER in text.encode("utf-8", "surrogatepass").translate(_DIGITS_AS_ZERO)
 
 
-def _plain_json_string(raw: str) -> bool:
-    """Arguments the string form keeps as they are, told without the safe loader.
+def plain_json_arguments(raw: str) -> bool:
+    """Arguments (a JSON string) the string form keeps as they are, told without the safe loader.
 
     True when orjson decodes ``raw`` to something other than a string (so not
     double-encoded) and it cannot nest past ``MAX_DEPTH``. What orjson decodes the
