@@ -766,3 +766,45 @@ def test_a_card_url_without_a_registry_is_refused_before_any_request(
     """Before: the card was fetched first (a 10 s wait on a silent host), then refused."""
     code, _, err = run(capsys, "--db", db, "import", "--url", "http://127.0.0.1:9/")
     assert_refused(code, err, "--registry NAME")
+
+
+def _damaged_zip(path: Path, damage: str) -> Path:
+    """A one-skill zip damaged in one way (flags and fields patched in its bytes)."""
+    import struct
+    import warnings
+
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("demo/SKILL.md", GOOD_SKILL)
+        if damage == "twice":
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # zipfile warns about the duplicate name
+                archive.writestr("demo/SKILL.md", "---\nname: demo\ndescription: twin\n---\n")
+    data = bytearray(path.read_bytes())
+    central = data.find(b"PK\x01\x02")
+    if damage == "encrypted":
+        data[6] |= 1
+        data[central + 8] |= 1
+    elif damage == "crc":
+        data[data.find(b"Body")] = ord("X")
+    elif damage == "method":
+        data[8:10] = struct.pack("<H", 99)
+        data[central + 10 : central + 12] = struct.pack("<H", 99)
+    path.write_bytes(bytes(data))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("damage", "expected"),
+    [
+        ("encrypted", "is encrypted"),  # before: a RuntimeError traceback
+        ("crc", "Bad CRC-32"),  # before: a BadZipFile traceback
+        ("method", "compression method is not supported"),  # before: NotImplementedError
+        ("twice", "appears twice in the zip"),  # before: the last copy silently won
+    ],
+)
+def test_damaged_skill_zips_are_refused_in_one_line(
+    damage: str, expected: str, tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _damaged_zip(tmp_path / f"{damage}.zip", damage)
+    code, _, err = run(capsys, "--db", db, "import", str(path), "--registry", "r")
+    assert_refused(code, err, f"{damage}.zip:demo/SKILL.md", expected)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import stat
 import zipfile
+import zlib
 from pathlib import Path, PurePosixPath
 
 from studio.skills.model import (
@@ -179,9 +180,17 @@ def read_skills_zip(path: Path) -> list[tuple[str, Skill]]:
                 raise SkillError(f"{shown}: is a symbolic link (refused)")
             if any(part in SKIPPED_DIRS for part in rel.split("/")) or rel.startswith("__MACOSX/"):
                 continue
+            if rel in entries:  # which copy counts would depend on the reader
+                raise SkillError(f"{shown}: appears twice in the zip (refused)")
             budget.take(info.file_size, shown)
-            with archive.open(info) as handle:
-                data = handle.read(MAX_FILE_BYTES + 1)
+            try:
+                with archive.open(info) as handle:
+                    data = handle.read(MAX_FILE_BYTES + 1)
+            except (RuntimeError, NotImplementedError, EOFError, OSError, zlib.error,
+                    zipfile.BadZipFile, ValueError) as exc:  # fmt: skip
+                # Encrypted, an unknown compression method, a bad CRC, a cut stream.
+                reason = " ".join(str(exc).split()) or type(exc).__name__
+                raise SkillError(f"{shown}: cannot be read from the zip ({reason})") from None
             budget.take(max(0, len(data) - info.file_size), shown)
             if len(data) > MAX_FILE_BYTES:
                 raise SkillError(f"{shown}: inflates past {MAX_FILE_BYTES:,} bytes (refused)")
