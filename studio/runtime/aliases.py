@@ -12,7 +12,15 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["NamePlan", "Rename", "alias_words", "map_names", "map_planned", "rename_aliases"]
+__all__ = [
+    "NamePlan",
+    "Rename",
+    "alias_renames",
+    "alias_words",
+    "map_names",
+    "map_planned",
+    "rename_aliases",
+]
 
 
 def alias_words(key: str, target: str, path: str) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -57,7 +65,7 @@ def rename_aliases(
             changes.append(words[0].copy())
 
 
-def _renames(
+def alias_renames(
     value: dict[str, Any], props: Any, lookup: dict[str, str], path: str
 ) -> list[Rename | None]:
     """The alias keys of ``value`` (those not in ``props`` that ``lookup`` knows), in order."""
@@ -82,7 +90,7 @@ def map_names(value: Any, schema: Any, path: str, changes: list[dict[str, Any]])
                 for alias in sub.get("x-aliases") or ():
                     lookup[alias] = name
                     lookup.setdefault(alias.lower(), name)
-        rename_aliases(value, _renames(value, props, lookup, path), changes)
+        rename_aliases(value, alias_renames(value, props, lookup, path), changes)
         for key, sub in props.items():
             if key in value:
                 value[key] = map_names(value[key], sub, f"{path}.{key}", changes)
@@ -169,7 +177,7 @@ def map_planned(value: Any, plan: NamePlan, path: str, changes: list[dict[str, A
     """:func:`map_names` on a planned schema: the same changes in the same order."""
     props = plan.props
     if props is not None and isinstance(value, dict):
-        rename_aliases(value, _renames(value, props, plan.lookup, path), changes)
+        rename_aliases(value, alias_renames(value, props, plan.lookup, path), changes)
         for key, sub in props.items():
             if sub is not None and key in value:
                 value[key] = map_planned(value[key], sub, f"{path}.{key}", changes)

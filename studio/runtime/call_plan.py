@@ -19,8 +19,7 @@ import orjson
 
 from studio.runtime.aliases import (
     NamePlan,
-    Rename,
-    alias_words,
+    alias_renames,
     map_names,
     map_planned,
     rename_aliases,
@@ -97,6 +96,10 @@ def is_plain_object(args: dict[str, Any]) -> bool:
     return True
 
 
+_Layout = tuple[tuple[tuple[str, str], ...], tuple[dict[str, Any], ...]]
+"""(argument key, the key whose value it gets) in order, and the words of the renames."""
+
+
 class CallPlan:
     """What steps 3 and 4 read at the top level of one tool's arguments.
 
@@ -114,7 +117,7 @@ class CallPlan:
 
     __slots__ = (
         "_enum_words",
-        "_rename_words",
+        "_layouts",
         "coercions",
         "lookup",
         "props",
@@ -141,9 +144,9 @@ class CallPlan:
             name: sub.exact for name, sub in coercions.props.items() if sub.leaf and sub.types
         }
         self.strings = frozenset(name for name, exact in self.settled.items() if str in exact)
-        # What the same misspelling or synonym led to last time: the target and the
-        # words of its change (models repeat themselves; a change costs ~1 µs to word).
-        self._rename_words: dict[str, Rename | None] = {}
+        # What the same keys or the same synonym led to last time: the layout or the
+        # target, and the words of the changes (a change costs ~1 µs to word).
+        self._layouts: dict[tuple[str, ...], _Layout] = {}
         self._enum_words: dict[tuple[str, str], tuple[Any, dict[str, Any] | None]] = {}
 
     @classmethod
@@ -159,17 +162,19 @@ class CallPlan:
         self, parsed: dict[str, Any]
     ) -> tuple[dict[str, Any], list[dict[str, Any]], list[Note]]:
         """Steps 3 and 4 on a copy of ``parsed``: the copy, step 3's changes, step 4's notes."""
-        args = parsed.copy()
-        if not _SCALARS.issuperset(map(type, parsed.values())):
-            for key, value in parsed.items():
+        props = self.props
+        if props.keys() >= parsed.keys():
+            args = parsed.copy()
+            changes: list[dict[str, Any]] = []
+        else:  # aliases: laid out once per sequence of keys (models repeat themselves)
+            keys = tuple(parsed)
+            layout = self._layouts.get(keys) or self._layout(keys)
+            args = {key: parsed[source] for key, source in layout[0]}
+            changes = [words.copy() for words in layout[1]]
+        if not _SCALARS.issuperset(map(type, args.values())):
+            for key, value in args.items():  # values replaced, none added: iterating is safe
                 if type(value) not in _SCALARS:
                     args[key] = copy_arguments(value)
-        changes: list[dict[str, Any]] = []
-        props = self.props
-        if not props.keys() >= args.keys():
-            known = self._rename_words
-            renames = [known[k] if k in known else self._rename(k) for k in args if k not in props]
-            rename_aliases(args, renames, changes)
         for name, sub, members in self.visits:
             if name not in args:
                 continue
@@ -195,12 +200,18 @@ class CallPlan:
             args[key] = coerce_planned(item, plan, f"$.{key}", notes)
         return args, changes, notes
 
-    def _rename(self, key: str) -> Rename | None:
-        """The property ``key`` is an alias of, with the words of renaming it; remembered."""
-        target = self.lookup.get(key) or self.lookup.get(key.lower())
-        rename = None if target is None else (key, target, alias_words(key, target, "$"))
-        _remember(self._rename_words, key, rename)
-        return rename
+    def _layout(self, keys: tuple[str, ...]) -> _Layout:
+        """Where the value of each key goes once aliases are renamed, and the words of it.
+
+        The renames are made on a dict of the keys themselves, so the layout is
+        what :func:`rename_aliases` makes of arguments with these keys.
+        """
+        sources = {key: key for key in keys}
+        said: list[dict[str, Any]] = []
+        rename_aliases(sources, alias_renames(sources, self.props, self.lookup, "$"), said)
+        layout = (tuple(sources.items()), tuple(said))
+        _remember(self._layouts, keys, layout)
+        return layout
 
     def _map(self, name: str, plan: NamePlan, value: str) -> tuple[Any, dict[str, Any] | None]:
         """The enum value ``value`` maps to and the words of the change; remembered."""
