@@ -3060,7 +3060,7 @@ PATH_TO_PASS_THROUGH</translation>
     </message>
     <message>
         <source>Already published: publish new versions from the Editor</source>
-        <translation>已发布：请在编辑器中发布新版本</translation>
+        <translation type="vanished">已发布：请在编辑器中发布新版本</translation>
     </message>
     <message>
         <source>Set canary…</source>

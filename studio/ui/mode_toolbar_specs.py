@@ -277,6 +277,7 @@ DIFF = ModeSpec(
         ),
     ),
     signals=lambda v: (v.diffShown, v.tool_list.selectionModel().currentChanged),
+    hosted=lambda v: v.show_action_rows(False),
 )
 
 
@@ -316,11 +317,7 @@ RELEASE = ModeSpec(
             enabled=lambda v: (
                 not v.empty_state.isHidden() and not v.empty_publish_button.isHidden()
             ),
-            why=str(
-                QT_TRANSLATE_NOOP(
-                    "ModeToolbars", "Already published: publish new versions from the Editor"
-                )
-            ),
+            hidden_when_off=True,  # once published, new versions come from the Editor
         ),
         Command(
             "release_set_canary",
@@ -408,4 +405,5 @@ RELEASE = ModeSpec(
         ),
     ),
     signals=lambda v: (v.changed, v.tabs.currentChanged),
+    hosted=lambda v: v.show_action_rows(False),
 )

@@ -58,6 +58,7 @@ class Command:
         why: The tooltip while disabled: what is missing (idem).
         shortcut: A key sequence, only where no other action or button uses it.
         low_priority: Icon only beside text labels (steps of a replay, say).
+        hidden_when_off: Shown only while it can be done (the first Publish).
         children: A menu of commands instead of one (the parent does nothing itself).
         menu: The view's own menu, shown as this action's menu (the button, if
             given, only says whether it is enabled).
@@ -73,6 +74,7 @@ class Command:
     why: str = ""
     shortcut: str = ""
     low_priority: bool = False
+    hidden_when_off: bool = False
     children: tuple[Command, ...] = ()
     menu: Callable[[View], QMenu] | None = None
 
@@ -244,6 +246,8 @@ class ModeToolbar(QObject):
             action = self.actions[name]
             on = self._enabled(command, view)
             action.setEnabled(on)
+            if command.hidden_when_off:
+                action.setVisible(on)
             if command.button is not None and view is not None:
                 button = command.button(view)
                 action.setCheckable(button.isCheckable())

@@ -157,7 +157,8 @@ def test_release_on_an_unpublished_registry_says_why_and_offers_publish(qtbot, w
     qtbot.waitUntil(lambda: window.current_document().name == "order-service")
     window.show_release()
     assert canary.isEnabled() and "no published version" not in canary.toolTip()
-    assert not publish.isEnabled()
+    assert not publish.isEnabled() and not publish.isVisible()  # published: from the Editor
+    assert not view.promote_button.isVisible()  # the toolbar carries the channel buttons
     assert not action(window, "release_promote").isEnabled()  # no canary yet
     assert "set a canary first" in action(window, "release_promote").toolTip()
     action(window, "release_simulate").trigger()
@@ -181,7 +182,7 @@ def test_diff_steps_through_changed_tools_and_exports_the_report(qtbot, window, 
         assert view.tool_list.currentIndex().row() == 1 and prev.isEnabled()
         prev.trigger()
         assert view.tool_list.currentIndex().row() == 0
-    assert action(window, "diff_swap").isEnabled()
+    assert action(window, "diff_swap").isEnabled() and not view.swap_button.isVisible()
     target = tmp_path / "report.md"
     view.choose_file = lambda *_args: str(target)
     export = action(window, "diff_export")

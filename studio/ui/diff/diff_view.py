@@ -219,6 +219,14 @@ class DiffView(QWidget):
         layout.addWidget(self.splitter, 1)
         self._update_buttons()
 
+    def show_action_rows(self, shown: bool) -> None:
+        """Show or hide the buttons a toolbar also carries (Swap, the exports).
+
+        They keep working while hidden: the main window's toolbar goes through them.
+        """
+        for button in (self.swap_button, self.export_md_button, self.export_json_button):
+            button.setVisible(shown)
+
     # ------------------------------------------------------------------ choosing sides
 
     def set_registry(self, registry: str | None) -> None:

@@ -180,6 +180,15 @@ class ReleaseView(QWidget):
         self.serve_check.toggled.connect(self.set_serving)
         self._update_buttons()
 
+    def show_action_rows(self, shown: bool) -> None:
+        """Show or hide the channel buttons a toolbar also carries (Serve and its URL stay).
+
+        They keep working while hidden: the main window's toolbar goes through them.
+        """
+        for button in (self.set_canary_button, self.promote_button,
+                       self.rollback_canary_button, self.rollback_stable_button):  # fmt: skip
+            button.setVisible(shown)
+
     # ------------------------------------------------------------------ state
 
     def set_registry(self, registry: str | None) -> None:
