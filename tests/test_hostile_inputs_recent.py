@@ -808,3 +808,23 @@ def test_damaged_skill_zips_are_refused_in_one_line(
     path = _damaged_zip(tmp_path / f"{damage}.zip", damage)
     code, _, err = run(capsys, "--db", db, "import", str(path), "--registry", "r")
     assert_refused(code, err, f"{damage}.zip:demo/SKILL.md", expected)
+
+
+def test_an_openapi_ref_bomb_is_cut_not_expanded(
+    tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ten properties each referring to the next schema, nine deep: 10^9 values as a tree.
+
+    Before: the import ran past a minute (the contract checks walked the inlined tree).
+    """
+    schemas: dict[str, object] = {}
+    for i in range(9):
+        following = {"$ref": f"#/components/schemas/S{i + 1}"} if i < 8 else {"type": "string"}
+        schemas[f"S{i}"] = {"type": "object", "properties": {f"p{j}": following for j in range(10)}}
+    body = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/S0"}}}}
+    doc = _doc({"/p": {"post": {**_OP, "requestBody": body}}}, components={"schemas": schemas})
+    path = tmp_path / "bomb.json"
+    path.write_text(json.dumps(doc))
+    code, out, err = run(capsys, "--db", db, "import", str(path), "--registry", "x")
+    assert code == 0, err
+    assert "requestBody: the schema expands past 200,000 values through its $refs" in out

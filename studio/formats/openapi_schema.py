@@ -41,6 +41,26 @@ _SCHEMA_ONE = (*SCHEMA_SINGLES, "additionalItems")  # OpenAPI 3.0 documents stil
 MAX_REF_DEPTH = 12
 
 
+MAX_SCHEMA_VALUES = 200_000
+"""How many values (objects, arrays, scalars) one inlined schema may hold as a tree."""
+
+
+def _grows_past(value: Any, limit: int) -> bool:
+    """True when ``value`` walked as a tree (shared parts counted each time) exceeds ``limit``."""
+    stack = [value]
+    seen = 0
+    while stack:
+        item = stack.pop()
+        seen += 1
+        if seen > limit:
+            return True
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
 @dataclass
 class Refs:
     """Local ``$ref`` resolution over one OpenAPI document.
@@ -92,8 +112,21 @@ class Refs:
         return value
 
     def schema(self, schema: Any, where: str, mode: str) -> dict[str, Any]:
-        """``schema`` self-contained and in 2020-12; ``mode`` is ``input`` or ``output``."""
+        """``schema`` self-contained and in 2020-12; ``mode`` is ``input`` or ``output``.
+
+        Inlined references share their converted value, so the result is small in
+        memory; but everything after the import walks it as a tree. One past
+        :data:`MAX_SCHEMA_VALUES` values as a tree (ten properties each referring
+        to the next schema, nine deep: 10^9) is cut to ``{}`` with a note.
+        """
         converted = self._convert(schema, where, mode, ())
+        if _grows_past(converted, MAX_SCHEMA_VALUES):
+            message = (
+                f"the schema expands past {MAX_SCHEMA_VALUES:,} values through its $refs; "
+                "cut to {}"
+            )
+            self.notes.append(Note(where, message, "lost"))
+            return {"description": "not expanded: too large once its $refs are inlined"}
         return converted if isinstance(converted, dict) else {}
 
     def _convert(self, schema: Any, where: str, mode: str, stack: tuple[str, ...]) -> Any:
