@@ -62,5 +62,9 @@ class CoalescingTransport:
         self._head = None
         self._transport.abort()
 
+    def is_closing(self) -> bool:
+        # Asked several times a request: a method of its own, not a __getattr__ miss.
+        return self._transport.is_closing()
+
     def __getattr__(self, name: str) -> Any:
         return getattr(self._transport, name)

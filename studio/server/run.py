@@ -163,13 +163,22 @@ class _GuardMixin:
             self.transport.close()
 
     def data_received(self, data: bytes) -> None:
-        waiting = self._waiting_for_head()
-        if waiting or (self.cycle is not None and self.cycle.response_complete):
-            self._arm_head_timer()  # a new request starts with these bytes
+        cycle = self.cycle
+        if self._head_timer is None and (
+            cycle is None or cycle is self._head_cycle or cycle.response_complete
+        ):
+            # A new request starts with these bytes; its deadline counts from now.
+            self._head_cycle = cycle
+            self._head_bytes = 0
+            started = True
+        else:
+            started = False
         super().data_received(data)  # type: ignore[misc]
         if self.transport.is_closing():
             self._cancel_head_timer()
         elif self._waiting_for_head():
+            if started:  # armed only when the head did not come whole in one read
+                self._head_timer = self.loop.call_later(self.header_timeout, self._head_timeout)
             self._head_bytes += len(data)
             if self._head_bytes > self.max_header_bytes:
                 self._cancel_head_timer()
