@@ -828,3 +828,21 @@ def test_an_openapi_ref_bomb_is_cut_not_expanded(
     code, out, err = run(capsys, "--db", db, "import", str(path), "--registry", "x")
     assert code == 0, err
     assert "requestBody: the schema expands past 200,000 values through its $refs" in out
+
+
+def test_skill_and_card_text_is_printed_as_one_inert_line(
+    tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Before: a description's line break split the listing and ESC[31m reached the terminal."""
+    folder = tmp_path / "pkg" / "demo"
+    folder.mkdir(parents=True)
+    text = '---\nname: demo\ndescription: "line one\\nline two \\e[31mRED"\n---\nBody\n'
+    (folder / "SKILL.md").write_text(text)
+    card = tmp_path / "card.json"
+    card.write_text(json.dumps({**GOOD_CARD, "url": "http://127.0.0.1:9/\x1b[2J", "name": "审计"}))
+    assert run(capsys, "--db", db, "import", str(folder.parent), "--registry", "r")[0] == 0
+    code, out, _ = run(capsys, "--db", db, "import", str(card), "--registry", "r")
+    assert code == 0 and "\x1b" not in out and "http://127.0.0.1:9/\\u001b[2J" in out
+    code, out, _ = run(capsys, "--db", db, "skills", "r")
+    assert code == 0 and "\x1b" not in out
+    assert "skill\tdemo\tline one\\nline two \\u001b[31mRED\t(no other files)" in out.splitlines()

@@ -132,6 +132,7 @@ def _import_card(
     from registry_db.skills import save_draft_skills
     from studio.agents.card import fetch_card, read_card_file
     from studio.agents.model import AgentCardError
+    from studio.skills.spec import shown
 
     if not args.registry:  # before the fetch: a missing flag costs no request
         raise UsageError("name the registry to add the agent to: --registry NAME")
@@ -149,5 +150,5 @@ def _import_card(
     save_draft_skills(store, registry, agents=[agent])
     skills = ", ".join(s.name or s.id for s in agent.skills) or "no skills"
     stream = "streaming" if agent.streaming else "no streaming"
-    print(f"added remote agent {agent.name} to {registry}: {agent.url} ({stream}; {skills})")
+    print(shown(f"added remote agent {agent.name} to {registry}: {agent.url} ({stream}; {skills})"))
     return 0

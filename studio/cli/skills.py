@@ -19,6 +19,7 @@ def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
 def _cmd_skills(store: RegistryStore, args: argparse.Namespace) -> int:
     from registry_db.errors import NotFoundError
     from studio.skills.catalogue import catalogue_cost
+    from studio.skills.spec import shown
 
     try:
         registry = store.draft_registry(args.registry)
@@ -31,10 +32,12 @@ def _cmd_skills(store: RegistryStore, args: argparse.Namespace) -> int:
     cost = catalogue_cost(registry.skills)
     for skill in registry.skills:
         files = ", ".join(rel for rel, _ in skill.files) or "no other files"
-        print(f"skill\t{skill.name}\t{skill.description}\t({files})")
+        # shown(): a description's line breaks, escape sequences or bidi overrides
+        # would otherwise break the columns or drive the terminal.
+        print(shown(f"skill\t{skill.name}\t{skill.description}\t({files})", keep_tabs=True))
     for agent in registry.agents:
         skills = ", ".join(s.name or s.id for s in agent.skills)
-        print(f"agent\t{agent.name}\t{agent.url}\t{skills}")
+        print(shown(f"agent\t{agent.name}\t{agent.url}\t{skills}", keep_tabs=True))
     if registry.skills:
         print(
             f"catalogue: {cost.resident} tokens resident (names and descriptions); bodies "

@@ -75,10 +75,27 @@ def visible(text: str) -> str:
     For messages printed to a terminal: a folder named with ``U+202E`` would
     otherwise reverse the rest of the line it is printed on.
     """
+    return shown(text)
+
+
+def shown(text: str, *, keep_tabs: bool = False) -> str:
+    """``text`` as one terminal line: line breaks, escape sequences (``ESC[31m``) and
+    invisible or direction-changing characters written as ``\\n`` / ``\\uXXXX``.
+
+    For what a package or card says about itself (a description, a URL) when a
+    command prints it; ``keep_tabs`` leaves the tabs of tab-separated output.
+    """
     if text.isascii() and text.isprintable():
         return text
+    special = {"\n": "\\n", "\r": "\\r"} if keep_tabs else {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
     return "".join(
-        f"\\u{ord(c):04x}" if unicodedata.category(c) in _HIDDEN_CATEGORIES else c for c in text
+        special.get(c)
+        or (
+            f"\\u{ord(c):04x}"
+            if unicodedata.category(c) in _HIDDEN_CATEGORIES and not (keep_tabs and c == "\t")
+            else c
+        )
+        for c in text
     )
 
 
