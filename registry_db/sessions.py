@@ -276,7 +276,8 @@ class SessionStore:
             self._conn.execute(
                 f"INSERT INTO sessions ({_SESSION_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (sid, registry, version, profile, title, system, _dumps({}), parent_session_id,
-                 None, "imported", now, now, source, _dumps(list(tools)), _dumps(meta)),
+                 None, "imported", now, now, source, _dumps(list(tools)),
+                 _dumps_fast(meta)),  # an import's meta holds every message's origin
             )  # fmt: skip
             self._conn.executemany(
                 "INSERT INTO messages (session_id, idx, run_id, message_json, created_at)"

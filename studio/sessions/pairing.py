@@ -379,7 +379,7 @@ def _turn_rules(
                             (where,) if where else (),
                         )
                     )
-            if following and len({p.id for _, _, p in following}) != len(turn_ids):
+            if following and len(direct) != len(turn_ids):
                 problems.append(
                     PairingProblem(
                         PairingKind.COUNT_MISMATCH,
