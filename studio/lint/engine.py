@@ -58,10 +58,11 @@ FORK_MIN_TOOLS = 500
 """Tools from which a ``parallel`` lint forks a child for part of the work
 (below, forking costs more than it saves)."""
 
-FORK_EVERY = 3
-"""A ``parallel`` lint's child checks every third tool (and builds the ambiguity
-index): the index is about a third of the child's share, so both processes end
-at about the same time on two cores."""
+FORKED_CATEGORIES = frozenset({"security"})
+"""Rule categories a ``parallel`` lint's child runs, for every tool, beside the
+ambiguity index. The security rules share one scan of each tool's text (and its
+matchers' warm-up, which only one process then pays); with the index that is
+about half the work, so both processes end together on two cores."""
 
 INTERNAL_RULE_ERROR = "internal-rule-error"
 CONFIG_INVALID = "lint-config-invalid"
@@ -259,7 +260,8 @@ def _gc_paused() -> Iterator[None]:
 class _ChildWork:
     """The share of a whole lint a forked child computed (see ``Linter(parallel=True)``)."""
 
-    checked: dict[str, tuple[list[Finding], ToolScores]]
+    found: dict[str, list[tuple[int, Finding]]]
+    """Per tool, the findings of the child's rules with each rule's index."""
     pairs: tuple[list[SimilarPair], list[tuple[str, Hit]]] | None
 
 
@@ -272,9 +274,10 @@ class Linter:
         config: The lint configuration; default: the one stored in the
             registry's settings (invalid entries become
             ``lint-config-invalid`` findings).
-        parallel: Fork a child that checks every :data:`FORK_EVERY`-th tool
-            and builds the pairwise ambiguity index while this process checks
-            the others, for registries of :data:`FORK_MIN_TOOLS` or more where
+        parallel: Fork a child that runs the rules of
+            :data:`FORKED_CATEGORIES` and builds the pairwise ambiguity index
+            while this process runs the other rules, for registries of
+            :data:`FORK_MIN_TOOLS` or more where
             :func:`~studio.lint.parallel.can_fork` (the command line; never in
             the GUI, which has threads). Same report.
 
@@ -330,30 +333,30 @@ class Linter:
         # state itself is built only if the registry is edited afterwards.
         self._forked_pairs: tuple[list[SimilarPair], list[tuple[str, Hit]]] | None = None
         self._pair_findings: dict[int, tuple[Hit, Finding]] = {}
+        # A forking lint's own rules' findings per tool, until the child's are merged in.
+        self._part_findings: dict[str, list[tuple[int, Finding]]] = {}
         with _gc_paused():
             ctx = self._context()
             forked: Forked[_ChildWork] | None = None
-            shared: list[ToolContract] = []
             if parallel and len(registry.tools) >= FORK_MIN_TOOLS and can_fork():
-                # Token counts first, here: the child's cost rules then find them in the
-                # per-tool memo and never open the disk cache this process holds open.
-                for tool in registry.tools:
-                    self._tokens[tool.name] = self._tool_tokens(tool)
-                shared = list(registry.tools[FORK_EVERY - 1 :: FORK_EVERY])
-                forked = Forked(lambda: self._child_work(registry.tools, shared, ctx))
-            for i, tool in enumerate(registry.tools):
-                if forked is None or i % FORK_EVERY != FORK_EVERY - 1:
+                # Forked first: token counts (and their disk cache) are this process's.
+                forked = Forked(lambda: self._child_work(registry.tools, ctx))
+            mine = self._indexed_rules(forked=False)
+            for tool in registry.tools:
+                if forked is None:
                     self._check_tool(tool, ctx)
+                else:
+                    self._check_part(tool, ctx, mine)
             # The registry rules need no pair: run here while the child still works.
             registry_found = self._registry_findings(ctx) if forked is not None else None
             work = forked.result() if forked is not None else None
-            if work is not None:
-                for name, (found, scores) in work.checked.items():
-                    self._tool_findings[name] = found
-                    self._scores[name] = scores
-            else:
-                for tool in shared:  # the child failed: its tools are checked here
-                    self._check_tool(tool, ctx)
+            if forked is not None:
+                theirs = self._indexed_rules(forked=True)
+                for tool in registry.tools:
+                    child = work.found.get(tool.name) if work is not None else None
+                    if child is None:  # the child failed: its rules run here
+                        child = self._rule_findings(tool, ctx, theirs)
+                    self._merge_part(tool.name, child)
             if self._pair_rules:
                 self._forked_pairs = work.pairs if work is not None else None
                 if self._forked_pairs is None:
@@ -432,15 +435,50 @@ class Linter:
         rules = {r.id: r for r in self._pair_rules}
         return pairs, list(_pair_hits(pairs, rules, state))
 
-    def _child_work(
-        self, tools: Iterable[ToolContract], shared: Iterable[ToolContract], ctx: LintContext
-    ) -> _ChildWork:
-        """What a forked child sends back: its tools' findings and scores, and the pairs."""
-        for tool in shared:
-            self._check_tool(tool, ctx)
-        checked = {t.name: (self._tool_findings[t.name], self._scores[t.name]) for t in shared}
+    def _child_work(self, tools: Iterable[ToolContract], ctx: LintContext) -> _ChildWork:
+        """What a forked child sends back: its rules' findings per tool, and the pairs."""
+        theirs = self._indexed_rules(forked=True)
+        found = {tool.name: self._rule_findings(tool, ctx, theirs) for tool in tools}
         pairs = self._pairs_and_hits(tools) if self._pair_rules else None
-        return _ChildWork(checked, pairs)
+        return _ChildWork(found, pairs)
+
+    def _indexed_rules(self, *, forked: bool) -> list[tuple[int, Rule, ToolCheck]]:
+        """A forking lint's child's per-tool rules (``forked``) or its own, with their index."""
+        return [
+            (i, rule, check)
+            for i, (rule, check) in enumerate(self._tool_rules)
+            if (rule.category in FORKED_CATEGORIES) == forked
+        ]
+
+    def _rule_findings(
+        self, tool: ToolContract, ctx: LintContext, rules: list[tuple[int, Rule, ToolCheck]]
+    ) -> list[tuple[int, Finding]]:
+        """The findings of ``rules`` on ``tool``, each with its rule's index."""
+        found: list[tuple[int, Finding]] = []
+        name = tool.name
+        for i, rule, check in rules:
+            try:
+                hits = list(check(tool, ctx))
+            except Exception as exc:
+                found.append((i, self._failure(rule, exc, name)))
+                continue
+            for h in hits:
+                found.append((i, self._finding(rule, h, name)))
+        return found
+
+    def _check_part(
+        self, tool: ToolContract, ctx: LintContext, rules: list[tuple[int, Rule, ToolCheck]]
+    ) -> None:
+        """:meth:`_check_tool` with only ``rules``; :meth:`_merge_part` adds the others'."""
+        self._part_findings[tool.name] = self._rule_findings(tool, ctx, rules)
+        self._scores[tool.name] = self._score(tool)
+        self._tokens[tool.name] = self._tool_tokens(tool)
+
+    def _merge_part(self, name: str, other: list[tuple[int, Finding]]) -> None:
+        """A tool's findings in rule order, as :meth:`_check_tool` lists them."""
+        both = self._part_findings.pop(name) + other
+        both.sort(key=lambda pair: pair[0])  # stable: a rule's findings keep their order
+        self._tool_findings[name] = [f for _, f in both]
 
     def _context(self) -> LintContext:
         return LintContext(self._registry, self._settings, self.profile, self._options)
