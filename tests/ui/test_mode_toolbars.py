@@ -10,13 +10,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSize
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QAction
+from PySide6.QtTest import QTest
 
 from registry_db import RegistryStore, UpsertTool
 from studio.contract import ToolContract
 from studio.ui.main_window import MainWindow
-from tests.ui.diff_helpers import break_the_draft, seed_order_service
+from tests.ui.diff_helpers import break_the_draft, edit_tool, seed_order_service
 from tests.ui.registry_helpers import ScriptedPrompts
 from tests.ui.sessions_helpers import FIXTURES, import_file, write_problem_log
 
@@ -44,6 +45,7 @@ EXPECTED = {
 def store(tmp_path: Path) -> Iterator[RegistryStore]:
     store = seed_order_service(tmp_path / "studio.sqlite3")
     break_the_draft(store)
+    edit_tool(store, "check_stock", summary="Check the stock of a product, per warehouse.")
     store.create_registry("unpublished", title="Never published")
     store.save_draft("unpublished", [UpsertTool(ToolContract("ping", summary="Ping."))])
     import_file(store, FIXTURES / "anthropic.json")
@@ -132,7 +134,7 @@ def test_sessions_actions_wait_for_a_selection_then_do_what_the_buttons_do(qtbot
 
     action(window, "sessions_revalidate").trigger()
     assert view.viewer.bottom_tabs.currentWidget() is view.revalidate_view
-    qtbot.waitUntil(lambda: view.revalidate_view.report is not None, timeout=5000)
+    qtbot.waitUntil(lambda: view.revalidate_view.report is not None, timeout=20000)
 
 
 def test_release_on_an_unpublished_registry_says_why_and_offers_publish(qtbot, window) -> None:
@@ -169,19 +171,27 @@ def test_release_on_an_unpublished_registry_says_why_and_offers_publish(qtbot, w
 
 def test_diff_steps_through_changed_tools_and_exports_the_report(qtbot, window, tmp_path) -> None:
     view = window.show_diff()
-    qtbot.waitUntil(lambda: view.result is not None, timeout=5000)
-    rows = view.tool_model.rowCount()
-    assert rows >= 1
+    qtbot.waitUntil(lambda: view.result is not None, timeout=20000)
+    assert view.tool_model.rowCount() == 2  # two changed tools
     nxt, prev = action(window, "diff_next_change"), action(window, "diff_previous_change")
     assert nxt.shortcut().toString() == "F7" and "F7" in nxt.toolTip()
     view.tool_list.setCurrentIndex(view.tool_model.index(0, 0))
-    assert not prev.isEnabled()
-    assert nxt.isEnabled() == (rows > 1)
-    if rows > 1:
-        nxt.trigger()
-        assert view.tool_list.currentIndex().row() == 1 and prev.isEnabled()
-        prev.trigger()
-        assert view.tool_list.currentIndex().row() == 0
+    assert not prev.isEnabled() and nxt.isEnabled()
+    nxt.trigger()
+    assert view.tool_list.currentIndex().row() == 1
+    assert prev.isEnabled() and not nxt.isEnabled()
+    assert "No changed tool after this one" in nxt.toolTip()
+    prev.trigger()
+    assert view.tool_list.currentIndex().row() == 0
+    # F7 acts only where its toolbar is shown: not from the Editor.
+    window.show_mode("editor")
+    QTest.keyClick(window, Qt.Key.Key_F7)
+    assert view.tool_list.currentIndex().row() == 0
+    window.show_mode("diff")  # computes the diff again: wait for it
+    qtbot.waitUntil(lambda: not view.runner.busy, timeout=20000)
+    view.tool_list.setCurrentIndex(view.tool_model.index(0, 0))
+    QTest.keyClick(window, Qt.Key.Key_F7)
+    assert view.tool_list.currentIndex().row() == 1
     assert action(window, "diff_swap").isEnabled() and not view.swap_button.isVisible()
     target = tmp_path / "report.md"
     view.choose_file = lambda *_args: str(target)
