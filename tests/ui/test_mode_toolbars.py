@@ -167,6 +167,8 @@ def test_release_on_an_unpublished_registry_says_why_and_offers_publish(qtbot, w
     assert view.tabs.currentWidget() is view.simulator
     action(window, "release_guard").trigger()
     assert view.tabs.currentWidget() is view.guard
+    serve = action(window, "release_serve")
+    assert serve.isCheckable() and not serve.isChecked() and not view.serve_check.isVisible()
 
 
 def test_diff_steps_through_changed_tools_and_exports_the_report(qtbot, window, tmp_path) -> None:

@@ -181,13 +181,14 @@ class ReleaseView(QWidget):
         self._update_buttons()
 
     def show_action_rows(self, shown: bool) -> None:
-        """Show or hide the channel buttons a toolbar also carries (Serve and its URL stay).
+        """Show or hide the channel buttons and Serve, which a toolbar also carries.
 
         They keep working while hidden: the main window's toolbar goes through them.
         """
         for button in (self.set_canary_button, self.promote_button,
-                       self.rollback_canary_button, self.rollback_stable_button):  # fmt: skip
-            button.setVisible(shown)
+                       self.rollback_canary_button, self.rollback_stable_button,
+                       self.serve_check):  # fmt: skip
+            button.setVisible(shown)  # the server's URL label stays
 
     # ------------------------------------------------------------------ state
 
