@@ -182,9 +182,13 @@ class Reader:
             self._on_message()
 
     def read_each(
-        self, items: list[Any], path: str, sink: list[Message], read: Callable[[Any, str], Message]
+        self,
+        items: list[Any],
+        path: str,
+        sink: list[Message],
+        read: Callable[[Any, str, Reader], Message],
     ) -> None:
-        """``sink.append(read(item, item_path))`` per item, with its origin, ticking per item.
+        """``sink.append(read(item, item_path, self))`` per item, with its origin, ticking per item.
 
         The loop of :meth:`each` for formats that read one message per item, without
         a generator resumed per message: an item ``read`` rejects is recorded
@@ -197,17 +201,21 @@ class Reader:
             origins.extend([Origin("", line)] * (len(sink) - len(origins)))
         known = len(item_lines)
         append, located = sink.append, origins.append
+        new, set_path, set_line = object.__new__, _set_origin_path, _set_origin_line
         for i, item in enumerate(items):
             if watched:
                 self.tick()
             where = f"{path}[{i}]"
             try:
-                message = read(item, where)
+                message = read(item, where, self)
             except Rejected as exc:
                 self.reject(exc)
                 continue
             append(message)
-            located(_new_origin(where, item_lines[i] if i < known else line))
+            origin = new(Origin)  # _new_origin() inlined: this runs per message
+            set_path(origin, where)
+            set_line(origin, item_lines[i] if i < known else line)
+            located(origin)
 
     def each(
         self, items: list[Any], path: str, sink: list[Message] | None = None

@@ -68,7 +68,7 @@ def read(data: Any, reader: Reader) -> Conversation:
     else:
         raise Rejected("$", "expected a list of messages or an object with 'messages'")
     messages: list[Message] = []
-    reader.read_each(items, base, messages, lambda entry, path: _message(entry, path, reader))
+    reader.read_each(items, base, messages, _message)
     return Conversation(renumber_ids(messages, reader), tools, meta)
 
 
