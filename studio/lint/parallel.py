@@ -1,12 +1,14 @@
 """Run one computation in a forked child while the parent does other work.
 
-A whole-registry lint from the command line does two independent things: the
-per-tool rules (most of the time) and the pairwise ambiguity index (a third of
-it at 2,000 tools). On a machine with a second core the index can be built in a
-child process forked from the linting one — same modules, same registry, no
-pickling of inputs — and only its result (pairs and hits) comes back through a
-pipe. The child's CPU time is the parent's to account for: it is waited for,
-so ``wait4``/``getrusage(RUSAGE_CHILDREN)`` of whoever started the lint count it.
+A whole-registry lint from the command line does independent things: the
+per-tool rules and the pairwise ambiguity index. On a machine with a second
+core the index and the security rules (one scan of each tool's text, with
+matchers whose warm-up is then paid once) run in a child process forked from
+the linting one — same modules, same registry, no pickling of inputs — while
+the parent runs the other rules; only the child's result (findings per tool,
+pairs and hits) comes back through a pipe (see ``Linter(parallel=True)``).
+The child's CPU time is the parent's to account for: it is waited for, so
+``wait4``/``getrusage(RUSAGE_CHILDREN)`` of whoever started the lint count it.
 
 Only where forking is safe and worth it: Linux (``fork`` with the default
 start method), one thread alive (a forked child inherits only the calling
