@@ -15,7 +15,7 @@ from enum import StrEnum
 
 import orjson
 
-from studio.sessions.model import Message, Role, ToolCallPart, ToolResultPart
+from studio.sessions.model import Message, Role, TextPart, ToolCallPart, ToolResultPart
 
 # Read per message: an enum member looked up on its class costs ~0.2 µs (Python 3.11).
 _SYSTEM, _USER, _ASSISTANT, _TOOL = Role.SYSTEM, Role.USER, Role.ASSISTANT, Role.TOOL
@@ -223,9 +223,14 @@ def analyse_pairing(messages: Sequence[Message]) -> PairingReport:
         wire_index.append(wire)
         if msg.role is not _SYSTEM:
             wire += 1
+        parts = msg.parts
+        if len(parts) == 1 and type(parts[0]) is TextPart:  # most messages: nothing to pair
+            calls_of.append(())
+            results_of.append(())
+            continue
         its_calls: tuple[ToolCallPart, ...] = ()
         its_results: tuple[ToolResultPart, ...] = ()
-        for pi, part in enumerate(msg.parts):
+        for pi, part in enumerate(parts):
             if isinstance(part, ToolCallPart):
                 its_calls += (part,)
                 pos = _position(mi, pi)  # per call or result only: text parts need none
