@@ -44,6 +44,7 @@ from registry_db.store import RegistryStore
 from studio.contract import Registry
 from studio.contract.audience import Audience, for_audience
 from studio.formats import export_tool
+from studio.mcp import server_heap
 from studio.mcp.skills import read_skill_resource, skill_prompt, skill_prompts, skill_resources
 from studio.release.channels import choose_channel
 from studio.release.resolve import VersionCache, serving_channels
@@ -202,6 +203,7 @@ class ServedRegistry:
             with self._lock:
                 served = self._versions.get(number) or self._load(number)
                 self._versions[number] = served
+            server_heap.settle()  # immutable for the process's life (see server_heap)
         return served
 
     def _load(self, number: int) -> ServedVersion:
@@ -599,6 +601,7 @@ class ListingCache:
             text = json.dumps(wire, ensure_ascii=False, separators=(",", ":"))
             cached = (wire, text.encode())
             self._wire[key] = cached
+            server_heap.settle()
         return cached
 
     def wire_bytes(self, version: str, subject: str | None) -> bytes:

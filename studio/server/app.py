@@ -30,6 +30,7 @@ from registry_db.errors import NotFoundError, StoreError
 from registry_db.sessions import SessionStore
 from registry_db.store import RegistryStore
 from studio.formats import FormatError
+from studio.mcp import server_heap
 from studio.release.channels import choose_channel
 from studio.release.resolve import (
     SERVING_FORMATS,
@@ -258,6 +259,7 @@ class ServingApp:
         if len(self._bodies) >= 1024:
             self._bodies.clear()
         self._bodies[key] = result
+        server_heap.settle()  # the version and its body live as long as the process
         return result
 
     async def version(self, request: Request) -> Response:

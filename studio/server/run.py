@@ -35,6 +35,7 @@ except ImportError:  # pragma: no cover - httptools is a declared dependency
     HttpToolsProtocol = None  # type: ignore[assignment,misc]
 
 from registry_db.store import RegistryStore
+from studio.mcp import server_heap
 from studio.server.app import create_app
 from studio.server.coalesce import CoalescingTransport
 from studio.server.fast_resolve import ResolveFastPath
@@ -257,6 +258,7 @@ def serve(
         # No collection first: it would cost the start that much, for a few
         # dozen cyclic leftovers of the imports.
         gc.freeze()
+        server_heap.enable()  # and so is what a first request builds to serve a version
         if on_ready is not None:
             on_ready(socket_url(sock))
         server.run(sockets=[sock])
