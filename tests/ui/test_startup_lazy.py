@@ -171,3 +171,18 @@ def test_pyside_s_check_of_each_import_gives_its_own_answer_from_the_file() -> N
         assert check(module) is ("PySide6" in inspect.getsource(module)), module.__name__
     assert check(studio.ui.main_window) and not check(studio.contract.model)
     assert check(sys) is False  # built in: no source, as inspect fails for it
+
+
+def test_the_studio_style_draws_only_on_a_dark_palette(qapp) -> None:
+    from studio.ui.app import apply_palette
+    from studio.ui.style import StudioStyle
+
+    try:
+        assert apply_palette(qapp, "dark") == "dark"
+        assert isinstance(qapp.style(), StudioStyle)  # the check outlines need it
+        assert apply_palette(qapp, "light") == "light"
+        # Fusion draws alone: no Python call per primitive (StudioStyle changes nothing here).
+        assert not isinstance(qapp.style(), StudioStyle)
+        assert qapp.style().name().lower() == "fusion"
+    finally:
+        apply_palette(qapp, "light")
