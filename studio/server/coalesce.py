@@ -9,6 +9,10 @@ the body follows in the same event-loop turn (what Starlette's responses and
 the resolve fast path do) and writes both at once; a head whose body does not
 follow at once (a stream, a long poll) goes out on the next turn by itself,
 so nothing waits longer than one turn of the loop.
+
+Only a body up to :data:`MAX_COALESCED_BODY` is joined to its head: joining
+copies the body, and a 1,000-tool MCP listing (~1 MB) copied per response
+cost more than the second system call it saved.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from typing import Any
 
 _HEAD_START = b"HTTP/1."
 _HEAD_END = b"\r\n\r\n"
+MAX_COALESCED_BODY = 65_536
 
 
 class CoalescingTransport:
@@ -37,7 +42,11 @@ class CoalescingTransport:
         head = self._head
         if head is not None:
             self._head = None
-            self._transport.write(head + bytes(data))
+            if len(data) <= MAX_COALESCED_BODY:
+                self._transport.write(head + bytes(data))
+                return
+            self._transport.write(head)
+            self._transport.write(data)
             return
         if isinstance(data, bytes) and data.startswith(_HEAD_START) and data.endswith(_HEAD_END):
             self._head = data
