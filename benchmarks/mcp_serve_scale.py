@@ -4,8 +4,13 @@ Run: ``python benchmarks/mcp_serve_scale.py [--seconds 30] [--clients 50]``
 
 The endpoint runs as ``studio serve --port 0 --executors mock`` in its own
 process (``/mcp/bench?version=1``); requests are raw streamable-HTTP POSTs
-of the 2026-07-28 revision (each carries its own envelope, no session), from
-asyncio httpx clients in this process. Client and server share the machine.
+of the 2026-07-28 revision (each carries its own envelope, no session).
+The 50-client load comes from ``wrk`` when it is installed (Debian package
+``wrk``; a C client with a Lua script, :data:`WRK_LOAD`): an asyncio Python
+generator on the same two cores as the server ate the CPU the server needed,
+so its p99 measured the client. Without ``wrk`` (or with ``--python-load``)
+the asyncio httpx clients of this file generate it, as before. Either way
+every non-2xx answer, JSON-RPC error and ``isError`` result is counted.
 
 Targets (issue #13, part 3):
 - ``tools/list`` of a 1,000-tool version over HTTP ≤ 20 ms p50 (rendering cached);
@@ -21,6 +26,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import shutil
 import statistics
 import sys
 import tempfile
@@ -34,7 +40,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from _servers import listening, studio_serve_command  # noqa: E402
+from _servers import listening, run_wrk, studio_serve_command  # noqa: E402
 
 from registry_db import RegistryStore  # noqa: E402
 from registry_db.sessions import SessionStore  # noqa: E402
@@ -253,7 +259,119 @@ async def bench_load(
         "p50_ms": statistics.median(latencies),
         "p99_ms": _pct(latencies, 0.99),
         "first_error": errors[0] if errors else "",  # type: ignore[dict-item]
+        "client": "python",  # type: ignore[dict-item]
     }
+
+
+# The MCP load for wrk: each of its connections is one client sending, one at a
+# time, a tools/call (19 of 20) or a tools/list (1 of 20) of the 2026-07-28
+# revision, each with its own envelope (no session), waiting @DELAY_MS@ ms after
+# each answer (an agent thinking). ``response`` counts as an error any non-2xx
+# status, a JSON-RPC error (``"error"`` in the envelope's head) and a tool
+# result with ``"isError":true`` (a call's answer is small: bodies over 64 KiB
+# are listings). ``done`` prints the ``WRK {json}`` line run_wrk reads.
+WRK_LOAD = """
+local threads = {}
+local META = '"_meta":{"io.modelcontextprotocol/protocolVersion":"@VERSION@",' ..
+  '"io.modelcontextprotocol/clientInfo":{"name":"bench","version":"0"},' ..
+  '"io.modelcontextprotocol/clientCapabilities":{}}'
+local CALL_ARGS = '@CALL_ARGS@'
+
+function setup(thread)
+  table.insert(threads, thread)
+end
+
+function init(args)
+  n, errors, first = 0, 0, ""
+end
+
+local function headers(method)
+  local h = {["Accept"] = "application/json, text/event-stream",
+             ["Content-Type"] = "application/json",
+             ["Mcp-Protocol-Version"] = "@VERSION@", ["Mcp-Method"] = method}
+  if method == "tools/call" then h["Mcp-Name"] = "@TOOL@" end
+  return h
+end
+local LIST_HEADERS, CALL_HEADERS = headers("tools/list"), headers("tools/call")
+
+function request()
+  n = n + 1
+  if n % 20 == 0 then
+    return wrk.format("POST", "@PATH@", LIST_HEADERS,
+      '{"jsonrpc":"2.0","id":' .. n .. ',"method":"tools/list","params":{' .. META .. '}}')
+  end
+  return wrk.format("POST", "@PATH@", CALL_HEADERS,
+    '{"jsonrpc":"2.0","id":' .. n .. ',"method":"tools/call","params":{"name":"@TOOL@",' ..
+    '"arguments":' .. CALL_ARGS .. ',' .. META .. '}}')
+end
+
+function delay()
+  return @DELAY_MS@
+end
+
+function response(status, headers, body)
+  local bad = status < 200 or status > 299
+    or string.find(string.sub(body, 1, 96), '"error"', 1, true)
+    or (#body < 65536 and string.find(body, '"isError":true', 1, true))
+  if bad then
+    errors = errors + 1
+    if first == "" then first = status .. " " .. string.sub(body, 1, 160) end
+  end
+end
+
+function done(summary, latency, requests)
+  local e, f = 0, ""
+  for _, t in ipairs(threads) do
+    e = e + t:get("errors")
+    if f == "" then f = t:get("first") end
+  end
+  local s = summary.errors
+  f = string.gsub(f, '[%c"\\\\]', " ")
+  io.write(string.format('WRK {"requests":%d,"us":%d,"p50_us":%d,"p99_us":%d,' ..
+    '"errors":%d,"socket_errors":%d,"first_error":"%s"}\\n',
+    summary.requests, summary.duration, latency:percentile(50), latency:percentile(99),
+    e, s.connect + s.read + s.write + s.timeout, f))
+end
+"""
+
+WRK_HEALTHZ = """
+function delay()
+  return @DELAY_MS@
+end
+done = function(summary, latency, requests)
+  local s = summary.errors
+  io.write(string.format('WRK {"requests":%d,"us":%d,"p50_us":%d,"p99_us":%d,"errors":%d}\\n',
+    summary.requests, summary.duration, latency:percentile(50), latency:percentile(99),
+    s.connect + s.read + s.write + s.timeout + s.status))
+end
+"""
+
+
+def baseline_with_wrk(url: str, clients: int, seconds: float, interval: float) -> dict[str, float]:
+    """:func:`bench_baseline` (``GET /healthz``, paced alike) generated by ``wrk``."""
+    script = WRK_HEALTHZ.replace("@DELAY_MS@", str(round(interval * 1000)))
+    data = run_wrk(script, f"{url}/healthz", seconds, clients)
+    if data["errors"]:
+        raise RuntimeError(f"wrk saw {data['errors']} errors on {url}/healthz")
+    return {"rps": data["requests"] / (data["us"] / 1e6), "p50_ms": data["p50_us"] / 1000,
+            "p99_ms": data["p99_us"] / 1000}  # fmt: skip
+
+
+def load_with_wrk(
+    url: str, tool: str, clients: int, seconds: float, interval: float = 0.0
+) -> dict[str, Any]:
+    """The load of :func:`bench_load` generated by ``wrk`` (one connection a client)."""
+    args = {"start_date": "2026-11-01", "end_date": "2026-11-07"}
+    script = (WRK_LOAD.replace("@PATH@", PATH).replace("@VERSION@", VERSION)
+              .replace("@TOOL@", tool).replace("@CALL_ARGS@", json.dumps(args))
+              .replace("@DELAY_MS@", str(round(interval * 1000))))  # fmt: skip
+    data = run_wrk(script, url, seconds, clients)
+    elapsed = data["us"] / 1e6
+    errors = data["errors"] + data["socket_errors"]
+    first = data["first_error"] or ("socket errors" if data["socket_errors"] else "")
+    return {"requests": data["requests"], "errors": errors, "rps": data["requests"] / elapsed,
+            "p50_ms": data["p50_us"] / 1000, "p99_ms": data["p99_us"] / 1000,
+            "first_error": first, "client": "wrk"}  # fmt: skip
 
 
 def main() -> int:
@@ -270,7 +388,13 @@ def main() -> int:
         help="seconds from one request of a client to its next (an agent thinking between "
         "calls); 0 sends back to back",
     )
+    parser.add_argument(
+        "--python-load",
+        action="store_true",
+        help="generate the 50-client load with asyncio httpx clients even when wrk is installed",
+    )
     args = parser.parse_args()
+    use_wrk = shutil.which("wrk") is not None and not args.python_load
     with tempfile.TemporaryDirectory() as tmp:
         db, tool = _db(Path(tmp), args.tools)
         with served(db) as url:
@@ -292,18 +416,23 @@ def main() -> int:
                 f"tools/call, the runtime's own part (in process, executor excluded): p50 "
                 f"{share['p50_ms']:.3f} ms, p99 {share['p99_ms']:.3f} ms"
             )
-            base = asyncio.run(
-                bench_baseline(url, args.clients, min(args.seconds, 10.0), args.interval)
-            )
+            seconds = min(args.seconds, 10.0)
+            if use_wrk:
+                base = baseline_with_wrk(url, args.clients, seconds, args.interval)
+            else:
+                base = asyncio.run(bench_baseline(url, args.clients, seconds, args.interval))
             print(
                 f"baseline, {args.clients} clients on GET /healthz, one request per "
                 f"{args.interval:g} s each: {base['rps']:.0f}/s, "
                 f"p50 {base['p50_ms']:.2f} ms, p99 {base['p99_ms']:.2f} ms "
                 "(the machine's and the client's ceiling)"
             )
-            load = asyncio.run(bench_load(url, tool, args.clients, args.seconds, args.interval))
+            if use_wrk:
+                load = load_with_wrk(url, tool, args.clients, args.seconds, args.interval)
+            else:
+                load = asyncio.run(bench_load(url, tool, args.clients, args.seconds, args.interval))
             print(
-                f"{args.clients} clients × {args.seconds:g} s, one request per "
+                f"{args.clients} clients ({load['client']}) × {args.seconds:g} s, one request per "
                 f"{args.interval:g} s each: {load['requests']} requests "
                 f"({load['rps']:.0f}/s), {load['errors']} errors, p50 {load['p50_ms']:.2f} ms, "
                 f"p99 {load['p99_ms']:.2f} ms (target p99 ≤ {TARGETS['load_p99_ms']} ms, "
