@@ -105,7 +105,7 @@ json_values = st.recursive(
 )
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(value=st.dictionaries(st.text(max_size=4), json_values, max_size=5))
 def test_parse_object_on_generated_objects(value: dict[str, Any]) -> None:
     text = json.dumps(value, ensure_ascii=False)
@@ -270,3 +270,12 @@ def test_parameters_writing_the_same_json_but_unequal_are_not_shared() -> None:
     assert first.names is not second.names
     call = ToolCallPart("c1", "t", '{"k": "A"}')
     assert ArgumentPipeline(registry, CONTEXT, "s").prepare(call).arguments == {"k": "a"}
+
+
+def test_remembered_words_are_copied_into_each_result(travel: ArgumentPipeline) -> None:
+    call = ToolCallPart("c1", "query_invoices", json.dumps(CALLS[0], ensure_ascii=False))
+    first = travel.prepare(call)
+    first.steps[2].changes[0]["reason"] = "changed by a reader"
+    second = travel.prepare(call)
+    assert second.steps[2].changes[0]["reason"] == "'startDate' is an alias of 'start_date'"
+    assert _outcome(second) == _outcome(_walking(travel).prepare(call))
