@@ -263,17 +263,28 @@ class ArgumentPipeline:
         out.tool = tool
         contract = tool.contract
         # (3) aliases and enum aliases, (4) lossless coercion
-        args, changes, notes = _arrange(tool, parsed)
+        # The call plan is made of the name and coercion plans: a tool stripped of
+        # them (the differential test's reference) walks the schema, as before plans.
+        plan, planned = tool.plan, tool.names is not None and tool.coercions is not None
+        if plan is not None and planned and type(parsed) is dict:
+            args, changes, notes = plan.arrange(parsed)
+        else:
+            args, changes, notes = _walk(tool, parsed)
         out.steps += (
             _RESOLVED,
             StepRecord(3, "aliases", True, tuple(changes)) if changes else _NO_ALIASES,
             _coercion_record(notes) if notes else _NO_COERCION,
         )
         # (5) defaults and injected values
-        error = self._fill(tool, args, out)
+        fills = tool.fills or FillPlan(tool.injected, tool.defaults)
+        filled, error = fills.apply(args, self.context, contract.name)
         if error is not None:
+            out.steps.append(StepRecord(5, "defaults_and_injected", False, tuple(filled)))
             out.error = error
             return out
+        out.steps.append(
+            StepRecord(5, "defaults_and_injected", True, tuple(filled)) if filled else _NO_FILL
+        )
         # (6) validate
         validator = tool.validator
         plain = is_plain_object(args) if type(args) is dict else is_plain_json(args)
@@ -300,30 +311,33 @@ class ArgumentPipeline:
         # (9) idempotency key for writes (the risk gate, step 8, runs in the loop)
         idem = contract.execution.idempotency
         if contract.risk is not RiskTier.READ or idem.required:
-            template = idem.key_template or "{session_id}:{message_id}:{tool}:{args_hash}"
-            values = _Placeholders(
-                session_id=self.session_id if session_id is None else session_id,
-                message_id=message_id,
-                tool=contract.name,
-                args_hash=args_hash(args),
-                call_id=call.id,
-            )
-            out.idempotency_key = template.format_map(values)
-            out.steps.append(
-                StepRecord(
-                    9,
-                    "idempotency",
-                    True,
-                    (
-                        {
-                            "action": "key",
-                            "to": out.idempotency_key,
-                            "reason": f"template {template}",
-                        },
-                    ),
-                )
-            )
+            self._key(out, args, message_id, self.session_id if session_id is None else session_id)
         return out
+
+    def _key(self, out: Prepared, args: dict[str, Any], message_id: str, session_id: str) -> None:
+        """Step 9: the idempotency key of a write, from the contract's template."""
+        assert out.tool is not None
+        contract = out.tool.contract
+        template = (
+            contract.execution.idempotency.key_template
+            or "{session_id}:{message_id}:{tool}:{args_hash}"
+        )
+        values = _Placeholders(
+            session_id=session_id,
+            message_id=message_id,
+            tool=contract.name,
+            args_hash=args_hash(args),
+            call_id=out.call.id,
+        )
+        out.idempotency_key = template.format_map(values)
+        out.steps.append(
+            StepRecord(
+                9,
+                "idempotency",
+                True,
+                ({"action": "key", "to": out.idempotency_key, "reason": f"template {template}"},),
+            )
+        )
 
     def _parse(self, call: ToolCallPart, out: Prepared) -> Any:
         """Step 1 the long way (repairs, errors): the parsed arguments, or ``out.error``."""
@@ -357,17 +371,6 @@ class ArgumentPipeline:
         )
         return parsed
 
-    def _fill(self, tool: CompiledTool, args: dict[str, Any], out: Prepared) -> ToolError | None:
-        fills = tool.fills or FillPlan(tool.injected, tool.defaults)
-        changes, error = fills.apply(args, self.context, tool.contract.name)
-        if error is not None:
-            out.steps.append(StepRecord(5, "defaults_and_injected", False, tuple(changes)))
-            return error
-        out.steps.append(
-            StepRecord(5, "defaults_and_injected", True, tuple(changes)) if changes else _NO_FILL
-        )
-        return None
-
 
 _PARSED = StepRecord(1, "parse")
 _RESOLVED = StepRecord(2, "resolve")
@@ -379,16 +382,15 @@ _PERMITTED = StepRecord(7, "permission")
 """The records of steps that changed nothing: shared, as records are frozen."""
 
 
-def _arrange(
+def _walk(
     tool: CompiledTool, parsed: dict[str, Any]
 ) -> tuple[dict[str, Any], list[dict[str, Any]], list[Note]]:
-    """Steps 3 and 4 on a copy of ``parsed``: the copy, step 3's changes, step 4's notes."""
-    # The call plan is made of the name and coercion plans: a tool stripped of them
-    # (the differential test's reference) walks the schema, as before plans.
-    plan = tool.plan
-    planned = tool.names is not None and tool.coercions is not None
-    if plan is not None and planned and type(parsed) is dict:
-        return plan.arrange(parsed)
+    """Steps 3 and 4 on a copy of ``parsed`` by the planned or schema walkers.
+
+    For what the call plan does not take (a dict subclass, a root without
+    properties) and for a tool stripped of its plans (the differential test's
+    reference, which walks the schema as before plans).
+    """
     args: dict[str, Any] = copy_arguments(parsed)
     changes: list[dict[str, Any]] = []
     if tool.names is not None:
