@@ -18,8 +18,10 @@ rejects. Where it might, it is not used:
 * values that are not plain JSON (tuples, ``Decimal``, big integers, NaN), which
   the two libraries type differently.
 
-Formats are checked by the Python checkers themselves (``formats=`` callbacks),
-and formats the Python checker does not know are not checked by either.
+Formats are checked by the Python checkers themselves (``formats=`` callbacks,
+or beside a format-free compiled validator when every format is on a root
+property, see :mod:`studio.runtime.format_split`), and formats the Python
+checker does not know are not checked by either.
 tests/runtime/test_pipeline_differential.py compares both on a corpus.
 """
 
