@@ -1,4 +1,4 @@
-"""Database schema as a sequence of sqlite-utils migrations.
+"""Database schema as a sequence of migrations (SQL run with plain ``sqlite3``).
 
 Migrations are applied, in order, when a store is opened. Never edit an
 applied migration: add a new function instead (channels, sessions and the
@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 from registry_db.connection import write_transaction
 from registry_db.migration_set import MigrationSet
 
-if TYPE_CHECKING:  # sqlite-utils is imported only when a migration runs
-    from sqlite_utils import Database
+if TYPE_CHECKING:
+    from registry_db.migration_set import MigrationDb
 
 migrations = MigrationSet("registry_db")
 
@@ -27,7 +27,7 @@ def _statements_migration(name: str, statements: tuple[str, ...]) -> None:
     and again.
     """
 
-    def run(db: Database) -> None:
+    def run(db: MigrationDb) -> None:
         for statement in statements:
             db.execute(statement)
 
@@ -302,14 +302,16 @@ _VERSIONS_NO_UPDATE = next(s for s in _INITIAL if "TRIGGER versions_no_update" i
 
 
 @migrations(name="0009_version_record_hash")
-def _version_record_hash(db: Database) -> None:
-    from registry_db.versions import stored_record_hash
-
+def _version_record_hash(db: MigrationDb) -> None:
     conn = db.conn
     conn.execute("ALTER TABLE versions ADD COLUMN record_hash TEXT")
     rows = conn.execute(
         "SELECT v.id, r.name, v.number FROM versions v JOIN registries r ON r.id = v.registry_id"
     ).fetchall()
+    if not rows:  # a new file: nothing to hash, and no contract model to import for it
+        return
+    from registry_db.versions import stored_record_hash
+
     conn.execute("DROP TRIGGER versions_no_update")
     for version_id, registry, number in rows:  # one document in memory at a time
         computed = stored_record_hash(conn, version_id, registry, number)
@@ -411,13 +413,21 @@ def apply_migrations(conn: sqlite3.Connection) -> list[str]:
     Return:
         The names of the migrations applied now (empty when up to date).
     """
-    # Checking first keeps the common case (nothing to do) free of the write lock,
-    # and of importing sqlite-utils.
+    # Checking first keeps the common case (nothing to do) free of the write lock.
     if not migrations.pending_names(conn):
         return []
-    # The whole run holds the write lock, so a second process waits and then
-    # finds nothing pending, instead of applying the same migration twice.
-    with write_transaction(conn):
-        names = migrations.pending_names(conn)
-        migrations.apply(conn)
+    # The whole run is one transaction holding the write lock: a second process
+    # waits and then finds nothing pending instead of applying the same migration
+    # twice, and a crash part-way leaves the file as it was (never half migrated).
+    # It commits without waiting for the disk (WAL, synchronous=NORMAL): a killed
+    # process loses nothing; an OS crash may lose the migration itself, which the
+    # next open then applies again; the store's own writes keep full sync.
+    previous = conn.execute("PRAGMA synchronous").fetchone()[0]
+    conn.execute("PRAGMA synchronous = NORMAL")
+    try:
+        with write_transaction(conn):
+            names = migrations.pending_names(conn)
+            migrations.apply(conn)
+    finally:
+        conn.execute(f"PRAGMA synchronous = {int(previous)}")
     return names
