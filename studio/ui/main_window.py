@@ -20,7 +20,14 @@ from PySide6.QtCore import (
     Qt,
     QTimer,
 )
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QShowEvent, QUndoGroup
+from PySide6.QtGui import (
+    QAction,
+    QActionGroup,
+    QCloseEvent,
+    QPaintEvent,
+    QShowEvent,
+    QUndoGroup,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -388,6 +395,7 @@ class MainWindow(QMainWindow):
         self.splitter.setStretchFactor(1, 3)
         self.splitter.setStretchFactor(2, 2)
         self._sized = False
+        self._preview_postponed = False  # from the first show to the first paint
 
         central = QWidget()
         central_layout = QVBoxLayout(central)
@@ -1585,6 +1593,21 @@ class MainWindow(QMainWindow):
             height = self.height()
             # The versions share their dock area with the lint views (problems, scores…).
             self.resizeDocks([self.versions_dock], [max(150, height // 4)], Qt.Orientation.Vertical)
+            # A preview whose debounce ran out while the window was laid out (an
+            # export, a token count: tens of ms) waits for the first paint.
+            if self.preview.postpone():
+                self._preview_postponed = True
+                QTimer.singleShot(1000, self._resume_preview)  # should no paint come
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        super().paintEvent(event)
+        if self._preview_postponed:
+            self._resume_preview()
+
+    def _resume_preview(self) -> None:
+        if self._preview_postponed:
+            self._preview_postponed = False
+            self.preview.schedule()
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.confirm_unsaved():

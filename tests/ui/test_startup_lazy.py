@@ -186,3 +186,13 @@ def test_the_studio_style_draws_only_on_a_dark_palette(qapp) -> None:
         assert qapp.style().name().lower() == "fusion"
     finally:
         apply_palette(qapp, "light")
+
+
+def test_the_preview_waits_for_the_first_paint(qtbot, lazy_window: MainWindow) -> None:
+    preview = lazy_window.preview
+    preview.schedule()  # as a selection during the window's construction does
+    lazy_window.show()  # its showEvent runs now; the paint comes with the event loop
+    assert lazy_window._preview_postponed
+    assert preview.json_view.toPlainText() == ""
+    qtbot.waitUntil(lambda: '"name"' in preview.json_view.toPlainText())
+    assert not lazy_window._preview_postponed

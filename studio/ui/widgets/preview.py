@@ -172,6 +172,20 @@ class PreviewWidget(QWidget):
             self._settings = settings
         self._timer.start()
 
+    def postpone(self) -> bool:
+        """Stop a pending (debounced) update without applying it; True when one was pending.
+
+        The main window does so between its first show and first paint, then
+        calls :meth:`schedule`: the first paint never waits for an export.
+        """
+        pending = self._timer.isActive()
+        self._timer.stop()
+        return pending
+
+    def schedule(self) -> None:
+        """Update soon (debounced), as a new tool does."""
+        self._timer.start()
+
     def flush(self) -> None:
         """Apply a pending update now (tests, and before a screenshot)."""
         if self._timer.isActive():
