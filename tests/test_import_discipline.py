@@ -116,9 +116,49 @@ def test_sessions_import_and_check_make_no_request_machinery(tmp_path: Path) -> 
         {"role": "tool", "tool_call_id": "c1", "content": "ok"},
     ]  # fmt: skip
     log.write_text(json.dumps({"messages": messages}) + "\n", encoding="utf-8")
+    # The import creates the database (migrations run with plain sqlite3); check reads it.
     db = str(tmp_path / "s.sqlite3")
     for argv in (("sessions", "import", str(log)), ("sessions", "check", str(log))):
         _, modules = _imported_by(*argv, "--db", db)
         unwanted = ("httpx", "studio.runtime.executors", "studio.runtime.loop", "studio.lint")
         assert [m for m in unwanted if m in modules] == [], argv
-        assert not any(m.split(".")[0] in ("PySide6", "mcp") for m in modules), argv
+        tops = {m.split(".")[0] for m in modules}
+        assert tops.isdisjoint({"PySide6", "mcp", "numpy", "sqlite_utils", "click", "dateutil"})
+        # The session importers share studio.formats.base, not the tool formats.
+        assert "studio.formats.anthropic" not in modules, argv
+        assert "studio.formats.openai" not in modules, argv
+
+
+_LEAF_CHILD = """
+import json, sys
+import studio.formats.base, studio.contract.problems, studio.contract.canonical
+print(json.dumps(sorted(sys.modules)))
+"""
+
+
+def test_package_leaves_import_without_their_siblings() -> None:
+    """studio.formats and studio.contract load their names and formats when first used."""
+    done = subprocess.run(
+        [sys.executable, "-c", _LEAF_CHILD], capture_output=True, text=True, timeout=60, check=True
+    )
+    modules = set(json.loads(done.stdout))
+    formats = {m for m in modules if m.startswith("studio.formats.")}
+    assert formats == {"studio.formats.base"}
+    assert "studio.contract.document" not in modules
+    assert "studio.contract.render" not in modules
+
+
+def test_lazy_package_names_resolve_to_their_homes() -> None:
+    import studio.contract
+    import studio.formats
+    from studio.contract.model import ToolContract
+    from studio.formats.base import FormatError
+
+    for package in (studio.contract, studio.formats):
+        assert set(package.__all__) <= set(dir(package))
+        for name in package.__all__:
+            getattr(package, name)
+    assert studio.contract.ToolContract is ToolContract
+    assert studio.formats.FormatError is FormatError
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        _ = studio.formats.nothing

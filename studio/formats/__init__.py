@@ -15,32 +15,31 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from importlib import import_module
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from studio.contract import Registry, RegistrySettings, ToolContract
-from studio.formats import (
-    anthropic,
-    files,
-    folder,
-    gemini,
-    mcp,
-    openai,
-    openai_responses,
-    studio_doc,
-)
-from studio.formats.base import (
-    ExportResult,
-    FormatError,
-    ImportResult,
-    Note,
-    has_control,
-    load_json,
-)
-from studio.formats.detect import detect_format
-from studio.formats.files import MAX_FILE_BYTES
-from studio.formats.openai import to_openai_strict
-from studio.formats.provider import ToolCollector
+from studio.lazy_exports import LazyExports
+
+if TYPE_CHECKING:
+    from studio.contract import Registry, RegistrySettings, ToolContract
+    from studio.formats.base import ExportResult, FormatError, ImportResult, Note
+    from studio.formats.detect import detect_format
+    from studio.formats.files import MAX_FILE_BYTES
+    from studio.formats.openai import to_openai_strict
+    from studio.formats.provider import ToolCollector
+
+# The public names below load their module when first used (PEP 562), and the
+# format modules load when a format is first looked up (:func:`_format`):
+# importing ``studio.formats.base`` (the session importers do) or one format
+# must not import every format, the provider layer and the risk vocabulary.
+_HOMES = {
+    "studio.formats.base": ("ExportResult", "FormatError", "ImportResult", "Note"),
+    "studio.formats.detect": ("detect_format",),
+    "studio.formats.files": ("MAX_FILE_BYTES",),
+    "studio.formats.openai": ("to_openai_strict",),
+}
+_EXPORTS = LazyExports(__name__, _HOMES, globals())
 
 FORMAT_NAMES: tuple[str, ...] = (
     "studio",
@@ -77,27 +76,35 @@ class _Format:
     import_tools: Callable[[Any, str], ToolCollector] | None = None
 
 
-_FORMATS: dict[str, _Format] = {
-    "studio": _Format(studio_doc.export_tool, studio_doc.export_registry),
-    "openai": _Format(openai.export_tool, openai.export_registry, openai.import_tools),
-    "openai-responses": _Format(
-        openai_responses.export_tool,
-        openai_responses.export_registry,
-        openai_responses.import_tools,
-    ),
-    "anthropic": _Format(anthropic.export_tool, anthropic.export_registry, anthropic.import_tools),
-    "gemini": _Format(gemini.export_tool, gemini.export_registry, gemini.import_tools),
-    "mcp": _Format(mcp.export_tool, mcp.export_registry, mcp.import_tools),
-    "dir": _Format(folder.export_tool, folder.export_registry),
+# Format name → the module that reads and writes it (``dir``: a registry folder).
+_FORMAT_MODULES: dict[str, str] = {
+    "studio": "studio_doc",
+    "openai": "openai",
+    "openai-responses": "openai_responses",
+    "anthropic": "anthropic",
+    "gemini": "gemini",
+    "mcp": "mcp",
+    "dir": "folder",
 }
+_WRITE_ONLY = ("studio", "dir")  # read by import_registry / import_dir, not import_tools
+_FORMATS: dict[str, _Format] = {}
 
 
 def _format(fmt: str) -> _Format:
-    try:
-        return _FORMATS[fmt]
-    except KeyError:
+    """The format ``fmt``, its module imported on the first lookup."""
+    found = _FORMATS.get(fmt)
+    if found is not None:
+        return found
+    module_name = _FORMAT_MODULES.get(fmt)
+    if module_name is None:
+        from studio.formats.base import FormatError
+
         known = ", ".join(FORMAT_NAMES)
-        raise FormatError(f"unknown format {fmt!r}; known formats: {known}") from None
+        raise FormatError(f"unknown format {fmt!r}; known formats: {known}")
+    module = import_module(f"{__name__}.{module_name}")
+    importer = None if fmt in _WRITE_ONLY else module.import_tools
+    found = _FORMATS[fmt] = _Format(module.export_tool, module.export_registry, importer)
+    return found
 
 
 def export_registry(registry: Registry, fmt: str) -> ExportResult:
@@ -125,7 +132,11 @@ def export_tool(
     Note paths are relative to the tool (``parameters``; empty for the tool).
     For ``studio`` and ``dir`` the value is the normalised tool document.
     """
-    return _format(fmt).export_tool(tool, settings or RegistrySettings(), "")
+    if settings is None:
+        from studio.contract.model import RegistrySettings
+
+        settings = RegistrySettings()
+    return _format(fmt).export_tool(tool, settings, "")
 
 
 def write_export(result: ExportResult, out: Path) -> None:
@@ -138,6 +149,9 @@ def write_export(result: ExportResult, out: Path) -> None:
         FormatError: when ``out`` is the wrong kind of path, or a non-empty
             folder that is not a registry folder.
     """
+    from studio.formats import files, folder
+    from studio.formats.base import FormatError
+
     if result.files is not None:
         folder.write_files(result.files, out)
         return
@@ -162,6 +176,9 @@ def import_path(path: Path, fmt: str = "auto", *, name: str | None = None) -> Im
         FormatError: naming the file and, where it applies, line and column or
             the JSON path of each problem. The message is one line.
     """
+    from studio.formats import files, folder
+    from studio.formats.base import FormatError, ImportResult, load_json
+
     if fmt not in ("auto", *IMPORT_ONLY_FORMATS):
         _format(fmt)
     _check_name(name, "the registry name given")
@@ -188,6 +205,8 @@ def import_text(text: str, fmt: str = "auto", *, name: str | None = None) -> Imp
     The registry is named ``name``, else the document's name, else
     :data:`DEFAULT_IMPORT_NAME`.
     """
+    from studio.formats.base import FormatError, load_json
+
     if fmt == "dir":
         raise FormatError("the 'dir' format reads a folder; use import_path")
     if fmt not in ("auto", *IMPORT_ONLY_FORMATS):
@@ -201,6 +220,10 @@ def import_text(text: str, fmt: str = "auto", *, name: str | None = None) -> Imp
 
 
 def _import_data(data: Any, fmt: str, source: str, name: str | None, fallback: str) -> ImportResult:
+    from studio.formats import studio_doc
+    from studio.formats.base import FormatError, ImportResult
+    from studio.formats.detect import detect_format
+
     if fmt == "auto":
         try:
             fmt = detect_format(data)
@@ -223,7 +246,11 @@ def _check_name(name: str | None, where: str) -> None:
 
     Such a name would break every one-line listing (CLI output, logs).
     """
-    if name and has_control(name):
+    if not name:
+        return
+    from studio.formats.base import FormatError, has_control
+
+    if has_control(name):
         raise FormatError(
             f"{where}: {name!r} holds a line break or another control character; "
             "a registry name must be one line of printable text"
@@ -247,3 +274,11 @@ __all__ = [
     "to_openai_strict",
     "write_export",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    return _EXPORTS.load(name)
+
+
+def __dir__() -> list[str]:
+    return _EXPORTS.names(__all__)
