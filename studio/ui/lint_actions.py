@@ -264,7 +264,8 @@ class LintOperations:
         """Start linting a newly opened draft (published versions are not linted)."""
         if document.read_only or key in self.controllers:
             return
-        controller = LintController(document, parent=self._w)
+        # The first lint (a worker sharing the GIL) starts after the window's first paint.
+        controller = LintController(document, parent=self._w, start_gate=self._w.after_first_paint)
         controller.reportChanged.connect(lambda report, k=key: self._on_report(k, report))
         controller.busyChanged.connect(lambda busy, k=key: self._on_busy(k, busy))
         controller.failed.connect(

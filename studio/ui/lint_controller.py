@@ -107,6 +107,9 @@ class LintController(QObject):
         profile: The target profile; default: the one remembered for the registry.
         pool: The thread pool for full lints (default: a private one-thread pool).
         parent: The Qt parent.
+        start_gate: Called with the start of a delayed lint when its delay has
+            run out; it starts it now or later (the main window holds it until
+            its first paint). None: started when the delay runs out.
 
     Signals:
         reportChanged(LintReport): a new report (full or incremental).
@@ -124,8 +127,10 @@ class LintController(QObject):
         profile: str | None = None,
         pool: QThreadPool | None = None,
         parent: QObject | None = None,
+        start_gate: Callable[[Callable[[], None]], None] | None = None,
     ) -> None:
         super().__init__(parent)
+        self._start_gate = start_gate
         self.document = document
         self.workspace = document.workspace
         self.profile = profile if profile in PROFILES else remembered_profile(document.name)
@@ -189,10 +194,22 @@ class LintController(QObject):
         self._timer.stop()
         self.busyChanged.emit(True)
         if delay_ms > 0:
-            QTimer.singleShot(delay_ms, self, lambda: self._pool.start(job))
+            QTimer.singleShot(delay_ms, self, lambda: self._start_later(job))
         else:
             self._pool.start(job)
         return stamp
+
+    def _start_later(self, job: _FullLintJob) -> None:
+        """Start a delayed job, through the start gate when there is one."""
+
+        def start() -> None:
+            if job.stamp == self._stamp:  # else superseded, or shut down meanwhile
+                self._pool.start(job)
+
+        if self._start_gate is None:
+            start()
+        else:
+            self._start_gate(start)
 
     def wait(self, msecs: int = 30_000) -> bool:
         """Block until queued jobs finished (for shutdown and tests)."""

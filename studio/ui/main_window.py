@@ -6,7 +6,7 @@ import dataclasses
 import getpass
 import logging
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Literal
 
@@ -395,7 +395,8 @@ class MainWindow(QMainWindow):
         self.splitter.setStretchFactor(1, 3)
         self.splitter.setStretchFactor(2, 2)
         self._sized = False
-        self._preview_postponed = False  # from the first show to the first paint
+        self._painted = False
+        self._after_first_paint: list[Callable[[], None]] = []
 
         central = QWidget()
         central_layout = QVBoxLayout(central)
@@ -1596,18 +1597,32 @@ class MainWindow(QMainWindow):
             # A preview whose debounce ran out while the window was laid out (an
             # export, a token count: tens of ms) waits for the first paint.
             if self.preview.postpone():
-                self._preview_postponed = True
-                QTimer.singleShot(1000, self._resume_preview)  # should no paint come
+                self.after_first_paint(self.preview.schedule)
+            QTimer.singleShot(1000, self._first_painted)  # should no paint come
+
+    def after_first_paint(self, work: Callable[[], None]) -> None:
+        """Run ``work`` once the shown window has painted; now if it has, or is not shown.
+
+        What the first paint does not need (the first lint, a preview) must not
+        compete with it for the GIL.
+        """
+        if self._painted or not self.isVisible():
+            work()
+        else:
+            self._after_first_paint.append(work)
 
     def paintEvent(self, event: QPaintEvent) -> None:
         super().paintEvent(event)
-        if self._preview_postponed:
-            self._resume_preview()
+        if not self._painted:
+            self._first_painted()
 
-    def _resume_preview(self) -> None:
-        if self._preview_postponed:
-            self._preview_postponed = False
-            self.preview.schedule()
+    def _first_painted(self) -> None:
+        if self._painted:
+            return
+        self._painted = True
+        waiting, self._after_first_paint = self._after_first_paint, []
+        for work in waiting:
+            work()
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.confirm_unsaved():

@@ -188,11 +188,23 @@ def test_the_studio_style_draws_only_on_a_dark_palette(qapp) -> None:
         apply_palette(qapp, "light")
 
 
-def test_the_preview_waits_for_the_first_paint(qtbot, lazy_window: MainWindow) -> None:
+def test_the_preview_and_the_first_lint_wait_for_the_first_paint(
+    qtbot, lazy_window: MainWindow
+) -> None:
+    ran: list[str] = []
+    lazy_window.after_first_paint(lambda: ran.append("not shown: at once"))
+    assert ran == ["not shown: at once"]
     preview = lazy_window.preview
     preview.schedule()  # as a selection during the window's construction does
     lazy_window.show()  # its showEvent runs now; the paint comes with the event loop
-    assert lazy_window._preview_postponed
-    assert preview.json_view.toPlainText() == ""
+    lazy_window.after_first_paint(lambda: ran.append("after the paint"))
+    assert ran == ["not shown: at once"]
+    assert not preview._timer.isActive() and preview.json_view.toPlainText() == ""
+    qtbot.waitUntil(lambda: "after the paint" in ran)
     qtbot.waitUntil(lambda: '"name"' in preview.json_view.toPlainText())
-    assert not lazy_window._preview_postponed
+    lazy_window.after_first_paint(lambda: ran.append("painted: at once"))
+    assert ran[-1] == "painted: at once"
+    # The first lint started through the same gate and reports as before.
+    controller = lazy_window.lint_ops.current_controller()
+    assert controller is not None
+    qtbot.waitUntil(lambda: controller.report is not None, timeout=20_000)
