@@ -1598,7 +1598,7 @@ class MainWindow(QMainWindow):
             # export, a token count: tens of ms) waits for the first paint.
             if self.preview.postpone():
                 self.after_first_paint(self.preview.schedule)
-            QTimer.singleShot(1000, self._first_painted)  # should no paint come
+            QTimer.singleShot(1000, self, self._first_painted)  # should no paint come
 
     def after_first_paint(self, work: Callable[[], None]) -> None:
         """Run ``work`` once the shown window has painted; now if it has, or is not shown.
