@@ -43,19 +43,22 @@ _tests_since_full_collection = 0
 
 
 @pytest.fixture(autouse=True)
-def _collect_after_each_test():
-    """Collect the test's garbage; the whole heap only every 50 tests.
+def _collect_after_each_test(request: pytest.FixtureRequest):
+    """Collect the test's garbage; outside Qt tests the whole heap only every 50 tests.
 
     Everything a test allocates is still in the young generations when it
     ends (nothing collects automatically), so collecting those frees its
     cycles. A full collection walks every object the session holds — caches,
     module fixtures, pytest's reports — and, done after each of 3,000+
-    tests, was most of some tests' time.
+    tests, was most of some tests' time. A test with Qt objects still gets
+    the full collection at once: a widget left to a later collection keeps its
+    timers and queued events alive into the next tests.
     """
     global _tests_since_full_collection
     yield
     _tests_since_full_collection += 1
-    if _tests_since_full_collection >= _FULL_COLLECTION_EVERY:
+    qt = "qapp" in request.fixturenames
+    if qt or _tests_since_full_collection >= _FULL_COLLECTION_EVERY:
         _tests_since_full_collection = 0
         gc.collect()
     else:
