@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl
 
-from studio.release.channels import choose_channel
+from registry_db.channels import STABLE
+from studio.release.bucketing import in_share
 
 if TYPE_CHECKING:
     from studio.server.app import ServingApp
@@ -32,6 +33,42 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 _PREFIX = "/v1/registries/"
 _SUFFIX = "/resolve"
+_AUDIENCE_KEYS = ("role", "scenario", "restrict")
+_MAX_PLANS = 1024
+
+
+@dataclass(frozen=True, slots=True)
+class ChannelPlan:
+    """A registry's channels as the per-request bucketing walks them.
+
+    Exactly :func:`studio.release.channels.choose_channel` over ``channels``,
+    with what does not depend on the subject done once: the live channels it
+    may pick (not stable, with a version, a share above 0), in order, and
+    stable's version. Rebuilt whenever the channel state cache hands back a
+    new list (a channel changed).
+    """
+
+    channels: list[Any]
+    live: tuple[tuple[str, int, str, int], ...]
+    stable_version: int | None
+
+    @classmethod
+    def build(cls, channels: list[Any]) -> ChannelPlan:
+        live = tuple(
+            (c.salt, c.share, c.name, c.version)
+            for c in channels
+            if c.name != STABLE and c.version is not None and c.share > 0
+        )
+        stable = next((c.version for c in channels if c.name == STABLE), None)
+        return cls(channels, live, stable)
+
+    def choose(self, subject: str | None) -> tuple[str, int | None]:
+        """(channel, version) serving ``subject``."""
+        if subject:
+            for salt, share, name, version in self.live:
+                if in_share(salt, subject, share):
+                    return name, version
+        return STABLE, self.stable_version
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +131,7 @@ class ResolveFastPath:
     def __init__(self, app: ASGIApp, api: ServingApp) -> None:
         self.app = app
         self.api = api
+        self._plans: dict[str, ChannelPlan] = {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and scope["method"] == "GET" and not scope.get("root_path"):
@@ -101,7 +139,19 @@ class ResolveFastPath:
             if path.startswith(_PREFIX) and path.endswith(_SUFFIX):
                 rendered = self._rendered(path[len(_PREFIX) : -len(_SUFFIX)], scope)
                 if rendered is not None:
-                    await self._send(rendered, scope, send)
+                    if_none_match = None
+                    for key, value in scope["headers"]:
+                        if key == b"if-none-match":
+                            if_none_match = value.decode("latin-1")
+                            break
+                    if if_none_match is not None and etag_matches(if_none_match, rendered.etag):
+                        await send({"type": "http.response.start", "status": 304,
+                                    "headers": rendered.not_modified_headers})  # fmt: skip
+                        await send({"type": "http.response.body", "body": b""})
+                        return
+                    await send({"type": "http.response.start", "status": 200,
+                                "headers": rendered.ok_headers})  # fmt: skip
+                    await send({"type": "http.response.body", "body": rendered.body})
                     return
         await self.app(scope, receive, send)
 
@@ -121,34 +171,25 @@ class ResolveFastPath:
             subject is not None and len(subject) > api.max_subject_chars
         ):
             return None
-        try:
-            audience = api.audience(params, fmt)  # ?role=&scenario= (issue #17)
-        except Exception:
-            return None
+        audience = None
+        if params and any(key in params for key in _AUDIENCE_KEYS):
+            try:
+                audience = api.audience(params, fmt)  # ?role=&scenario= (issue #17)
+            except Exception:
+                return None
         try:
             channels = api.channels.channels(name)
         except Exception:  # unknown registry, nothing published, storage: Starlette answers
             return None
-        channel = choose_channel(channels, subject)
-        number = next(c.version for c in channels if c.name == channel)
+        plan = self._plans.get(name)
+        if plan is None or plan.channels is not channels:
+            if len(self._plans) >= _MAX_PLANS:
+                self._plans.clear()
+            plan = self._plans[name] = ChannelPlan.build(channels)
+        channel, number = plan.choose(subject)
         if number is None:
             return None
         try:
             return api.rendered_resolve(name, channel, number, fmt, audience)
         except Exception:
             return None
-
-    @staticmethod
-    async def _send(rendered: RenderedResolve, scope: Scope, send: Send) -> None:
-        if_none_match = None
-        for key, value in scope["headers"]:
-            if key == b"if-none-match":
-                if_none_match = value.decode("latin-1")
-                break
-        if etag_matches(if_none_match, rendered.etag):
-            await send({"type": "http.response.start", "status": 304,
-                        "headers": rendered.not_modified_headers})  # fmt: skip
-            await send({"type": "http.response.body", "body": b""})
-            return
-        await send({"type": "http.response.start", "status": 200, "headers": rendered.ok_headers})
-        await send({"type": "http.response.body", "body": rendered.body})
