@@ -175,17 +175,20 @@ class _GuardMixin:
         else:
             started = False
         super().data_received(data)  # type: ignore[misc]
-        if self.transport.is_closing():
-            self._cancel_head_timer()
-        elif self._waiting_for_head():
+        cycle = self.cycle
+        if cycle is None or cycle is self._head_cycle:  # the head is not complete yet
+            if self.transport.is_closing():
+                self._cancel_head_timer()
+                return
             if started:  # armed only when the head did not come whole in one read
                 self._head_timer = self.loop.call_later(self.header_timeout, self._head_timeout)
             self._head_bytes += len(data)
             if self._head_bytes > self.max_header_bytes:
                 self._cancel_head_timer()
                 self.transport.close()
-        else:
-            self._cancel_head_timer()  # the head is complete: the app has the request
+        elif self._head_timer is not None:  # the head is complete: the app has the request
+            self._head_timer.cancel()
+            self._head_timer = None
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._cancel_head_timer()
