@@ -1,17 +1,25 @@
-"""Where the default database lives, and seeding it with the example registries."""
+"""Where the default database lives, and seeding it with the example registries.
+
+Every command that opens the store comes through :func:`open_default_store`,
+but only a database never seeded reads the examples: the document parser,
+``importlib.resources`` and ``logging`` are imported by the functions that
+seed, not by this module.
+"""
 
 from __future__ import annotations
 
 import json
-import logging
 from collections.abc import Sequence
-from importlib import resources
-from importlib.resources.abc import Traversable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from registry_db.paths import APP_NAME, DB_ENV_VAR, DB_FILENAME, default_db_path, resolve_db_path
 from registry_db.store import RegistryStore
-from studio.contract import ContractError, Registry, parse_registry
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
+
+    from studio.contract import Registry
 
 __all__ = [
     "APP_NAME",
@@ -26,10 +34,17 @@ __all__ = [
     "seed_examples",
 ]
 
-_log = logging.getLogger(__name__)
+
+def _warn(message: str, *args: object) -> None:
+    """Log a skipped example (logging is imported only when one is skipped)."""
+    import logging
+
+    logging.getLogger(__name__).warning(message, *args)
 
 
 def _examples_directory() -> Traversable | None:
+    from importlib import resources
+
     try:
         return resources.files("resources") / "examples"
     except ModuleNotFoundError:
@@ -42,6 +57,8 @@ def load_examples(directory: Path | Traversable | None = None) -> list[Registry]
     A document that does not parse is logged and skipped: a broken example must
     not stop the application from starting.
     """
+    from studio.contract import ContractError, parse_registry
+
     folder = _examples_directory() if directory is None else directory
     if folder is None or not folder.is_dir():
         return []
@@ -52,7 +69,7 @@ def load_examples(directory: Path | Traversable | None = None) -> list[Registry]
         try:
             registries.append(parse_registry(json.loads(entry.read_text(encoding="utf-8"))))
         except (ValueError, ContractError) as exc:  # JSONDecodeError is a ValueError
-            _log.warning("example registry %s skipped: %s", entry.name, exc)
+            _warn("example registry %s skipped: %s", entry.name, exc)
     return registries
 
 
@@ -107,6 +124,8 @@ def seed_example_history(
     Return:
         ``registry@semver`` of each version published.
     """
+    from studio.contract import ContractError, parse_registry
+
     folder = _examples_directory() if directory is None else directory
     if folder is None or not (folder / "history").is_dir():
         return []
@@ -121,7 +140,7 @@ def seed_example_history(
             try:
                 earlier = parse_registry(json.loads(entry.read_text(encoding="utf-8")))
             except (ValueError, ContractError) as exc:
-                _log.warning("example version %s/%s skipped: %s", registry.name, entry.name, exc)
+                _warn("example version %s/%s skipped: %s", registry.name, entry.name, exc)
                 continue
             store.replace_draft(registry.name, earlier)
             store.publish(registry.name, semver=semver, notes=HISTORY_NOTES, author="examples")
@@ -165,7 +184,7 @@ def seed_example_evals(
             try:
                 parsed = parse_set(name, entry.read_text(encoding="utf-8"))
             except (ValueError, EvalSetError) as exc:  # UnicodeDecodeError is a ValueError
-                _log.warning("example eval set %s/%s skipped: %s", registry, entry.name, exc)
+                _warn("example eval set %s/%s skipped: %s", registry, entry.name, exc)
                 continue
             evals.save(registry, name, parsed.text, len(parsed.cases))
             stored.append(f"{registry}/{name}")

@@ -13,9 +13,8 @@ import sqlite3
 import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from registry_db import drafts, skills, versions
 from registry_db.connection import (
     connect,
     open_error,
@@ -23,7 +22,6 @@ from registry_db.connection import (
     utc_now,
     write_transaction,
 )
-from registry_db.documents import load_settings, settings_json
 from registry_db.errors import (
     AlreadyExistsError,
     ConflictError,
@@ -42,6 +40,13 @@ from registry_db.models import (
 from registry_db.schema import apply_migrations
 from studio.contract import Registry, RegistrySettings
 
+# drafts, skills, versions and documents (the contract document parser, the
+# skills package reader) are imported by the methods that use them: a command
+# that only opens the store for its connection (sessions import and check) does
+# not load them.
+if TYPE_CHECKING:
+    from registry_db import versions
+
 _SELECT_INFO = """
     SELECT r.id, r.name, r.title, r.description, r.settings_json, r.draft_revision,
         (SELECT count(*) FROM draft_tools t WHERE t.registry_id = r.id),
@@ -55,6 +60,8 @@ _SEEDED_KEY = "examples_seeded_at"
 
 
 def _info(row: tuple) -> RegistryInfo:
+    from registry_db.documents import load_settings
+
     id_, name, title, description, settings, revision, tools, count, latest, updated = row
     return RegistryInfo(
         id_, name, title, description, load_settings(settings), revision, tools, count, latest,
@@ -145,6 +152,8 @@ class RegistryStore:
     def _insert_registry(
         self, name: str, title: str, description: str, settings: RegistrySettings, now: str
     ) -> int:
+        from registry_db.documents import settings_json
+
         if not name:
             raise ValueError("a registry needs a name")
         try:
@@ -183,6 +192,8 @@ class RegistryStore:
             raise ConflictError(f"registry {name}", stored_revision=stored, base_revision=base)
 
     def _set_meta(self, registry_id: int, registry: Registry, now: str) -> None:
+        from registry_db.documents import settings_json
+
         self._conn.execute(
             "UPDATE registries SET title = ?, description = ?, settings_json = ? WHERE id = ?",
             (registry.title, registry.description, settings_json(registry.settings), registry_id),
@@ -218,12 +229,16 @@ class RegistryStore:
 
     def draft_tools(self, name: str) -> list[DraftTool]:
         """The draft tools of ``name`` in position order."""
+        from registry_db import drafts
+
         with self._lock, read_transaction(self._conn):
             registry_id, _ = self._registry_id(name)
             return drafts.read_draft_tools(self._conn, registry_id)
 
     def draft_registry(self, name: str) -> Registry:
         """The draft as a registry document (metadata plus tools in order)."""
+        from registry_db import drafts, skills
+
         with self._lock, read_transaction(self._conn):
             info = self._info(name)
             tools = drafts.read_draft_tools(self._conn, info.id)
@@ -262,6 +277,8 @@ class RegistryStore:
             ConflictError: something this save was based on changed meanwhile.
             DuplicateNameError: two tools would share a name.
         """
+        from registry_db import drafts
+
         with self._lock, write_transaction(self._conn):
             registry_id, stored = self._registry_id(name)
             self._check_draft_revision(name, stored, base_draft_revision)
@@ -280,6 +297,8 @@ class RegistryStore:
         ``registry.name`` is not used: the registry keeps its name. Tools are
         matched by name, so unchanged tools keep their ids and revisions.
         """
+        from registry_db import drafts, skills
+
         with self._lock, write_transaction(self._conn):
             registry_id, stored = self._registry_id(name)
             self._check_draft_revision(name, stored, base_draft_revision)
@@ -301,6 +320,8 @@ class RegistryStore:
             return self._info(registry.name)
 
     def _import(self, registry: Registry, *, replace_draft: bool) -> None:
+        from registry_db import drafts, skills
+
         now = utc_now()
         existing = self._conn.execute(
             "SELECT id FROM registries WHERE name = ?", (registry.name,)
@@ -377,6 +398,8 @@ class RegistryStore:
             NotFoundError: no such registry.
             InvalidSemverError: ``semver`` malformed or not above the previous one.
         """
+        from registry_db import versions
+
         with self._lock, write_transaction(self._conn):
             registry_id, _ = self._registry_id(name)
             return versions.publish_draft(
@@ -391,6 +414,8 @@ class RegistryStore:
 
     def list_versions(self, name: str) -> list[VersionInfo]:
         """Version metadata of ``name``, newest last."""
+        from registry_db import versions
+
         with self._lock, read_transaction(self._conn):
             registry_id, _ = self._registry_id(name)
             return versions.list_version_infos(self._conn, registry_id)
@@ -401,16 +426,22 @@ class RegistryStore:
         The lock is held only while the row is read: verifying and parsing a
         large version takes most of a second and needs no database.
         """
+        from registry_db import versions
+
         return versions.verify_version(self.read_version(name, number))
 
     def read_version(self, name: str, number: int) -> versions.StoredVersion:
         """Version ``number``'s stored row, not yet verified (see ``versions.verify_version``)."""
+        from registry_db import versions
+
         with self._lock, read_transaction(self._conn):
             registry_id, _ = self._registry_id(name)
             return versions.read_version(self._conn, registry_id, name, number)
 
     def latest_version(self, name: str) -> VersionInfo | None:
         """The newest version of ``name``, or None when nothing was published."""
+        from registry_db import versions
+
         with self._lock, read_transaction(self._conn):
             registry_id, _ = self._registry_id(name)
             return versions.latest_version_info(self._conn, registry_id)
