@@ -227,7 +227,7 @@ def run_gui(db_path: Path | None) -> int:
     assert isinstance(app, QApplication)
     app.setApplicationName(APP_NAME)
     app.setOrganizationName(ORG_NAME)
-    _pause_collection()
+    collecting = _pause_collection()
     try:
         install_excepthook(log_path)
         install_qt_message_filter()
@@ -236,18 +236,32 @@ def run_gui(db_path: Path | None) -> int:
         apply_saved_language(app)
         return _open_and_run(app, db_path)
     finally:
-        gc.enable()
+        _resume_collection(collecting)
 
 
-def _pause_collection() -> None:
-    """No automatic garbage collection until the window has painted.
+def _pause_collection() -> bool:
+    """No automatic garbage collection until the window has painted; was it on?
 
     The window's modules and widgets allocate enough to trigger a dozen
     collections, about 7 % of a cold start's CPU. From the window's first show
     on, :class:`MainThreadGarbageCollector` collects on the GUI thread (its
     first check comes 500 ms later: after the first paint, not before it).
     """
+    collecting = gc.isenabled()
     gc.disable()
+    return collecting
+
+
+def _resume_collection(collecting: bool) -> None:
+    """Automatic collection as it was before :func:`_pause_collection`.
+
+    The test session keeps it off (worker threads must not collect Qt
+    objects): a GUI start inside a test must not switch it back on.
+    """
+    if collecting:
+        gc.enable()
+    else:
+        gc.disable()
 
 
 def _open_and_run(app: QApplication, db_path: Path | None) -> int:
@@ -330,7 +344,7 @@ def benchmark_cold_start(db_path: str, registry: str) -> float:
     app = QApplication.instance() or QApplication([])
     assert isinstance(app, QApplication)
     apply_palette(app, "system")  # as run_gui does with no theme saved
-    _pause_collection()  # as run_gui does
+    collecting = _pause_collection()  # as run_gui does
     store = open_default_store(Path(db_path), seed=False)
 
     from studio.ui.main_window import MainWindow
@@ -353,5 +367,6 @@ def benchmark_cold_start(db_path: str, registry: str) -> float:
         app.processEvents()
     rss = _resident_mb()
     collector.stop()
+    _resume_collection(collecting)
     store.close()
     return rss

@@ -208,3 +208,21 @@ def test_the_preview_and_the_first_lint_wait_for_the_first_paint(
     controller = lazy_window.lint_ops.current_controller()
     assert controller is not None
     qtbot.waitUntil(lambda: controller.report is not None, timeout=20_000)
+
+
+def test_a_gui_start_leaves_automatic_collection_as_it_found_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import gc
+
+    from studio.ui import app as app_module
+
+    assert not gc.isenabled()  # the test session collects on the main thread only
+    broken = tmp_path / "not-a-database.sqlite3"
+    broken.write_bytes(b"this is not SQLite" * 100)
+    shown: list[str] = []
+    monkeypatch.setattr(app_module.QMessageBox, "critical", lambda *_a: shown.append("error"))
+    monkeypatch.setattr(app_module, "install_excepthook", lambda *_a: None)
+    monkeypatch.setattr(app_module, "_configure_logging", lambda: None)
+    assert app_module.run_gui(broken) == 1
+    assert shown and not gc.isenabled()
