@@ -28,24 +28,24 @@ from registry_db.errors import (
     NotFoundError,
     RegistryHasVersionsError,
 )
-from registry_db.models import (
-    DeleteTool,
-    DraftSaveResult,
-    DraftTool,
-    RegistryInfo,
-    UpsertTool,
-    Version,
-    VersionInfo,
-)
 from registry_db.schema import apply_migrations
 from studio.contract import Registry, RegistrySettings
 
-# drafts, skills, versions and documents (the contract document parser, the
-# skills package reader) are imported by the methods that use them: a command
-# that only opens the store for its connection (sessions import and check) does
-# not load them.
+# drafts, skills, versions, documents (the contract document parser, the skills
+# package reader) and the result models are imported by the methods that use
+# them: a command that only opens the store for its connection (sessions import
+# and check) does not load them.
 if TYPE_CHECKING:
     from registry_db import versions
+    from registry_db.models import (
+        DeleteTool,
+        DraftSaveResult,
+        DraftTool,
+        RegistryInfo,
+        UpsertTool,
+        Version,
+        VersionInfo,
+    )
 
 _SELECT_INFO = """
     SELECT r.id, r.name, r.title, r.description, r.settings_json, r.draft_revision,
@@ -61,6 +61,7 @@ _SEEDED_KEY = "examples_seeded_at"
 
 def _info(row: tuple) -> RegistryInfo:
     from registry_db.documents import load_settings
+    from registry_db.models import RegistryInfo
 
     id_, name, title, description, settings, revision, tools, count, latest, updated = row
     return RegistryInfo(
@@ -278,6 +279,7 @@ class RegistryStore:
             DuplicateNameError: two tools would share a name.
         """
         from registry_db import drafts
+        from registry_db.models import DraftSaveResult
 
         with self._lock, write_transaction(self._conn):
             registry_id, stored = self._registry_id(name)
