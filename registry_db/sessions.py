@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-import uuid
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -132,6 +131,14 @@ _SESSION_COLUMNS = (
 )
 
 
+def _random_id() -> str:
+    """A new session's id; :mod:`uuid` (which loads :mod:`platform`) is imported here, not by
+    the imports and checks of session logs, whose ids come from their content hash."""
+    import uuid
+
+    return uuid.uuid4().hex
+
+
 def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
@@ -214,7 +221,7 @@ class SessionStore:
         status: str = "created",
     ) -> SessionInfo:
         """A new, empty session (id: a random hex string unless given)."""
-        sid = session_id or uuid.uuid4().hex
+        sid = session_id or _random_id()
         now = utc_now()
         with self._lock, write_transaction(self._conn):
             self._conn.execute(
