@@ -101,10 +101,10 @@ def map_names(value: Any, schema: Any, path: str, changes: list[dict[str, Any]])
     if isinstance(value, str) and isinstance(enum, list) and value not in enum:
         synonyms = schema.get("x-enum-aliases") or {}
         target = synonyms.get(value)
-        reason = f"{value!r} is an enum alias of {target!r}"
         if target is None:
             lowered = {k.lower(): v for k, v in synonyms.items()}
             target = lowered.get(value.lower())
+        reason = f"{value!r} is an enum alias of {target!r}"
         if target is None:
             target = next(
                 (e for e in enum if isinstance(e, str) and e.lower() == value.strip().lower()),

@@ -279,3 +279,17 @@ def test_remembered_words_are_copied_into_each_result(travel: ArgumentPipeline) 
     second = travel.prepare(call)
     assert second.steps[2].changes[0]["reason"] == "'startDate' is an alias of 'start_date'"
     assert _outcome(second) == _outcome(_walking(travel).prepare(call))
+
+
+def test_an_enum_synonym_found_ignoring_case_names_its_value() -> None:
+    parameters = {
+        "type": "object",
+        "properties": {"k": {"enum": ["taxi", "bus"], "x-enum-aliases": {"taxi_x": "taxi"}}},
+    }
+    registry = Registry("r", tools=(ToolContract("t", parameters=parameters),))
+    prepared = ArgumentPipeline(registry, CONTEXT, "s").prepare(
+        ToolCallPart("c1", "t", '{"k": "Taxi_X"}')
+    )
+    assert prepared.arguments == {"k": "taxi"}
+    [change] = [c for step in prepared.steps for c in step.changes if c.get("action") == "mapped"]
+    assert change["reason"] == "'Taxi_X' is an enum alias of 'taxi'"
