@@ -121,3 +121,28 @@ def test_migrations_commit_without_changing_the_store_sync(tmp_path: Path) -> No
     apply_migrations(conn)
     assert conn.execute("PRAGMA synchronous").fetchone()[0] == before
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+_KILLED_CHILD = """
+import os, sys
+from pathlib import Path
+from registry_db.connection import connect
+from registry_db.schema import apply_migrations, migrations
+
+@migrations(name="9999_killed_here")
+def _killed(db):
+    os._exit(3)  # the process dies after every real migration ran, before COMMIT
+
+apply_migrations(connect(Path(sys.argv[1])))
+"""
+
+
+def test_a_process_killed_while_creating_leaves_no_half_migrated_file(tmp_path: Path) -> None:
+    path = tmp_path / "killed.sqlite3"
+    done = subprocess.run([sys.executable, "-c", _KILLED_CHILD, str(path)], check=False)
+    assert done.returncode == 3
+    conn = connect(path)
+    assert _schema(conn) == []  # none of the migrations run before it stayed
+    applied = apply_migrations(conn)  # the next open creates the file whole
+    assert applied == migrations.pending_names(connect(tmp_path / "empty.sqlite3"))
+    assert migrations.pending_names(conn) == []
