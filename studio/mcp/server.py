@@ -21,6 +21,7 @@ both protocol eras (the 2025-11-25 ``initialize`` handshake and the stateless
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
 import hashlib
 import json
@@ -173,6 +174,7 @@ class ServedRegistry:
         self.book: dict[tuple[str, int], CallSession] = {}
         self._used: dict[tuple[str, int], float] = {}
         self._swept = float("-inf")
+        self._creating = threading.Lock()
         if version is not None:
             self.version(version)  # fail early on a missing version
         else:
@@ -247,22 +249,47 @@ class ServedRegistry:
         key = (caller.key, number)
         session = self.book.get(key)
         if session is None:
-            served = self.version(number)
-            context = _overlay(self.options.context, caller.context)
-            config = RunConfig(
-                served.registry, version=str(number), context=context, mock=served.mock,
-                executors=served.executors, confirmation_phrases=dict(self.options.phrases),
-                # One retry-jitter source per session, not one seeded from urandom per call.
-                rng=random.Random(),
-            )  # fmt: skip
-            info = {"transport": caller.transport, "channel": channel, **meta}
-            title = f"MCP {meta.get('client') or caller.transport}: {self.name} v{number}"
-            session = CallSession(config, sessions=self.sessions, source=SOURCE_MCP,
-                                  title=title, meta=info, deferred=self.deferred_writes,
-                                  compiled=served.pipeline)  # fmt: skip
-            self.book[key] = session
+            with self._creating:  # two first calls of one caller on two threads: one session
+                session = self.book.get(key)
+                if session is None:
+                    session = self._new_session(caller, meta, channel, number)
+                    self.book[key] = session
         self._used[key] = time.monotonic()
         return session, number
+
+    async def session_for_call(
+        self, caller: Caller, meta: Mapping[str, Any]
+    ) -> tuple[CallSession, int]:
+        """:meth:`session_for` from the event loop: a first call's session is made on a thread.
+
+        Creating a session commits its row (a synchronous write that waits for
+        the store's lock, which the recording thread holds while it commits):
+        on the event loop, 50 clients arriving together stalled every request
+        for the time of 50 commits. Only that caller's own first call waits now.
+        """
+        _, number = self.target(caller.subject)
+        if (caller.key, number) in self.book:
+            return self.session_for(caller, meta)
+        return await asyncio.to_thread(self.session_for, caller, meta)
+
+    def _new_session(
+        self, caller: Caller, meta: Mapping[str, Any], channel: str, number: int
+    ) -> CallSession:
+        """A new recorded session for ``caller`` at version ``number`` (commits its row)."""
+        served = self.version(number)
+        context = _overlay(self.options.context, caller.context)
+        config = RunConfig(
+            served.registry, version=str(number), context=context, mock=served.mock,
+            executors=served.executors, confirmation_phrases=dict(self.options.phrases),
+            # One retry-jitter source per session, not one seeded from urandom per call.
+            rng=random.Random(),
+        )  # fmt: skip
+        info = {"transport": caller.transport, "channel": channel, **meta}
+        title = f"MCP {meta.get('client') or caller.transport}: {self.name} v{number}"
+        session = CallSession(config, sessions=self.sessions, source=SOURCE_MCP,
+                              title=title, meta=info, deferred=self.deferred_writes,
+                              compiled=served.pipeline)  # fmt: skip
+        return session
 
     def sweep(self, idle: float = IDLE_SESSION_SECONDS) -> None:
         """Close sessions unused for ``idle`` seconds.
@@ -515,7 +542,7 @@ def build_server(served: ServedRegistry, default_caller: Caller | None = None) -
         client = ctx.session.client_params
         meta = {"client": client.client_info.name if client is not None else "",
                 "protocol": ctx.protocol_version}  # fmt: skip
-        session, number = served.session_for(who, meta)
+        session, number = await served.session_for_call(who, meta)
         turn = ""
         if ctx.meta is not None:
             raw = ctx.meta.get(TURN_META_KEY) if isinstance(ctx.meta, Mapping) else None
