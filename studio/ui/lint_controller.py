@@ -75,17 +75,23 @@ class _FullLintJob(QRunnable):
     def __init__(self, stamp: int, registry: Registry, profile: str, signals: _JobSignals) -> None:
         super().__init__()
         self.stamp = stamp
-        self.registry = registry
+        self.registry: Registry | None = registry
+        self.name = registry.name
         self.profile = profile
         self.signals = signals
 
     def run(self) -> None:
+        # Started with auto-deletion off, the runnable is kept alive by PySide
+        # for good: it lets go of the registry snapshot (and the linter) here.
+        registry, self.registry = self.registry, None
+        if registry is None:
+            return
         try:
             from studio.lint import Linter
 
-            linter = Linter(self.registry, self.profile)
+            linter = Linter(registry, self.profile)
         except Exception as exc:  # a failed lint must never take the GUI down
-            _log.exception("full lint of %s failed", self.registry.name)
+            _log.exception("full lint of %s failed", self.name)
             self._deliver(self.signals.failed, f"{type(exc).__name__}: {exc}")
         else:
             self._deliver(self.signals.done, linter)
@@ -96,7 +102,7 @@ class _FullLintJob(QRunnable):
         except RuntimeError:
             # The window (and the signals object with it) closed while this job
             # ran: nobody is waiting for the result any more.
-            _log.debug("full lint of %s finished after its window closed", self.registry.name)
+            _log.debug("full lint of %s finished after its window closed", self.name)
 
 
 class LintController(QObject):

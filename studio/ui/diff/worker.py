@@ -47,15 +47,20 @@ class _DiffJob(QRunnable):
     def __init__(self, store: RegistryStore, seq: int, request: DiffRequest) -> None:
         super().__init__()
         self.signals = _Signals()
-        self._store = store
+        self._store: RegistryStore | None = store
         self._seq = seq
-        self._request = request
+        self._request: DiffRequest | None = request
 
     def run(self) -> None:
-        r = self._request
+        # Started with auto-deletion off, the runnable is kept alive by PySide
+        # for good: it lets go of the store, the request and both sides here.
+        r, store = self._request, self._store
+        self._request = self._store = None
+        if r is None or store is None:
+            return
         try:
-            a = load_side(self._store, r.registry, r.a)
-            b = load_side(self._store, r.registry, r.b)
+            a = load_side(store, r.registry, r.a)
+            b = load_side(store, r.registry, r.b)
             diff = diff_registries(
                 a,
                 b,

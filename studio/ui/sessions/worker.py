@@ -42,7 +42,7 @@ class Job(QRunnable):
 
     def __init__(self, fn: Callable[[ProgressCallback], Any]) -> None:
         super().__init__()
-        self.fn = fn
+        self.fn: Callable[[ProgressCallback], Any] | None = fn
         self.generation = next(_generations)
         self.signals = JobSignals()
         self.done = False
@@ -56,8 +56,15 @@ class Job(QRunnable):
             self.signals.progress.emit(done, total)
 
     def run(self) -> None:
+        # A runnable the pool does not delete is kept alive by PySide for good
+        # once started: the job lets go of its function here, or whatever that
+        # captured (a registry of thousands of tools, a session) would live as
+        # long as the program.
+        fn, self.fn = self.fn, None
+        if fn is None:
+            return
         try:
-            result = self.fn(self._progress)
+            result = fn(self._progress)
         except Exception as exc:  # reported to the GUI, never lost
             _log.exception("background job failed")
             self.done = True
