@@ -19,6 +19,7 @@ import argparse
 import dataclasses
 import json
 import os
+import re
 import sys
 import tempfile
 import time
@@ -148,7 +149,8 @@ def main(argv: list[str] | None = None) -> int:
                 # Every mode the mode bar offers, in its order.
                 modes = [a.objectName().removeprefix("show_") for a in window.mode_bar.mode_actions]
                 titles = {
-                    a.objectName().removeprefix("show_"): a.text().replace("&", "")
+                    # "&&" is a literal ampersand, a lone "&" marks the mnemonic.
+                    a.objectName().removeprefix("show_"): re.sub(r"&(&?)", r"\1", a.text())
                     for a in window.mode_bar.mode_actions
                 }
                 if language == "en" or not mode_titles:
