@@ -330,7 +330,8 @@ class McpEndpoint:
         if target is None:
             if len(self.targets) >= MAX_TARGETS:
                 raise ValueError(f"more than {MAX_TARGETS} registry/version/audience endpoints")
-            target = self._create(name, version, channel, audience)
+            # From the key: a query seen before (its target refused, say) is not parsed again.
+            target = self._create(*key)
             self.targets[key] = target
         if target.task is None:
             target.task = asyncio.get_running_loop().create_task(self._run(target))
