@@ -29,7 +29,6 @@ from registry_db.errors import (
     RegistryHasVersionsError,
 )
 from registry_db.schema import apply_migrations
-from studio.contract import Registry, RegistrySettings
 
 # drafts, skills, versions, documents (the contract document parser, the skills
 # package reader) and the result models are imported by the methods that use
@@ -46,6 +45,7 @@ if TYPE_CHECKING:
         Version,
         VersionInfo,
     )
+    from studio.contract import Registry, RegistrySettings
 
 _SELECT_INFO = """
     SELECT r.id, r.name, r.title, r.description, r.settings_json, r.draft_revision,
@@ -175,6 +175,8 @@ class RegistryStore:
         settings: RegistrySettings | None = None,
     ) -> RegistryInfo:
         """Create an empty registry; raises AlreadyExistsError."""
+        from studio.contract import RegistrySettings  # on use, like the modules above
+
         with self._lock, write_transaction(self._conn):
             self._insert_registry(
                 name, title, description, settings or RegistrySettings(), utc_now()
@@ -211,6 +213,8 @@ class RegistryStore:
         settings: RegistrySettings,
     ) -> RegistryInfo:
         """Change title, description and settings; ConflictError when draft_revision moved."""
+        from studio.contract import Registry  # on use, like the modules above
+
         with self._lock, write_transaction(self._conn):
             registry_id, stored = self._registry_id(name)
             self._check_draft_revision(name, stored, base_revision)
@@ -239,6 +243,7 @@ class RegistryStore:
     def draft_registry(self, name: str) -> Registry:
         """The draft as a registry document (metadata plus tools in order)."""
         from registry_db import drafts, skills
+        from studio.contract import Registry
 
         with self._lock, read_transaction(self._conn):
             info = self._info(name)

@@ -23,10 +23,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from studio.contract.model import RiskTier
 from studio.contract.verbs import verb_class, verb_classes
+
+if TYPE_CHECKING:
+    from studio.contract.model import RiskTier
 
 UNKNOWN_NOTE = "risk tier unknown: set to write (the safe side)"
 
@@ -45,6 +47,8 @@ _LEAD_IN = re.compile(
 
 def tier_of_class(cls: str) -> RiskTier:
     """The risk tier a verb class implies (``read.list`` → read, ``delete`` → destructive)."""
+    from studio.contract.model import RiskTier  # on use: the session checks need no model
+
     if cls in _READ_CLASSES:
         return RiskTier.READ
     if cls in _DESTRUCTIVE_CLASSES:
@@ -85,6 +89,8 @@ def _description_verb(description: str) -> tuple[str, str] | None:
 
 
 def _from_annotations(annotations: Mapping[str, Any]) -> tuple[RiskTier, str | None] | None:
+    from studio.contract.model import RiskTier  # on use: the session checks need no model
+
     read_only = annotations.get("readOnlyHint")
     destructive = annotations.get("destructiveHint")
     if destructive is True:
@@ -123,6 +129,8 @@ def guess_risk(
         names the evidence (``risk tier 'read' guessed from the verb 'query'
         of the name``) or is :data:`UNKNOWN_NOTE`.
     """
+    from studio.contract.model import RiskTier  # on use: the session checks need no model
+
     if annotations is not None:
         found = _from_annotations(annotations)
         if found is not None:

@@ -5,10 +5,14 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from studio.contract import ContractError, Problem, Registry
-from studio.contract.problems import join_path, json_kind
+# Leaf modules only: the session importers read messages with these helpers and must
+# not load the contract model (and the agents and skills models it imports) to do it.
+from studio.contract.problems import ContractError, Problem, join_path, json_kind
+
+if TYPE_CHECKING:
+    from studio.contract.model import Registry
 
 NoteKind = Literal["lost", "guessed", "info"]
 

@@ -15,12 +15,11 @@ import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from registry_db import RegistryStore
 from registry_db.sessions import SessionInfo, SessionStore
-from studio.contract import Registry
-from studio.formats import FormatError, ImportResult, import_text
+from studio.formats import import_text
+from studio.formats.base import FormatError
 from studio.sessions.import_hash import conversation_hash
 from studio.sessions.importers import ImportedSession
 from studio.sessions.model import (
@@ -32,6 +31,12 @@ from studio.sessions.model import (
 )
 from studio.sessions.pairing import analyse_pairing
 from studio.sessions.suspicious import find_suspicious
+
+if TYPE_CHECKING:
+    # Annotations only: importing a log needs neither the registry store nor the contract model.
+    from registry_db import RegistryStore
+    from studio.contract.model import Registry
+    from studio.formats.base import ImportResult
 
 SOURCE_IMPORT = "import"
 SOURCE_PLAYGROUND = "playground"

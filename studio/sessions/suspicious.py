@@ -21,14 +21,17 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from studio.contract import Registry, RiskTier, canonical_json
+from studio.contract.canonical import canonical_json
 from studio.contract.risk import verb_risk
 from studio.runtime.repair import ArgumentsParseError, parse_arguments
 from studio.runtime.results import parse_result_content
 from studio.sessions.model import Message, ToolCallPart, ToolResultPart
 from studio.sessions.pairing import Position
+
+if TYPE_CHECKING:
+    from studio.contract.model import Registry
 
 _TIMEOUT_CODES = frozenset({"TIMEOUT", "OUTCOME_UNKNOWN", "DEADLINE_EXCEEDED", "GATEWAY_TIMEOUT"})
 _TIMEOUT_TEXT = re.compile(r"\btim(ed|e)[ -]?out\b|\bdeadline exceeded\b", re.IGNORECASE)
@@ -58,6 +61,9 @@ class SuspiciousFinding:
 
 def is_write_tool(name: str, registry: Registry | None = None) -> bool:
     """Whether calling ``name`` changes state (registry risk, else the name's verb)."""
+    # Imported on use: checking a session without a registry needs no contract model.
+    from studio.contract.model import RiskTier
+
     if registry is not None:
         tool = registry.tool(name)
         if tool is not None:
