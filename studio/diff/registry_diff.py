@@ -9,6 +9,7 @@ it found (the GUI asks the reviewer).
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
@@ -409,11 +410,14 @@ def token_delta(
         profile: The target; it selects the method (``o200k_base`` for the
             openai profiles when bpe-openai is installed); None: the estimate.
     """
-    from studio.contract.token_count import token_method
-    from studio.lint.rules.cost import tool_tokens
+    from studio.contract.token_count import cached_token_counter, token_method
+    from studio.lint.cache import memo
+    from studio.lint.rules._common import rendered, text
+    from studio.lint.rules.cost import PER_TOOL_OVERHEAD, tool_tokens
 
     renames = renames or {}
     method = token_method(profile)
+    counter, counted_as = cached_token_counter(profile)
 
     def tokens(tool: ToolContract, settings: RegistrySettings) -> int:
         # Counted on sorted keys (the canonical order versions are stored in),
@@ -424,11 +428,25 @@ def token_delta(
         # x- keys itself) without the counter's slower path-tracking strip.
         params = tool.parameters
         if not _keys_sorted(params) or _has_extension_keys(params):
-            view = _model_view(params)
-            if view is not None:
-                tool = replace(tool, parameters=view)
-            elif not _keys_sorted(params):
-                tool = replace(tool, parameters=_sorted_keys(params))
+            key = ("diff-tokens", counted_as, settings.description_template)
+            return memo(tool, key, lambda: _view_tokens(tool, settings))
+        return tool_tokens(tool, settings, profile)
+
+    def _view_tokens(tool: ToolContract, settings: RegistrySettings) -> int:
+        # What tool_tokens(replace(tool, parameters=view)) counts, summed here
+        # directly: the view has no x- keys and no injected properties, so the
+        # counter's own strip (an injected-field walk, a copy of the tool and
+        # its memo) would only find nothing to do. A view whose JSON still
+        # shows '"x-' (inside a string) goes the counter's way, as before.
+        view = _model_view(tool.parameters)
+        if view is not None:
+            schema = json.dumps(view, ensure_ascii=False, separators=(",", ":"))
+            if '"x-' not in schema:
+                name, description = text(tool.name), rendered(tool, settings)
+                return PER_TOOL_OVERHEAD + counter(name) + counter(description) + counter(schema)
+            return tool_tokens(replace(tool, parameters=view), settings, profile)
+        if not _keys_sorted(tool.parameters):
+            tool = replace(tool, parameters=_sorted_keys(tool.parameters))
         return tool_tokens(tool, settings, profile)
 
     same_template = a.settings.description_template == b.settings.description_template
