@@ -78,12 +78,14 @@ def _parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
 
 def _open_store(args: argparse.Namespace) -> RegistryStore:
     from registry_db import open_default_store
-    from registry_db.paths import default_db_path, resolve_db_path
+    from registry_db.paths import DB_FILENAME, default_db_path, resolve_db_path
 
     path = resolve_db_path(getattr(args, "db", None))
     # Only the embedded default database is seeded with the examples; a file
-    # named by --db or $STUDIO_DB is the user's own and starts empty.
-    return open_default_store(path, seed=path == default_db_path())
+    # named by --db or $STUDIO_DB is the user's own and starts empty. A file of
+    # another name cannot be the default: no platformdirs import to find it.
+    seed = path.name == DB_FILENAME and path == default_db_path()
+    return open_default_store(path, seed=seed)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

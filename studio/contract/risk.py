@@ -62,6 +62,19 @@ def name_verb(name: str) -> str | None:
     return words[0].lower() if words else None
 
 
+def verb_reads(name: str) -> bool | None:
+    """Whether the verb of ``name`` implies the read tier; None for no known verb.
+
+    :func:`verb_risk` without the tier itself: the session checks ask only this,
+    and need not load the contract model for the enum.
+    """
+    verb = name_verb(name)
+    cls = verb_class(verb) if verb else None
+    if cls is None:
+        return None
+    return cls in _READ_CLASSES
+
+
 def verb_risk(name: str) -> tuple[RiskTier, str] | None:
     """The tier the verb of ``name`` implies and that verb, or None for no known verb."""
     verb = name_verb(name)
@@ -168,4 +181,4 @@ def guess_risk(
     return tier, f"risk tier {tier.value!r} guessed from the verb {verb!r} {where}{hints}"
 
 
-__all__ = ["UNKNOWN_NOTE", "guess_risk", "name_verb", "tier_of_class", "verb_risk"]
+__all__ = ["UNKNOWN_NOTE", "guess_risk", "name_verb", "tier_of_class", "verb_reads", "verb_risk"]

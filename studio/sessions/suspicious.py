@@ -24,7 +24,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from studio.contract.canonical import canonical_json
-from studio.contract.risk import verb_risk
+from studio.contract.risk import verb_reads
 from studio.runtime.repair import ArgumentsParseError, parse_arguments
 from studio.runtime.results import parse_result_content
 from studio.sessions.model import Message, ToolCallPart, ToolResultPart
@@ -61,17 +61,17 @@ class SuspiciousFinding:
 
 def is_write_tool(name: str, registry: Registry | None = None) -> bool:
     """Whether calling ``name`` changes state (registry risk, else the name's verb)."""
-    # Imported on use: checking a session without a registry needs no contract model.
-    from studio.contract.model import RiskTier
-
     if registry is not None:
+        # Imported here: a registry means the contract model is loaded already, and
+        # checking a session without one (every import) need not load it.
+        from studio.contract.model import RiskTier
+
         tool = registry.tool(name)
         if tool is not None:
             return tool.risk is not RiskTier.READ
     # The importers' verb classes (studio.contract.risk); an unknown verb is no
     # evidence of a write here: a duplicate read is no side effect to report.
-    by_verb = verb_risk(name)
-    return by_verb is not None and by_verb[0] is not RiskTier.READ
+    return verb_reads(name) is False
 
 
 def is_timeout_result(result: ToolResultPart) -> bool:
