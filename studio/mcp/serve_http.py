@@ -72,6 +72,11 @@ MAX_MCP_BODY_BYTES = 1_048_576
 MAX_TARGETS = 256
 """Distinct (registry, version or channel, audience) endpoints one server keeps: the
 query string is the caller's, so its combinations must not grow memory without bound."""
+IDLE_TARGET_SECONDS = 300.0
+"""With :data:`MAX_TARGETS` endpoints kept, the least recently used one idle this long
+makes room for a new one (its clients start a new session, as for any lost session);
+without it 256 distinct ``?role=`` values from one caller locked out every new audience
+until the server restarted."""
 MAX_LISTING_BODY_BYTES = 65_536
 """A tools/list request longer than this takes the SDK's path (which applies its own limit)."""
 LOOPBACK_HOSTS = ("127.0.0.1:*", "localhost:*", "[::1]:*")
@@ -108,6 +113,7 @@ class _Target:
     ready: asyncio.Event
     listing: ListingCache
     task: asyncio.Task[None] | None = None
+    last_used: float = 0.0  # time.monotonic() of the latest request
 
 
 class McpEndpoint:
@@ -328,15 +334,32 @@ class McpEndpoint:
             self._keys[(name, raw_query)] = key
         target = self.targets.get(key)
         if target is None:
-            if len(self.targets) >= MAX_TARGETS:
-                raise ValueError(f"more than {MAX_TARGETS} registry/version/audience endpoints")
+            if len(self.targets) >= MAX_TARGETS and not self._drop_idle_target():
+                raise ValueError(
+                    f"more than {MAX_TARGETS} registry/version/audience endpoints in use; "
+                    f"one idle for {IDLE_TARGET_SECONDS:.0f} s makes room"
+                )
             # From the key: a query seen before (its target refused, say) is not parsed again.
             target = self._create(*key)
             self.targets[key] = target
+        target.last_used = time.monotonic()
         if target.task is None:
             target.task = asyncio.get_running_loop().create_task(self._run(target))
         await target.ready.wait()
         return target
+
+    def _drop_idle_target(self) -> bool:
+        """Stop the least recently used endpoint if it has been idle long enough."""
+        key, target = min(self.targets.items(), key=lambda item: item[1].last_used)
+        if time.monotonic() - target.last_used < IDLE_TARGET_SECONDS:
+            return False
+        del self.targets[key]
+        for query, known in list(self._keys.items()):
+            if known == key:
+                del self._keys[query]
+        if target.task is not None:
+            target.task.cancel()  # its manager's sessions end; _run closes what it served
+        return True
 
     def _create(
         self, name: str, version: int | None, channel: str | None, audience: Audience | None

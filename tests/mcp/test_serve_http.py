@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -271,3 +272,33 @@ def test_an_audience_in_the_url_lists_and_runs_only_its_tools(
     bad = httpx.post(f"{server.url}/mcp/{REGISTRY}?role=%0a", headers={
         "Authorization": f"Bearer {TOKEN}"}, json={})  # fmt: skip
     assert bad.status_code == 400 and "role must be printable" in bad.text
+
+
+def test_a_full_set_of_endpoints_makes_room_for_a_new_audience_once_one_is_idle(
+    server: ServerThread, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from studio.mcp import serve_http
+
+    monkeypatch.setattr(serve_http, "MAX_TARGETS", 2)
+    monkeypatch.setattr(serve_http, "IDLE_TARGET_SECONDS", 1.0)
+    # Stateless 2026-07-28 requests: each carries its own envelope, no session.
+    meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientInfo": {"name": "test", "version": "0"},
+            "io.modelcontextprotocol/clientCapabilities": {}}  # fmt: skip
+    body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": meta}}
+    headers = {"Authorization": f"Bearer {TOKEN}", "Mcp-Protocol-Version": "2026-07-28",
+               "Mcp-Method": "tools/list",
+               "Accept": "application/json, text/event-stream"}  # fmt: skip
+
+    def listing(role: str) -> httpx.Response:
+        return http.post(f"/mcp/{REGISTRY}?version=1&role={role}", json=body, headers=headers)
+
+    with httpx.Client(base_url=server.url, timeout=10) as http:
+        assert listing("a").status_code == 200 and listing("b").status_code == 200
+        refused = listing("c")  # two endpoints in use, neither idle
+        assert refused.status_code == 400 and "idle" in refused.text, refused.text
+        assert listing("b").status_code == 200  # an endpoint in use still answers
+        time.sleep(1.2)
+        assert listing("c").status_code == 200  # "a" (the least recently used) made room
+        assert listing("b").status_code == 200
+        assert listing("a").status_code == 400  # gone: "b" and "c" are in use
