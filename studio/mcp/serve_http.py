@@ -517,9 +517,9 @@ def _which(query: str) -> tuple[int | None, str | None]:
     """``version`` and ``channel`` of the query string (ValueError when malformed)."""
     from urllib.parse import parse_qs
 
-    params = parse_qs(query)
-    raw_version = params.get("version", [None])[0]
-    channel = params.get("channel", [None])[0]
+    params = parse_qs(query)  # a name given twice: the last value, as resolve reads it
+    raw_version = params.get("version", [None])[-1]
+    channel = params.get("channel", [None])[-1]
     if raw_version is not None and channel is not None:
         raise ValueError("give version or channel, not both")
     if raw_version is None:
@@ -537,9 +537,9 @@ def _audience(query: str) -> Audience | None:
     """
     from urllib.parse import parse_qs
 
-    params = parse_qs(query)
-    role = params.get("role", [None])[0]
-    scenario = params.get("scenario", [None])[0]
+    params = parse_qs(query)  # a name given twice: the last value, as resolve reads it
+    role = params.get("role", [None])[-1]
+    scenario = params.get("scenario", [None])[-1]
     if role is None and scenario is None:
         return None
     for key, value in (("role", role), ("scenario", scenario)):

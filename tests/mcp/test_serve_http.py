@@ -302,3 +302,11 @@ def test_a_full_set_of_endpoints_makes_room_for_a_new_audience_once_one_is_idle(
         assert listing("c").status_code == 200  # "a" (the least recently used) made room
         assert listing("b").status_code == 200
         assert listing("a").status_code == 400  # gone: "b" and "c" are in use
+
+
+def test_a_name_given_twice_in_the_query_reads_its_last_value_as_resolve_does() -> None:
+    from studio.mcp.serve_http import _audience, _which
+
+    assert _audience("role=a&scenario=s&role=b") == _audience("scenario=s&role=b")
+    assert _audience("role=a&role=b").role == "b"
+    assert _which("version=1&version=2") == (2, None)
