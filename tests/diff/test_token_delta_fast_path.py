@@ -1,0 +1,99 @@
+"""The token delta's direct count equals the counter's own path on random edits (issue 16).
+
+``token_delta`` sums a tool's name, rendered description and model-view JSON
+itself instead of handing the counter a copy of the tool to strip again. This
+differential test edits random tools of the examples (summaries, x- keys,
+injected properties, strings holding ``"x-``, key order, numbers that compare
+equal across types) and checks every per-tool count against the counter's
+path: ``tool_tokens`` of the tool with sorted keys, which strips it itself.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import random
+from typing import Any
+
+import pytest
+
+from registry_db import load_examples
+from studio.contract import Registry, ToolContract
+from studio.diff.registry_diff import _sorted_keys, token_delta
+from studio.lint.rules.cost import tool_tokens
+
+
+def _reference(a: Registry, b: Registry) -> dict[str, tuple[int, int]]:
+    """Per-tool counts through the counter's own strip (no view, no direct sum)."""
+
+    def tokens(tool: ToolContract, registry: Registry) -> int:
+        tool = dataclasses.replace(tool, parameters=_sorted_keys(tool.parameters))
+        return tool_tokens(tool, registry.settings, None)
+
+    per_tool = {t.name: (tokens(t, a), 0) for t in a.tools}
+    for t in b.tools:
+        per_tool[t.name] = (per_tool.get(t.name, (0, 0))[0], tokens(t, b))
+    return per_tool
+
+
+def _objects(value: Any) -> list[dict[str, Any]]:
+    """Every dict inside ``value`` (the places an edit can land)."""
+    out: list[dict[str, Any]] = []
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            out.append(node)
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return out
+
+
+def _edit(tool: ToolContract, rng: random.Random) -> ToolContract:
+    kind = rng.randrange(7)
+    if kind == 0:
+        return dataclasses.replace(tool, summary=(tool.summary or "") + " 新的说明 New.")
+    params = copy.deepcopy(tool.parameters) if isinstance(tool.parameters, dict) else {}
+    params.setdefault("type", "object")
+    target = rng.choice(_objects(params))
+    if kind == 1:
+        target[f"x-note-{rng.randrange(99)}"] = {"x-injected": "not a property"}
+    elif kind == 2:
+        props = params.setdefault("properties", {})
+        if isinstance(props, dict):
+            props[f"who_{rng.randrange(99)}"] = {"type": "string", "x-injected": "session.id"}
+            params.setdefault("required", []).append(f"who_{rng.randrange(99)}")
+    elif kind == 3:
+        target["description"] = 'say "x-large" or 大号'
+    elif kind == 4:
+        params = dict(reversed(list(params.items())))
+    elif kind == 5:
+        target["default"] = rng.choice([1, 1.0, True, 1.5, None])
+    else:
+        target["enum"] = ["x-small", "小", 2]
+    return dataclasses.replace(tool, parameters=params)
+
+
+@pytest.fixture(scope="module")
+def examples() -> Registry:
+    tools = [t for r in load_examples() for t in r.tools]
+    return Registry("r", tools=tuple(tools))
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_direct_count_equals_the_counters_path(examples: Registry, seed: int) -> None:
+    rng = random.Random(seed)
+    a_tools = list(examples.tools)
+    for i in rng.sample(range(len(a_tools)), k=min(5, len(a_tools))):
+        a_tools[i] = _edit(a_tools[i], rng)
+    a = dataclasses.replace(examples, tools=tuple(a_tools))
+    b_tools = list(a.tools)
+    for i in rng.sample(range(len(b_tools)), k=min(8, len(b_tools))):
+        b_tools[i] = _edit(b_tools[i], rng)
+    b = dataclasses.replace(a, tools=tuple(b_tools[1:]))  # one removed too
+    delta = token_delta(a, b)
+    assert dict(delta.per_tool) == _reference(a, b)
+    assert delta.total_after == sum(after for _, after in delta.per_tool.values())
+    # A second diff of the same objects (memo hits) reports the same counts.
+    assert token_delta(a, b) == delta
