@@ -96,7 +96,7 @@ def _cmd_import(store: RegistryStore, args: argparse.Namespace) -> int:
     from studio.cli.capabilities import import_capabilities
     from studio.formats import FormatError, import_path
     from studio.formats.base import one_line
-    from studio.formats.openapi_detect import document_is_openapi, is_openapi_import
+    from studio.formats.openapi_detect import is_openapi_import
 
     handled = import_capabilities(store, args)  # skills (SKILL.md) and A2A agent cards
     if handled is not None:
@@ -104,7 +104,7 @@ def _cmd_import(store: RegistryStore, args: argparse.Namespace) -> int:
     path = Path(args.file)
     if not path.exists() and not path.is_symlink():
         raise UsageError(f"{one_line(str(path))}: no such file or folder")
-    if is_openapi_import(path, args.format, document_is_openapi):
+    if is_openapi_import(path, args.format):
         return _import_openapi(store, path, args)
     if args.include_tag or args.include_path or args.exclude_deprecated or args.base_url:
         raise UsageError(

@@ -59,7 +59,7 @@ from studio.formats import (
     import_path,
     write_export,
 )
-from studio.formats.openapi_detect import head_names_openapi, is_openapi_import
+from studio.formats.openapi_detect import is_openapi_import
 from studio.ui.sessions.worker import Job, JobRunner, ProgressCallback
 
 if TYPE_CHECKING:
@@ -141,7 +141,9 @@ def read_import(path: Path, fmt: str, name: str | None) -> ImportResult | OpenAp
         and each problem's place.
     """
     try:
-        if path.is_file() and is_openapi_import(path, fmt, head_names_openapi):
+        # The whole document decides, as for ``studio import``: a key-sorted
+        # document names "openapi" after its components, past any head.
+        if path.is_file() and is_openapi_import(path, fmt):
             from studio.formats import files
             from studio.formats.openapi import read_document
 

@@ -8,6 +8,7 @@ worker's store or load waits for it.
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from pathlib import Path
@@ -365,3 +366,20 @@ def test_import_error_is_shown_in_the_dialog_with_its_place(qtbot, window, promp
     assert prompts.errors == [] and dialog.isVisible()
     assert not dialog.job_panel.bar.isVisibleTo(dialog)
     dialog.grab().save(str(tmp_path / "error.png"))
+
+
+def test_a_key_sorted_openapi_document_is_read_as_openapi_like_the_cli(tmp_path: Path) -> None:
+    # "components" sorts before "openapi": 100 KiB of schemas push the key past any head.
+    schemas = {f"Model{i}": {"type": "object", "description": "x" * 1000} for i in range(100)}
+    document = {
+        "components": {"schemas": schemas},
+        "info": {"title": "Sorted", "version": "1"},
+        "openapi": "3.0.3",
+        "paths": {"/a": {"get": {"operationId": "getA", "responses": {"200": {}}}}},
+    }
+    path = tmp_path / "sorted.json"
+    path.write_text(json.dumps(document, sort_keys=True), encoding="utf-8")
+    assert path.read_text(encoding="utf-8").index('"openapi"') > 65536
+    read = registry_jobs.read_import(path, "auto", None)
+    assert isinstance(read, registry_jobs.OpenApiRead), read
+    assert cli_main(["--db", str(tmp_path / "s.db"), "import", str(path)]) == 0
