@@ -10,6 +10,7 @@ Values are stored as JSON; this module knows nothing of the runtime's types.
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Sequence
@@ -146,6 +147,24 @@ def _dumps(value: Any) -> str:
 _ORJSON_STRICT = orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME
 
 
+_LONG_NUMBER = re.compile(r"\d{19}")
+
+
+def _loads_fast(text: str) -> Any:
+    """``json.loads(text)`` by orjson for a text :func:`_dumps_fast` or :func:`_dumps` wrote.
+
+    What orjson refuses (NaN, infinities) or reads otherwise (an int past 64 bits becomes
+    a float: any run of 19 digits is sent along) goes to json.loads, so the value is
+    always json.loads's.
+    """
+    if _LONG_NUMBER.search(text) is None:
+        try:
+            return orjson.loads(text)
+        except orjson.JSONDecodeError:
+            pass
+    return json.loads(text)
+
+
 def _dumps_fast(value: Any) -> str:
     """:func:`_dumps` by orjson (~5× faster), for the many messages of an import.
 
@@ -280,18 +299,24 @@ class SessionStore:
                 for table in ("messages", "run_events"):
                     self._conn.execute(f"DELETE FROM {table} WHERE session_id = ?", (sid,))
                 self._conn.execute("DELETE FROM sessions WHERE id = ?", (sid,))
+            tools_json = _dumps(list(tools))
+            meta_json = _dumps_fast(meta)  # an import's meta holds every message's origin
             self._conn.execute(
                 f"INSERT INTO sessions ({_SESSION_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (sid, registry, version, profile, title, system, _dumps({}), parent_session_id,
-                 None, "imported", now, now, source, _dumps(list(tools)),
-                 _dumps_fast(meta)),  # an import's meta holds every message's origin
+                 None, "imported", now, now, source, tools_json, meta_json),
             )  # fmt: skip
             self._conn.executemany(
                 "INSERT INTO messages (session_id, idx, run_id, message_json, created_at)"
                 " VALUES (?, ?, ?, ?, ?)",
                 [(sid, idx, "", _dumps_fast(m), now) for idx, m in enumerate(messages)],
             )
-            return self._get(sid), True
+            # The row as _get would read it back, from the texts just written: no SELECT,
+            # and the meta decoded by orjson (the same values) rather than json.loads.
+            info = SessionInfo(sid, registry, version, profile, title, system, {},
+                               parent_session_id, None, "imported", now, now, source,
+                               _loads_fast(tools_json), _loads_fast(meta_json))  # fmt: skip
+            return info, True
 
     def _get(self, session_id: str) -> SessionInfo:
         row = self._conn.execute(

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import errno
 import os
-import secrets
 import stat
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
@@ -294,6 +293,8 @@ class Folder:
         The rename replaces the directory entry itself, so a link there would be
         replaced, not written through; :meth:`check_writable` refuses links first.
         """
+        import secrets  # here: reading a file (every session import) needs no hmac, random
+
         self.check_writable(name)
         tmp = f".{name}.{secrets.token_hex(4)}.tmp"
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _BASE_FLAGS
