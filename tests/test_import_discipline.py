@@ -127,6 +127,10 @@ def test_sessions_import_and_check_make_no_request_machinery(tmp_path: Path) -> 
         # The session importers share studio.formats.base, not the tool formats.
         assert "studio.formats.anthropic" not in modules, argv
         assert "studio.formats.openai" not in modules, argv
+        # Reading messages needs no contract model (nor the agents and skills models it
+        # loads); a --db file not named like the default needs no platformdirs.
+        model = ("studio.contract.model", "studio.agents", "studio.skills", "platformdirs")
+        assert [m for m in model if m in modules] == [], argv
 
 
 _LEAF_CHILD = """
