@@ -10,7 +10,6 @@ Values are stored as JSON; this module knows nothing of the runtime's types.
 from __future__ import annotations
 
 import json
-import re
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Sequence
@@ -147,7 +146,10 @@ def _dumps(value: Any) -> str:
 _ORJSON_STRICT = orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME
 
 
-_LONG_NUMBER = re.compile(r"\d{19}")
+_DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"000000000")
+_LONG_NUMBER = b"0" * 19
+"""19 digits in a row once every digit is spelled 0: one translate and find, ~9× faster than
+a regex (as studio.sessions.importers.base.has_long_number)."""
 
 
 def _loads_fast(text: str) -> Any:
@@ -157,7 +159,7 @@ def _loads_fast(text: str) -> Any:
     a float: any run of 19 digits is sent along) goes to json.loads, so the value is
     always json.loads's.
     """
-    if _LONG_NUMBER.search(text) is None:
+    if _LONG_NUMBER not in text.encode("utf-8", "surrogatepass").translate(_DIGITS_AS_ZERO):
         try:
             return orjson.loads(text)
         except orjson.JSONDecodeError:
