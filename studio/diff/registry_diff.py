@@ -536,12 +536,15 @@ def _model_view(parameters: Any) -> Any:
         return join_path("parameters", *reversed(parts))
 
     def walk(value: Any, chain: Chain) -> Any:
-        if type(value) in _SCALARS or value is None or isinstance(value, str | int | float):
-            return value
-        if isinstance(value, list):
-            return [v if type(v) in _SCALARS else walk(v, (chain, i)) for i, v in enumerate(value)]
-        if not isinstance(value, dict):
-            raise _NotPlain
+        if type(value) is not dict:  # most calls are for plain dicts: one test for them
+            if type(value) in _SCALARS or isinstance(value, str | int | float):
+                return value
+            if isinstance(value, list):
+                return [
+                    v if type(v) in _SCALARS else walk(v, (chain, i)) for i, v in enumerate(value)
+                ]
+            if not isinstance(value, dict):
+                raise _NotPlain
         gone: set[str] = set()
         props = value.get("properties")
         if names and isinstance(props, dict) and not names.isdisjoint(props):

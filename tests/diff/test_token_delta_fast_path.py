@@ -19,6 +19,7 @@ import pytest
 
 from registry_db import load_examples
 from studio.contract import Registry, ToolContract
+from studio.diff import diff_registries
 from studio.diff.registry_diff import _sorted_keys, token_delta
 from studio.lint.rules.cost import tool_tokens
 
@@ -97,3 +98,5 @@ def test_direct_count_equals_the_counters_path(examples: Registry, seed: int) ->
     assert delta.total_after == sum(after for _, after in delta.per_tool.values())
     # A second diff of the same objects (memo hits) reports the same counts.
     assert token_delta(a, b) == delta
+    # The whole diff hands its unchanged tools over instead of comparing them again.
+    assert diff_registries(a, b, lint_profile=None).token_delta == delta
