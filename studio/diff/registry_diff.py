@@ -16,8 +16,16 @@ from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 from typing import Any
 
-from studio.contract.model import Registry, RegistrySettings, ToolContract, injected_fields
-from studio.contract.problems import join_path
+from studio.contract.model import (
+    _MAX_INJECTED_DEPTH,
+    _OPAQUE_LISTS,
+    _OPAQUE_MAPS,
+    _OPAQUE_SINGLES,
+    _TRANSPARENT,
+    Registry,
+    RegistrySettings,
+    ToolContract,
+)
 from studio.contract.render import render_description
 from studio.diff.model import (
     Change,
@@ -501,6 +509,16 @@ def _has_extension_keys(value: Any) -> bool:
 _SCALARS = frozenset((str, int, float, bool, type(None)))
 
 
+# The keys under which studio.contract.model.injected_fields looks for injected
+# properties (their objects, and the elements of their lists, are one level down).
+_ONE_LEVEL_DOWN: dict[str, type] = {
+    "items": dict,
+    **dict.fromkeys(_TRANSPARENT, list),
+    **dict.fromkeys(_OPAQUE_LISTS, list),
+    **dict.fromkeys(_OPAQUE_SINGLES, dict),
+}
+
+
 class _NotPlain(Exception):
     """The schema has what the one-walk view cannot copy exactly (see :func:`_model_view`)."""
 
@@ -511,8 +529,11 @@ def _model_view(parameters: Any) -> Any:
     What the token counter would make of the sorted parameters itself
     (:func:`studio.lint.rules._common.model_parameters`: every ``x-`` key and each
     injected property, with its name in ``required``, dropped), built without
-    tracking the JSON path of every node: paths are only formed where an
-    injected property may be. tests/diff/test_token_view.py holds the two equal.
+    forming a JSON path anywhere: the walk knows which objects
+    :func:`studio.contract.model.injected_fields` visits (it follows the same
+    keys, to the same depth), so it drops the injected properties of those
+    objects as it copies them. tests/diff/test_token_view.py and
+    tests/diff/test_token_delta_fast_path.py hold it equal to the linter's strip.
 
     Return:
         The view, or None for parameters that are not a JSON object with string
@@ -521,56 +542,61 @@ def _model_view(parameters: Any) -> Any:
     """
     if not isinstance(parameters, dict):
         return None
-    fields = injected_fields(parameters)
-    hidden = frozenset(f.json_path for f in fields)
-    names = frozenset(f.name for f in fields)
-    # The path to a node is a chain of (parent chain, key) pairs, unwound into a
-    # JSON path only at an object that has an injected property's name.
-    Chain = tuple[Any, str | int] | None
 
-    def where(chain: Chain) -> str:
-        parts: list[str | int] = []
-        while chain is not None:
-            chain, part = chain
-            parts.append(part)
-        return join_path("parameters", *reversed(parts))
-
-    def walk(value: Any, chain: Chain) -> Any:
+    # ``depth``: the depth at which injected_fields visits this value when it is
+    # an object, or -1 where it does not look (under other keys, past its limit).
+    def walk(value: Any, depth: int) -> Any:
         if type(value) is not dict:  # most calls are for plain dicts: one test for them
             if type(value) in _SCALARS or isinstance(value, str | int | float):
                 return value
             if isinstance(value, list):
+                # injected_fields looks into the objects of a list, not into lists in it.
                 return [
-                    v if type(v) in _SCALARS else walk(v, (chain, i)) for i, v in enumerate(value)
+                    v if type(v) in _SCALARS else walk(v, depth if isinstance(v, dict) else -1)
+                    for v in value
                 ]
             if not isinstance(value, dict):
                 raise _NotPlain
+        if depth > _MAX_INJECTED_DEPTH:
+            depth = -1
+        below = depth + 1 if depth >= 0 else -1
         gone: set[str] = set()
         props = value.get("properties")
-        if names and isinstance(props, dict) and not names.isdisjoint(props):
-            here = where(chain)
-            gone = {n for n in props if n in names and join_path(here, "properties", n) in hidden}
+        if depth >= 0 and isinstance(props, dict):
+            gone = {
+                n for n, sub in props.items()
+                if isinstance(sub, dict) and "x-injected" in sub and isinstance(n, str)
+            }  # fmt: skip
         out: dict[str, Any] = {}
         for key in sorted(value):  # mixed key types raise TypeError, others AttributeError
             if key.startswith("x-"):
                 continue
             item = value[key]
-            if key == "properties" and gone and isinstance(item, dict):
-                if any(n.startswith("x-") for n in item if n not in gone):
+            if type(item) in _SCALARS:  # most of a schema: no call
+                out[key] = item
+            elif key == "properties" and isinstance(item, dict):
+                if gone and any(n.startswith("x-") for n in item if n not in gone):
                     # The linter keeps these names here but drops them when it strips
                     # the view again (the counter does, seeing '"x-'): not the same.
                     raise _NotPlain
-                inner = (chain, key)
-                out[key] = {n: walk(item[n], (inner, n)) for n in sorted(item) if n not in gone}
+                out[key] = {
+                    n: walk(item[n], below) for n in sorted(item)
+                    if n not in gone and not n.startswith("x-")
+                }  # fmt: skip
             elif key == "required" and gone and isinstance(item, list):
-                out[key] = [walk(r, ((chain, key), i)) for i, r in enumerate(item) if r not in gone]
-            elif type(item) in _SCALARS:  # most of a schema: no call, no chain
-                out[key] = item
+                out[key] = [walk(r, -1) for r in item if r not in gone]
+            elif key in _OPAQUE_MAPS and isinstance(item, dict):
+                # A map of schemas: the map itself is no schema object.
+                out[key] = {
+                    n: walk(item[n], below) for n in sorted(item) if not n.startswith("x-")
+                }  # fmt: skip
+            elif key in _ONE_LEVEL_DOWN and isinstance(item, _ONE_LEVEL_DOWN[key]):
+                out[key] = walk(item, below)
             else:
-                out[key] = walk(item, (chain, key))
+                out[key] = walk(item, -1)
         return out
 
     try:
-        return walk(parameters, None)
+        return walk(parameters, 0)
     except (_NotPlain, RecursionError, TypeError, AttributeError):
         return None

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import json
 import random
 from typing import Any
 
@@ -20,7 +21,8 @@ import pytest
 from registry_db import load_examples
 from studio.contract import Registry, ToolContract
 from studio.diff import diff_registries
-from studio.diff.registry_diff import _sorted_keys, token_delta
+from studio.diff.registry_diff import _model_view, _sorted_keys, token_delta
+from studio.lint.rules._common import model_parameters
 from studio.lint.rules.cost import tool_tokens
 
 
@@ -100,3 +102,67 @@ def test_direct_count_equals_the_counters_path(examples: Registry, seed: int) ->
     assert token_delta(a, b) == delta
     # The whole diff hands its unchanged tools over instead of comparing them again.
     assert diff_registries(a, b, lint_profile=None).token_delta == delta
+
+
+# -------------------------------------------------- the view against the linter's strip
+
+_KEYS = ["properties", "items", "anyOf", "oneOf", "$defs", "not", "prefixItems", "examples",
+         "if", "patternProperties", "const", "x-meta"]  # fmt: skip
+_NAMES = ["a", "b", "properties", "required", "x-odd", "客户", "items", "type"]
+
+
+def _random_schema(rng: random.Random, depth: int) -> Any:
+    """A random schema-like value: the keys injected_fields follows and ones it does not."""
+    if depth <= 0 or rng.random() < 0.2:
+        return rng.choice(["string", 1, 1.5, True, None, ["x-small", 2], {"type": "integer"}])
+    node: dict[str, Any] = {"type": rng.choice(["object", "array", "string"])}
+    for _ in range(rng.randrange(1, 4)):
+        key = rng.choice(_KEYS)
+        if key in ("properties", "$defs", "patternProperties"):
+            names = rng.sample(_NAMES, k=rng.randrange(1, 4))
+            node[key] = {n: _random_schema(rng, depth - 1) for n in names}
+            for n in names:
+                if rng.random() < 0.35:
+                    node[key][n] = {"type": "string", "x-injected": "session.id"}
+            node.setdefault("required", []).extend(rng.sample(names, k=1))
+        elif key in ("anyOf", "oneOf", "prefixItems", "examples"):
+            node[key] = [_random_schema(rng, depth - 1) for _ in range(rng.randrange(1, 3))]
+            if rng.random() < 0.3:
+                node[key].append([_random_schema(rng, depth - 1)])  # a list in the list
+        else:
+            node[key] = _random_schema(rng, depth - 1)
+    return node
+
+
+def _deep(levels: int) -> dict[str, Any]:
+    node: dict[str, Any] = {"type": "object", "properties": {"id": {"x-injected": "s.id"}}}
+    for _ in range(levels):
+        node = {"type": "object", "properties": {"inner": node}, "required": ["inner"]}
+    return node
+
+
+def _linter_view(parameters: Any) -> str:
+    tool = ToolContract("t", parameters=_sorted_keys(parameters))
+    return json.dumps(model_parameters(tool), ensure_ascii=False)
+
+
+@pytest.mark.parametrize("parameters", [_deep(62), _deep(63), _deep(64), _deep(70)])
+def test_the_view_stops_where_injected_fields_stops(parameters: Any) -> None:
+    view = _model_view(parameters)
+    assert view is not None
+    assert json.dumps(view, ensure_ascii=False) == _linter_view(parameters)
+
+
+def test_random_schemas_view_as_the_linter_strips() -> None:
+    rng = random.Random(16)
+    compared = 0
+    for _ in range(400):
+        parameters = _random_schema(rng, 5)
+        if not isinstance(parameters, dict):
+            continue
+        view = _model_view(parameters)
+        if view is None:  # an x- property name beside an injected one: left to the counter
+            continue
+        assert json.dumps(view, ensure_ascii=False) == _linter_view(parameters), parameters
+        compared += 1
+    assert compared > 200
