@@ -448,7 +448,7 @@ def token_delta(
         # shows '"x-' (inside a string) goes the counter's way, as before.
         view = _model_view(tool.parameters)
         if view is not None:
-            schema = json.dumps(view, ensure_ascii=False, separators=(",", ":"))
+            schema = _COMPACT.encode(view)
             if '"x-' not in schema:
                 name, description = text(tool.name), rendered(tool, settings)
                 return PER_TOOL_OVERHEAD + counter(name) + counter(description) + counter(schema)
@@ -505,6 +505,10 @@ def _has_extension_keys(value: Any) -> bool:
         return any(_has_extension_keys(v) for v in value)
     return False
 
+
+# What json.dumps(value, ensure_ascii=False, separators=(",", ":")) writes (the
+# token counter's form), without building an encoder per call.
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 
 _SCALARS = frozenset((str, int, float, bool, type(None)))
 
