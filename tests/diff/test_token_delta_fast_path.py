@@ -21,7 +21,7 @@ import pytest
 from registry_db import load_examples
 from studio.contract import Registry, ToolContract
 from studio.diff import diff_registries
-from studio.diff.registry_diff import _model_view, _sorted_keys, token_delta
+from studio.diff.registry_diff import _model_view, _share_unchanged, _sorted_keys, token_delta
 from studio.lint.rules._common import model_parameters
 from studio.lint.rules.cost import tool_tokens
 
@@ -166,3 +166,56 @@ def test_random_schemas_view_as_the_linter_strips() -> None:
         assert json.dumps(view, ensure_ascii=False) == _linter_view(parameters), parameters
         compared += 1
     assert compared > 200
+
+
+# ----------------------------------------- the lint delta with B sharing A's tool objects
+
+
+def _fresh(registry: Registry) -> Registry:
+    """The same registry with new tool objects (nothing cached by the linter for them)."""
+    return dataclasses.replace(registry, tools=tuple(copy.deepcopy(t) for t in registry.tools))
+
+
+def _sibling_edit(tools: list[ToolContract], rng: random.Random) -> None:
+    """Edits that change other tools' findings: a near-copy, a shared summary, a removal."""
+    kind = rng.randrange(3)
+    src = rng.choice(tools)
+    if kind == 0:
+        tools.append(dataclasses.replace(src, name=src.name + "_copy"))
+    elif kind == 1:
+        i = rng.randrange(len(tools))
+        tools[i] = dataclasses.replace(tools[i], summary=src.summary)
+    elif len(tools) > 2:
+        tools.pop(rng.randrange(len(tools)))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_lint_delta_sharing_a_tools_equals_linting_b_afresh(examples: Registry, seed: int) -> None:
+    from studio.lint import lint_registry
+
+    rng = random.Random(seed)
+    a = examples
+    b_tools = list(a.tools)
+    for i in rng.sample(range(len(b_tools)), k=3):
+        b_tools[i] = _edit(b_tools[i], rng)
+    _sibling_edit(b_tools, rng)
+    b = dataclasses.replace(a, tools=tuple(b_tools))
+    lint_registry(a, profile="openai")  # A's tools linted first, as lint_delta does
+    shared = _share_unchanged(a, b)
+    assert sum(t is o for t in shared.tools for o in a.tools) >= len(a.tools) - 4
+    after = lint_registry(shared, profile="openai").findings
+    assert after == lint_registry(_fresh(b), profile="openai").findings
+    assert diff_registries(a, b).lint_delta == diff_registries(_fresh(a), _fresh(b)).lint_delta
+
+
+def test_tools_equal_only_loosely_are_not_shared() -> None:
+    params: dict[str, Any] = {"type": "object", "properties": {"n": {"default": 1}}}
+    loose: dict[str, Any] = {"type": "object", "properties": {"n": {"default": True}}}
+    reordered = {"properties": params["properties"], "type": "object"}
+    a = Registry("r", tools=(ToolContract("t", parameters=params),))
+    for other in (loose, reordered):
+        b = Registry("r", tools=(ToolContract("t", parameters=other),))
+        assert a.tools[0] == b.tools[0]  # equal as Python values…
+        assert _share_unchanged(a, b).tools[0] is b.tools[0]  # …but not shared
+    same = Registry("r", tools=(ToolContract("t", parameters=copy.deepcopy(params)),))
+    assert _share_unchanged(a, same).tools[0] is a.tools[0]
