@@ -28,6 +28,7 @@ from referencing import Registry, Resource
 from referencing.exceptions import Unresolvable
 from referencing.jsonschema import DRAFT202012
 
+from studio.contract.tree_size import grows_past
 from studio.formats.base import FormatError, Note
 from studio.formats.schema import SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_SINGLES
 
@@ -43,22 +44,6 @@ MAX_REF_DEPTH = 12
 
 MAX_SCHEMA_VALUES = 200_000
 """How many values (objects, arrays, scalars) one inlined schema may hold as a tree."""
-
-
-def _grows_past(value: Any, limit: int) -> bool:
-    """True when ``value`` walked as a tree (shared parts counted each time) exceeds ``limit``."""
-    stack = [value]
-    seen = 0
-    while stack:
-        item = stack.pop()
-        seen += 1
-        if seen > limit:
-            return True
-        if isinstance(item, dict):
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return False
 
 
 @dataclass
@@ -120,7 +105,7 @@ class Refs:
         to the next schema, nine deep: 10^9) is cut to ``{}`` with a note.
         """
         converted = self._convert(schema, where, mode, ())
-        if _grows_past(converted, MAX_SCHEMA_VALUES):
+        if grows_past(converted, MAX_SCHEMA_VALUES):
             message = (
                 f"the schema expands past {MAX_SCHEMA_VALUES:,} values through its $refs; "
                 "cut to {}"

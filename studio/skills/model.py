@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from studio.contract.tree_size import grows_past
+
 SKILL_FILE = "SKILL.md"
 """The one required file of a skill folder."""
 
@@ -136,28 +138,11 @@ def check_front_matter_size(skill: Skill) -> None:
     Raises:
         SkillError: located at the front matter.
     """
-    if _expands_past(skill.front_matter, MAX_FRONT_MATTER_VALUES):
+    if grows_past(skill.front_matter, MAX_FRONT_MATTER_VALUES, count_keys=True):
         raise SkillError(
             f"SKILL.md:2: front matter: its aliases expand past {MAX_FRONT_MATTER_VALUES:,} "
             "values (refused)"
         )
-
-
-def _expands_past(value: Any, limit: int) -> bool:
-    """True when walking ``value`` as a tree (aliases expanded) visits over ``limit`` values."""
-    stack = [value]
-    seen = 0
-    while stack:
-        item = stack.pop()
-        seen += 1
-        if seen > limit:
-            return True
-        if isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, list | tuple | set):
-            stack.extend(item)
-    return False
 
 
 def _allowed_tools(value: Any) -> tuple[str, ...]:
