@@ -11,7 +11,7 @@ pytest.importorskip("pytestqt")
 
 from registry_db import RegistryStore, open_default_store
 from studio.ui.main_window import MainWindow
-from tests.ui.registry_helpers import ScriptedPrompts
+from tests.ui.registry_helpers import shown_window
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 REGISTRY = "travel-reimbursement"
@@ -26,13 +26,9 @@ def store(tmp_path: Path) -> Iterator[RegistryStore]:
 
 @pytest.fixture
 def window(qtbot, store: RegistryStore) -> Iterator[MainWindow]:
-    w = MainWindow(store, ScriptedPrompts())
-    qtbot.addWidget(w)
-    w.resize(1280, 800)
-    w.show()
-    qtbot.waitUntil(lambda: w.current_document() is not None)
-    yield w
-    w.registry_ops.shutdown()
+    with shown_window(qtbot, store) as w:
+        qtbot.waitUntil(lambda: w.current_document() is not None)
+        yield w
     w.lint_ops.shutdown()
 
 

@@ -6,12 +6,14 @@ helpers fill them in, press the button and wait for the worker.
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from PySide6.QtWidgets import QWidget
 
+from registry_db import RegistryStore
 from studio.formats import Note
 from studio.ui.dialogs.export_dialog import ExportDialog
 from studio.ui.dialogs.import_dialog import ImportDialog
@@ -142,3 +144,19 @@ def openai_tools(count: int) -> list[dict]:
 def write_openai_file(path: Path, count: int) -> Path:
     path.write_text(json.dumps(openai_tools(count)), "utf-8")
     return path
+
+
+@contextlib.contextmanager
+def shown_window(
+    qtbot, store: RegistryStore, size: tuple[int, int] | None = (1280, 800)
+) -> Iterator[MainWindow]:
+    """A main window on ``store`` with scripted prompts, shown at ``size``; jobs stopped after."""
+    window = MainWindow(store, ScriptedPrompts())
+    qtbot.addWidget(window)
+    if size is not None:
+        window.resize(*size)
+    window.show()
+    try:
+        yield window
+    finally:
+        window.registry_ops.shutdown()

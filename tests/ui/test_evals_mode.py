@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QApplication
 
 from registry_db import RegistryStore, open_default_store
 from studio.ui.main_window import MainWindow
-from tests.ui.registry_helpers import ScriptedPrompts
+from tests.ui.registry_helpers import shown_window
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 
@@ -39,13 +39,9 @@ def store(tmp_path: Path) -> Iterator[RegistryStore]:
 
 @pytest.fixture
 def window(qtbot, store: RegistryStore) -> Iterator[MainWindow]:
-    w = MainWindow(store, ScriptedPrompts())
-    qtbot.addWidget(w)
-    w.resize(900, 600)
-    w.show()
-    qtbot.wait(50)
-    yield w
-    w.registry_ops.shutdown()
+    with shown_window(qtbot, store, (900, 600)) as w:
+        qtbot.wait(50)
+        yield w
     w.lint_ops.shutdown()
     if w.release_view is not None:
         w.release_view.shutdown()

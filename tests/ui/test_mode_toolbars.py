@@ -18,7 +18,7 @@ from registry_db import RegistryStore, UpsertTool
 from studio.contract import ToolContract
 from studio.ui.main_window import MainWindow
 from tests.ui.diff_helpers import break_the_draft, edit_tool, seed_order_service
-from tests.ui.registry_helpers import ScriptedPrompts
+from tests.ui.registry_helpers import shown_window
 from tests.ui.sessions_helpers import FIXTURES, import_file, write_problem_log
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
@@ -56,13 +56,9 @@ def store(tmp_path: Path) -> Iterator[RegistryStore]:
 
 @pytest.fixture
 def window(qtbot, store: RegistryStore) -> Iterator[MainWindow]:
-    w = MainWindow(store, ScriptedPrompts())
-    qtbot.addWidget(w)
-    w.resize(900, 600)
-    w.show()
-    qtbot.waitUntil(lambda: w.current_document() is not None)
-    yield w
-    w.registry_ops.shutdown()
+    with shown_window(qtbot, store, (900, 600)) as w:
+        qtbot.waitUntil(lambda: w.current_document() is not None)
+        yield w
 
 
 def action(window: MainWindow, name: str) -> QAction:

@@ -14,7 +14,7 @@ from studio.editing import EditTool, SetField
 from studio.ui.main_window import MainWindow
 from studio.ui.models.tool_list_model import ToolListModel
 from studio.ui.widgets.overview_tab import GrowingTextEdit
-from tests.ui.registry_helpers import ScriptedPrompts
+from tests.ui.registry_helpers import ScriptedPrompts, shown_window
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 
@@ -43,12 +43,8 @@ def store(tmp_path: Path) -> Iterator[RegistryStore]:
 
 @pytest.fixture
 def window(qtbot, store: RegistryStore) -> Iterator[MainWindow]:
-    w = MainWindow(store, ScriptedPrompts())
-    qtbot.addWidget(w)
-    w.resize(1280, 800)
-    w.show()
-    yield w
-    w.registry_ops.shutdown()
+    with shown_window(qtbot, store) as w:
+        yield w
 
 
 def _row(window: MainWindow, name: str):  # type: ignore[no-untyped-def]

@@ -21,7 +21,7 @@ from studio.ui import i18n
 from studio.ui.main_window import MainWindow
 from studio.ui.shortcuts_dialog import shortcut_rows
 from tests.runtime.helpers import travel_registry
-from tests.ui.registry_helpers import ScriptedPrompts
+from tests.ui.registry_helpers import shown_window
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 
@@ -48,11 +48,8 @@ def store(tmp_path: Path) -> Iterator[RegistryStore]:
 
 @pytest.fixture
 def window(qtbot, store: RegistryStore) -> Iterator[MainWindow]:
-    w = MainWindow(store, ScriptedPrompts())
-    qtbot.addWidget(w)
-    w.show()
-    yield w
-    w.registry_ops.shutdown()
+    with shown_window(qtbot, store, size=None) as w:
+        yield w
 
 
 def test_first_start_opens_the_exemplary_registry(window: MainWindow) -> None:

@@ -16,7 +16,7 @@ from studio.contract import ToolContract
 from studio.editing import EditTool, SetField
 from studio.ui.main_window import MainWindow
 from tests.ui.playground_helpers import KEY_ENV, add_profile, make_store
-from tests.ui.registry_helpers import ScriptedPrompts
+from tests.ui.registry_helpers import shown_window
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 REGISTRY = "travel-reimbursement"
@@ -35,12 +35,8 @@ def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[RegistryS
 
 @pytest.fixture
 def window(qtbot, store: RegistryStore) -> Iterator[MainWindow]:
-    w = MainWindow(store, ScriptedPrompts())
-    qtbot.addWidget(w)
-    w.resize(1280, 800)
-    w.show()
-    yield w
-    w.registry_ops.shutdown()
+    with shown_window(qtbot, store) as w:
+        yield w
 
 
 def _edit(window: MainWindow, tool: str, *edits: tuple[str, str]) -> None:
