@@ -239,11 +239,14 @@ class ToolContract:
 INJECTED_ITEMS = "[]"
 """Segment of an :attr:`InjectedField.path` standing for every element of an array."""
 
-_TRANSPARENT = ("anyOf", "oneOf", "allOf")
+INJECTION_TRANSPARENT = ("anyOf", "oneOf", "allOf")
 """Combinators whose branches describe the same value, so injected paths go through them."""
-_OPAQUE_MAPS = ("patternProperties", "$defs", "definitions", "dependentSchemas")
-_OPAQUE_LISTS = ("prefixItems",)
-_OPAQUE_SINGLES = (
+# Keywords whose subschemas injected paths cannot reach (a value there has no
+# fixed path): injected_fields reports them; the diff's model view walks them
+# the same way (studio.diff.registry_diff), so both read these tuples.
+INJECTION_OPAQUE_MAPS = ("patternProperties", "$defs", "definitions", "dependentSchemas")
+INJECTION_OPAQUE_LISTS = ("prefixItems",)
+INJECTION_OPAQUE_SINGLES = (
     "additionalProperties",
     "not",
     "if",
@@ -254,7 +257,8 @@ _OPAQUE_SINGLES = (
     "unevaluatedProperties",
     "unevaluatedItems",
 )
-_MAX_INJECTED_DEPTH = 64
+MAX_INJECTED_DEPTH = 64
+"""How deep injected fields are looked for; deeper schemas are refused by the contract check."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -321,7 +325,7 @@ def _walk_injected(
     depth: int,
     out: list[InjectedField],
 ) -> None:
-    if not isinstance(node, dict) or depth > _MAX_INJECTED_DEPTH:
+    if not isinstance(node, dict) or depth > MAX_INJECTED_DEPTH:
         return
     depth += 1
     for key, value in node.items():
@@ -339,19 +343,19 @@ def _walk_injected(
         elif key == "items" and isinstance(value, dict):
             where = join_path(json_path, "items")
             _walk_injected(value, (*data_path, INJECTED_ITEMS), where, reachable, depth, out)
-        elif key in _TRANSPARENT and isinstance(value, list):
+        elif key in INJECTION_TRANSPARENT and isinstance(value, list):
             for i, sub in enumerate(value):
                 where = join_path(json_path, key, i)
                 _walk_injected(sub, data_path, where, reachable, depth, out)
-        elif key in _OPAQUE_MAPS and isinstance(value, dict):
+        elif key in INJECTION_OPAQUE_MAPS and isinstance(value, dict):
             for name, sub in value.items():
                 if isinstance(name, str):
                     where = join_path(json_path, key, name)
                     _walk_injected(sub, data_path, where, False, depth, out)
-        elif key in _OPAQUE_LISTS and isinstance(value, list):
+        elif key in INJECTION_OPAQUE_LISTS and isinstance(value, list):
             for i, sub in enumerate(value):
                 _walk_injected(sub, data_path, join_path(json_path, key, i), False, depth, out)
-        elif key in _OPAQUE_SINGLES and isinstance(value, dict):
+        elif key in INJECTION_OPAQUE_SINGLES and isinstance(value, dict):
             _walk_injected(value, data_path, join_path(json_path, key), False, depth, out)
 
 

@@ -17,11 +17,11 @@ from difflib import SequenceMatcher
 from typing import Any
 
 from studio.contract.model import (
-    _MAX_INJECTED_DEPTH,
-    _OPAQUE_LISTS,
-    _OPAQUE_MAPS,
-    _OPAQUE_SINGLES,
-    _TRANSPARENT,
+    INJECTION_OPAQUE_LISTS,
+    INJECTION_OPAQUE_MAPS,
+    INJECTION_OPAQUE_SINGLES,
+    INJECTION_TRANSPARENT,
+    MAX_INJECTED_DEPTH,
     Registry,
     RegistrySettings,
     ToolContract,
@@ -554,9 +554,9 @@ _SCALARS = frozenset((str, int, float, bool, type(None)))
 # properties (their objects, and the elements of their lists, are one level down).
 _ONE_LEVEL_DOWN: dict[str, type] = {
     "items": dict,
-    **dict.fromkeys(_TRANSPARENT, list),
-    **dict.fromkeys(_OPAQUE_LISTS, list),
-    **dict.fromkeys(_OPAQUE_SINGLES, dict),
+    **dict.fromkeys(INJECTION_TRANSPARENT, list),
+    **dict.fromkeys(INJECTION_OPAQUE_LISTS, list),
+    **dict.fromkeys(INJECTION_OPAQUE_SINGLES, dict),
 }
 
 
@@ -598,7 +598,7 @@ def _model_view(parameters: Any) -> Any:
                 ]
             if not isinstance(value, dict):
                 raise _NotPlain
-        if depth > _MAX_INJECTED_DEPTH:
+        if depth > MAX_INJECTED_DEPTH:
             depth = -1
         below = depth + 1 if depth >= 0 else -1
         gone: set[str] = set()
@@ -626,7 +626,7 @@ def _model_view(parameters: Any) -> Any:
                 }  # fmt: skip
             elif key == "required" and gone and isinstance(item, list):
                 out[key] = [walk(r, -1) for r in item if r not in gone]
-            elif key in _OPAQUE_MAPS and isinstance(item, dict):
+            elif key in INJECTION_OPAQUE_MAPS and isinstance(item, dict):
                 # A map of schemas: the map itself is no schema object.
                 out[key] = {
                     n: walk(item[n], below) for n in sorted(item) if not n.startswith("x-")
