@@ -205,3 +205,28 @@ def test_content_parts_model() -> None:
     assert msg.text == "look" and msg.extra["content_parts"][0]["index"] == 1
     assert isinstance(msg.parts[0], TextPart)
     assert not any(isinstance(p, ToolCallPart | ToolResultPart) for p in msg.parts)
+
+
+def test_bytes_that_are_not_utf8_are_replaced_and_said_on_their_session(tmp_path: Path) -> None:
+    first = {"messages": [{"role": "user", "content": "hello"}]}
+    second = {"messages": [{"role": "user", "content": "PLACEHOLDER 你好"}]}
+    line = json.dumps(second, ensure_ascii=False).encode("utf-8")
+    line = line.replace(b"PLACEHOLDER", b"caf\xe9 \xff")  # Latin-1 and a stray byte
+    path = tmp_path / "mixed.jsonl"
+    path.write_bytes(json.dumps(first).encode() + b"\n" + line + b"\n")
+    outcome = import_sessions(path)
+    assert not outcome.errors and len(outcome.sessions) == 2
+    clean, mixed = outcome.sessions
+    assert clean.warnings == []
+    assert mixed.messages[0].text == "caf\ufffd \ufffd 你好"
+    [warning] = mixed.warnings
+    assert (warning.file, warning.line) == ("mixed.jsonl", 2)
+    assert warning.message == "2 bytes that are not UTF-8 replaced with U+FFFD"
+    pretty = tmp_path / "pretty.json"  # a whole document, read at once
+    pretty.write_bytes(json.dumps(second, indent=2, ensure_ascii=False).encode().replace(
+        b"PLACEHOLDER", b"\xff"
+    ))  # fmt: skip
+    [session] = import_sessions(pretty).sessions
+    assert [w.message for w in session.warnings] == [
+        "1 byte that is not UTF-8 replaced with U+FFFD"
+    ]

@@ -19,6 +19,7 @@ is imported.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -115,14 +116,65 @@ def import_sessions(
     name = file_name or path.name
     # A regular file only: a FIFO would block forever, /dev/zero would fill memory.
     fd = open_regular(path, one_line(name), limit=MAX_LOG_BYTES)
-    with os.fdopen(fd, "r", encoding="utf-8-sig", errors="replace") as handle:
+    # Bytes that are not UTF-8 come through as surrogate escapes, so the lines
+    # holding them are known: each becomes U+FFFD as before, and the session
+    # that holds it says so (they were replaced without a word).
+    undecodable = _Undecodable()
+    with os.fdopen(fd, "r", encoding="utf-8-sig", errors="surrogateescape") as handle:
         total = os.fstat(fd).st_size
 
         def whole() -> str:
             handle.seek(0)
-            return handle.read(MAX_LOG_BYTES + 1)
+            return undecodable.clean_text(handle.read(MAX_LOG_BYTES + 1))
 
-        return _Importer(name, fmt, progress, cancel, total).run(enumerate(handle, 1), whole)
+        outcome = _Importer(name, fmt, progress, cancel, total).run(
+            undecodable.clean_lines(enumerate(handle, 1)), whole
+        )
+    undecodable.report(name, outcome)
+    return outcome
+
+
+_ESCAPED_BYTES = re.compile("[\udc80-\udcff]+")
+
+
+class _Undecodable:
+    """Where a log holds bytes that are not UTF-8: line → how many."""
+
+    def __init__(self) -> None:
+        self.lines: dict[int, int] = {}
+
+    def clean_lines(self, lines: Iterator[tuple[int, str]]) -> Iterator[tuple[int, str]]:
+        for number, text in lines:
+            if not text.isascii() and _ESCAPED_BYTES.search(text):
+                text = self._replace(text, number)
+            yield number, text
+
+    def clean_text(self, text: str) -> str:
+        if text.isascii() or not _ESCAPED_BYTES.search(text):
+            return text
+        return "".join(
+            self._replace(line, number)
+            for number, line in enumerate(text.splitlines(keepends=True), 1)
+        )
+
+    def _replace(self, text: str, number: int) -> str:
+        def one(match: re.Match[str]) -> str:
+            self.lines[number] = self.lines.get(number, 0) + len(match.group())
+            return "\ufffd" * len(match.group())
+
+        return _ESCAPED_BYTES.sub(one, text)
+
+    def report(self, name: str, outcome: ImportOutcome) -> None:
+        """A warning on the session holding each such line (the last one starting before it)."""
+        starts = sorted(outcome.sessions, key=lambda s: s.line)
+        for number, count in sorted(self.lines.items()):
+            holder = next((s for s in reversed(starts) if s.line <= number), None)
+            if holder is None:
+                continue  # that line was refused whole; its error says why
+            plural = "byte that is" if count == 1 else "bytes that are"
+            holder.warnings.append(ImportIssue(
+                name, number, "", f"{count} {plural} not UTF-8 replaced with U+FFFD"
+            ))  # fmt: skip
 
 
 def find_log_files(folder: str | os.PathLike[str], *, limit: int = 10_000) -> list[Path]:
