@@ -136,6 +136,12 @@ MAX_DEPTH = 100
 MAX_INT_DIGITS = 4300
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+# What one_line escapes: the controls above, and the bidi marks, embeddings,
+# overrides and isolates (a right-to-left override in a printed name reorders
+# the rest of the terminal line).
+_UNPRINTED = re.compile(
+    r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff]"
+)
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 # Strings (skipped) and brackets, to find where a too-deep document crosses the limit.
@@ -148,7 +154,7 @@ def has_control(text: str) -> bool:
 
 
 def one_line(text: str) -> str:
-    """``text`` with control characters, line breaks and lone surrogates escaped.
+    """``text`` with control characters, line breaks, bidi controls and lone surrogates escaped.
 
     A line break becomes the two characters backslash and ``n``: the result
     is one printable line that every encoder can write (a lone surrogate
@@ -156,7 +162,7 @@ def one_line(text: str) -> str:
     """
     if text.isascii() and text.isprintable():
         return text
-    return _CONTROL.sub(_escape, text)
+    return _UNPRINTED.sub(_escape, text)
 
 
 def _escape(match: re.Match[str]) -> str:

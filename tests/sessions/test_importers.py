@@ -230,3 +230,14 @@ def test_bytes_that_are_not_utf8_are_replaced_and_said_on_their_session(tmp_path
     assert [w.message for w in session.warnings] == [
         "1 byte that is not UTF-8 replaced with U+FFFD"
     ]
+
+
+def test_a_title_with_a_bidi_override_is_printed_escaped(tmp_path: Path, capsys) -> None:
+    from studio.cli import main
+
+    log = tmp_path / "rtl.jsonl"
+    text = "invoice \u202egpj.exe"  # shows as "invoice exe.jpg" on a terminal
+    log.write_text(json.dumps({"messages": [{"role": "user", "content": text}]}), "utf-8")
+    assert main(["--db", str(tmp_path / "s.db"), "sessions", "import", str(log)]) == 0
+    out = capsys.readouterr().out
+    assert "\u202e" not in out and "invoice \\u202egpj.exe" in out
