@@ -96,3 +96,47 @@ def test_delegation_view_follows_the_task_and_flags_instructions(qtbot) -> None:
     assert view.result.state == "completed"
     assert "超标 38.5" in view.artifact.toPlainText()
     assert view.warning.isVisibleTo(view) and "not followed" in view.warning.text()
+
+
+def test_a_reply_sent_as_soon_as_the_answer_shows_is_sent(qtbot, monkeypatch) -> None:
+    """The worker thread outlives its answer (its event loop shuts down): a reply sent
+    in that moment was dropped without a word."""
+    import threading
+    import types
+
+    from studio.agents.model import RemoteAgent
+    from studio.ui.skills import delegation
+    from studio.ui.skills.delegation import DelegationView
+
+    release = threading.Event()
+    sent: list[str] = []
+
+    async def answer(agent, message, chain, **_):
+        sent.append(message)
+        return types.SimpleNamespace(state="input-required", task_id="t", context_id="c",
+                                     artifacts=[], chain=None, flags=[])  # fmt: skip
+
+    def lingering(fn):  # the thread keeps running after the answer is emitted
+        def run(*args, **kwargs):
+            result = fn(*args, **kwargs)
+            release.wait(10)
+            return result
+
+        return run
+
+    monkeypatch.setattr(delegation, "delegate", answer)
+    real_thread = threading.Thread
+    monkeypatch.setattr(
+        delegation.threading, "Thread",
+        lambda target, **kw: real_thread(target=lingering(target), **kw),
+    )  # fmt: skip
+    view = DelegationView(RemoteAgent("a", url="http://127.0.0.1:9", description="d"))
+    qtbot.addWidget(view)
+    try:
+        with qtbot.waitSignal(view.finished, timeout=10_000):
+            view.send("first")
+        with qtbot.waitSignal(view.finished, timeout=10_000):
+            view.send("second")  # the first thread is still alive here
+        assert sent == ["first", "second"]
+    finally:
+        release.set()

@@ -69,6 +69,7 @@ class DelegationView(QWidget):
         self.chain = chain or start_chain("studio:gui")
         self.result: DelegationResult | None = None
         self._thread: threading.Thread | None = None
+        self._sending = False
         self._build()
         self.update_received.connect(self._on_update)
         self.finished.connect(self._on_finished)
@@ -112,7 +113,10 @@ class DelegationView(QWidget):
 
     @property
     def busy(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()
+        # Until the answer (or the failure) is shown, not while the thread lives:
+        # it outlives its answer by the event loop's shutdown, and a reply sent in
+        # that moment (the Send button enabled again) was dropped without a word.
+        return self._sending
 
     def send(self, text: str | None = None) -> None:
         """Send ``text`` (default: the input's); continues the task when it asked for input."""
@@ -129,6 +133,7 @@ class DelegationView(QWidget):
             self.warning.hide()
         self._add("→", message)
         self.input.clear()
+        self._sending = True
         self.send_button.setEnabled(False)
         self.status.setText(self.tr("Sending to %1…").replace("%1", self.agent.url))
 
@@ -172,6 +177,7 @@ class DelegationView(QWidget):
 
     def _on_finished(self, result: Any) -> None:
         self.result = result
+        self._sending = False
         self.send_button.setEnabled(True)
         self.artifact.setPlainText("\n\n".join(a["text"] for a in result.artifacts))
         hint = ""
@@ -198,6 +204,7 @@ class DelegationView(QWidget):
             self.warning.show()
 
     def _on_failed(self, message: str) -> None:
+        self._sending = False
         self.send_button.setEnabled(True)
         self._add("✕", message)
         self.status.setText(message)
