@@ -9,12 +9,11 @@ what the SDK accepts is kept as the file said it (see :mod:`studio.agents.model`
 from __future__ import annotations
 
 import copy
-import unicodedata
 from pathlib import Path
 from typing import Any
 
 from studio.agents.model import AgentCardError, RemoteAgent, remote_agent, slug
-from studio.formats.base import FormatError, kind_of, load_json, one_line
+from studio.formats.base import FormatError, hidden_code_points, kind_of, load_json, one_line
 from studio.formats.files import decode_text, read_bytes
 
 WELL_KNOWN_PATH = "/.well-known/agent-card.json"
@@ -59,6 +58,10 @@ def check_card(data: Any, shown: str) -> Any:
     return card
 
 
+_HIDDEN_IN_NAMES = frozenset({"Cc", "Cf"})
+"""Controls and format characters (bidi overrides, zero-width): refused in a card's name."""
+
+
 def shape_problem(data: dict[str, Any]) -> str:
     """The first field of a card whose JSON type is wrong, with its path ("" when none)."""
 
@@ -68,9 +71,8 @@ def shape_problem(data: dict[str, Any]) -> str:
     for key in _STRING_FIELDS:
         if key in data and not isinstance(data[key], str):
             return f"{key}: must be a string, not {kind_of(data[key])}"
-    hidden = [c for c in data.get("name", "") if unicodedata.category(c) in ("Cc", "Cf")]
-    if hidden:
-        codes = " ".join(f"U+{ord(c):04X}" for c in dict.fromkeys(hidden))
+    codes = hidden_code_points(data.get("name", ""), _HIDDEN_IN_NAMES)
+    if codes:
         return f"name: holds invisible or direction-changing characters ({codes}); refused"
     for key in _OBJECT_FIELDS:
         if key in data and not isinstance(data[key], dict):

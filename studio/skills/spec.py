@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import unicodedata
 
+from studio.formats.base import hidden_code_points
 from studio.skills.model import SKILL_FILE, Skill
 
 NAME_MAX = 64
@@ -57,9 +58,8 @@ def import_refusal(skill: Skill, folder: str) -> str:
         return f"{where}: the front matter has no name (name: <skill-name>)"
     if not isinstance(raw, str):
         return f"{where}: name must be a string, not {_kind(raw)}"
-    hidden = [c for c in raw if unicodedata.category(c) in _HIDDEN_CATEGORIES]
-    if hidden:
-        codes = " ".join(f"U+{ord(c):04X}" for c in dict.fromkeys(hidden))
+    codes = hidden_code_points(raw, _HIDDEN_CATEGORIES)
+    if codes:
         return (
             f"{where}: name holds invisible or direction-changing characters ({codes}); "
             "refused: it could read as another name"
