@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from studio.agents.model import AgentCardError, RemoteAgent, remote_agent, slug
-from studio.formats.base import FormatError, hidden_code_points, kind_of, load_json, one_line
+from studio.contract.problems import hidden_code_points
+from studio.formats.base import FormatError, kind_of, load_json, one_line
 from studio.formats.files import decode_text, read_bytes
 
 WELL_KNOWN_PATH = "/.well-known/agent-card.json"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,3 +67,14 @@ def json_kind(value: Any) -> str:
     if isinstance(value, list):
         return "an array"
     return "an object"
+
+
+def hidden_code_points(text: str, categories: frozenset[str]) -> str:
+    """The characters of ``text`` in the Unicode ``categories``, as ``U+202E U+200B``
+    (each once, in order); "" when there are none.
+
+    For refusing a name that could show one thing and mean another (an import
+    names the code points it found).
+    """
+    hidden = [c for c in text if unicodedata.category(c) in categories]
+    return " ".join(f"U+{ord(c):04X}" for c in dict.fromkeys(hidden))

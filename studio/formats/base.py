@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import unicodedata
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -152,17 +151,6 @@ _JSON_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
 def has_control(text: str) -> bool:
     """True when ``text`` holds a line break, another control character or a lone surrogate."""
     return _CONTROL.search(text) is not None
-
-
-def hidden_code_points(text: str, categories: frozenset[str]) -> str:
-    """The characters of ``text`` in the Unicode ``categories``, as ``U+202E U+200B``
-    (each once, in order); "" when there are none.
-
-    For refusing a name that could show one thing and mean another (an import
-    names the code points it found).
-    """
-    hidden = [c for c in text if unicodedata.category(c) in categories]
-    return " ".join(f"U+{ord(c):04X}" for c in dict.fromkeys(hidden))
 
 
 def one_line(text: str) -> str:

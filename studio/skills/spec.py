@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from studio.formats.base import hidden_code_points
+from studio.contract.problems import hidden_code_points
 from studio.skills.model import SKILL_FILE, Skill
 
 NAME_MAX = 64
