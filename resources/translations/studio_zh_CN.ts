@@ -4499,6 +4499,42 @@ PATH_TO_PASS_THROUGH</translation>
         <source>v{version} at {share} %</source>
         <translation>v{version}，占 {share} %</translation>
     </message>
+    <message>
+        <source>first version {label} published</source>
+        <translation>已发布首个版本 {label}</translation>
+    </message>
+    <message>
+        <source>{label} published (newest was v{old})</source>
+        <translation>已发布 {label}（此前最新为 v{old}）</translation>
+    </message>
+    <message>
+        <source>{name} pinned to v{new} (it followed the newest version)</source>
+        <translation>{name} 已固定到 v{new}（此前跟随最新版本）</translation>
+    </message>
+    <message>
+        <source>stable now serves v{new} (was {old})</source>
+        <translation>stable 现在提供 v{new}（此前为 {old}）</translation>
+    </message>
+    <message>
+        <source>{name} emptied after its promotion (was {old})</source>
+        <translation>{name} 转正后已清空（此前为 {old}）</translation>
+    </message>
+    <message>
+        <source>stable rolled back to v{new} (was v{old})</source>
+        <translation>stable 已回滚到 v{new}（此前为 v{old}）</translation>
+    </message>
+    <message>
+        <source>{name} rolled back to 0 % (was {old})</source>
+        <translation>{name} 已回滚到 0 %（此前为 {old}）</translation>
+    </message>
+    <message>
+        <source>stable set to v{new} (was {old})</source>
+        <translation>stable 已设为 v{new}（此前为 {old}）</translation>
+    </message>
+    <message>
+        <source>{name} set to v{new} for {share} % of subjects (was {old})</source>
+        <translation>{name} 已设为 v{new}，覆盖 {share} % 的主体（此前为 {old}）</translation>
+    </message>
 </context>
 <context>
     <name>ReleaseView</name>

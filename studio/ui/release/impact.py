@@ -154,40 +154,39 @@ def event_words(event: ChannelEvent) -> str:
     """A log entry as a sentence: "stable pinned to v1 (it followed the newest version)"."""
     before, after = event.before, event.after
     old, new = before.get("version"), after.get("version")
-    t = translate
     if event.action == PUBLISH:
         label = f"v{new}" + (f" ({after['semver']})" if after.get("semver") else "")
         if old is None:
-            return t("ReleaseImpact", "first version {label} published").format(label=label)
-        return t("ReleaseImpact", "{label} published (newest was v{old})").format(
+            return translate("ReleaseImpact", "first version {label} published").format(label=label)
+        return translate("ReleaseImpact", "{label} published (newest was v{old})").format(
             label=label, old=old
         )
     name = event.channel
     if event.action == "pin":
-        return t(
+        return translate(
             "ReleaseImpact", "{name} pinned to v{new} (it followed the newest version)"
         ).format(name=name, new=new)
     if event.action == "promote":
         if name == STABLE:
-            return t("ReleaseImpact", "stable now serves v{new} (was {old})").format(
+            return translate("ReleaseImpact", "stable now serves v{new} (was {old})").format(
                 new=new, old=_state(before)
             )
-        return t("ReleaseImpact", "{name} emptied after its promotion (was {old})").format(
+        return translate("ReleaseImpact", "{name} emptied after its promotion (was {old})").format(
             name=name, old=_state(before)
         )
     if event.action == "rollback":
         if name == STABLE:
-            return t("ReleaseImpact", "stable rolled back to v{new} (was v{old})").format(
+            return translate("ReleaseImpact", "stable rolled back to v{new} (was v{old})").format(
                 new=new, old=old
             )
-        return t("ReleaseImpact", "{name} rolled back to 0 % (was {old})").format(
+        return translate("ReleaseImpact", "{name} rolled back to 0 % (was {old})").format(
             name=name, old=_state(before)
         )
     if name == STABLE:
-        return t("ReleaseImpact", "stable set to v{new} (was {old})").format(
+        return translate("ReleaseImpact", "stable set to v{new} (was {old})").format(
             new=new, old=_state(before)
         )
     share = after.get("share", 0)
-    return t("ReleaseImpact", "{name} set to v{new} for {share} % of subjects (was {old})").format(
-        name=name, new=new, share=share, old=_state(before)
-    )
+    return translate(
+        "ReleaseImpact", "{name} set to v{new} for {share} % of subjects (was {old})"
+    ).format(name=name, new=new, share=share, old=_state(before))
