@@ -123,6 +123,11 @@ def test_write_retried() -> None:
         ),
         ("clear_cart", {"summary": "删除购物车中的全部商品。"}),
         ("update_user", {"summary": "更新用户，操作不可恢复。"}),
+        # Reversible verbs of what they cannot bring back: an instance, an account.
+        ("terminate_instance", {}),
+        ("stop_job", {"summary": "Terminate the EC2 instance."}),
+        ("close_account", {"summary": "注销账户。"}),
+        ("deactivate_user", {"summary": "停用用户。", "returns": "该操作不可恢复。"}),
     ],
 )
 def test_destructive_not_marked(name: str, fields: dict) -> None:
@@ -146,6 +151,36 @@ def test_destructive_near_misses() -> None:
         == []
     )
     assert hits("risk-destructive-not-marked", tool("delete_user", risk=RiskTier.DESTRUCTIVE)) == []
+
+
+@pytest.mark.parametrize(
+    ("name", "summary"),
+    [
+        # What can be granted, started or switched on again is not destroyed.
+        ("revoke_okta_support", "Revoke Okta Support access"),
+        ("terminate_migration", "Termination of the migrator after a successful conversion"),
+        ("end_request", "Terminates a request session and performs cleanup."),
+        ("deactivate_user", "Deactivate a user"),
+        ("suspend_subscription", "Suspend a subscription."),
+        ("revoke_permission", "撤销用户的访问权限。"),
+        ("pause_job", "停用定时任务。"),
+        ("disable_rule", "暂停告警规则。"),
+    ],
+)
+def test_reversible_verbs_are_not_destructive(name: str, summary: str) -> None:
+    t = tool(name, risk=RiskTier.WRITE, summary=summary)
+    assert hits("risk-destructive-not-marked", t) == []
+
+
+def test_reversible_verb_still_destructive_when_the_text_says_so() -> None:
+    t = tool(
+        "deactivate_user",
+        risk=RiskTier.WRITE,
+        summary="Deactivate a user",
+        usage="Deactivating a user destroys their data. This action cannot be recovered!",
+    )
+    [hit] = hits("risk-destructive-not-marked", t)
+    assert "cannot be recovered" in hit.message
 
 
 def test_alias_collisions() -> None:

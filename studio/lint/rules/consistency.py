@@ -14,7 +14,9 @@ from studio.contract.model import (
     ToolContract,
 )
 from studio.contract.problems import join_path
+from studio.contract.verbs import inflections
 from studio.editing.edits import SetField, SetPropertyKey
+from studio.lint.lexicon import destructive_groups
 from studio.lint.model import Hit, LintContext, QuickFix, Severity, tool_rule
 from studio.lint.regex import compile_cues
 from studio.lint.rules._common import (
@@ -22,6 +24,7 @@ from studio.lint.rules._common import (
     iter_properties,
     iter_schemas,
     rendered,
+    stem,
     summary_text,
     text,
     words_of,
@@ -306,9 +309,6 @@ def check_write_retry(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
     )
 
 
-_DESTRUCTIVE_VERBS = words_of(
-    "delete remove drop purge wipe destroy erase truncate cancel revoke terminate"
-)
 _DESTRUCTIVE_PHRASES = compile_cues(
     r"\birreversibl[ey]\b|\bpermanently\b|\bcannot be (?:undone|reversed|recovered)\b"
     r"|\bcan['’]t be (?:undone|reversed|recovered)\b|\bno undo\b"
@@ -320,21 +320,76 @@ _DESTRUCTIVE_NEEDLES = (
     *("irreversibl", "permanently", "cannot be ", "can't be ", "can’t be ", "no undo"),
     *("不可恢复", "无法恢复", "不可撤销", "无法撤销", "不可逆", "永久删除", "彻底删除"),
 )
-_CJK_DESTRUCTIVE_START = re.compile(r"^\s*(?:删除|清空|清除|销毁|注销|撤销|取消)")
+OBJECT_WINDOW = 4
+"""Words after a reversible verb searched for an object it cannot bring back."""
+
+
+def _verb_kind(word: str, inflected: bool = True) -> str:
+    """Whether a Latin word is an irreversible or a reversible destructive verb ("": neither).
+
+    In any simple inflection when ``inflected`` (a summary's "Deletes"); a
+    name's verb is its base form, and ``list_deleted_orders`` deletes nothing.
+    """
+    irreversible, reversible, _final = destructive_groups()
+    forms = inflections(word.lower()) if inflected else (word.lower(),)
+    if any(f in irreversible for f in forms):
+        return "irreversible"
+    if any(f in reversible for f in forms):
+        return "reversible"
+    return ""
+
+
+def _final_object(words: Sequence[str]) -> str | None:
+    """The first word of ``words`` naming what a reversible verb cannot bring back."""
+    final = destructive_groups()[2]
+    return next((w for w in words if w.lower() in final or stem(w) in final), None)
+
+
+def _cjk_verb(summary: str) -> tuple[str, str] | None:
+    """(kind, verb) of the listed Chinese destructive verb a summary opens with."""
+    irreversible, reversible, _final = destructive_groups()
+    head = summary.lstrip()[:4]
+    for verbs, kind in ((irreversible, "irreversible"), (reversible, "reversible")):
+        for verb in verbs:
+            if not verb.isascii() and head.startswith(verb):
+                return kind, verb
+    return None
 
 
 def destructive_reason(tool: ToolContract, rendered_text: str) -> str | None:
-    """Why a tool sounds destructive (a verb or a phrase), or None."""
+    """Why a tool sounds destructive (a verb or a phrase), or None.
+
+    Irreversible verbs (delete, purge, cancel, 删除, 清空 …) make a tool
+    destructive by themselves; reversible ones (revoke, terminate,
+    deactivate, 停用, 撤销 …) only with an object they cannot bring back
+    ("terminate the instance", 注销账户) — access revoked can be granted again,
+    a finished job terminated is nothing lost. The lists are data
+    (``studio/lint/data/destructive_verbs.txt``). Whatever the verb, a
+    description that says the change cannot be undone makes it destructive.
+    """
     words = split_identifier(text(tool.name))
-    verb = next((w for w in words[:2] if w in _DESTRUCTIVE_VERBS), None)
-    if verb:
-        return f"its name says {verb!r}"
+    for i, word in enumerate(words[:2]):
+        kind = _verb_kind(word, inflected=False)
+        if kind == "irreversible":
+            return f"its name says {word!r}"
+        if kind == "reversible":
+            obj = _final_object(words[i + 1 : i + 1 + OBJECT_WINDOW])
+            if obj:
+                return f"its name says {word!r} {obj!r}"
     summary, _ = summary_text(tool)
-    first = split_identifier(summary.split(" ", 1)[0]) if summary else ()
-    if first and first[0].rstrip("s") in _DESTRUCTIVE_VERBS | {"delete", "remove", "cancel"}:
-        return f"its summary starts with {summary.split(' ', 1)[0]!r}"
-    if summary and _CJK_DESTRUCTIVE_START.match(summary):
-        return "its summary starts with a deleting verb"
+    opening = summary.split()[: 1 + OBJECT_WINDOW] if summary else []
+    first = split_identifier(opening[0]) if opening else ()
+    kind = _verb_kind(first[0]) if first else ""
+    if kind == "irreversible" or (
+        kind == "reversible" and _final_object([w.strip(".,;:") for w in opening[1:]])
+    ):
+        return f"its summary starts with {opening[0]!r}"
+    cjk = _cjk_verb(summary) if summary and has_cjk(summary[:4]) else None
+    if cjk is not None:
+        final = destructive_groups()[2]
+        rest = summary.lstrip()[len(cjk[1]) : len(cjk[1]) + 12]
+        if cjk[0] == "irreversible" or any(o in rest for o in final if not o.isascii()):
+            return f"its summary starts with {cjk[1]!r}"
     if not may_contain(_DESTRUCTIVE_NEEDLES, rendered_text):
         return None
     match = _DESTRUCTIVE_PHRASES.search(rendered_text)
@@ -348,9 +403,11 @@ def destructive_reason(tool: ToolContract, rendered_text: str) -> str | None:
     category=CATEGORY,
     severity=Severity.ERROR,
     rationale="""Destructive tools (delete, remove, drop, purge, wipe, cancel; "cannot be
-    undone", "permanently", "删除") need the strongest gate: the user types a confirmation
-    phrase, and the playground defaults them to the mock executor. A tool that sounds
-    irreversible but is tiered read or write gets one click or none.""",
+    undone", "permanently", "删除"; revoke, terminate, deactivate only of what cannot
+    be brought back, such as an instance or an account) need the strongest gate: the
+    user types a confirmation phrase, and the playground defaults them to the mock
+    executor. A tool that sounds irreversible but is tiered read or write gets one
+    click or none.""",
     has_fix=True,
 )
 def check_destructive(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
