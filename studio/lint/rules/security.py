@@ -46,6 +46,7 @@ from studio.lint.rules.security_encoded import encoded as _encoded
 from studio.lint.rules.security_encoded import has_blob as _has_blob
 from studio.lint.rules.security_markers import MARKER_START as _MARKER_START
 from studio.lint.rules.security_markers import marker as _marker
+from studio.lint.rules.security_privilege import DEVICE_CONTEXT as _DEVICE_CONTEXT
 from studio.lint.rules.security_privilege import NAME_PATH as _NAME_PATH
 from studio.lint.rules.security_privilege import PRIV_HINT as _PRIV_HINT
 from studio.lint.rules.security_privilege import is_privilege_text as _is_privilege_text
@@ -84,16 +85,81 @@ _NEGATION = re.compile(
 )
 
 
-def _phrase_match(phrase: Phrase, value: str) -> re.Match[str] | None:
+def _phrase_match(
+    phrase: Phrase, value: str, own_destination: bool = False
+) -> re.Match[str] | None:
     for match in phrase.pattern.finditer(value):
         if phrase.family.negatable and _NEGATION.search(
             value, max(0, match.start() - 30), match.start()
         ):
             continue
-        if phrase.family.name == "gather" and _opens_as_summary(value, match):
+        if phrase.family.name == "gather" and (
+            _opens_as_summary(value, match) or _describes_flag(value, match)
+        ):
+            continue
+        if phrase.family.name == "exfil" and _to_own_endpoint(value, match, own_destination):
             continue
         return match
     return None
+
+
+# "Indicates whether the authenticator stores the private key on a hardware
+# component": a clause that says what a flag means describes a state, it does not
+# order anyone to gather anything.
+_FLAG_MEANING = re.compile(
+    r"\b(?:whether|indicates? if|true if|if true|false if|if false|determines if|specifies if)\b"
+    r"|是否",
+    re.IGNORECASE,
+)
+_CLAUSE_START = re.compile(r"[.。!?！？\n;；]")
+
+
+def _describes_flag(value: str, match: re.Match[str]) -> bool:
+    """True when ``match`` sits in a clause that says what a flag means ("whether …")."""
+    head = value[: match.start()]
+    ends = [m.end() for m in _CLAUSE_START.finditer(head)]
+    return _FLAG_MEANING.search(head, ends[-1] if ends else 0) is not None
+
+
+# "headers sent with the request to the external service", "passed to your
+# endpoint": where a tool's own destination (a url, uri, endpoint, webhook…
+# property the user fills) is the one named, the text documents what the service
+# sends to the user's own system. A named address or a third party stays reported.
+_OWN_ENDPOINT = re.compile(
+    r"\b(?:the|your|its|their|this|that|the customer'?s|the user'?s)\s+(?:own\s+)?"
+    r"(?:(?:external|remote|configured|target|specified|destination|receiving|customer)\s+)?"
+    r"(?:services?|endpoints?|servers?|urls?|uris?|systems?|apps?|applications?|webhooks?|hooks?)\b",
+    re.IGNORECASE,
+)
+_NAMED_PLACE = re.compile(
+    r"[\w.+-]+@[\w-]+\.|://|\bwww\."
+    r"|\b(?:third[- ]part|partner|advertiser|broker|sponsor|affiliate)",
+    re.IGNORECASE,
+)
+_DESTINATION_PARAM = frozenset(
+    (  # noqa: SIM905 - a word list reads better as prose
+        "url uri endpoint webhook callback hook host hostname server destination target"
+    ).split()
+)
+
+
+def _to_own_endpoint(value: str, match: re.Match[str], own_destination: bool) -> bool:
+    """True when an exfiltration phrase names the tool's own, user-set destination."""
+    if not own_destination:
+        return False
+    end = value.find(".", match.end())
+    span = value[match.start() : end if end >= 0 else len(value)][:200]
+    return _OWN_ENDPOINT.search(span) is not None and _NAMED_PLACE.search(span) is None
+
+
+def _has_destination_param(tool: ToolContract) -> bool:
+    """True when one of the tool's properties is where it sends (url, endpoint, webhook…)."""
+    for p, v in tool_texts(tool):
+        if _NAME_PATH.search(p) and not _DESTINATION_PARAM.isdisjoint(
+            w.lower() for w in split_identifier(v)
+        ):
+            return True
+    return False
 
 
 # A text that opens with a verb in the third person states what the tool does
@@ -177,7 +243,9 @@ def _scan_texts(tool: ToolContract) -> Iterator[_Found]:
         return
     texts = phrases or markers or blobs or grammar
     names = _property_names(tool) if grammar else frozenset()
-    own = names | {text(tool.name).lower()}
+    own = names | _schema_values(tool) | {text(tool.name).lower()} if grammar else frozenset()
+    own_destination: bool | None = None
+    device = params and _DEVICE_CONTEXT.search(joined) is not None
     for path, raw in tool_texts(tool):
         if path == "name" or not (texts or _is_schema_word(path)):
             continue
@@ -196,7 +264,9 @@ def _scan_texts(tool: ToolContract) -> Iterator[_Found]:
             family = phrase.family
             if family.rule in found:
                 continue
-            match = _phrase_match(phrase, value)
+            if family.name == "exfil" and own_destination is None:
+                own_destination = _has_destination_param(tool)
+            match = _phrase_match(phrase, value, bool(own_destination))
             if match:
                 found[family.rule] = _Found(
                     family.rule,
@@ -218,7 +288,8 @@ def _scan_texts(tool: ToolContract) -> Iterator[_Found]:
                         f"The text contains {combo.label} ({_quote(hit.clause)}); "
                         f"{_ADVICE[combo.rule]}.",
                     )
-        if blobs and (encoded := _encoded(raw)):
+        sample = _gives_orders if ".examples[" in path or path.startswith("examples") else None
+        if blobs and (encoded := _encoded(raw, sample)):
             severity, what = encoded
             found["sec-base64-blob"] = _Found(
                 "sec-base64-blob",
@@ -238,7 +309,7 @@ def _scan_texts(tool: ToolContract) -> Iterator[_Found]:
                     f"{_ADVICE['sec-exfiltration']}.",
                 ),
             )
-        if params and _is_privilege_text(path, raw):
+        if params and _is_privilege_text(path, raw, device):
             found["sec-privilege-parameter"] = _Found(
                 "sec-privilege-parameter",
                 path,
@@ -247,6 +318,17 @@ def _scan_texts(tool: ToolContract) -> Iterator[_Found]:
                 "rules; privileges come from the session and the policy, never from an argument.",
             )
         yield from found.values()
+
+
+def _gives_orders(decoded: str) -> bool:
+    """True when decoded text reads as an order to the model (a marker, phrase or combo)."""
+    value = normalise(decoded)
+    if _marker(value):
+        return True
+    phrase_book = book()
+    if any(_phrase_match(phrase_book.phrases[i], value) for i in phrase_book.candidates(value)):
+        return True
+    return any(True for _ in security_grammar.scan(value, frozenset(), frozenset()))
 
 
 # A default or enum value of a property, with the property's name (plain or quoted).
@@ -278,6 +360,15 @@ def _fixed_recipient(path: str) -> bool:
         return True
     # archive_copy, auditMailbox, shadow_recipient: a copy by its name's words.
     return not _COPY_WORDS.isdisjoint(w.lower() for w in split_identifier(name))
+
+
+def _schema_values(tool: ToolContract) -> frozenset[str]:
+    """The tool's own enum values, defaults and consts, lower-case: data, not other tools."""
+    return frozenset(
+        v.lower()
+        for p, v in tool_texts(tool)
+        if _is_schema_word(p) and not _NAME_PATH.search(p) and len(v) <= 64
+    )
 
 
 def _property_names(tool: ToolContract) -> frozenset[str]:

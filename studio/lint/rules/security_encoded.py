@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import binascii
 import re
+from collections.abc import Callable
 
 import re2  # type: ignore[import-untyped]
 
@@ -115,17 +116,25 @@ _OPAQUE_BLOB = 100
 (shorter ones are ids, cursors and sample tokens, which real APIs document)."""
 
 
-def encoded(value: str) -> tuple[Severity, str] | None:
-    """The worst encoded payload in ``value`` (raw text): its severity and what it is."""
+def encoded(value: str, sample: Callable[[str], bool] | None = None) -> tuple[Severity, str] | None:
+    """The worst encoded payload in ``value`` (raw text): its severity and what it is.
+
+    ``sample``: ``value`` is an example value, and this tells whether decoded
+    text gives orders. An example is data, and real APIs show encoded data in
+    them (a key's modulus, a certificate, "This is an example state value." in
+    base64), so only a decoded order is reported there.
+    """
     worst: tuple[Severity, str] | None = None
     for match in _BLOB.finditer(value):
         blob = match.group()
         if _identifier_like(blob):
             continue
         decoded = _decode(blob)
-        if decoded is not None:
+        if decoded is not None and (sample is None or sample(decoded)):
             short = " ".join(decoded.split())[:60]
             return Severity.ERROR, f"an encoded text ({len(blob)} characters, reads {short!r})"
+        if sample is not None:
+            continue
         if worst is None and len(blob) >= _OPAQUE_BLOB and _looks_encoded(blob):
             worst = Severity.WARNING, f"a {len(blob)}-character base64-like blob"
     return worst

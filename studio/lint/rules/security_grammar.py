@@ -210,20 +210,68 @@ _TOOLISH = re.compile(
 _NOT_A_TOOL = frozenset(
     (  # noqa: SIM905 - a word list reads better as prose
         "this that the a an any each every other another same one which what your my our "
-        "its their mcp ai e.g i.e"
+        "its their mcp ai e.g i.e true false null none self"
     ).split()
+)
+# What documentation calls a backticked word when it is not a tool: "the `managed`
+# property", "a `next` link", "the `par`, `token` and `jwks` endpoints" (a list
+# shares its noun), "a `kid` credential reference".
+_DATA_NOUN = re.compile(
+    r"(?:\s*(?:,|/|\bor\b|\band\b|\band/or\b)\s*(?:(?:or|and)\s+)?`[^`\n]{1,40}`)*"
+    r"\s*(?:propert(?:y|ies)|objects?|links?|param(?:eter)?s?|fields?|headers?|values?"
+    r"|attributes?|keys?|claims?|endpoints?|protocols?|modes?|scopes?|arrays?|lists?"
+    r"|strings?|flags?|settings?|status(?:es)?|types?|credentials?|elements?|options?"
+    r"|columns?|variables?|arguments?|roles?|permissions?|events?|grants?|records?"
+    r"|ids?|paths?|enums?|formats?|sections?|blocks?|templates?|tables?|tokens?|states?"
+    r"|字段|参数|属性|对象|取值|链接|列)\b",
+    re.IGNORECASE,
+)
+# "set to `x`", "is `x`", "= `x`": a value, not a tool.
+_VALUE_BEFORE = re.compile(
+    r"(?:\b(?:(?:set|sets|defaults?|changed?)\s+to|set|sets|setting|equals?|is|are|be|either)\s+"
+    r"|=\s*|为\s*)$",
+    re.IGNORECASE,
 )
 
 
 def foreign_tools(clause: str, own: frozenset[str]) -> set[str]:
-    """Tool-like identifiers in ``clause`` that are not in ``own`` (this tool, its properties)."""
+    """Tool-like identifiers in ``clause`` that are not in ``own`` (this tool, its schema).
+
+    Documentation names properties, enum constants and literals in backticks as
+    often as tools: a JSON literal, an ``ALL_CAPS`` constant, a word the text
+    itself calls a property, link, endpoint… or gives as a value ("set to `x`")
+    is not a tool, so a constraint between properties is not an order about one.
+    """
     out = set()
     for match in _TOOLISH.finditer(clause):
         name = next(g for g in match.groups() if g).strip(".-")
         low = name.lower()
-        if low not in own and low not in _NOT_A_TOOL and len(low) >= 3:
-            out.add(name)
+        if low in own or low in _NOT_A_TOOL or len(low) < 3:
+            continue
+        if match.group(1) is not None:  # `backticked`
+            if name.isupper() or _DATA_NOUN.match(clause, match.end()):
+                continue
+            if _VALUE_BEFORE.search(clause, max(0, match.start() - 12), match.start()):
+                continue
+        out.add(name)
     return out
+
+
+# "[System Log query](https://…)": a Markdown link is a reference the reader follows,
+# not a destination data is sent to; its text stays. (An image, "![…](…)", is
+# fetched by the renderer: it stays whole.) A literal in backticks ("`true`",
+# "`30`") is a value, not a slot.
+_MD_LINK = re.compile(r"(?<!!)\[([^\[\]\n]{1,80})\]\((?:[^()\s]|\([^()\s]*\)){1,300}\)")
+_LITERAL = re.compile(r"`(true|false|null|-?\d+(?:\.\d+)?)`", re.IGNORECASE)
+
+
+def prose(value: str) -> str:
+    """``value`` with Markdown links read as their text and literals out of backticks."""
+    if "](" in value:
+        value = _MD_LINK.sub(r"\1", value)
+    if "`" in value:
+        value = _LITERAL.sub(r"\1", value)
+    return value
 
 
 _IDENTIFIER = re.compile(r"[a-z][a-z0-9]*(?:[_.-][a-z0-9]+)+|[a-z]+[0-9]+")
@@ -289,6 +337,7 @@ def scan(
     combos = g.possible(g.found(value))
     if not combos:
         return
+    value = prose(value)
     best: dict[str, Finding] = {}
     for clause in clauses(value):
         found = g.found(clause)

@@ -143,6 +143,8 @@ def marker(value: str) -> str | None:
         label = match.group(kind) if kind else None
         if not (kind and label and _label_is_directive(kind, label)):
             continue
+        if kind == "square" and value.startswith("(", match.end()):
+            continue  # "[System Log query](https://…)": a Markdown link's text, not a label
         if kind == "angle" and label.isascii():
             words = set(_LABEL_WORDS.findall(label.lower().replace("_", " ")))
             # A lone weak word in angle brackets is a placeholder ("Bearer <secret>")

@@ -53,10 +53,24 @@ PRIV_HINT = re2.compile(
 """Every privileged name or value contains one of these (one DFA pass: a cheap first look)."""
 
 
-def _privileged_name(name: str) -> bool:
+_DEVICE_STATES = frozenset(_DATA["device_states"])
+_DEVICE_STATES_ZH = re.compile(_DATA["device_states_zh"])
+DEVICE_CONTEXT = re2.compile(_DATA["device_context"], _CASELESS)
+"""Words of a tool about devices (device, posture, Android, 设备…): there ``jailbreak``,
+``rooted`` and ``developer mode`` are states of the device the call describes, not
+switches over the model's or the caller's rights."""
+
+
+def _privileged_name(name: str, device: bool = False) -> bool:
+    if device:
+        name = _DEVICE_STATES_ZH.sub(" ", name)
     if _PRIV_ZH.search(name):
         return True
     words = [w.lower() for w in split_identifier(name)]
+    if device:
+        words = [w for w in words if w not in _DEVICE_STATES]
+        if not words:
+            return False
     if _PRIV_WORDS.intersection(words) or "".join(words) in _PRIV_WORDS:
         return True
     for i, first in enumerate(words):
@@ -70,14 +84,20 @@ NAME_PATH = re.compile(r'\.properties(?:\.[^.\[\]"]+|\["(?:[^"\\]|\\.)*"\])$')
 """The path of a property's name in :func:`tool_texts` (``….properties.x``, ``…["名"]``)."""
 
 
-def is_privilege_text(path: str, value: str) -> bool:
+def is_privilege_text(path: str, value: str, device: bool = False) -> bool:
     """True when ``value`` at ``path`` is a property name, default or enum value that
-    offers the model privileges ("admin_mode", "免审核", a default "root" of ``execute_as``)."""
+    offers the model privileges ("admin_mode", "免审核", a default "root" of ``execute_as``).
+
+    ``device``: the tool is about devices (:data:`DEVICE_CONTEXT`), where a device's
+    states (a ``jailbreak`` flag, ``CHROME_OS_DEVELOPER_MODE``) are not privileges.
+    """
     value = normalise(value)
     last = path.rsplit(".", 1)[-1]
     if NAME_PATH.search(path):
-        return _privileged_name(value)
+        return _privileged_name(value, device)
     if last == "default" or "enum[" in last:
+        if device and not _privileged_name(value, device):
+            return False
         return (
             _PRIV_VALUE.match(value) is not None
             or (len(value) <= 40 and " " not in value.strip() and _privileged_name(value))
