@@ -23,10 +23,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from studio.contract.canonical import canonical_json
 from studio.contract.risk import verb_reads
-from studio.runtime.repair import ArgumentsParseError, parse_arguments
-from studio.runtime.results import parse_result_content
 from studio.sessions.model import Message, ToolCallPart, ToolResultPart
 from studio.sessions.pairing import Position
 
@@ -74,10 +71,21 @@ def is_write_tool(name: str, registry: Registry | None = None) -> bool:
     return verb_reads(name) is False
 
 
+def _parse_result_content(content: str) -> Any:
+    """:func:`studio.runtime.results.parse_result_content`, imported on the first write call.
+
+    Only a write called twice reaches it: an import of a log whose calls are reads (most)
+    loads neither the runtime's results nor their dataclasses (~2 ms of every start).
+    """
+    from studio.runtime.results import parse_result_content
+
+    return parse_result_content(content)
+
+
 def is_timeout_result(result: ToolResultPart) -> bool:
     """A result saying the call timed out or its outcome is UNKNOWN."""
     try:
-        body = parse_result_content(result.content)
+        body = _parse_result_content(result.content)
     except ValueError:
         body = None
     if isinstance(body, dict):
@@ -93,7 +101,7 @@ def is_error_result(result: ToolResultPart) -> bool:
     if result.is_error or result.content.lstrip().startswith("[SYSTEM_FAULT]"):
         return True
     try:
-        body = parse_result_content(result.content)
+        body = _parse_result_content(result.content)
     except ValueError:
         return result.content.lstrip().lower().startswith(("error", "exception", "traceback"))
     if not isinstance(body, dict):
@@ -105,6 +113,10 @@ def is_error_result(result: ToolResultPart) -> bool:
 
 def call_signature(call: ToolCallPart) -> str:
     """Tool name plus canonical JSON of the (repaired) arguments."""
+    # Imported here: only writes are signed, and a log of reads need not load the runtime.
+    from studio.contract.canonical import canonical_json
+    from studio.runtime.repair import ArgumentsParseError, parse_arguments
+
     try:
         args, _ = parse_arguments(call.arguments)
         return call.name + "\x00" + canonical_json(args).decode()
