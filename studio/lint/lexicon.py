@@ -20,6 +20,7 @@ Extend the files, not the code: each rule reads every word of its group.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from importlib import resources
 
@@ -61,4 +62,43 @@ def destructive_groups() -> tuple[frozenset[str], frozenset[str], frozenset[str]
     )
 
 
-__all__ = ["destructive_groups", "grouped_lines", "word_groups"]
+@lru_cache(maxsize=1)
+def _boilerplate() -> tuple[re.Pattern[str] | None, re.Pattern[str] | None]:
+    """(prefixes, wrapper) of ``boilerplate.txt``, each one compiled pattern (None: none)."""
+    prefixes = [r for g, r in grouped_lines("boilerplate.txt") if g == "prefix"]
+    wrappers = [r for g, r in grouped_lines("boilerplate.txt") if g == "wrapper"]
+    flags = re.IGNORECASE | re.DOTALL
+    prefix = re.compile("|".join(f"(?:{r})" for r in prefixes), flags) if prefixes else None
+    wrapper = re.compile("|".join(f"(?:{r})" for r in wrappers), flags) if wrappers else None
+    return prefix, wrapper
+
+
+def strip_boilerplate(text: str) -> str:
+    """``text`` without the generator's boilerplate it opens with (``boilerplate.txt``).
+
+    'This is the subfunction for tool "spotify", you can use this tool.The
+    description of this function is: "Get artist singles"' → "Get artist
+    singles"; a text that is only boilerplate gives "". Text without any is
+    returned as it is (stripped).
+    """
+    prefix, wrapper = _boilerplate()
+    out = text.strip()
+    if prefix is None:
+        return out
+    stripped = False
+    while out:
+        match = prefix.match(out)
+        if match is None or not match.group():
+            break
+        out = out[match.end() :].lstrip()
+        stripped = True
+    if stripped and wrapper is not None:
+        enclosed = wrapper.fullmatch(out)
+        if enclosed is not None:
+            inner = next((g for g in enclosed.groups() if g is not None), None)
+            if inner is not None:
+                out = inner.strip()
+    return out
+
+
+__all__ = ["destructive_groups", "grouped_lines", "strip_boilerplate", "word_groups"]

@@ -562,11 +562,49 @@ def test_a_summary_shared_by_many_tools_is_a_template_not_a_clone() -> None:
     reg = registry(*(tool(n, description=opening) for n in names))
     found = pair_findings(lint_registry(reg, config=only_ambiguity()))
     assert found and all(f.severity is Severity.WARNING for f in found)
-    # Two tools only: the same text is a copy, whatever the names.
+    # Two tools only: still the generator's template (boilerplate.txt), not a copy.
     pair = registry(*(tool(n, description=opening) for n in names[:2]))
     assert {f.severity for f in pair_findings(lint_registry(pair, config=only_ambiguity()))} == {
-        Severity.ERROR
+        Severity.WARNING
     }
+    # A real description copied after the template is a copy, in any registry size.
+    copied = f'{opening}The description of this function is: "Latest odds of a match"'
+    pair = registry(*(tool(n, description=copied) for n in names[:2]))
+    [clone] = pair_findings(lint_registry(pair, config=only_ambiguity()))
+    assert clone.severity is Severity.ERROR  # same parameters too: duplicate-tool
+
+
+def test_boilerplate_is_stripped_before_comparing() -> None:
+    # What each tool does, after a generator's template (Chinese here).
+    zh = "这是工具“报销”的子功能，你可以使用此工具。该函数的描述是："
+    reg = registry(
+        tool("query_claims", description=f"{zh}“查询报销单的审批进度”"),
+        tool("query_claim_rules", description=f"{zh}“查询公司的报销标准”"),
+    )
+    assert all(
+        f.severity is not Severity.ERROR
+        for f in pair_findings(lint_registry(reg, config=only_ambiguity()))
+    )
+    # …while the central pair stays an error behind the template too.
+    reg = registry(
+        tool("query_reimbursement", description=f"{zh}“查询报销信息”"),
+        tool("query_reimbursement_info", description=f"{zh}“查询报销相关信息”"),
+    )
+    assert Severity.ERROR in {
+        f.severity for f in pair_findings(lint_registry(reg, config=only_ambiguity()))
+    }
+
+
+def test_strip_boilerplate() -> None:
+    from studio.lint.lexicon import strip_boilerplate
+
+    opening = 'This is the subfunction for tool "x", you can use this tool.'
+    assert strip_boilerplate(opening) == ""
+    assert strip_boilerplate(f'{opening}The description of this function is: "Get a"') == "Get a"
+    bfcl = "This tool belongs to the trading system, which allows users to trade. "
+    assert strip_boilerplate(f"{bfcl}Tool description: Cancel an order.") == "Cancel an order."
+    assert strip_boilerplate("这是工具“x”的子功能，你可以使用此工具。") == ""
+    assert strip_boilerplate('Get "quoted" text') == 'Get "quoted" text'
 
 
 def test_a_usage_pattern_filled_in_with_each_tools_own_subject_is_a_warning() -> None:

@@ -23,6 +23,7 @@ from typing import Any
 
 from studio.contract.model import DEFAULT_DESCRIPTION_TEMPLATE, Registry, ToolContract
 from studio.lint.cache import memo, render_cached
+from studio.lint.lexicon import strip_boilerplate
 from studio.lint.model import Severity
 from studio.lint.regex import compile_cues
 from studio.lint.rules._common import sentences
@@ -145,9 +146,27 @@ def _blocks(tool: ToolContract) -> dict[str, tuple[str, str]]:
     out = {}
     for field in fields:
         value = getattr(tool, field, "")
-        if isinstance(value, str) and value.strip():
-            out[field] = (block_fingerprint(value), value.strip())
+        if not isinstance(value, str):
+            continue
+        # The generator's boilerplate is not the tool's text: blocks are compared
+        # by what follows it. A block that is only boilerplate keeps its whole
+        # text (see bare_text: a template, not a copy).
+        said = strip_boilerplate(value) or value
+        if said.strip():
+            out[field] = (block_fingerprint(said), value.strip())
     return out
+
+
+def bare_text(tool: ToolContract) -> bool:
+    """True when a tool has text and all of it is a generator's boilerplate.
+
+    Two tools whose only text is 'This is the subfunction for tool "X", you can
+    use this tool.' copied nothing from each other: a template (a warning when
+    the names differ), and not duplicates.
+    """
+    fields = ("summary", "usage") if tool.has_blocks() else ("description",)
+    values = [v for f in fields if isinstance(v := getattr(tool, f, ""), str) and v.strip()]
+    return bool(values) and not any(strip_boilerplate(v) for v in values)
 
 
 SUMMARY_OF_FREE_TEXT = 300
@@ -157,15 +176,19 @@ SUMMARY_OF_FREE_TEXT = 300
 def _summary(tool: ToolContract) -> str:
     """What the tool says it does: the summary block, or the start of a free-text description.
 
-    Not just its first sentence: imported descriptions often open with the same
-    boilerplate ("This is the subfunction for tool X.") and say what differs
-    after it.
+    Not just its first sentence, and not the boilerplate a generator opens
+    every description with (``data/boilerplate.txt``): imported descriptions
+    often open with the same text ("This is the subfunction for tool X.") and
+    say what differs after it.
     """
     summary = tool.summary if isinstance(tool.summary, str) else ""
     if summary.strip() or tool.has_blocks():
-        return summary.strip()
+        return strip_boilerplate(summary)
     description = tool.description if isinstance(tool.description, str) else ""
-    description = " ".join(description.split())
+    # What follows the generator's boilerplate ("This is the subfunction for tool
+    # X…"): siblings that differ after it ("Get artist singles" / "Get one or
+    # more artists") are told apart by what they say, not by the preamble.
+    description = strip_boilerplate(" ".join(description.split()))
     if len(description) <= SUMMARY_OF_FREE_TEXT:
         return description
     # Whole sentences up to the limit (at least the first).
@@ -194,6 +217,7 @@ def _parameters_json(tool: ToolContract) -> str:
 class _ToolInfo:
     __slots__ = (
         "_words",
+        "bare",
         "blocks",
         "content",
         "dup_key",
@@ -218,8 +242,10 @@ class _ToolInfo:
         dup_key: str = "",
         name_verb: str = "",
         usage: str = "",
+        bare: bool = False,
     ) -> None:
         self.name_verb = name_verb
+        self.bare = bare  # only boilerplate (see bare_text)
         # The similarity tokens (words, CJK bigrams; no stopwords or numbers):
         # cheaper than content units, and a copy is a copy word for word.
         units = frozenset(normalised_terms(tokenize(usage))) if usage else frozenset()
@@ -397,6 +423,7 @@ class AmbiguityState:
             rendered,
             _name_verb(tool.name, key),
             usage if tool.has_blocks() and isinstance(usage, str) else "",
+            bare_text(tool),
         )
 
     @staticmethod
@@ -415,7 +442,8 @@ class AmbiguityState:
             self._same_summary.add(info.summary_units.key(), name)
         for block, (fingerprint, _text) in info.blocks.items():
             self._clones.add((block, fingerprint), name)
-        if info.dup_key.strip():  # no description: the purpose rule's finding, not a duplicate
+        # No description (or only boilerplate): the purpose rule's finding, not a duplicate.
+        if info.dup_key.strip() and not info.bare:
             self._dups.add(info.dup_key, name)
 
     def _remove_names(self, name: str) -> None:
@@ -686,7 +714,10 @@ class AmbiguityState:
             ia, ib = self._info[a], self._info[b]
             # Differently named tools whose free text is one template: not a copy
             # (see _template_summary); copied summary or usage blocks always are.
-            template = flags[5] and ia.key != ib.key and set(flags[3]) <= {"description"}
+            # So are two whose only text is a generator's boilerplate (bare_text).
+            template = ia.key != ib.key and (
+                (flags[5] and set(flags[3]) <= {"description"}) or (ia.bare and ib.bare)
+            )
             # A usage edited into each tool's own subject ("… to a group" / "… to an
             # admin user") is a shared pattern, not a forgotten copy: a warning.
             adapted = (
