@@ -1,0 +1,157 @@
+"""Issue 16: what ``sessions import`` stores and prints is pinned, so the import can be made faster
+without changing a byte of it.
+
+Every table row an import writes (``sessions`` and ``messages``, timestamps masked) and
+every line it prints are digested and compared with the digest the import gave before
+its speed work: a log of OpenAI sessions with writes, retries, a timeout, broken
+arguments, a missing result, Chinese text and odd numbers, then the fixtures folder
+(every format), a second import of both (all "already imported") and ``--replace``.
+
+If you change what an import stores or prints on purpose, print the new digests
+(``pytest tests/sessions/test_import_stored.py -s``) and update the constants below,
+saying why in the commit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from studio.cli import main
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+STORED_DIGEST = "d05b8fb75e5419502ff247cdd17fbbbe9eea8f86f88e7fa6ac8ec8180e047a6d"
+PRINTED_DIGEST = "4b46a331f3f1dd38c20b20bbc1dae3e82b2940933c2e522a0f3d5d8e7e20f7ea"
+
+_TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z")
+
+
+def _call(call_id: str, name: str, arguments: str) -> dict[str, Any]:
+    return {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}
+
+
+def _session(n: int) -> dict[str, Any]:
+    """One conversation; ``n`` varies its length and which odd things it holds."""
+    messages: list[dict[str, Any]] = [{"role": "system", "content": f"助手 {n}: travel desk"}]
+    for i in range(3 + n % 4):
+        a, b = f"call_{n}_{i}a", f"call_{n}_{i}b"
+        args = json.dumps({"ticket": f"T-{i}", "amount": 12.5 * i, "note": "réunion 会议"})
+        messages += [
+            {"role": "user", "content": f"Question {i}: 报销 INV-{100 + i}? 1e-05 ok"},
+            {"role": "assistant", "content": None, "tool_calls": [
+                _call(a, "create_ticket" if i % 2 else "query_invoices", args),
+                _call(b, "search_policy", '{"q": "taxi", "limit": 12345678901234567890}'),
+            ]},
+            {"role": "tool", "tool_call_id": a,
+             "content": '{"status": "UNKNOWN"}' if (n + i) % 5 == 0 else '{"ok": true}'},
+            {"role": "tool", "tool_call_id": b, "content": "clause 4.2: taxi limit 80"},
+            {"role": "assistant", "content": f"Done {i} — 完成.", "refusal": None},
+        ]  # fmt: skip
+    if n % 2:  # the write of question 1 again: a duplicate, or a retry after a timeout
+        again = json.dumps({"ticket": "T-1", "amount": 12.5, "note": "réunion 会议"})
+        retry = _call(f"call_{n}_r", "create_ticket", again)
+        messages += [
+            {"role": "assistant", "content": None, "tool_calls": [retry]},
+            {"role": "tool", "tool_call_id": f"call_{n}_r", "content": "created"},
+        ]
+    if n % 3 == 0:  # broken arguments and a call left unanswered
+        broken = _call(f"call_{n}_x", "send_email", "{not json")
+        messages.append({"role": "assistant", "content": None, "tool_calls": [broken]})
+    return {"model": "gpt-4o", "messages": messages, "temperature": 0.0}
+
+
+def _rows(db: Path) -> list[str]:
+    conn = sqlite3.connect(db)
+    out = []
+    try:
+        for table in ("sessions", "messages"):
+            columns = [r[1] for r in conn.execute(f"PRAGMA table_info({table})")]
+            for row in conn.execute(f"SELECT * FROM {table} ORDER BY rowid"):
+                values = dict(zip(columns, row, strict=True))
+                values.pop("created_at", None)
+                values.pop("updated_at", None)
+                out.append(table + " " + json.dumps(values, ensure_ascii=False, sort_keys=True))
+    finally:
+        conn.close()
+    return out
+
+
+def _digest(lines: list[str]) -> str:
+    return hashlib.sha256("\n".join(lines).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+@pytest.fixture(scope="module")
+def imported(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[str], list[str]]:
+    tmp = tmp_path_factory.mktemp("stored")
+    log = tmp / "log.jsonl"
+    with log.open("w", encoding="utf-8") as f:
+        for n in range(12):
+            f.write(json.dumps(_session(n), ensure_ascii=n % 2 == 0) + "\n")
+        f.write("{not a conversation\n")
+    db = str(tmp / "s.sqlite3")
+    printed: list[str] = []
+    runs = (
+        ("sessions", "import", str(log)),
+        ("sessions", "import", str(FIXTURES)),
+        ("sessions", "import", str(log)),
+        ("sessions", "import", str(FIXTURES)),
+        ("sessions", "import", str(FIXTURES / "openai_messy.json"), "--replace"),
+    )
+    import contextlib
+    import io
+
+    for argv in runs:
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            code = main(["--db", db, *argv])
+        printed.append(f"exit {code}")
+        text = out.getvalue().replace(str(FIXTURES), "FIXTURES").replace(str(tmp), "TMP")
+        printed += [_TIME.sub("T", line) for line in text.splitlines()]
+    return _rows(Path(db)), printed
+
+
+def test_an_import_stores_what_it_stored_before(imported: tuple[list[str], list[str]]) -> None:
+    rows, _ = imported
+    print("STORED_DIGEST =", _digest(rows))
+    assert len(rows) > 300
+    assert _digest(rows) == STORED_DIGEST
+
+
+def test_an_import_prints_what_it_printed_before(imported: tuple[list[str], list[str]]) -> None:
+    _, printed = imported
+    print("PRINTED_DIGEST =", _digest(printed))
+    assert any(line.startswith("already imported") for line in printed)
+    assert any(line.startswith("replaced") for line in printed)
+    assert _digest(printed) == PRINTED_DIGEST
+
+
+def test_importing_a_log_of_reads_loads_no_runtime(tmp_path: Path) -> None:
+    """The suspicious-write check imports the runtime's helpers only to sign a write."""
+    import subprocess
+    import sys
+
+    log = tmp_path / "reads.jsonl"
+    messages = [
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": None, "tool_calls": [_call("c1", "get_invoice", "{}")]},
+        {"role": "tool", "tool_call_id": "c1", "content": "ok"},
+    ]
+    log.write_text(json.dumps({"messages": messages}) + "\n", encoding="utf-8")
+    code = (
+        "import sys\nfrom studio.cli import main\ncode = main(sys.argv[1:])\n"
+        "print(sorted(m for m in sys.modules if m.startswith('studio.runtime')))\n"
+        "sys.exit(code)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, "--db", str(tmp_path / "s.sqlite3"), "sessions", "import",
+         str(log)], capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "[]"
