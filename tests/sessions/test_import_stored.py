@@ -155,3 +155,26 @@ def test_importing_a_log_of_reads_loads_no_runtime(tmp_path: Path) -> None:
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_a_new_database_switches_to_wal_and_then_syncs_as_before(tmp_path: Path) -> None:
+    """connect() skips the fsyncs of a new file's switch to WAL, and only those."""
+    from registry_db.connection import connect
+
+    default = sqlite3.connect(":memory:").execute("PRAGMA synchronous").fetchone()[0]
+    for path in (tmp_path / "new.sqlite3", tmp_path / "empty.sqlite3"):
+        if path.name.startswith("empty"):
+            path.touch()
+        conn = connect(path)
+        try:
+            assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+            assert conn.execute("PRAGMA synchronous").fetchone()[0] == default
+            conn.execute("CREATE TABLE t (x)")
+        finally:
+            conn.close()
+        conn = connect(path)  # existing now: the usual switch, the table still there
+        try:
+            assert conn.execute("SELECT count(*) FROM t").fetchone()[0] == 0
+            assert conn.execute("PRAGMA synchronous").fetchone()[0] == default
+        finally:
+            conn.close()
