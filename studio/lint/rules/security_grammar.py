@@ -14,7 +14,14 @@ qualifiers — and *combos* that report a clause holding one of each.
 Dynamic classes come from the tool itself: ``@PARAM`` is a property name of
 its own schema (the slot data is gathered into), ``@FOREIGN`` a tool-like
 identifier that is neither this tool nor one of its properties (the tool being
-shadowed).
+shadowed), ``@OTHER_ORDER`` such a tool named in use ("whenever `pay_invoice` is
+used", "用 pay_invoice 付款时") and then an order, imperative or modal.
+
+The classes describe structure more than wording: who is addressed (the model,
+"you", 你), the imperative mood towards it, a condition about another tool,
+something taken from the user's context (earlier messages, open tabs, what the
+user shared today) and put into a parameter, the user's consent dispensed with,
+rules declared void or meant for another assistant, other tools ranked down.
 
 Cost: every class is one entry of a single RE2 set, a DFA run once over a
 tool's joined text; only when some combo can be complete are its texts cut into
@@ -39,7 +46,8 @@ from studio.lint.rules._security_phrases import phrase_data
 PARAM = "@PARAM"
 FOREIGN = "@FOREIGN"
 HERE = "@HERE"
-_DYNAMIC = frozenset((PARAM, FOREIGN, HERE))
+OTHER_ORDER = "@OTHER_ORDER"
+_DYNAMIC = frozenset((PARAM, FOREIGN, HERE, OTHER_ORDER))
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,6 +265,54 @@ def foreign_tools(clause: str, own: frozenset[str]) -> set[str]:
     return out
 
 
+# An order about another tool: the clause names it being used ("whenever `pay_invoice`
+# is used", "when you call send_email", "用 pay_invoice 付款时") and then gives an
+# order, in the imperative ("round the amount up", "把金额…") or with a modal.
+_USE_OF = (
+    r"(?:\b(?:when|whenever|every time|each time|any ?time|once|if|while)\s+(?:the\s+)?`?{x}`?"
+    r"(?:\s+(?:tool|function|command|skill|plugin|action))?\s+(?:is|gets|has been|was|are)\s+"
+    r"(?:\w+\s+)?(?:used|called|invoked|run|executed|triggered|selected)\b"
+    r"|\b(?:when|whenever|every time|each time|any ?time|while|if)\s+(?:you|the (?:model|assistant|"
+    r"agent)|anyone|someone|agents?)\s+(?:\w+\s+)?(?:use|call|invoke|run|execute|pick|choose)s?"
+    r"\s+(?:the\s+)?`?{x}`?"
+    r"|\b(?:any|every|each|all)\s+(?:calls?|requests?|invocations?|uses?)\s+(?:to|of)\s+`?{x}`?"
+    r"|(?:用|使用|调用|运行|执行|选用)\s*`?{x}`?[^，。,;；]{{0,16}}?(?:的时候|之时|时候|时)"
+    r"|(?:每当|每次|当)[^，。,;；]{{0,8}}`?{x}`?[^，。,;；]{{0,10}}(?:被调用|调用|使用|运行|被使用))"
+)
+_ORDER_AFTER = re.compile(
+    r"\b(?:must|should|always|also|never|shall|make sure|be sure|remember to|need to|needs to"
+    r"|have to|has to|do not|don't)\b"
+    r"|^\W*(?:(?:please|always|also|then|first|just|silently|quietly|automatically)\s+)*"
+    r"(?P<verb>[a-z]+)\s+(?:the|a|an|its|their|all|every|any|each|it|them|this|that|these|those"
+    r"|up|down|out|off|[a-z]+'s)\b"
+    r"|(?:^|[,:;，：；])\W*(?:请|务必|必须|要|就|先|再|都|一律|直接|记得|顺便|自动|一定)?\s*(?:把|将)"
+    r"|请|务必|必须|一律|一定要|记得",
+    re.IGNORECASE,
+)
+_NOT_A_VERB = frozenset(
+    (  # noqa: SIM905 - a word list reads better as prose
+        "the a an it this that they we you i he she its their our your is are was were will "
+        "can may which who and or but so as in on at for to of with by from if when there "
+        "here then no not all each every one both either"
+    ).split()
+)
+
+
+def orders_other_tool(clause: str, own: frozenset[str]) -> bool:
+    """True when ``clause`` names another tool in use and then gives an order about it."""
+    for name in foreign_tools(clause, own):
+        use = re.search(_USE_OF.format(x=re.escape(name)), clause, re.IGNORECASE)
+        if use is None:
+            continue
+        after = _ORDER_AFTER.search(clause[use.end() :])
+        if after is None:
+            continue
+        verb = after.group("verb")
+        if verb is None or verb.lower() not in _NOT_A_VERB:
+            return True
+    return False
+
+
 # "[System Log query](https://…)": a Markdown link is a reference the reader follows,
 # not a destination data is sent to; its text stays. (An image, "![…](…)", is
 # fetched by the renderer: it stays whole.) A literal in backticks ("`true`",
@@ -305,7 +361,9 @@ def _has_param(clause: str, params: frozenset[str]) -> bool:
     if named and (_CJK.search(clause) or not named.isdisjoint(_QUOTED.findall(low))):
         return True
     for name in named:
-        place = rf"\b(?:in|into|to|as|via|inside|under) (?:the )?{re.escape(name)}\b{_PHRASE_END}"
+        place = (
+            rf"\b(?:in|into|onto|to|as|via|inside|under) (?:the )?{re.escape(name)}\b{_PHRASE_END}"
+        )
         if re.search(place, low):
             return True
     return any(p in clause for p in params if not p.isascii())
@@ -354,6 +412,12 @@ def scan(
                 found.add(PARAM)
             if FOREIGN in needed and FOREIGN not in found and foreign_tools(clause, own):
                 found.add(FOREIGN)
+            if (
+                OTHER_ORDER in needed
+                and OTHER_ORDER not in found
+                and orders_other_tool(clause, own)
+            ):
+                found.add(OTHER_ORDER)
             if combo.holds(found):
                 best[combo.rule] = Finding(combo, clause.strip())
     yield from best.values()

@@ -75,6 +75,7 @@ _LABEL_NOUN = frozenset(
 _CJK_LABEL = re.compile(
     r"系统|指令|隐藏|管理员|机密指示|提示词|模型须知|给模型|给AI|AI须知|AI专用|模型专用|助手须知"
     r"|(?:致|给)(?:AI|模型|大模型|助手|智能体)|大模型须知"
+    r"|(?:机器|AI|模型|助手|智能体|大模型)(?:可见|可读|专读|阅读|读取|专属)|仅(?:AI|模型|机器|助手)"
 )
 _CJK_ANGLE = re.compile(r"重要|系统|指令|隐藏|管理员|提示|注意|秘密")
 # A Chinese header ("系统指令：…") names a directive only with these words; "重要提示：",
