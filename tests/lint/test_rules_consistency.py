@@ -126,6 +126,7 @@ def test_write_retried() -> None:
         # Reversible verbs of what they cannot bring back: an instance, an account.
         ("terminate_instance", {}),
         ("stop_job", {"summary": "Terminate the EC2 instance."}),
+        ("stop_job", {"summary": "终止云服务器实例。"}),
         ("close_account", {"summary": "注销账户。"}),
         ("deactivate_user", {"summary": "停用用户。", "returns": "该操作不可恢复。"}),
     ],
@@ -165,6 +166,10 @@ def test_destructive_near_misses() -> None:
         ("revoke_permission", "撤销用户的访问权限。"),
         ("pause_job", "停用定时任务。"),
         ("disable_rule", "暂停告警规则。"),
+        ("stop_task", "终止迁移任务。"),
+        # Stopping or deactivating an instance or a server loses nothing.
+        ("azure_stop_vm", "Stop an Azure Virtual Machine"),
+        ("deactivate_authorization_server", "Deactivate an authorization server"),
     ],
 )
 def test_reversible_verbs_are_not_destructive(name: str, summary: str) -> None:

@@ -23,7 +23,15 @@ from typing import Any
 
 from studio.contract.model import DEFAULT_DESCRIPTION_TEMPLATE, Registry, ToolContract
 from studio.lint.cache import memo, render_cached
-from studio.lint.lexicon import strip_boilerplate
+from studio.lint.lexicon import (
+    containers,
+    contrast_marks,
+    contrasting,
+    extent,
+    head_nouns,
+    quantity,
+    strip_boilerplate,
+)
 from studio.lint.model import Severity
 from studio.lint.regex import compile_cues
 from studio.lint.rules._common import sentences
@@ -220,6 +228,7 @@ class _ToolInfo:
         "bare",
         "blocks",
         "content",
+        "contrast",
         "dup_key",
         "key",
         "name_verb",
@@ -243,6 +252,7 @@ class _ToolInfo:
         name_verb: str = "",
         usage: str = "",
         bare: bool = False,
+        name: str = "",
     ) -> None:
         self.name_verb = name_verb
         self.bare = bare  # only boilerplate (see bare_text)
@@ -260,6 +270,8 @@ class _ToolInfo:
         self.summary_units = content_units(summary) if summary else Units((), (), ())
         # The summary's content words (no verbs, generic words or stopwords).
         self.content = frozenset(self.summary_units.content)
+        # Sibling or opposite verbs the name or summary takes (data/contrasts.txt).
+        self.contrast = contrast_marks(f"{' '.join(split_identifier(name))} {summary}")
         self.blocks = dict(blocks or {})
         self.dup_key = dup_key
         self._words: frozenset[str] | bool | None = False  # False: not computed yet
@@ -424,6 +436,7 @@ class AmbiguityState:
             _name_verb(tool.name, key),
             usage if tool.has_blocks() and isinstance(usage, str) else "",
             bare_text(tool),
+            tool.name,
         )
 
     @staticmethod
@@ -724,7 +737,7 @@ class AmbiguityState:
                 flags[3] == ("usage",)
                 and not flags[4]
                 and not self.same_block(a, b, "usage")
-                and self._adapted_usages(a, b)
+                and (self._adapted_usages(a, b) or contrasting(ia.contrast, ib.contrast))
             )
             # fahrenheit_to_celsius / celsius_to_fahrenheit: opposite directions, said
             # by the names (and, as the same words, by the summaries): info at most.
@@ -809,7 +822,9 @@ def _base_severity(ia: _ToolInfo, ib: _ToolInfo, template: bool = False) -> Seve
     template summary shared by many tools (``template``) is the same text but
     not the same object: unless the names say the same too, a warning.
     """
-    if _verbs_differ(ia, ib):
+    if _verbs_differ(ia, ib) or contrasting(ia.contrast, ib.contrast):
+        # Opposite or sibling verbs (start / restart, opt in / opt out, 启用 / 停用:
+        # data/contrasts.txt) differ as much as verbs of different classes.
         return Severity.INFO
     ca, cb = ia.content, ib.content
     same_name = ia.key == ib.key and bool(ia.key[1])
@@ -844,15 +859,35 @@ def _block_words(value: str) -> Counter[str]:
     return Counter(units.content) + Counter(f"{v}()" for v in units.verbs)
 
 
-_ALL = re.compile(r"(?i)\b(?:all|every)\b|全部|所有")
-_ONE = re.compile(r"(?i)\b(?:a|an|one|single)\b|一个|单个|某个")
+def _quantity(summary: str) -> tuple[str, bool]:
+    """How many items a summary is about ("many", "all", "current", "one", "") and
+    whether a word says so.
+
+    Said by a word of ``data/quantities.txt`` ("all", "a single", "multiple",
+    "the current", 全部, 指定); when none is, the head noun tells: plural
+    "many", singular "one" ("Get all info from dog breeds" / "Get all info
+    from specific dog breed"; "Delete message from the queue" / "Clear all
+    messages from the queue").
+    """
+    said = quantity(summary)
+    if said:
+        return said, True
+    head = _head_word(summary)
+    if not head or not head.isascii():
+        return "", False
+    return ("many" if fold(head) != head.lower() else "one"), False
 
 
-def _quantity(summary: str) -> str:
-    """Whether a summary is about every item ("all"), one item ("a", "one"), or neither ("")."""
-    if _ALL.search(summary):
-        return "all"
-    return "one" if _ONE.search(summary) else ""
+def _quantities_differ(a: str, b: str) -> bool:
+    """True when two summaries are about different numbers of items ("all" and "many" alike).
+
+    At least one must say it in words: "Gets order." / "Query orders." only
+    differ in a plural, which tells a model nothing it can choose by.
+    """
+    (qa, said_a), (qb, said_b) = _quantity(a), _quantity(b)
+    if not qa or not qb or qa == qb or not (said_a or said_b):
+        return False
+    return {qa, qb} != {"all", "many"}
 
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9']*|[\u3400-\u9fff]+")
@@ -861,16 +896,27 @@ _SENTENCE_END = re.compile(r"[.;!?。；！？]\s")
 
 @lru_cache(maxsize=65536)
 def _head_noun(summary: str) -> str:
-    """The last word of the first sentence's first noun phrase ("" when none).
+    """The last word of the first sentence's first noun phrase, folded ("" when none).
 
     "Delete Azure File Share" → share; "Delete file from Azure File Share" →
     file; "Calculate the boiling point of a substance" → point. The opening
-    verb and generic words ("details", "info") are skipped; a stopword ends the
-    phrase. A run of Chinese characters gives its first content word.
+    verb and generic words ("details", "info") are skipped, except generic
+    nouns that head a phrase of their own ("ticker records", "assignment
+    operations": the ``head`` group of ``data/quantities.txt``); a stopword
+    ends the phrase. A run of Chinese characters gives its first content word.
     """
+    word = _head_word(summary)
+    return fold(word) if word.isascii() else word
+
+
+@lru_cache(maxsize=65536)
+def _head_word(summary: str) -> str:
+    """:func:`_head_noun` as written (a plural stays plural)."""
     first = _SENTENCE_END.split(summary + " ", maxsplit=1)[0]
     head = ""
     opening = True
+    heads = head_nouns()
+    holders = containers()
     for match in _WORD.finditer(first):
         word = match.group()
         if not word.isascii():
@@ -886,8 +932,10 @@ def _head_noun(summary: str) -> str:
             opening = False
             continue
         opening = False
-        if is_verb or is_content_word(fold(low)):  # "share", "order": nouns here
-            head = fold(low)
+        if low in holders and not head:
+            continue  # "a list of ticker records": the phrase goes on after "of"
+        if low in heads or is_verb or is_content_word(fold(low)):  # "share", "order": nouns
+            head = low
     return head
 
 
@@ -915,9 +963,10 @@ def _says_more(a: str, b: str) -> bool:
     saying more is a warning, not "nothing tells them apart".
     Synonyms ("Compute" / "Calculates") are one verb class and tell nothing apart.
     """
-    qa, qb = _quantity(a), _quantity(b)
-    if qa and qb and qa != qb:
+    if _quantities_differ(a, b):
         return True  # "Delete all email customizations" / "Delete an email customization"
+    if extent(a) != extent(b):
+        return True  # "analyze page speed" / "analyze page speed with more information"
     wa, wb = _block_words(a), _block_words(b)
     if wa.keys() != wb.keys():
         return True

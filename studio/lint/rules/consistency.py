@@ -321,35 +321,42 @@ _DESTRUCTIVE_NEEDLES = (
     *("不可恢复", "无法恢复", "不可撤销", "无法撤销", "不可逆", "永久删除", "彻底删除"),
 )
 OBJECT_WINDOW = 4
-"""Words after a reversible verb searched for an object it cannot bring back."""
+"""Words after a final verb (terminate) searched for an object it cannot bring back."""
 
 
 def _verb_kind(word: str, inflected: bool = True) -> str:
-    """Whether a Latin word is an irreversible or a reversible destructive verb ("": neither).
+    """ "irreversible", "final" (reversible, except of a final object), "reversible" or "".
 
     In any simple inflection when ``inflected`` (a summary's "Deletes"); a
     name's verb is its base form, and ``list_deleted_orders`` deletes nothing.
     """
-    irreversible, reversible, _final = destructive_groups()
+    irreversible, reversible, final_verbs, _objects = destructive_groups()
     forms = inflections(word.lower()) if inflected else (word.lower(),)
-    if any(f in irreversible for f in forms):
-        return "irreversible"
-    if any(f in reversible for f in forms):
-        return "reversible"
+    for verbs, kind in (
+        (irreversible, "irreversible"),
+        (final_verbs, "final"),
+        (reversible, "reversible"),
+    ):
+        if any(f in verbs for f in forms):
+            return kind
     return ""
 
 
 def _final_object(words: Sequence[str]) -> str | None:
-    """The first word of ``words`` naming what a reversible verb cannot bring back."""
-    final = destructive_groups()[2]
-    return next((w for w in words if w.lower() in final or stem(w) in final), None)
+    """The first word of ``words`` naming what a final verb cannot bring back (an instance)."""
+    objects = destructive_groups()[3]
+    return next((w for w in words if w.lower() in objects or stem(w) in objects), None)
 
 
 def _cjk_verb(summary: str) -> tuple[str, str] | None:
     """(kind, verb) of the listed Chinese destructive verb a summary opens with."""
-    irreversible, reversible, _final = destructive_groups()
+    irreversible, reversible, final_verbs, _objects = destructive_groups()
     head = summary.lstrip()[:4]
-    for verbs, kind in ((irreversible, "irreversible"), (reversible, "reversible")):
+    for verbs, kind in (
+        (irreversible, "irreversible"),
+        (final_verbs, "final"),
+        (reversible, "reversible"),
+    ):
         for verb in verbs:
             if not verb.isascii() and head.startswith(verb):
                 return kind, verb
@@ -359,11 +366,12 @@ def _cjk_verb(summary: str) -> tuple[str, str] | None:
 def destructive_reason(tool: ToolContract, rendered_text: str) -> str | None:
     """Why a tool sounds destructive (a verb or a phrase), or None.
 
-    Irreversible verbs (delete, purge, cancel, 删除, 清空 …) make a tool
-    destructive by themselves; reversible ones (revoke, terminate,
-    deactivate, 停用, 撤销 …) only with an object they cannot bring back
-    ("terminate the instance", 注销账户) — access revoked can be granted again,
-    a finished job terminated is nothing lost. The lists are data
+    Irreversible verbs (delete, purge, cancel, 删除, 清空, 注销 …) make a tool
+    destructive by themselves; reversible ones (revoke, deactivate, stop,
+    停用, 撤销 …) do not: access revoked can be granted again, a user
+    deactivated reactivated. Terminate (终止) is destructive only of what it
+    cannot bring back (an instance, a cluster: EC2's terminate deletes it), not
+    of a finished job or a session. The lists are data
     (``studio/lint/data/destructive_verbs.txt``). Whatever the verb, a
     description that says the change cannot be undone makes it destructive.
     """
@@ -372,7 +380,7 @@ def destructive_reason(tool: ToolContract, rendered_text: str) -> str | None:
         kind = _verb_kind(word, inflected=False)
         if kind == "irreversible":
             return f"its name says {word!r}"
-        if kind == "reversible":
+        if kind == "final":
             obj = _final_object(words[i + 1 : i + 1 + OBJECT_WINDOW])
             if obj:
                 return f"its name says {word!r} {obj!r}"
@@ -381,14 +389,16 @@ def destructive_reason(tool: ToolContract, rendered_text: str) -> str | None:
     first = split_identifier(opening[0]) if opening else ()
     kind = _verb_kind(first[0]) if first else ""
     if kind == "irreversible" or (
-        kind == "reversible" and _final_object([w.strip(".,;:") for w in opening[1:]])
+        kind == "final" and _final_object([w.strip(".,;:") for w in opening[1:]])
     ):
         return f"its summary starts with {opening[0]!r}"
     cjk = _cjk_verb(summary) if summary and has_cjk(summary[:4]) else None
     if cjk is not None:
-        final = destructive_groups()[2]
+        objects = destructive_groups()[3]
         rest = summary.lstrip()[len(cjk[1]) : len(cjk[1]) + 12]
-        if cjk[0] == "irreversible" or any(o in rest for o in final if not o.isascii()):
+        if cjk[0] == "irreversible" or (
+            cjk[0] == "final" and any(o in rest for o in objects if not o.isascii())
+        ):
             return f"its summary starts with {cjk[1]!r}"
     if not may_contain(_DESTRUCTIVE_NEEDLES, rendered_text):
         return None

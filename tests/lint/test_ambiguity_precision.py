@@ -1,0 +1,103 @@
+"""Pairs that look alike but do different things are not errors (issue #11, precision).
+
+Each mechanism has its data file under ``studio/lint/data`` (contrasts,
+quantities, boilerplate) and one test here, in English and Chinese; the
+central pairs of the issue stay errors alongside.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from studio.lint import Severity, lint_registry
+from studio.lint.lexicon import contrast_marks, contrasting, extent, quantity
+from tests.lint._fixtures import registry, tool
+from tests.lint.test_ambiguity import only_ambiguity, pair_findings
+
+
+def worst(*tools) -> Severity | None:
+    """The highest severity of the pair findings of a registry of ``tools`` (None: none)."""
+    order = [Severity.INFO, Severity.WARNING, Severity.ERROR]
+    found = pair_findings(lint_registry(registry(*tools), config=only_ambiguity()))
+    return max((f.severity for f in found), key=order.index, default=None)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        (("azure_start_vm", "Start an Azure Virtual Machine"),
+         ("azure_restart_vm", "Restart an Azure Virtual Machine")),
+        (("opt_in", "Opt in the Admin Console to entitlement management"),
+         ("opt_out", "Opt out the Admin Console from entitlement management")),
+        (("assign_user_to_application", "Assign an application user"),
+         ("update_application_user", "Update an application user")),
+        (("enable_rule", "启用告警规则"), ("disable_rule", "停用告警规则")),
+        (("adriel_tech_stack", "Retrieves the technologies Adriel is currently working with."),
+         ("get_tech_stack", "Retrieve the technologies Adriel was working on.")),
+    ],
+)  # fmt: skip
+def test_opposite_or_sibling_verbs_are_not_errors(a: tuple, b: tuple) -> None:
+    # Each of these was an error before contrasts.txt.
+    assert worst(tool(a[0], a[1]), tool(b[0], b[1])) in (None, Severity.INFO, Severity.WARNING)
+
+
+def test_contrast_marks() -> None:
+    start, restart = contrast_marks("Start a VM"), contrast_marks("Restarts a VM")
+    assert contrasting(start, restart)
+    # One saying more (start or stop) is not a contrast; the same member is not one.
+    assert not contrasting(contrast_marks("Start or stop a VM"), contrast_marks("Stop the VM"))
+    assert not contrasting(contrast_marks("Starting a VM"), start)
+    assert contrast_marks("Startled") == frozenset()
+    assert contrasting(contrast_marks("opt_in"), contrast_marks("opts out"))
+    assert contrasting(contrast_marks("关注用户"), contrast_marks("取消关注用户"))
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        (("send_single_message", "Send a branded SMS to a single number"),
+         ("send_bulk_message", "Send a branded SMS to multiple numbers")),
+        (("revoke_current_api_token", "Revoke the current API token"),
+         ("revoke_api_token", "Revoke an API token")),
+        (("get_specific_dog_breed", "Get all info from specific dog breed"),
+         ("get_all_dog_breeds", "Get all info from dog breeds")),
+        (("delete_queue_message", "Delete message from Azure Storage Queue"),
+         ("clear_queue", "Clear all messages from Azure Storage Queue")),
+        (("get_user", "Get a user"), ("get_user_v2", "Get a user with more details")),
+        (("tickerdata", "Returns a list of ticker records"),
+         ("tickerslist", "Returns a list of available tickers")),
+        (("list_realm_assignments", "List all realm assignments"),
+         ("list_realm_assignment_operations", "List all realm assignment operations")),
+        (("get_user", "获取用户信息"), ("get_user_full", "获取用户的详细信息")),
+    ],
+)  # fmt: skip
+def test_summaries_that_say_more_are_warnings(a: tuple, b: tuple) -> None:
+    # Each of these was an error before quantities.txt, its head nouns and extent words.
+    assert worst(tool(a[0], a[1]), tool(b[0], b[1])) is not Severity.ERROR
+
+
+def test_quantity_and_extent_words() -> None:
+    assert quantity("Get one or more artists") == "many"
+    assert quantity("Get all info from dog breeds") == ""  # the fields of one item
+    assert quantity("Revoke the current API token") == "current"
+    assert quantity("查询全部订单") == "all"
+    assert extent("Get user with more details") == {"more"}
+    assert extent("获取用户的详细信息") == {"详细"}
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        (("query_reimbursement", "查询报销信息"), ("query_reimbursement_info", "查询报销相关信息")),
+        (("triangle_area", "Calculate the area of a triangle with given base and height"),
+         ("calculate_triangle_area",
+          "Calculate the area of a triangle given its base and height.")),
+        (("calc_compound_interest", "Compute compound interest."),
+         ("financial_compound_interest", "Calculates compound interest.")),
+        (("get_current_time", "Fetches current time for a given location"),
+         ("time_zones_get_current_time", "Retrieve current time for the specified location")),
+        (("get_order", "Gets order."), ("queryOrderList", "Query orders.")),
+    ],
+)  # fmt: skip
+def test_central_pairs_stay_errors(a: tuple, b: tuple) -> None:
+    assert worst(tool(a[0], a[1]), tool(b[0], b[1])) is Severity.ERROR
