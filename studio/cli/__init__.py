@@ -98,6 +98,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _main(argv)
         finally:
             gc.enable()
+            if argv is None:  # the console script, which exits next (callers in-process pass argv)
+                # Frozen, what is left (every module's objects) is not walked once more by
+                # the collection at exit: ~9 ms of a ~250 ms `sessions import`.
+                gc.freeze()
     return _main(argv)
 
 
