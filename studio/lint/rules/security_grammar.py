@@ -272,8 +272,10 @@ _USE_OF = (
     r"(?:\b(?:when|whenever|every time|each time|any ?time|once|if|while)\s+(?:the\s+)?`?{x}`?"
     r"(?:\s+(?:tool|function|command|skill|plugin|action))?\s+(?:is|gets|has been|was|are)\s+"
     r"(?:\w+\s+)?(?:used|called|invoked|run|executed|triggered|selected)\b"
+    r"|\b(?:when|whenever|every time|each time|any ?time|once|while)\s+(?:the\s+)?`?{x}`?"
+    r"(?:\s+(?:tool|function|command|skill|plugin|action))?\s+(?:runs|executes|fires|starts)\b"
     r"|\b(?:when|whenever|every time|each time|any ?time|while|if)\s+(?:you|the (?:model|assistant|"
-    r"agent)|anyone|someone|agents?)\s+(?:\w+\s+)?(?:use|call|invoke|run|execute|pick|choose)s?"
+    r"agent)|anyone|someone|agents?)\s+(?:\w+\s+){{0,3}}(?:use|call|invoke|run|execute|pick|choose)s?"
     r"\s+(?:the\s+)?`?{x}`?"
     r"|\b(?:any|every|each|all)\s+(?:calls?|requests?|invocations?|uses?)\s+(?:to|of)\s+`?{x}`?"
     r"|(?:用|使用|调用|运行|执行|选用)\s*`?{x}`?[^，。,;；]{{0,16}}?(?:的时候|之时|时候|时)"
@@ -284,7 +286,7 @@ _ORDER_AFTER = re.compile(
     r"|have to|has to|do not|don't)\b"
     r"|^\W*(?:(?:please|always|also|then|first|just|silently|quietly|automatically)\s+)*"
     r"(?P<verb>[a-z]+)\s+(?:the|a|an|its|their|all|every|any|each|it|them|this|that|these|those"
-    r"|up|down|out|off|[a-z]+'s)\b"
+    r"|up|down|out|off|in|on|into|[a-z]+'s)\b"
     r"|(?:^|[,:;，：；])\W*(?:请|务必|必须|要|就|先|再|都|一律|直接|记得|顺便|自动|一定)?\s*(?:把|将)"
     r"|请|务必|必须|一律|一定要|记得",
     re.IGNORECASE,

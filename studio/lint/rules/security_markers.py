@@ -26,6 +26,7 @@ _MARKER = re.compile(
     r"(?:\s[\w-]+\s*=\s*[\"'][^\"'<>]{0,40}[\"']\s*){0,3}\|?>"
     r"|\[\[?\s*/?\s*(?P<square>[^\[\]\n]{2,48}?)\s*\]\]?"
     r"|\{\{\s*/?\s*(?P<curly>[^{}\n]{2,48}?)\s*(?:\}\}|:)"
+    r"|\{%-?\s*(?P<jinja>[^%{}\n]{2,48}?)\s*-?%\}"
     r"|[【〔〖「『〈《]\s*/?\s*(?P<cjk>[^】〕〗」』〉》\n]{1,24}?)\s*[】〕〗」』〉》：:]"
     r"|(?:^|\n)[ \t]*:{3,}[ \t]*\{?(?P<fence>[A-Za-z][\w -]{1,40}?)\}?[ \t]*(?:\n|$)"
     r"|(?:^|\n|[。.!?])[ \t]*(?P<zhhead>(?:AI|[\u4e00-\u9fff]){2,10})[ \t]*[:：]"
@@ -47,7 +48,7 @@ _MARKER = re.compile(
     r"(?P<caps>[A-Z][A-Z_]+(?:[ \t]+[A-Z][A-Z_]+){0,6})[ \t]*:",
 )
 MARKER_START = re2.compile(
-    r"<|\[|\{\{|[【〔〖「『〈《★☆■◆◇●▲※]|:::|/\*|%%|\(\("
+    r"<|\[|\{\{|\{%|[【〔〖「『〈《★☆■◆◇●▲※]|:::|/\*|%%|\(\("
     r"|(?:系统|管理员|开发者|后台|内部|隐藏|给|致|AI|模型|助手|智能体)[^\n:：]{0,8}[:：]"
     r"|\|\|\||\(\s*[A-Z]{4}|#|\*\*\*|>>>|---|===|```|[A-Z]{2}[A-Z_ \t]*:"
     r"|role|\n\s*\n\s*[HAS]|\(\s*(?i:hidden|secret|for|ai|assistant|model|note)|\(\s*(?:系统|管理员|隐藏)"
@@ -89,6 +90,7 @@ _FENCE_LABEL = frozenset(
 )
 _ROLE_CAPS = frozenset(("SYSTEM", "ASSISTANT", "ADMIN", "DEVELOPER", "SYS"))
 _LABEL_WORDS = re.compile(r"[a-z]+")
+_EYES_ONLY = frozenset(("only", "eyes", "readable", "visible", "private", "internal"))
 
 
 def _label_is_directive(kind: str, label: str) -> bool:
@@ -115,6 +117,10 @@ def _label_is_directive(kind: str, label: str) -> bool:
         return _CJK_ANGLE.search(label) is not None
     low = label.lower().replace("_", " ")
     words = set(_LABEL_WORDS.findall(low))
+    if words & _ADDRESSEE and words & _EYES_ONLY and kind != "comment":
+        return True  # <<AGENT_ONLY>>, {% llm_only %}, [for AI eyes]: text for the model alone
+    if kind == "jinja":  # {% system %}: a template tag the renderer drops and the model reads
+        return bool(words & (_FENCE_LABEL | _STRONG_LABEL))
     if kind == "comment":
         return len(low.split()) >= 3  # an HTML comment is read by the model, hidden from readers
     if kind == "caps":
@@ -150,7 +156,7 @@ def marker(value: str) -> str | None:
             words = set(_LABEL_WORDS.findall(label.lower().replace("_", " ")))
             # A lone weak word in angle brackets is a placeholder ("Bearer <secret>")
             # unless the tag is closed further on.
-            if not words & _STRONG_LABEL and f"</{label.strip()}" not in value.lower():
+            if not words & _STRONG_LABEL and f"</{label.strip().lower()}" not in value.lower():
                 continue
         return match.group().strip()
     return None

@@ -139,7 +139,8 @@ def _switched_off(path: str, value: str) -> bool:
     if not where or value.strip().lower() not in _SWITCH_OFF:
         return False
     name = where.group(1) or where.group(2) or ""
-    words = {w.lower() for w in split_identifier(name)}
+    parts = [w.lower() for w in split_identifier(name)]
+    words = {*parts, "".join(parts)}  # guard_rails: "guardrails"
     return not words.isdisjoint(_SWITCH_NAMES) or any(
         n in name for n in _SWITCH_NAMES if not n.isascii()
     )
