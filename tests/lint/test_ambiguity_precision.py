@@ -101,3 +101,25 @@ def test_quantity_and_extent_words() -> None:
 )  # fmt: skip
 def test_central_pairs_stay_errors(a: tuple, b: tuple) -> None:
     assert worst(tool(a[0], a[1]), tool(b[0], b[1])) is Severity.ERROR
+
+
+def test_a_usage_pattern_filled_in_per_tool_is_a_warning() -> None:
+    # Okta: one usage pattern, each tool's summary says what differs.
+    tail = (
+        " for a role (identified by `roleAssignmentId`) that's assigned to a user"
+        " (identified by `userId`)"
+    )
+    sources = tool(
+        "get_user_assigned_role_governance",
+        "Retrieve all user role governance sources",
+        f"Retrieves the governance sources{tail}",
+    )
+    grant = tool(
+        "get_role_assignment_governance_grant",
+        "Retrieve a user role governance source",
+        f"Retrieves a governance source (identified by `grantId`){tail}",
+    )
+    assert worst(sources, grant) is Severity.WARNING
+    # The same usage copied word for word stays an error: nothing was filled in.
+    copied = tool(grant.name, grant.summary, sources.usage)
+    assert worst(sources, copied) is Severity.ERROR

@@ -620,24 +620,38 @@ class AmbiguityState:
             yield from by_params.values()
 
     def _adapted_usages(self, a: str, b: str) -> bool:
-        """True when two near-clone usages differ only where each names its own subject.
+        """True when two near-clone usages are one pattern filled in for each tool.
 
         The words where the usages differ (counted, identifiers spelled out,
-        verbs by class) include, on each side, a word of that tool's own name or
-        summary and none that only the other names: the pattern was filled in for each tool
-        ("Retrieves the preview page…" / "Deletes the preview page…"). A usage
-        copied from a sibling and edited in its "use X instead" clause differs
-        in the *other* tool's words and stays a copy.
+        verbs by class) must not be a swapped reference: a word only one usage
+        has that only the *other* tool names (a usage copied from a sibling and
+        edited in its "use X instead" clause stays a copy). Then the pattern
+        was filled in when the differing words include a word of a tool's own
+        name or summary ("Retrieves the preview page…" / "Deletes the preview
+        page…", "an OIN app target" / "an app instance target"), or when the
+        summaries already tell the tools apart (other content words, another
+        number of items, opposite verbs: "List all enrolled factors" / "List
+        all supported factors").
         """
         wa = _block_words(self.block_text(a, "usage"))
         wb = _block_words(self.block_text(b, "usage"))
         only_a, only_b = (wa - wb).keys(), (wb - wa).keys()
-        if not only_a or not only_b:
-            return False
         own_a, own_b = self._own_words(a), self._own_words(b)
         # A word only one usage has that only the other tool names: a swapped reference.
-        swapped = (only_a & own_b) - own_a or (only_b & own_a) - own_b
-        return bool(only_a & own_a and only_b & own_b and not swapped)
+        if (only_a & own_b) - own_a or (only_b & own_a) - own_b:
+            return False
+        if only_a & own_a or only_b & own_b:
+            return True
+        return self._summaries_tell_apart(a, b)
+
+    def _summaries_tell_apart(self, a: str, b: str) -> bool:
+        """True when two tools' summaries say different things (not vague, not the same)."""
+        ia, ib = self._info[a], self._info[b]
+        if not ia.content or not ib.content:
+            return False
+        if ia.content != ib.content or contrasting(ia.contrast, ib.contrast):
+            return True
+        return _says_more(ia.summary, ib.summary)
 
     def _own_words(self, name: str) -> frozenset[str]:
         """Content words of a tool's name and summary (the subject it names itself)."""
@@ -737,7 +751,7 @@ class AmbiguityState:
                 flags[3] == ("usage",)
                 and not flags[4]
                 and not self.same_block(a, b, "usage")
-                and (self._adapted_usages(a, b) or contrasting(ia.contrast, ib.contrast))
+                and self._adapted_usages(a, b)
             )
             # fahrenheit_to_celsius / celsius_to_fahrenheit: opposite directions, said
             # by the names (and, as the same words, by the summaries): info at most.
