@@ -23,9 +23,9 @@ something taken from the user's context (earlier messages, open tabs, what the
 user shared today) and put into a parameter, the user's consent dispensed with,
 rules declared void or meant for another assistant, other tools ranked down.
 
-Cost: every class is one entry of a single RE2 set, a DFA run once over a
-tool's joined text; only when some combo can be complete are its texts cut into
-clauses and each clause run through the same set. Bounded gaps are relaxed in
+Cost: the classes are entries of a few small RE2 sets (anchors first), DFAs run
+once over a tool's joined text; only when some combo can be complete are its
+texts cut into clauses and each clause run through the same sets. Bounded gaps are relaxed in
 the set (they would multiply its states) and checked exactly where seen. The set
 is built lazily on first use, once per process.
 """
@@ -100,13 +100,22 @@ class _Check:
         return any(_exact(p).search(value) for p in self.gapped)
 
 
+_SET_SIZE = 8
+"""Classes per RE2 set. RE2 builds a set's DFA lazily, and the states of one set of
+every class multiply (60 classes: ~0.7 s of states on 2,000 real tools); sets of
+eight build ~0.15 s for the same texts and cost ~0.02 s more per later pass."""
+
+
 @dataclass(frozen=True, slots=True)
 class Grammar:
-    """The compiled classes (one RE2 set) and the combos over them."""
+    """The compiled classes (small RE2 sets, anchors first) and the combos over them."""
 
     names: tuple[str, ...]
-    """The class of each entry of :attr:`classes`."""
-    classes: Any
+    """Every class, by its index."""
+    sets: tuple[tuple[Any, tuple[int, ...]], ...]
+    """RE2 sets and the class index of each of their entries; anchor classes first."""
+    anchor_sets: int
+    """How many of :attr:`sets` (the first ones) hold the anchor classes."""
     combos: tuple[Combo, ...]
     checks: dict[str, _Check]
     """The classes with bounded gaps, relaxed in the set."""
@@ -115,9 +124,18 @@ class Grammar:
     that holds none of them completes no combo."""
     possible_cache: dict[frozenset[str], tuple[Combo, ...]] = field(default_factory=dict)
 
+    def match(self, value: str, start: int = 0, stop: int | None = None) -> list[int]:
+        """Indices of the classes whose relaxed pattern occurs in ``value`` (sets start:stop)."""
+        hits: list[int] = []
+        for classes, index in self.sets[start:stop]:
+            found = classes.Match(value)
+            if found:
+                hits.extend(index[i] for i in found)
+        return hits
+
     def found(self, value: str) -> set[str]:
         """The static classes that occur in ``value``."""
-        hits = self.classes.Match(value) if value else None
+        hits = self.match(value) if value else None
         return self.confirmed(value, hits) if hits else set()
 
     def confirmed(self, value: str, hits: list[int]) -> set[str]:
@@ -144,20 +162,27 @@ def _load() -> Grammar:
     spec = phrase_data()["grammar"]
     options = re2.Options()
     options.case_sensitive = False
-    options.max_mem = 32 << 20
-    classes = re2.Set.SearchSet(options)
-    names: list[str] = []
+    options.max_mem = 16 << 20
+    names = list(spec["classes"])
+    anchor_names = set(spec["anchors"])
     checks: dict[str, _Check] = {}
     for name, patterns in spec["classes"].items():
-        classes.Add("|".join(f"(?:{_relaxed(p)})" for p in patterns))
-        names.append(name)
         gapped = tuple(p for p in patterns if _GAP.search(p))
         if gapped:
             plain = [p for p in patterns if not _GAP.search(p)]
             joined = "|".join(f"(?:{p})" for p in plain)
             checks[name] = _Check(re2.compile(joined, options) if plain else None, gapped)
-    classes.Compile()
-    anchors = frozenset(names.index(name) for name in spec["anchors"])
+    sets = []
+    groups = [[n for n in names if n in anchor_names], [n for n in names if n not in anchor_names]]
+    for group in groups:
+        for at in range(0, len(group), _SET_SIZE):
+            classes = re2.Set.SearchSet(options)
+            for name in group[at : at + _SET_SIZE]:
+                classes.Add("|".join(f"(?:{_relaxed(p)})" for p in spec["classes"][name]))
+            classes.Compile()
+            sets.append((classes, tuple(names.index(n) for n in group[at : at + _SET_SIZE])))
+    anchor_sets = -(-len(groups[0]) // _SET_SIZE)
+    anchors = frozenset(names.index(name) for name in anchor_names)
     combos = []
     for c in spec["combos"]:
         needs = tuple(frozenset([n] if isinstance(n, str) else n) for n in c["all"])
@@ -176,7 +201,7 @@ def _load() -> Grammar:
                 frozenset(c.get("veto", ())),
             )
         )
-    return Grammar(tuple(names), classes, tuple(combos), checks, anchors)
+    return Grammar(tuple(names), tuple(sets), anchor_sets, tuple(combos), checks, anchors)
 
 
 @cache
@@ -433,13 +458,13 @@ def _flat(combo: Combo) -> frozenset[str]:
 def first_look(joined: str) -> bool:
     """True when some combo may be complete in ``joined`` (a tool's normalised text).
 
-    Most tools hold none of the anchor classes (four in five real ones). One
-    pass of the whole set tells both that and, for the rest, which classes occur:
-    cheaper than a pass of the anchors' own set on every text and one of the whole
-    set on a fifth of them (RE2 builds each set's DFA afresh on new text).
+    Most tools hold none of the anchor classes (four in five real ones): the
+    anchors' sets run first and they stop there; for the rest the other sets
+    tell which classes occur.
     """
     g = grammar()
-    hits = g.classes.Match(joined) if joined else None
-    if not hits or g.anchors.isdisjoint(hits):
+    hits = g.match(joined, 0, g.anchor_sets) if joined else None
+    if not hits:
         return False
+    hits += g.match(joined, g.anchor_sets)
     return bool(g.possible(g.confirmed(joined, hits)))
