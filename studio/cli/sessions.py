@@ -4,8 +4,9 @@ Exit codes follow :mod:`studio.cli`: 0 fine; 1 when ``check`` finds problems
 (or ``import`` had to leave parts of the file out); 2 on unreadable input.
 
 ``sessions import`` of a JSONL file stores every conversation it can read,
-each in one transaction with all its messages, and reports each one it could
-not (file, line, path). A conversation imported before (same content) is not
+each with all its messages or not at all (a file's conversations are committed
+in short batches, and each is reported once committed), and reports each one it
+could not (file, line, path). A conversation imported before (same content) is not
 stored again: it is reported as ``already imported SESSION_ID`` (``--replace``
 stores it anew). A folder is searched for logs (``.json``, ``.jsonl``,
 ``.traj`` at any depth), so ``~/.claude/projects`` and ``~/.codex/sessions``
@@ -18,6 +19,7 @@ import argparse
 import gc
 import json
 import sys
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +27,7 @@ from studio.cli.common import Subcommands, UsageError, load_registry
 from studio.formats.base import one_line
 from studio.sessions.importers import (
     FORMATS,
+    ImportedSession,
     ImportIssue,
     ImportOutcome,
     find_log_files,
@@ -233,11 +236,11 @@ def _read(path: Path, fmt: str, name: str | None = None) -> ImportOutcome:
 def _import(store: RegistryStore, args: argparse.Namespace) -> int:
     from registry_db.sessions import SessionStore
     from studio.formats import FormatError
-    from studio.sessions.library import import_tools_as_draft, session_id_for, store_imported
+    from studio.sessions.library import import_tools_as_draft
 
     path = Path(args.file)
     sessions = SessionStore.for_store(store)
-    # One commit per conversation: waiting for the disk at each (synchronous=FULL)
+    # A commit per batch of conversations: waiting for the disk at each (synchronous=FULL)
     # was most of a large import's time. NORMAL in WAL mode cannot damage the file;
     # a power cut may lose the last conversations, which importing the file again
     # (idempotent by content hash) brings back.
@@ -262,30 +265,7 @@ def _import(store: RegistryStore, args: argparse.Namespace) -> int:
                 raise
             errors.append(ImportIssue(shown, 1, "", str(exc)))
             continue
-        for imported in outcome.sessions:
-            # One transaction per session: a failure stores nothing of it, and the
-            # sessions before it stay imported.
-            existed = args.replace and _exists(sessions, session_id_for(imported))
-            try:
-                info, created = store_imported(sessions, imported, file=shown,
-                                               registry=args.registry or "",
-                                               replace=args.replace)  # fmt: skip
-            except FormatError as exc:
-                outcome.errors.append(ImportIssue(shown, imported.line, "", str(exc)))
-                continue
-            tools.extend(imported.tools)
-            if not created:
-                print(f"already imported {info.id}\t{shown}:{imported.line}"
-                      f"\t{one_line(info.title)}")  # fmt: skip
-                continue
-            if id(imported.warnings) not in warned:  # a transcript's sessions share them
-                warned.add(id(imported.warnings))
-                for warning in imported.warnings:
-                    print(f"warning: {warning}")
-            verb = "replaced" if existed else "imported"
-            print(f"{verb} {info.id}\t{imported.source_format}\t{len(imported.messages)} messages"
-                  f"\t{info.meta['calls']} calls\t{info.meta['problems']} problems"
-                  f"\t{one_line(info.title)}")  # fmt: skip
+        _store_file(sessions, outcome, shown, args, tools, warned)
         errors.extend(outcome.errors)
     for error in errors:
         print(f"error: {error}")
@@ -301,14 +281,73 @@ def _import(store: RegistryStore, args: argparse.Namespace) -> int:
     return 1 if errors else 0
 
 
-def _exists(sessions: SessionStore, session_id: str) -> bool:
-    from registry_db import NotFoundError
+_BATCH_SECONDS = 0.25
+"""How long one transaction of an import may grow: the write lock is held meanwhile."""
 
+
+def _store_file(
+    sessions: SessionStore,
+    outcome: ImportOutcome,
+    shown: str,
+    args: argparse.Namespace,
+    tools: list[Any],
+    warned: set[int],
+) -> None:
+    """Store the sessions read from one file, printing each one's lines once it is committed.
+
+    The sessions go in batches (:meth:`SessionStore.batch`: one transaction of at
+    most :data:`_BATCH_SECONDS`, not one per session): each session is all or
+    nothing, one that fails leaves the others stored, and what is printed is stored.
+    """
+    pending = iter(outcome.sessions)
+    finished = False
+    while not finished:
+        lines: list[str] = []
+        deadline = time.monotonic() + _BATCH_SECONDS
+        finished = True
+        with sessions.batch():
+            for imported in pending:
+                lines += _store_one(sessions, imported, shown, args, outcome, tools, warned)
+                if time.monotonic() > deadline:
+                    finished = False
+                    break
+        for line in lines:
+            print(line)
+
+
+def _store_one(
+    sessions: SessionStore,
+    imported: ImportedSession,
+    shown: str,
+    args: argparse.Namespace,
+    outcome: ImportOutcome,
+    tools: list[Any],
+    warned: set[int],
+) -> list[str]:
+    """Store one session (a savepoint of the batch); the lines that say what became of it."""
+    from studio.formats import FormatError
+    from studio.sessions.library import session_id_for, store_imported
+
+    existed = args.replace and sessions.has_session(session_id_for(imported))
     try:
-        sessions.get_session(session_id)
-    except NotFoundError:
-        return False
-    return True
+        info, created = store_imported(sessions, imported, file=shown,
+                                       registry=args.registry or "",
+                                       replace=args.replace)  # fmt: skip
+    except FormatError as exc:
+        outcome.errors.append(ImportIssue(shown, imported.line, "", str(exc)))
+        return []
+    tools.extend(imported.tools)
+    if not created:
+        return [f"already imported {info.id}\t{shown}:{imported.line}\t{one_line(info.title)}"]
+    lines = []
+    if id(imported.warnings) not in warned:  # a transcript's sessions share them
+        warned.add(id(imported.warnings))
+        lines += [f"warning: {warning}" for warning in imported.warnings]
+    verb = "replaced" if existed else "imported"
+    lines.append(f"{verb} {info.id}\t{imported.source_format}\t{len(imported.messages)} messages"
+                 f"\t{info.meta['calls']} calls\t{info.meta['problems']} problems"
+                 f"\t{one_line(info.title)}")  # fmt: skip
+    return lines
 
 
 def _unique(tools: list[Any]) -> list[Any]:

@@ -178,3 +178,52 @@ def test_a_new_database_switches_to_wal_and_then_syncs_as_before(tmp_path: Path)
             assert conn.execute("PRAGMA synchronous").fetchone()[0] == default
         finally:
             conn.close()
+
+
+def test_a_batch_keeps_the_imports_that_worked_and_a_failed_batch_keeps_none(
+    tmp_path: Path,
+) -> None:
+    from registry_db import RegistryStore
+    from registry_db.sessions import SessionStore
+
+    message = {"role": "user", "parts": [{"type": "text", "text": "hi"}]}
+    broken = {"role": "user", "parts": [{"type": "text", "text": "\ud800"}]}
+    with RegistryStore.open(tmp_path / "s.sqlite3") as store:
+        sessions = SessionStore.for_store(store)
+        with sessions.batch():
+            sessions.import_session("sha256:" + "a" * 64, [message])
+            with pytest.raises(UnicodeEncodeError):
+                sessions.import_session("sha256:" + "b" * 64, [message, broken])
+            assert sessions.has_session("a" * 32) and not sessions.has_session("b" * 32)
+            sessions.import_session("sha256:" + "c" * 64, [message])
+        with pytest.raises(RuntimeError), sessions.batch():
+            sessions.import_session("sha256:" + "d" * 64, [message])
+            raise RuntimeError("interrupted")
+        stored = [s for s in ("a", "b", "c", "d") if sessions.has_session(s * 32)]
+        assert stored == ["a", "c"]
+        assert [m["parts"][0]["text"] for m in sessions.messages("c" * 32)] == ["hi"]
+        # Outside a batch, each import is its own transaction as before.
+        sessions.import_session("sha256:" + "e" * 64, [message])
+        assert not store.connection.in_transaction and sessions.has_session("e" * 32)
+
+
+def test_batches_cut_short_print_and_store_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A batch per session (the time bound reached at once) changes no row and no line."""
+    import contextlib
+    import io
+
+    from studio.cli import sessions as cli_sessions
+
+    log = tmp_path / "log.jsonl"
+    log.write_text("".join(json.dumps(_session(n)) + "\n" for n in range(5)), encoding="utf-8")
+    lines = {}
+    for bound in (0.0, 60.0):
+        monkeypatch.setattr(cli_sessions, "_BATCH_SECONDS", bound)
+        db = tmp_path / f"{bound}.sqlite3"
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            assert main(["--db", str(db), "sessions", "import", str(log)]) == 0
+        lines[bound] = (out.getvalue(), _rows(db))
+    assert lines[0.0] == lines[60.0] and lines[0.0][0].count("imported ") == 5
