@@ -24,6 +24,8 @@ import re
 from functools import lru_cache
 from importlib import resources
 
+from studio.contract.verbs import inflections
+
 
 @lru_cache(maxsize=16)
 def grouped_lines(filename: str) -> tuple[tuple[str, str], ...]:
@@ -104,37 +106,81 @@ def strip_boilerplate(text: str) -> str:
 
 
 _LATIN = re.compile(r"[A-Za-z]")
+_LATIN_WORD = re.compile(r"[a-z]+")
+_CJK_CHAR = re.compile(r"[\u3400-\u9fff]")
+_MAX_WORDS = 3
+"""Longest phrase, in words, the lists may hold (one_or_more)."""
 
 
-def _inflected(word: str) -> str:
-    """A regular expression for an English word in its simple inflections.
+_bases = lru_cache(maxsize=65536)(inflections)
+"""A word and the base forms it may be an inflection of, once per word."""
 
-    start → starts, started, starting; enable → enables, enabled, enabling;
-    stop → stopped, stopping; modify → modifies, modified.
+
+class PhraseSet:
+    """Phrases of a data file (English and Chinese), each with its labels, found in a text.
+
+    Linear in the text, whatever the number of phrases: English words are
+    looked up (the first word of a phrase in any simple inflection: starts,
+    stopped, opting in), Chinese phrases searched as written, longest first
+    and not inside a longer one found (取消关注 holds 关注). A regex
+    alternation of the phrases made Python try every phrase at every position.
     """
-    w = re.escape(word)
-    if word.endswith("e"):
-        return f"{w[:-1]}(?:e|es|ed|ing)"
-    if word.endswith("y") and len(word) > 2 and word[-2] not in "aeiou":
-        return f"{w[:-1]}(?:y|ies|ied|ying)"
-    return f"{w}(?:s|es|ed|ing|{re.escape(word[-1])}(?:ed|ing))?"
 
+    __slots__ = ("_cjk", "_firsts", "_latin")
 
-def _phrase_pattern(phrase: str) -> str:
-    """A member phrase as a pattern: Latin words inflected, apart by spaces, _ or -."""
-    if not _LATIN.search(phrase):
-        return re.escape(phrase)
-    words = phrase.split()
-    body = r"[\s_-]+".join([_inflected(words[0]), *(re.escape(w) for w in words[1:])])
-    return rf"(?<![A-Za-z]){body}(?![A-Za-z])"
+    def __init__(self, labelled: dict[str, list[object]]) -> None:
+        self._latin: dict[str, tuple[object, ...]] = {}
+        cjk: list[tuple[str, tuple[object, ...]]] = []
+        for phrase, labels in labelled.items():
+            key = " ".join(_LATIN_WORD.findall(phrase.lower().replace("_", " ")))
+            if _LATIN.search(phrase) and key:
+                self._latin[key] = tuple(labels)
+            elif phrase.strip():
+                cjk.append((phrase.strip(), tuple(labels)))
+        self._cjk = tuple(sorted(cjk, key=lambda p: -len(p[0])))
+        self._firsts = frozenset(k.split(" ", 1)[0] for k in self._latin)
+
+    def find(self, text: str) -> list[tuple[str, object]]:
+        """(phrase, label) of every phrase in ``text`` (a phrase once per label)."""
+        out: list[tuple[str, object]] = []
+        if self._latin:
+            words = _LATIN_WORD.findall(text.lower())
+            firsts = self._firsts
+            i, n = 0, len(words)
+            while i < n:
+                bases = [b for b in _bases(words[i]) if b in firsts]
+                step = 1
+                for size in range(min(_MAX_WORDS, n - i), 0, -1) if bases else ():
+                    rest = " ".join(words[i + 1 : i + size])
+                    hit = next(
+                        (k for b in bases if (k := f"{b} {rest}" if rest else b) in self._latin),
+                        None,
+                    )
+                    if hit is not None:
+                        out.extend((hit, label) for label in self._latin[hit])
+                        step = size
+                        break
+                i += step
+        if self._cjk and _CJK_CHAR.search(text):
+            taken: list[tuple[int, int]] = []
+            for phrase, labels in self._cjk:
+                at = text.find(phrase)
+                while at >= 0:
+                    end = at + len(phrase)
+                    if not any(a < end and at < b for a, b in taken):
+                        taken.append((at, end))
+                        out.extend((phrase, label) for label in labels)
+                    at = text.find(phrase, end)
+        return out
 
 
 @lru_cache(maxsize=1)
-def _contrasts() -> tuple[re.Pattern[str] | None, tuple[tuple[int, int], ...]]:
-    """One pattern of every member phrase of ``contrasts.txt`` (longest first, one group
-    each) and, per group, its (set, member)."""
+def _contrasts() -> PhraseSet:
+    """The member phrases of ``contrasts.txt``, each labelled with its (set, member) pairs
+    (a phrase may be in several sets: resume is the opposite of pause and a sibling of
+    retry)."""
     raw = resources.files("studio.lint").joinpath("data", "contrasts.txt").read_text("utf-8")
-    phrases: list[tuple[str, int, int]] = []
+    marks: dict[str, list[object]] = {}
     for set_no, line in enumerate(raw.splitlines()):
         body = line.split("#", 1)[0].strip()
         if "|" not in body:
@@ -143,21 +189,16 @@ def _contrasts() -> tuple[re.Pattern[str] | None, tuple[tuple[int, int], ...]]:
             for phrase in member.split(","):
                 phrase = " ".join(phrase.lower().split())
                 if phrase:
-                    phrases.append((phrase, set_no, member_no))
-    if not phrases:
-        return None, ()
-    phrases.sort(key=lambda p: -len(p[0]))
-    pattern = "|".join(f"({_phrase_pattern(p)})" for p, _s, _m in phrases)
-    return re.compile(pattern, re.IGNORECASE), tuple((s, m) for _p, s, m in phrases)
+                    marks.setdefault(phrase, []).append((set_no, member_no))
+    return PhraseSet(marks)
 
 
 @lru_cache(maxsize=65536)
 def contrast_marks(text: str) -> frozenset[tuple[int, int]]:
     """The (set, member) of every ``contrasts.txt`` phrase in ``text``."""
-    pattern, members = _contrasts()
-    if pattern is None or not text:
+    if not text:
         return frozenset()
-    return frozenset(members[m.lastindex - 1] for m in pattern.finditer(text) if m.lastindex)
+    return frozenset(mark for _p, mark in _contrasts().find(text))  # type: ignore[misc]
 
 
 def contrasting(a: frozenset[tuple[int, int]], b: frozenset[tuple[int, int]]) -> bool:
@@ -176,44 +217,44 @@ def contrasting(a: frozenset[tuple[int, int]], b: frozenset[tuple[int, int]]) ->
     return False
 
 
-_NOT_QUANTITIES = frozenset(("fields", "head", "extent", "container"))
+_QUANTITY_ORDER = ("many", "all", "current", "one")
+"""Quantity groups of ``quantities.txt``: the first found in a summary decides."""
 
 
 @lru_cache(maxsize=1)
-def _quantity_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
-    """(group, pattern) of the quantity groups of ``quantities.txt``, in the file's order."""
-    order: list[str] = []
-    words: dict[str, list[str]] = {}
-    for group, rest in grouped_lines("quantities.txt"):
-        if group in _NOT_QUANTITIES:
-            continue
-        if group not in words:
-            order.append(group)
-            words[group] = []
-        words[group].extend(w.lower().replace("_", " ") for w in rest.split())
-    fields = "|".join(re.escape(w) for w in sorted(word_groups("quantities.txt").get("fields", ())))
-    out = []
-    for group in order:
-        alternatives = []
-        for w in sorted(words[group], key=len, reverse=True):
-            if not _LATIN.search(w):
-                alternatives.append(re.escape(w))
-                continue
-            body = r"\s+".join(re.escape(x) for x in w.split())
-            # "all info", "all details": the fields of one item, not all items.
-            after = rf"(?!\s+(?:{fields})\b)" if group == "all" and fields else ""
-            alternatives.append(rf"\b{body}\b{after}")
-        out.append((group, re.compile("|".join(alternatives), re.IGNORECASE)))
-    return tuple(out)
+def _quantities() -> PhraseSet:
+    """The words of the quantity and extent groups of ``quantities.txt``, labelled by group."""
+    labelled: dict[str, list[object]] = {}
+    for group, words in word_groups("quantities.txt").items():
+        if group in (*_QUANTITY_ORDER, "extent"):
+            for w in words:
+                labelled.setdefault(w.replace("_", " "), []).append(group)
+    return PhraseSet(labelled)
 
 
 @lru_cache(maxsize=65536)
+def _quantity_words(text: str) -> tuple[tuple[str, object], ...]:
+    """(phrase, group) of the quantity and extent words of a text, "all info" left out."""
+    fields = word_groups("quantities.txt").get("fields", frozenset())
+    found = _quantities().find(text)
+    if any(p == "all" for p, _g in found):
+        # "all info", "all details": the fields of one item, not all items.
+        words = _LATIN_WORD.findall(text.lower())
+        alls = [i for i, w in enumerate(words) if w == "all"]
+        if alls and all(i + 1 < len(words) and words[i + 1] in fields for i in alls):
+            found = [(p, g) for p, g in found if p != "all"]
+    return tuple(found)
+
+
 def quantity(text: str) -> str:
     """How many items a summary is about: "many", "all", "current", "one" or "" (unsaid)."""
-    for group, pattern in _quantity_patterns():
-        if pattern.search(text):
-            return group
-    return ""
+    groups = {g for _p, g in _quantity_words(text)}
+    return next((g for g in _QUANTITY_ORDER if g in groups), "")
+
+
+def extent(text: str) -> frozenset[str]:
+    """The words of a summary that say how much of an item it gives ("more", "detailed", 详细)."""
+    return frozenset(p for p, g in _quantity_words(text) if g == "extent")
 
 
 def head_nouns() -> frozenset[str]:
@@ -226,25 +267,8 @@ def containers() -> frozenset[str]:
     return word_groups("quantities.txt").get("container", frozenset())
 
 
-@lru_cache(maxsize=1)
-def _extent_pattern() -> re.Pattern[str] | None:
-    words = sorted(word_groups("quantities.txt").get("extent", ()), key=len, reverse=True)
-    if not words:
-        return None
-    alternatives = [rf"\b{re.escape(w)}\b" if _LATIN.search(w) else re.escape(w) for w in words]
-    return re.compile("|".join(alternatives), re.IGNORECASE)
-
-
-@lru_cache(maxsize=65536)
-def extent(text: str) -> frozenset[str]:
-    """The words of a summary that say how much of an item it gives ("more", "detailed", 详细)."""
-    pattern = _extent_pattern()
-    if pattern is None:
-        return frozenset()
-    return frozenset(m.group().lower() for m in pattern.finditer(text))
-
-
 __all__ = [
+    "PhraseSet",
     "containers",
     "contrast_marks",
     "contrasting",
