@@ -69,6 +69,14 @@ def test_contrast_marks() -> None:
         (("list_realm_assignments", "List all realm assignments"),
          ("list_realm_assignment_operations", "List all realm assignment operations")),
         (("get_user", "获取用户信息"), ("get_user_full", "获取用户的详细信息")),
+        # "a" of another noun ("a Discord guild") says nothing of the members.
+        (("discord_get_guild_members", "Get members of a Discord guild."),
+         ("discord_get_guild_member", "Get a specific member of a Discord guild.")),
+        # Numbers the summaries state differ: thresholds, not ids.
+        (("m2_5_earthquakes_past_hour", "Magnitude 2.5+ Earthquakes, Past Hour"),
+         ("m4_5_earthquakes_past_hour", "Magnitude 4.5+ Earthquakes, Past Hour")),
+        (("resume_agent_pools_update", "Resume an agent pool update"),
+         ("retry_agent_pools_update", "Retry an agent pool update")),
     ],
 )  # fmt: skip
 def test_summaries_that_say_more_are_warnings(a: tuple, b: tuple) -> None:

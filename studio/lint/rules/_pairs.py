@@ -878,18 +878,31 @@ def _quantity(summary: str) -> tuple[str, bool]:
     whether a word says so.
 
     Said by a word of ``data/quantities.txt`` ("all", "a single", "multiple",
-    "the current", 全部, 指定); when none is, the head noun tells: plural
+    "the current", 全部, 指定; a word of one item counts in the first noun
+    phrase only); when none is, the head noun tells: plural
     "many", singular "one" ("Get all info from dog breeds" / "Get all info
     from specific dog breed"; "Delete message from the queue" / "Clear all
     messages from the queue").
     """
     said = quantity(summary)
-    if said:
+    if said and said != "one":
         return said, True
-    head = _head_word(summary)
+    head, end = _head(summary)
+    # "a", "one", "specific" say one item in the object's own phrase only: "Get
+    # members of a Discord guild" is about many members.
+    if said and (not end or quantity(summary[:end]) == "one"):
+        return "one", True
     if not head or not head.isascii():
         return "", False
     return ("many" if fold(head) != head.lower() else "one"), False
+
+
+_NUMBER = re.compile(r"(?<![A-Za-z0-9_])\d+(?:[.,]\d+)?")
+
+
+def _numbers(summary: str) -> Counter[str]:
+    """The numbers a summary states (thresholds, sizes), counted; not those inside ids."""
+    return Counter(_NUMBER.findall(summary))
 
 
 def _quantities_differ(a: str, b: str) -> bool:
@@ -926,8 +939,14 @@ def _head_noun(summary: str) -> str:
 @lru_cache(maxsize=65536)
 def _head_word(summary: str) -> str:
     """:func:`_head_noun` as written (a plural stays plural)."""
+    return _head(summary)[0]
+
+
+@lru_cache(maxsize=65536)
+def _head(summary: str) -> tuple[str, int]:
+    """(:func:`_head_word`, where in ``summary`` its noun phrase ends; 0 when none)."""
     first = _SENTENCE_END.split(summary + " ", maxsplit=1)[0]
-    head = ""
+    head, end = "", 0
     opening = True
     heads = head_nouns()
     holders = containers()
@@ -935,11 +954,11 @@ def _head_word(summary: str) -> str:
         word = match.group()
         if not word.isascii():
             units = content_units(word).content
-            return head or (units[0] if units else "")
+            return (head, end) if head else ((units[0], match.end()) if units else ("", 0))
         low = word.lower()
         if low in stopwords() or len(low) < 2:
             if head:
-                return head
+                return head, end
             continue
         is_verb = verb_class(low) is not None
         if opening and is_verb:
@@ -949,8 +968,8 @@ def _head_word(summary: str) -> str:
         if low in holders and not head:
             continue  # "a list of ticker records": the phrase goes on after "of"
         if low in heads or is_verb or is_content_word(fold(low)):  # "share", "order": nouns
-            head = low
-    return head
+            head, end = low, match.end()
+    return head, end
 
 
 def _content_order(summary: str) -> tuple[str, ...]:
@@ -981,6 +1000,9 @@ def _says_more(a: str, b: str) -> bool:
         return True  # "Delete all email customizations" / "Delete an email customization"
     if extent(a) != extent(b):
         return True  # "analyze page speed" / "analyze page speed with more information"
+    na, nb = _numbers(a), _numbers(b)
+    if na and nb and na != nb:
+        return True  # "Magnitude 2.5+ Earthquakes, Past Hour" / "Magnitude 4.5+ …"
     wa, wb = _block_words(a), _block_words(b)
     if wa.keys() != wb.keys():
         return True
