@@ -304,7 +304,8 @@ _USE_OF = (
     r"\s+(?:the\s+)?`?{x}`?"
     r"|\b(?:any|every|each|all)\s+(?:calls?|requests?|invocations?|uses?)\s+(?:to|of)\s+`?{x}`?"
     r"|(?:用|使用|调用|运行|执行|选用)\s*`?{x}`?[^，。,;；]{{0,16}}?(?:的时候|之时|时候|时)"
-    r"|(?:每当|每次|当)[^，。,;；]{{0,8}}`?{x}`?[^，。,;；]{{0,10}}(?:被调用|调用|使用|运行|被使用))"
+    r"|(?:每当|每次|当)[^，。,;；]{{0,8}}`?{x}`?[^，。,;；]{{0,10}}(?:被调用|调用|使用|运行|被使用)"
+    r"|(?:每当|每次|每回|只要)\s*(?:调用|使用|运行|用)\s*`?{x}`?)"
 )
 _ORDER_AFTER = re.compile(
     r"\b(?:must|should|always|also|never|shall|make sure|be sure|remember to|need to|needs to"
