@@ -54,6 +54,15 @@ class CoalescingTransport:
             return
         self._transport.write(data)
 
+    def write_response(self, head: bytes, body: bytes) -> None:
+        """A whole response at once (the protocol's direct resolve answers)."""
+        self._flush()
+        if len(body) <= MAX_COALESCED_BODY:
+            self._transport.write(head + body)
+        else:
+            self._transport.write(head)
+            self._transport.write(body)
+
     def writelines(self, chunks: Any) -> None:
         self._flush()
         self._transport.writelines(chunks)

@@ -135,34 +135,42 @@ class ResolveFastPath:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and scope["method"] == "GET" and not scope.get("root_path"):
-            path: str = scope["path"]
-            if path.startswith(_PREFIX) and path.endswith(_SUFFIX):
-                rendered = self._rendered(path[len(_PREFIX) : -len(_SUFFIX)], scope)
-                if rendered is not None:
-                    if_none_match = None
-                    for key, value in scope["headers"]:
-                        if key == b"if-none-match":
-                            if_none_match = value.decode("latin-1")
-                            break
-                    if if_none_match is not None and etag_matches(if_none_match, rendered.etag):
-                        await send({"type": "http.response.start", "status": 304,
-                                    "headers": rendered.not_modified_headers})  # fmt: skip
-                        await send({"type": "http.response.body", "body": b""})
-                        return
-                    await send({"type": "http.response.start", "status": 200,
-                                "headers": rendered.ok_headers})  # fmt: skip
-                    await send({"type": "http.response.body", "body": rendered.body})
+            rendered = self.lookup(scope["path"], scope.get("query_string", b""))
+            if rendered is not None:
+                if_none_match = None
+                for key, value in scope["headers"]:
+                    if key == b"if-none-match":
+                        if_none_match = value.decode("latin-1")
+                        break
+                if if_none_match is not None and etag_matches(if_none_match, rendered.etag):
+                    await send({"type": "http.response.start", "status": 304,
+                                "headers": rendered.not_modified_headers})  # fmt: skip
+                    await send({"type": "http.response.body", "body": b""})
                     return
+                await send({"type": "http.response.start", "status": 200,
+                            "headers": rendered.ok_headers})  # fmt: skip
+                await send({"type": "http.response.body", "body": rendered.body})
+                return
         await self.app(scope, receive, send)
 
-    def _rendered(self, name: str, scope: Scope) -> RenderedResolve | None:
-        """The answer for this request, or None to leave the request to Starlette."""
+    def lookup(self, path: str, query: bytes) -> RenderedResolve | None:
+        """The answer to ``GET path?query``, or None to leave the request to Starlette.
+
+        Shared by the ASGI path above and the HTTP protocol's direct answers
+        (:mod:`studio.server.direct_resolve`), so both take the same requests
+        and send the same bytes.
+        """
+        if path.startswith(_PREFIX) and path.endswith(_SUFFIX):
+            return self._rendered(path[len(_PREFIX) : -len(_SUFFIX)], query)
+        return None
+
+    def _rendered(self, name: str, query: bytes) -> RenderedResolve | None:
+        """The answer for registry ``name`` and this query, or None to leave it to Starlette."""
         if not name or "/" in name:
             return None
         api = self.api
         fmt, subject = api.default_format, None
         params: dict[str, str] = {}
-        query: bytes = scope.get("query_string", b"")
         if query:
             params = query_params(query)
             fmt = params.get("format", fmt)

@@ -38,6 +38,7 @@ from registry_db.store import RegistryStore
 from studio.mcp import server_heap
 from studio.server.app import create_app
 from studio.server.coalesce import CoalescingTransport
+from studio.server.direct_resolve import DirectResolveMixin, ResponseHeads
 from studio.server.fast_resolve import ResolveFastPath
 
 DEFAULT_HOST = "127.0.0.1"
@@ -123,13 +124,16 @@ class _GuardMixin:
 
     The deadline runs while no request is in progress (its head not yet
     parsed): from the connection's start and from the first byte after a
-    response. A request whose head is complete has a ``cycle`` that has not
-    finished; one in that state is left to the app (its body deadline) and
-    to the keep-alive timer uvicorn arms after the response.
+    response. A request whose head is complete has a new ``cycle`` (or, when
+    the protocol answered it directly, one more ``direct_answers``: see
+    studio.server.direct_resolve); one whose response is still being written
+    is left to the app (its body deadline) and to the keep-alive timer
+    uvicorn arms after the response.
     """
 
     header_timeout: float = DEFAULT_LIMITS.header_timeout
     max_header_bytes: int = DEFAULT_LIMITS.max_header_bytes
+    direct_answers = 0  # DirectResolveMixin counts its answers here
     transport: Any
     loop: Any
     cycle: Any
@@ -142,14 +146,17 @@ class _GuardMixin:
         self._head_timer: asyncio.TimerHandle | None = None
         self._head_bytes = 0
         self._head_cycle = None
+        self._head_answers = 0
         self._arm_head_timer()
 
     def _waiting_for_head(self) -> bool:
-        return self.cycle is None or self.cycle is self._head_cycle
+        """No head parsed since the deadline started."""
+        return self.cycle is self._head_cycle and self.direct_answers == self._head_answers
 
     def _arm_head_timer(self) -> None:
         if self._head_timer is None:
             self._head_cycle = self.cycle  # the finished request before this one, if any
+            self._head_answers = self.direct_answers
             self._head_bytes = 0
             self._head_timer = self.loop.call_later(self.header_timeout, self._head_timeout)
 
@@ -170,13 +177,14 @@ class _GuardMixin:
         ):
             # A new request starts with these bytes; its deadline counts from now.
             self._head_cycle = cycle
+            self._head_answers = self.direct_answers
             self._head_bytes = 0
             started = True
         else:
             started = False
         super().data_received(data)  # type: ignore[misc]
-        cycle = self.cycle
-        if cycle is None or cycle is self._head_cycle:  # the head is not complete yet
+        if self.cycle is self._head_cycle and self.direct_answers == self._head_answers:
+            # The head is not complete yet.
             if self.transport.is_closing():
                 self._cancel_head_timer()
                 return
@@ -195,13 +203,21 @@ class _GuardMixin:
         super().connection_lost(exc)  # type: ignore[misc]
 
 
-def _protocol(base: type, limits: ServerLimits) -> type:
-    """``base`` (uvicorn's HTTP protocol) with the head deadline of ``limits``."""
-    return type(
-        f"_Guarded{base.__name__}",
-        (_GuardMixin, base),
-        {"header_timeout": limits.header_timeout, "max_header_bytes": limits.max_header_bytes},
-    )
+def _protocol(base: type, limits: ServerLimits, fast: ResolveFastPath | None = None) -> type:
+    """``base`` (uvicorn's HTTP protocol) with the head deadline of ``limits``.
+
+    With ``fast`` and httptools, plain resolve requests are answered by the
+    protocol itself (studio.server.direct_resolve).
+    """
+    bases: tuple[type, ...] = (_GuardMixin, base)
+    attributes: dict[str, Any] = {
+        "header_timeout": limits.header_timeout,
+        "max_header_bytes": limits.max_header_bytes,
+    }
+    if fast is not None and HttpToolsProtocol is not None and issubclass(base, HttpToolsProtocol):
+        bases = (_GuardMixin, DirectResolveMixin, base)
+        attributes |= {"resolve_fast_path": fast, "response_heads": ResponseHeads()}
+    return type(f"_Guarded{base.__name__}", bases, attributes)
 
 
 # httptools when installed: the C HTTP parser, about twice as fast as h11 here.
@@ -212,11 +228,13 @@ def _server(
     store: RegistryStore, token: str | None, limits: ServerLimits, mcp: Any = None
 ) -> uvicorn.Server:
     app = create_app(store, token=token, body_timeout=limits.body_timeout, mcp=mcp)
+    # The resolve hot path also in front of Starlette itself (its error
+    # middleware and app call are ~5 µs a request): see studio.server.fast_resolve;
+    # and in the HTTP protocol, before uvicorn's ASGI machinery (direct_resolve).
+    fast = ResolveFastPath(app, app.state.api)
     config = uvicorn.Config(
-        # The resolve hot path also in front of Starlette itself (its error
-        # middleware and app call are ~5 µs a request): see studio.server.fast_resolve.
-        ResolveFastPath(app, app.state.api),
-        http=_protocol(_BASE_PROTOCOL, limits),
+        fast,
+        http=_protocol(_BASE_PROTOCOL, limits, fast),
         # "auto" picks uvloop when installed (uvicorn[standard]), else asyncio.
         loop="auto",
         # On: the app's shutdown closes the MCP endpoint's sessions (recorded as ended)
