@@ -165,7 +165,10 @@ class DirectResolveMixin:
                     if_none_match = value.decode("latin-1")
             elif name in _BODY_HEADERS:
                 return False
-        rendered = fast.lookup(raw_path.decode("ascii"), url.query or b"")
+        try:
+            rendered = fast.lookup(raw_path.decode("ascii"), url.query or b"")
+        except Exception:  # raised out of a parser callback it would be a 400: let the app answer
+            return False
         if rendered is None:
             return False
         if if_none_match is not None and etag_matches(if_none_match, rendered.etag):

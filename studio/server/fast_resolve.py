@@ -10,6 +10,9 @@ immutable — with its ETag (``If-None-Match`` → 304).
 Everything unusual (another path or method, a bad format or subject, an
 unknown registry, a storage error) is passed on untouched to the Starlette
 app, which answers it exactly as before: this path adds speed, not behaviour.
+Under ``studio serve`` most resolve requests do not even reach this ASGI
+middleware: the HTTP protocol answers them with the same :meth:`ResolveFastPath.lookup`
+(:mod:`studio.server.direct_resolve`).
 """
 
 from __future__ import annotations

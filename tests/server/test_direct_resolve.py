@@ -248,3 +248,17 @@ def test_the_direct_path_is_off_without_httptools(tmp_path: Path) -> None:
 
     protocol = run._protocol(H11Protocol, LIMITS, object())  # type: ignore[arg-type]
     assert not hasattr(protocol, "resolve_fast_path")
+
+
+def test_a_lookup_that_raises_is_left_to_the_asgi_path(
+    servers: tuple[ServerThread, ServerThread], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    direct, plain = servers
+
+    def broken(self: ResolveFastPath, path: str, query: bytes) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(ResolveFastPath, "lookup", broken)
+    request = _get(f"{PATH}?subject=user-1")
+    ours, theirs = _exchange(direct, request), _exchange(plain, request)
+    assert ours == theirs and ours[0].startswith(b"HTTP/1.1 500")
