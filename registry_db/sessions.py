@@ -15,13 +15,30 @@ import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from registry_db.connection import find_registry_id, read_transaction, utc_now, write_transaction
 from registry_db.errors import NotFoundError
 from registry_db.store import RegistryStore
+
+if TYPE_CHECKING:
+    from registry_db.session_records import Outcome as Outcome
+    from registry_db.session_records import SessionSummary as SessionSummary
+    from registry_db.session_records import StoredEvent as StoredEvent
+
+_RECORDS = frozenset({"Outcome", "SessionSummary", "StoredEvent"})
+
+
+def __getattr__(name: str) -> Any:
+    """``Outcome``, ``SessionSummary`` and ``StoredEvent``, from registry_db.session_records
+    on first use (an import or check of a log defines none of them)."""
+    if name in _RECORDS:
+        from registry_db import session_records
+
+        return getattr(session_records, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @contextmanager
@@ -75,57 +92,9 @@ class SessionInfo:
     """List metadata: model, file, line, format, warning and problem counts."""
 
 
-@dataclass(frozen=True, slots=True)
-class SessionSummary:
-    """A session as the session list shows it: no system text, context or tools (a proxy
-    session's tool list can be large), and how many messages it holds."""
-
-    id: str
-    registry: str
-    version: str
-    profile: str
-    title: str
-    status: str
-    created_at: str
-    updated_at: str
-    source: str
-    meta: dict[str, Any]
-    message_count: int
-    """Grows with every message appended (messages are never removed one by one)."""
-
-
 _SUMMARY_COLUMNS = (
     "id, registry, version, profile, title, status, created_at, updated_at, source, meta_json"
 )
-
-
-@dataclass(frozen=True, slots=True)
-class StoredEvent:
-    seq: int
-    run_id: str
-    type: str
-    data: dict[str, Any]
-    created_at: str
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    session_id: str | None
-    call_id: str
-    registry: str
-    version: str
-    tool: str
-    status: str
-    error_code: str
-    latency_ms: float
-    created_at: str
-    risk: str = ""
-    """The tool's risk tier (``read``, ``write``, ``destructive``); empty when not reported."""
-    idempotency_key: str = ""
-    duplicate_of: str = ""
-    """Set on a duplicate write attempt: the earlier call of the same intent (same
-    idempotency key) that reached the tool. Replayed and refused calls are duplicates
-    the runtime absorbed; other statuses reached the tool again."""
 
 
 _OUTCOME_COLUMNS = (
@@ -432,6 +401,8 @@ class SessionStore:
             sql += " WHERE " + " AND ".join(where)
         with self._lock, read_transaction(self._conn):
             rows = self._conn.execute(sql + " ORDER BY s.created_at DESC", params).fetchall()
+        from registry_db.session_records import SessionSummary
+
         return [SessionSummary(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8],
                                json.loads(r[9]), int(r[10])) for r in rows]  # fmt: skip
 
@@ -558,6 +529,8 @@ class SessionStore:
                 " WHERE session_id = ? AND seq > ? ORDER BY seq",
                 (session_id, after_seq),
             ).fetchall()
+        from registry_db.session_records import StoredEvent
+
         return [StoredEvent(r[0], r[1], r[2], json.loads(r[3]), r[4]) for r in rows]
 
     # ------------------------------------------------------------------ outcomes
@@ -580,6 +553,8 @@ class SessionStore:
         if tool is not None:
             sql += " AND tool = ?"
             params.append(tool)
+        from registry_db.session_records import Outcome
+
         with self._lock, read_transaction(self._conn):
             return [Outcome(*r) for r in self._conn.execute(sql + " ORDER BY id", params)]
 
