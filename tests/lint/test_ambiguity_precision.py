@@ -131,3 +131,16 @@ def test_a_usage_pattern_filled_in_per_tool_is_a_warning() -> None:
     # The same usage copied word for word stays an error: nothing was filled in.
     copied = tool(grant.name, grant.summary, sources.usage)
     assert worst(sources, copied) is Severity.ERROR
+
+
+def test_placeholder_descriptions_are_not_duplicates() -> None:
+    # ToolBench tools whose whole description is "-": no text, not a copy.
+    params = {"type": "object", "properties": {}}
+    first = tool("get_host_language_filters", description="-", parameters=params)
+    second = tool("get_top_tier_stays_filter", description="-", parameters=params)
+    assert worst(first, second) is not Severity.ERROR
+    # A real description under two names, with the same parameters, stays a duplicate.
+    text = "Filters of top-tier stays."
+    same = tool("get_top_tier_stays_filter", description=text, parameters=params)
+    copy = tool("get_top_tier_stays", description=text, parameters=params)
+    assert worst(same, copy) is Severity.ERROR

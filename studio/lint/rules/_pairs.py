@@ -166,7 +166,7 @@ def _blocks(tool: ToolContract) -> dict[str, tuple[str, str]]:
 
 
 def bare_text(tool: ToolContract) -> bool:
-    """True when a tool has text and all of it is a generator's boilerplate.
+    """True when a tool has text and all of it is a generator's boilerplate or a placeholder.
 
     Two tools whose only text is 'This is the subfunction for tool "X", you can
     use this tool.' copied nothing from each other: a template (a warning when
@@ -174,7 +174,11 @@ def bare_text(tool: ToolContract) -> bool:
     """
     fields = ("summary", "usage") if tool.has_blocks() else ("description",)
     values = [v for f in fields if isinstance(v := getattr(tool, f, ""), str) and v.strip()]
-    return bool(values) and not any(strip_boilerplate(v) for v in values)
+    # A text of punctuation only ("-", "...") is a placeholder: no more a copy than none.
+    return bool(values) and not any(_HAS_WORD.search(strip_boilerplate(v)) for v in values)
+
+
+_HAS_WORD = re.compile(r"[^\W_]")
 
 
 SUMMARY_OF_FREE_TEXT = 300
