@@ -29,7 +29,7 @@ from studio.sessions.model import (
     message_from_dict,
     message_to_dict,
 )
-from studio.sessions.pairing import analyse_pairing
+from studio.sessions.pairing import pairing_problems
 from studio.sessions.suspicious import find_suspicious
 
 if TYPE_CHECKING:
@@ -68,7 +68,7 @@ class SessionRow:
 
 def problem_count(messages: Sequence[Message]) -> int:
     """Pairing problems plus suspicious patterns (no registry needed)."""
-    return len(analyse_pairing(messages).problems) + len(find_suspicious(messages))
+    return len(pairing_problems(messages)) + len(find_suspicious(messages))
 
 
 def content_hash(imported: ImportedSession) -> str:

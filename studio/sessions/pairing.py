@@ -204,11 +204,19 @@ def analyse_pairing(messages: Sequence[Message]) -> PairingReport:
         The pairs (one per distinct call id, plus results with no call) and the
         problems, ordered by position.
     """
+    return _analyse(messages, with_pairs=True)
+
+
+def pairing_problems(messages: Sequence[Message]) -> tuple[PairingProblem, ...]:
+    """``analyse_pairing(messages).problems`` without building the pairs (one per call),
+    for what only counts or lists the problems (every imported session's problem count)."""
+    return _analyse(messages, with_pairs=False).problems
+
+
+def _analyse(messages: Sequence[Message], *, with_pairs: bool) -> PairingReport:
     problems: list[PairingProblem] = []
     calls: dict[str, Position] = {}
     results: dict[str, Position] = {}
-    result_ids_in_order: list[str] = []
-    call_order: list[str] = []
 
     first_by_original: dict[str, Position] = {}
     renumbered: dict[str, str] = {}  # call id → the id the user's file has
@@ -255,8 +263,7 @@ def analyse_pairing(messages: Sequence[Message]) -> PairingReport:
                         )
                     )
                 if part.id not in calls:
-                    calls[part.id] = pos
-                    call_order.append(part.id)
+                    calls[part.id] = pos  # the first call of each id, in session order
                 if original:
                     first_by_original.setdefault(original, pos)
                 if isinstance(part.arguments, str) and not _is_json_object(part.arguments):
@@ -285,15 +292,16 @@ def analyse_pairing(messages: Sequence[Message]) -> PairingReport:
                     )
                 else:
                     results[part.id] = pos
-                    result_ids_in_order.append(part.id)
         calls_of.append(its_calls)
         results_of.append(its_results)
 
     problems.extend(_turn_rules(messages, calls, wire_index, calls_of, results_of, set(results)))
     problems = [_with_file_id(p, renumbered) for p in problems] if renumbered else problems
 
-    pairs = [_pair(cid, calls[cid], results.get(cid)) for cid in call_order]
-    pairs.extend(_pair(rid, None, results[rid]) for rid in result_ids_in_order if rid not in calls)
+    pairs: list[Pair] = []
+    if with_pairs:  # dicts keep insertion order: the calls, then the results with no call
+        pairs = [_pair(cid, pos, results.get(cid)) for cid, pos in calls.items()]
+        pairs.extend(_pair(rid, None, pos) for rid, pos in results.items() if rid not in calls)
     problems.sort(key=lambda p: (p.position.message, p.position.part or 0, p.kind.value))
     return PairingReport(tuple(pairs), tuple(problems))
 

@@ -128,21 +128,26 @@ def find_suspicious(
     messages: Sequence[Message], registry: Registry | None = None
 ) -> list[SuspiciousFinding]:
     """Every duplicate write and retried-after-timeout write, in session order."""
-    results: dict[str, ToolResultPart] = {}
     calls: list[tuple[int, int, ToolCallPart]] = []
-    # One pass over the parts: a repeat's first call may be answered after the repeat.
     for mi, message in enumerate(messages):
         for pi, part in enumerate(message.parts):
             if isinstance(part, ToolCallPart):
                 calls.append((mi, pi, part))
-            elif isinstance(part, ToolResultPart) and part.id not in results:
-                results[part.id] = part
-    seen: dict[str, tuple[Position, ToolCallPart]] = {}
     writes: dict[str, bool] = {}
-    out: list[SuspiciousFinding] = []
-    for mi, pi, part in calls:
+    for _, _, part in calls:
         if part.name not in writes:
             writes[part.name] = is_write_tool(part.name, registry)
+    if not any(writes.values()):
+        return []  # reads only (most logs): no result needs looking at
+    # Every first result by id: a repeat's first call may be answered after the repeat.
+    results: dict[str, ToolResultPart] = {}
+    for message in messages:
+        for part in message.parts:
+            if isinstance(part, ToolResultPart) and part.id not in results:
+                results[part.id] = part
+    seen: dict[str, tuple[Position, ToolCallPart]] = {}
+    out: list[SuspiciousFinding] = []
+    for mi, pi, part in calls:
         if not writes[part.name]:
             continue
         pos = Position(mi, pi)
