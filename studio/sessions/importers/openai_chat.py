@@ -126,10 +126,10 @@ def _call(call: Any, path: str, reader: Reader) -> ToolCallPart:
         args: str | dict[str, Any] = raw  # the usual case, with no warning to word
     else:
         args = decode_arguments(raw, f"{path}.function.arguments", reader, want="string")
-    extra = vendor_fields(call, _CALL_KEYS)
-    fn_extra = vendor_fields(fn, _FUNCTION_KEYS)
-    if fn_extra:
-        extra["function"] = fn_extra
+    # The usual call (known keys only) skips vendor_fields' calls, as _message does.
+    extra = {} if call.keys() <= _CALL_KEYS else vendor_fields(call, _CALL_KEYS)
+    if not fn.keys() <= _FUNCTION_KEYS:
+        extra["function"] = vendor_fields(fn, _FUNCTION_KEYS)
     return new_tool_call(call_id, fn["name"], args, extra)
 
 
