@@ -712,6 +712,11 @@ def test_okta_documentation_is_not_poisoning() -> None:
                 "description": "The RP ID domain value to be used for all WebAuthn operations.",
             },
         ),
+        # a field named in backticks is not another tool
+        tool(
+            usage="Don't use `fromURI` to automatically redirect a user to a particular app "
+            "after successfully authenticating with a third-party IdP."
+        ),
     ]
     for subject in quiet:
         assert _found(subject) == {}, subject

@@ -40,8 +40,10 @@ from typing import Any
 
 import re2  # type: ignore[import-untyped]
 
+from studio.contract.verbs import verb_class
 from studio.lint.model import Severity
 from studio.lint.rules._security_phrases import phrase_data
+from studio.lint.text import split_identifier
 
 PARAM = "@PARAM"
 FOREIGN = "@FOREIGN"
@@ -267,6 +269,21 @@ _VALUE_BEFORE = re.compile(
 )
 
 
+_FIELD_END = frozenset(
+    (  # noqa: SIM905 - a word list reads better as prose
+        "uri url urls id ids key keys token name type code status date time count size path "
+        "flag value values param params"
+    ).split()
+)
+
+
+def _is_field(name: str) -> bool:
+    """``fromURI``, ``order_id``: a name ending in a data noun without a verb in front
+    names a field; a tool names an action (``fetch_url``, ``get_user_id``)."""
+    words = [w.lower() for w in split_identifier(name)]
+    return len(words) >= 2 and words[-1] in _FIELD_END and verb_class(words[0]) is None
+
+
 def foreign_tools(clause: str, own: frozenset[str]) -> set[str]:
     """Tool-like identifiers in ``clause`` that are not in ``own`` (this tool, its schema).
 
@@ -282,7 +299,7 @@ def foreign_tools(clause: str, own: frozenset[str]) -> set[str]:
         if low in own or low in _NOT_A_TOOL or len(low) < 3:
             continue
         if match.group(1) is not None:  # `backticked`
-            if name.isupper() or _DATA_NOUN.match(clause, match.end()):
+            if name.isupper() or _DATA_NOUN.match(clause, match.end()) or _is_field(name):
                 continue
             if _VALUE_BEFORE.search(clause, max(0, match.start() - 12), match.start()):
                 continue
