@@ -136,6 +136,7 @@ class DirectResolveMixin:
             or self.expect_100_continue
             or self.access_log
             or self.root_path
+            or self.transport.is_closing()
         ):
             return False
         parser = self.parser
