@@ -20,6 +20,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from registry_db import RegistryStore
 from studio.release import set_canary
@@ -262,3 +264,23 @@ def test_a_lookup_that_raises_is_left_to_the_asgi_path(
     request = _get(f"{PATH}?subject=user-1")
     ours, theirs = _exchange(direct, request), _exchange(plain, request)
     assert ours == theirs and ours[0].startswith(b"HTTP/1.1 500")
+
+
+_KEYS = ["subject", "format", "role", "scenario", "restrict", "x", "", "subject%00", "f+o"]
+_VALUES = ["user-1", "user-77", "openai", "anthropic", "mcp", "nope", "", "%E5%90%AB+x", "%zz",
+           "+", "x" * 257, "filter", "choice", "含", "a=b", "%0A", "\u202e", "%ff"]  # fmt: skip
+_fields = st.tuples(st.sampled_from(_KEYS), st.sampled_from(["=", ""]), st.sampled_from(_VALUES))
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
+@given(st.lists(_fields, max_size=5), st.sampled_from(["&", ";", "&&"]))
+def test_generated_queries_get_the_same_bytes_with_and_without_direct_answers(
+    servers: tuple[ServerThread, ServerThread], fields: list[tuple[str, str, str]], sep: str
+) -> None:
+    direct, plain = servers
+    query = sep.join(f"{k}{eq}{v}" for k, eq, v in fields)
+    request = _get(f"{PATH}?{query}".replace(" ", "%20")).replace("含".encode(), b"%E5%90%AB")
+    ours, theirs = _exchange(direct, request), _exchange(plain, request)
+    assert ours == theirs, request
+    assert ours and not ours[0].startswith(b"HTTP/1.1 5"), request
