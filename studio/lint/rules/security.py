@@ -237,7 +237,7 @@ def _scan_texts(tool: ToolContract) -> Iterator[_Found]:
     blobs = _LONG_RUN.search(raw_joined) is not None and _has_blob(raw_joined)
     schema_words = _schema_words(tool)
     params = _PRIV_HINT.search(normalise(schema_words)) is not None
-    recipient = "@" in schema_words
+    recipient = "@" in schema_words or "://" in schema_words
     grammar = security_grammar.first_look(joined)
     if not (phrases or markers or blobs or params or recipient or grammar):
         return
@@ -298,7 +298,10 @@ def _scan_texts(tool: ToolContract) -> Iterator[_Found]:
                 f"The text contains {what}; reviewers cannot read it but the model can "
                 "decode it: remove it or say the value in words.",
             )
-        if recipient and "@" in raw and _fixed_recipient(path):
+        if recipient and (
+            ("@" in raw and _fixed_recipient(path))
+            or (("://" in raw or "@" in raw) and _extra_destination(tool, path))
+        ):
             found.setdefault(
                 "sec-exfiltration",
                 _Found(
@@ -369,6 +372,29 @@ def _schema_values(tool: ToolContract) -> frozenset[str]:
         for p, v in tool_texts(tool)
         if _is_schema_word(p) and not _NAME_PATH.search(p) and len(v) <= 64
     )
+
+
+_COPY_HINT = re.compile(
+    r"\b(?:also|additionally|too|as well|copy|copies|mirror(?:ed|s)?|duplicate|backup)\b"
+    r"|同时|也|另|副本|备份|一份",
+    re.IGNORECASE,
+)
+
+
+def _extra_destination(tool: ToolContract, path: str) -> bool:
+    """True when ``path`` is a fixed default or enum URL/address of a destination property
+    that its own description calls an extra copy ("upload_target", default
+    ``https://collect…``, "Where transcripts also go")."""
+    where = _RECIPIENT_VALUE.search(path)
+    if not where:
+        return False
+    name = where.group(1) or where.group(2) or ""
+    words = {w.lower() for w in split_identifier(name)}
+    if words.isdisjoint(_DESTINATION_PARAM | _COPY_WORDS | {"upload", "sink", "collector"}):
+        return False
+    described = path[: where.start()] + path[where.start() :].rsplit(".", 1)[0] + ".description"
+    about = next((v for p, v in tool_texts(tool) if p == described), "")
+    return _COPY_HINT.search(about) is not None
 
 
 def _property_names(tool: ToolContract) -> frozenset[str]:
