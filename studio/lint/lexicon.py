@@ -77,6 +77,7 @@ def _boilerplate() -> tuple[re.Pattern[str] | None, re.Pattern[str] | None]:
     return prefix, wrapper
 
 
+@lru_cache(maxsize=65536)
 def strip_boilerplate(text: str) -> str:
     """``text`` without the generator's boilerplate it opens with (``boilerplate.txt``).
 

@@ -228,11 +228,12 @@ def _parameters_json(tool: ToolContract) -> str:
 
 class _ToolInfo:
     __slots__ = (
+        "_contrast",
+        "_name",
         "_words",
         "bare",
         "blocks",
         "content",
-        "contrast",
         "dup_key",
         "key",
         "name_verb",
@@ -274,8 +275,8 @@ class _ToolInfo:
         self.summary_units = content_units(summary) if summary else Units((), (), ())
         # The summary's content words (no verbs, generic words or stopwords).
         self.content = frozenset(self.summary_units.content)
-        # Sibling or opposite verbs the name or summary takes (data/contrasts.txt).
-        self.contrast = contrast_marks(f"{' '.join(split_identifier(name))} {summary}")
+        self._name = name
+        self._contrast: frozenset[tuple[int, int]] | None = None
         self.blocks = dict(blocks or {})
         self.dup_key = dup_key
         self._words: frozenset[str] | bool | None = False  # False: not computed yet
@@ -290,6 +291,18 @@ class _ToolInfo:
             if words is not None:
                 return other.lower() in words  # type: ignore[operator]
         return _mention_pattern(other).search(self.text) is not None
+
+    @property
+    def contrast(self) -> frozenset[tuple[int, int]]:
+        """Sibling or opposite verbs the name or summary takes (data/contrasts.txt).
+
+        Computed when a pair asks (most tools are in none).
+        """
+        marks = self._contrast
+        if marks is None:
+            spelled = " ".join(split_identifier(self._name))
+            marks = self._contrast = contrast_marks(f"{spelled} {self.summary}")
+        return marks
 
     @property
     def summary_verb(self) -> str:

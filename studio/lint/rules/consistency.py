@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Iterator, Sequence
+from functools import lru_cache
 
 from studio.contract.model import (
     DEFAULT_IDEMPOTENCY_KEY_TEMPLATE,
@@ -324,22 +325,33 @@ OBJECT_WINDOW = 4
 """Words after a final verb (terminate) searched for an object it cannot bring back."""
 
 
+@lru_cache(maxsize=1)
+def _kinds() -> dict[str, str]:
+    """Destructive verb → "irreversible", "final" or "reversible" (the first group wins)."""
+    irreversible, reversible, final_verbs, _objects = destructive_groups()
+    out: dict[str, str] = {}
+    for verbs, kind in (
+        (irreversible, "irreversible"),
+        (final_verbs, "final"),
+        (reversible, "reversible"),
+    ):
+        for verb in verbs:
+            out.setdefault(verb, kind)
+    return out
+
+
 def _verb_kind(word: str, inflected: bool = True) -> str:
     """ "irreversible", "final" (reversible, except of a final object), "reversible" or "".
 
     In any simple inflection when ``inflected`` (a summary's "Deletes"); a
     name's verb is its base form, and ``list_deleted_orders`` deletes nothing.
     """
-    irreversible, reversible, final_verbs, _objects = destructive_groups()
-    forms = inflections(word.lower()) if inflected else (word.lower(),)
-    for verbs, kind in (
-        (irreversible, "irreversible"),
-        (final_verbs, "final"),
-        (reversible, "reversible"),
-    ):
-        if any(f in verbs for f in forms):
-            return kind
-    return ""
+    kinds = _kinds()
+    low = word.lower()
+    kind = kinds.get(low)
+    if kind is not None or not inflected:
+        return kind or ""
+    return next((k for f in inflections(low)[1:] if (k := kinds.get(f))), "")
 
 
 def _final_object(words: Sequence[str]) -> str | None:
