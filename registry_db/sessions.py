@@ -72,6 +72,8 @@ def _savepoint(conn: sqlite3.Connection) -> Iterator[None]:
 
 @dataclass(frozen=True, slots=True)
 class SessionInfo:
+    """A stored session's row (its messages and events are read apart)."""
+
     id: str
     registry: str
     version: str
