@@ -251,3 +251,28 @@ def test_a_credential_is_what_the_name_ends_on(name: str, kind: str | None) -> N
     from studio.lint.rules.consistency import credential_kind
 
     assert credential_kind(name) == kind
+
+
+def test_credential_settings_objects_are_not_credentials() -> None:
+    settings = {
+        "type": "object",
+        "properties": {
+            "signing": {
+                "type": "object",
+                "properties": {"rotationMode": {"type": "string"}, "use": {"type": "string"}},
+            }
+        },
+    }
+    assert (
+        hits("param-credential-not-injected", tool(parameters=params({"credentials": settings})))
+        == []
+    )
+    secret = {
+        "type": "object",
+        "properties": {"username": {"type": "string"}, "password": {"type": "string"}},
+    }
+    [hit] = hits("param-credential-not-injected", tool(parameters=params({"credentials": secret})))
+    assert "credentials" in hit.message
+    # An object that declares nothing may hold anything: still a credential.
+    bare = {"type": "object"}
+    assert hits("param-credential-not-injected", tool(parameters=params({"credentials": bare})))

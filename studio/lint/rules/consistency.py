@@ -100,10 +100,33 @@ def _session_key(name: str) -> str:
     return "session." + name
 
 
+def _holds_no_secret(schema: object) -> bool:
+    """True for an object schema with properties none of which (at any depth) is a credential.
+
+    Okta's ``credentials: {signing: {rotationMode, use}}`` configures how keys
+    are handled and holds no secret; ``credentials: {username, password}``
+    does, and so does an object that declares no properties.
+    """
+    if not isinstance(schema, dict):
+        return False
+    props = schema.get("properties")
+    if not isinstance(props, dict) or not props:
+        return False
+    for name, sub in props.items():
+        if credential_kind(str(name)) == "credential":
+            return False
+        nested = isinstance(sub, dict) and isinstance(sub.get("properties"), dict)
+        if nested and not _holds_no_secret(sub):
+            return False
+    return True
+
+
 def _injection_hits(tool: ToolContract, kind: str) -> Iterator[Hit]:
     for ref in iter_properties(tool):
         if not ref.top_level or ref.injected or credential_kind(ref.name) != kind:
             continue
+        if kind == "credential" and _holds_no_secret(ref.schema):
+            continue  # settings about credentials, not a credential
         key = _session_key(ref.name)
         fix = QuickFix(f"Inject from {key}", (SetPropertyKey(ref.path, "x-injected", key),))
         what = "a credential" if kind == "credential" else "the caller's identity"
