@@ -89,7 +89,7 @@ def test_plain_sessions_take_the_shortcut_and_have_no_problem() -> None:
 def test_the_shortcut_never_hides_a_problem() -> None:
     rng = random.Random(1616)
     shortcuts = problems = 0
-    for _ in range(4000):
+    for _ in range(3000):
         messages = _mutate(rng, _plain(rng, rng.randint(1, 4)))
         full = analyse_pairing(messages).problems
         if _plainly_paired(messages):
@@ -98,4 +98,4 @@ def test_the_shortcut_never_hides_a_problem() -> None:
         problems += bool(full)
         assert pairing_problems(messages) == full
     # Both sides were exercised: mutations that keep a session plain, and ones that do not.
-    assert shortcuts > 200 and problems > 2000
+    assert shortcuts > 200 and problems > 1500
