@@ -276,3 +276,17 @@ def test_credential_settings_objects_are_not_credentials() -> None:
     # An object that declares nothing may hold anything: still a credential.
     bare = {"type": "object"}
     assert hits("param-credential-not-injected", tool(parameters=params({"credentials": bare})))
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"type": "boolean"},
+        {"type": ["integer", "null"]},
+        {"type": "string", "enum": ["required", "preferred", "discouraged"]},
+    ],
+)
+def test_flags_numbers_and_enums_are_not_credentials(schema: dict) -> None:
+    t = tool(parameters=params({"alwaysIncludeInToken": schema, "api_token": {"type": "string"}}))
+    [hit] = hits("param-credential-not-injected", t)
+    assert "api_token" in hit.message

@@ -121,11 +121,29 @@ def _holds_no_secret(schema: object) -> bool:
     return True
 
 
+_NOT_SECRET_TYPES = frozenset(("boolean", "integer", "number"))
+
+
+def _not_secret(schema: object) -> bool:
+    """True for a value no secret can be: a flag, a number, one of a fixed list.
+
+    ``alwaysIncludeInToken: boolean``, ``passkeys_discoverable_credentials:
+    enum [required, preferred]`` say something about a credential.
+    """
+    if not isinstance(schema, dict):
+        return False
+    if isinstance(schema.get("enum"), list) and schema["enum"]:
+        return True
+    kind = schema.get("type")
+    kinds = {k for k in (kind if isinstance(kind, list) else [kind]) if k != "null"}
+    return bool(kinds) and kinds <= _NOT_SECRET_TYPES
+
+
 def _injection_hits(tool: ToolContract, kind: str) -> Iterator[Hit]:
     for ref in iter_properties(tool):
         if not ref.top_level or ref.injected or credential_kind(ref.name) != kind:
             continue
-        if kind == "credential" and _holds_no_secret(ref.schema):
+        if kind == "credential" and (_holds_no_secret(ref.schema) or _not_secret(ref.schema)):
             continue  # settings about credentials, not a credential
         key = _session_key(ref.name)
         fix = QuickFix(f"Inject from {key}", (SetPropertyKey(ref.path, "x-injected", key),))
