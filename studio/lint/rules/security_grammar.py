@@ -412,6 +412,13 @@ def _has_param(clause: str, params: frozenset[str]) -> bool:
         )
         if re.search(place, low):
             return True
+        # The parameter as the subject of an order: "Value should quote any secrets…".
+        subject = (
+            rf"^\W*(?:the )?{re.escape(name)} (?:field |parameter |argument )?"
+            r"(?:should|must|shall|needs? to|has to|is to)\b"
+        )
+        if re.search(subject, low):
+            return True
     return any(p in clause for p in params if not p.isascii())
 
 
