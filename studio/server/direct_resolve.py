@@ -27,9 +27,34 @@ from __future__ import annotations
 from typing import Any
 
 import httptools
-from uvicorn.protocols.http.httptools_impl import HEADER_RE, HEADER_VALUE_RE, STATUS_LINE
+import uvicorn
 
 from studio.server.fast_resolve import RenderedResolve, ResolveFastPath, etag_matches
+
+try:
+    from uvicorn.protocols.http.httptools_impl import HEADER_RE, HEADER_VALUE_RE, STATUS_LINE
+except ImportError:  # pragma: no cover - another uvicorn: see supports()
+    HEADER_RE = HEADER_VALUE_RE = STATUS_LINE = None  # type: ignore[assignment]
+
+WRITTEN_FOR = ((0, 54),)
+"""The uvicorn versions (major, minor) whose protocol internals the mixin was written
+and tested against: it reads and drives the protocol's private state (``cycle``,
+``pipeline``, ``flow``, the keep-alive timer), which uvicorn may change in any release."""
+
+
+def supports(version: str = uvicorn.__version__) -> bool:
+    """True when direct answers may be mixed into this uvicorn's protocol.
+
+    Another version serves every request through uvicorn's ASGI path: the
+    same answers, only without the shortcut, until the mixin is checked
+    against it and the version added to :data:`WRITTEN_FOR`.
+    """
+    try:
+        major, minor = (int(part) for part in version.split(".")[:2])
+    except ValueError:
+        return False
+    return (major, minor) in WRITTEN_FOR and STATUS_LINE is not None
+
 
 _PREFIX = b"/v1/registries/"
 _SUFFIX = b"/resolve"

@@ -36,6 +36,7 @@ except ImportError:  # pragma: no cover - httptools is a declared dependency
 
 from registry_db.store import RegistryStore
 from studio.mcp import server_heap
+from studio.server import direct_resolve
 from studio.server.app import create_app
 from studio.server.coalesce import CoalescingTransport
 from studio.server.direct_resolve import DirectResolveMixin, ResponseHeads
@@ -214,7 +215,12 @@ def _protocol(base: type, limits: ServerLimits, fast: ResolveFastPath | None = N
         "header_timeout": limits.header_timeout,
         "max_header_bytes": limits.max_header_bytes,
     }
-    if fast is not None and HttpToolsProtocol is not None and issubclass(base, HttpToolsProtocol):
+    if (
+        fast is not None
+        and HttpToolsProtocol is not None
+        and issubclass(base, HttpToolsProtocol)
+        and direct_resolve.supports()
+    ):
         bases = (_GuardMixin, DirectResolveMixin, base)
         attributes |= {"resolve_fast_path": fast, "response_heads": ResponseHeads()}
     return type(f"_Guarded{base.__name__}", bases, attributes)

@@ -252,6 +252,21 @@ def test_the_direct_path_is_off_without_httptools(tmp_path: Path) -> None:
     assert not hasattr(protocol, "resolve_fast_path")
 
 
+def test_the_direct_path_is_off_for_a_uvicorn_it_was_not_written_for(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+    from studio.server import direct_resolve
+
+    assert direct_resolve.supports()  # the installed uvicorn is one it was tested on
+    assert not direct_resolve.supports("0.99.0") and not direct_resolve.supports("1.0")
+    assert not direct_resolve.supports("garbage")
+    monkeypatch.setattr(direct_resolve, "WRITTEN_FOR", ())
+    protocol = run._protocol(HttpToolsProtocol, LIMITS, object())  # type: ignore[arg-type]
+    assert not hasattr(protocol, "resolve_fast_path")
+
+
 def test_a_lookup_that_raises_is_left_to_the_asgi_path(
     servers: tuple[ServerThread, ServerThread], monkeypatch: pytest.MonkeyPatch
 ) -> None:
