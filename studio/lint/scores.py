@@ -65,7 +65,7 @@ from functools import lru_cache
 from studio.contract.model import DEFAULT_DESCRIPTION_TEMPLATE, ToolContract
 from studio.contract.render import render_description
 from studio.lint.regex import compile_cues
-from studio.lint.text import latin_word_set, search_with_needles, split_identifier, text_length
+from studio.lint.text import only_words_of, search_with_needles, split_identifier, text_length
 
 COMPONENTS = ("purpose", "usage", "limitations", "parameters", "examples", "length")
 
@@ -256,8 +256,7 @@ def _name_words(name: str) -> frozenset[str]:
 
 
 def _restates(text: str, name: str) -> bool:
-    words = latin_word_set(text)
-    return bool(words) and words <= _name_words(name)
+    return only_words_of(text, _name_words(name))
 
 
 def _purpose(tool: ToolContract, rendered: str) -> int:

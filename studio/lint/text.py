@@ -89,6 +89,28 @@ def latin_word_set(text: str) -> set[str]:
     return {t for t in tokenize(text) if t.isascii()}
 
 
+def only_words_of(text: str, allowed: frozenset[str] | set[str]) -> bool:
+    """``bool(words) and words <= allowed`` for ``words = latin_word_set(text)``.
+
+    Stops at the first word that is neither allowed nor a stopword: a text that
+    restates a name is short, and most texts fail on their first words, so
+    building the whole word set (scores do it for every parameter description)
+    is wasted.
+    """
+    if not text.isascii():
+        words = latin_word_set(text)
+        return bool(words) and words <= allowed
+    found = False
+    for match in _LATIN_WORD.finditer(text.lower()):
+        word = match.group()
+        if word in STOPWORDS:
+            continue
+        if word not in allowed:
+            return False
+        found = True
+    return found
+
+
 def token_count(text: str) -> int:
     """``len(tokenize(text, drop_stopwords=False))``, without building the tokens."""
     if text.isascii():

@@ -349,17 +349,38 @@ def sentences(value: str) -> list[str]:
 
 
 def first_sentence(value: str) -> str:
-    """The first sentence of ``value`` (``""`` for empty text)."""
-    parts = sentences(value)
-    return parts[0] if parts else ""
+    """The first sentence of ``value`` (``""`` for empty text): ``sentences(value)[0]``.
+
+    Found without splitting the rest of the text (a long description has dozens of
+    sentences). ``search`` from ``pos`` finds the matches ``split`` finds, and its
+    lookbehind still sees the text before ``pos``.
+    """
+    pos = 0
+    while True:
+        match = _SENTENCE_END.search(value, pos)
+        end = len(value) if match is None else match.start()
+        sentence = value[pos:end].strip()
+        if sentence:
+            return sentence
+        if match is None:
+            return ""
+        pos = match.end()
 
 
 def summary_text(tool: ToolContract) -> tuple[str, str]:
-    """The one-line statement of purpose and its path.
+    """The one-line statement of purpose and its path (cached per tool object).
 
     The ``summary`` block when filled in; for a tool without blocks, the first
-    sentence of the free-text ``description``.
+    sentence of the free-text ``description``. Half a dozen rules ask for it.
     """
+    slots = memo_slots(tool)
+    found = slots.get("summary-text")
+    if found is None:
+        found = slots["summary-text"] = _summary_text(tool)
+    return found
+
+
+def _summary_text(tool: ToolContract) -> tuple[str, str]:
     summary = text(tool.summary).strip()
     if summary:
         return summary, "summary"
