@@ -256,6 +256,34 @@ def _gc_paused() -> Iterator[None]:
             gc.enable()
 
 
+def _prepare_shared(tools: Iterable[ToolContract], settings: RegistrySettings) -> None:
+    """Per-tool work both processes of a forking lint read, done once before the fork.
+
+    The child's rules and ambiguity index and this process's rules all read each
+    tool's rendered description, the content words of its summary, its schema
+    walks and the words of its name and property names; each would otherwise be
+    computed (and the word lists and per-word caches behind them warmed up) in
+    both processes. Measured on 2,000 public tools: ~0.13 CPU-s here, ~0.3 CPU-s
+    less in the child, the same in the parent.
+    """
+    from studio.lint.rules._common import all_properties, all_schemas, rendered, summary_text
+    from studio.lint.text import split_identifier
+    from studio.lint.wordlists import content_units
+
+    try:
+        for tool in tools:
+            rendered(tool, settings)
+            summary, _path = summary_text(tool)
+            if summary:
+                content_units(summary)
+            split_identifier(tool.name)
+            all_schemas(tool)
+            for ref in all_properties(tool):
+                split_identifier(ref.name)
+    except Exception:  # only the sharing is lost: the rules meet (and report) the same input
+        log.debug("preparing the shared per-tool work failed", exc_info=True)
+
+
 @dataclass(frozen=True, slots=True)
 class _ChildWork:
     """The share of a whole lint a forked child computed (see ``Linter(parallel=True)``)."""
@@ -339,6 +367,7 @@ class Linter:
             ctx = self._context()
             forked: Forked[_ChildWork] | None = None
             if parallel and len(registry.tools) >= FORK_MIN_TOOLS and can_fork():
+                _prepare_shared(registry.tools, self._settings)
                 # Forked first: token counts (and their disk cache) are this process's.
                 forked = Forked(lambda: self._child_work(registry.tools, ctx))
             mine = self._indexed_rules(forked=False)

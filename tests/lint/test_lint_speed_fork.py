@@ -35,3 +35,25 @@ def test_a_failing_child_leaves_its_tools_to_the_parent(
     serial = to_json(lint_registry(reg))
     monkeypatch.setattr(Linter, "_child_work", broken)
     assert to_json(lint_registry(reg, parallel=True)) == serial
+
+
+def test_the_shared_work_is_done_before_the_fork(
+    forking: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Both processes read it from the parent's caches; a failure there costs only that."""
+    from studio.lint.cache import memo_slots
+    from studio.lint.rules._common import summary_text
+
+    reg = example("order-service")
+    serial = to_json(lint_registry(reg))
+    lint_engine._prepare_shared(reg.tools, reg.settings)
+    for tool in reg.tools:
+        slots = memo_slots(tool)
+        assert "schemas" in slots and "properties" in slots
+        assert summary_text(tool) == slots["summary-text"]
+
+    def broken(name: str) -> tuple[str, ...]:
+        raise RuntimeError("no words today")
+
+    monkeypatch.setattr("studio.lint.text.split_identifier", broken)
+    assert to_json(lint_registry(reg, parallel=True)) == serial
