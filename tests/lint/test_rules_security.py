@@ -818,6 +818,34 @@ def test_phrase_needles_never_hide_a_match(text: str) -> None:
             assert index in candidates, (phrase.pattern.pattern[:60], text)
 
 
+def test_the_loose_copy_of_a_phrase_never_hides_a_match_on_the_corpus() -> None:
+    # The RE2 copy answers first (Phrase.may_match): it must match wherever the
+    # phrase does, in English, Chinese and mixed text alike.
+    for text in _poisoned_texts():
+        value = normalise(text)
+        for index in BOOK.candidates(value):
+            phrase = BOOK.phrases[index]
+            if phrase.pattern.search(value):
+                assert phrase.may_match(value), (phrase.source[:60], value[:80])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_PIECES, max_size=12).map("".join))
+def test_the_loose_copy_of_a_phrase_never_hides_a_match(text: str) -> None:
+    for index in BOOK.candidates(text):
+        phrase = BOOK.phrases[index]
+        assert phrase.may_match(text) == (phrase.pattern.search(text) is not None), (
+            phrase.source[:60],
+            text,
+        )
+
+
+def test_every_phrase_has_a_loose_copy() -> None:
+    from studio.lint.rules._security_phrases import _loose
+
+    assert all(_loose(p.source) is not None for p in BOOK.phrases)
+
+
 def test_needles_of_a_phrase() -> None:
     # A needle after whitespace or (?<!\w) starts a word ("\\b"), so "pin" in
     # "shipping" does not wake a phrase about PINs.

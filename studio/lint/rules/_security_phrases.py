@@ -39,6 +39,8 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
+import re2  # type: ignore[import-untyped]
+
 from studio.lint.literals import LiteralSet
 from studio.lint.model import Severity
 from studio.lint.regex import compile_cues
@@ -63,10 +65,150 @@ class Phrase:
         """The compiled phrase (compiled once, the first time its needles are seen)."""
         return _compiled(self.source)
 
+    def may_match(self, value: str) -> bool:
+        """False only when the phrase cannot match ``value`` (True when it may).
+
+        A loose RE2 copy of the phrase answers first (linear time, no Python
+        regex compiled); only where it finds something does the exact phrase run.
+        """
+        loose = _loose(self.source)
+        if loose is None:
+            return self.pattern.search(value) is not None
+        return loose.search(value) is not None and self.pattern.search(value) is not None
+
 
 @cache
 def _compiled(source: str) -> re.Pattern[str]:
     return compile_cues(source, re.IGNORECASE)
+
+
+# What the loose copy changes, each making it match at least where the phrase does:
+# the Latin-letter guards around an English phrase and word boundaries go (RE2 has
+# no look-arounds and reads \b in ASCII), and \w, \s and \d read Unicode as
+# Python's do (RE2's are ASCII).
+_UNICODE_CLASSES = (
+    (r"\w", r"\w\x{80}-\x{10ffff}"),
+    (
+        r"\s",
+        r"\s\x{0b}\x{1c}-\x{1f}\x{85}\x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}"
+        r"\x{202f}\x{205f}\x{3000}",
+    ),
+)
+"""Every character Python's Unicode classes take (any character past ASCII for \\w and
+\\d: a wider class than Python's, with a far smaller program than \\pL)."""
+
+
+def _unicode_classes(source: str) -> str | None:
+    """``source`` with \\w, \\s and \\d as Unicode classes and no \\b, or None when unsure."""
+    out: list[str] = []
+    i = 0
+    depth = 0  # inside [...]
+    while i < len(source):
+        c = source[i]
+        if c == "\\" and i + 1 < len(source):
+            nxt = source[i + 1]
+            if nxt in "wsd":
+                body = {
+                    "w": _UNICODE_CLASSES[0][1],
+                    "s": _UNICODE_CLASSES[1][1],
+                    "d": r"0-9\x{80}-\x{10ffff}",
+                }[nxt]
+                out.append(body if depth else f"[{body}]")
+            elif nxt == "b" and not depth:
+                pass  # a word boundary, Unicode in Python and ASCII in RE2: dropped
+            elif nxt in "WSDBAZ":
+                return None  # negated classes and anchors: leave the phrase to Python
+            else:
+                out.append(source[i : i + 2])
+            i += 2
+            continue
+        if c == "[" and not depth:
+            depth = 1
+        elif c == "]" and depth:
+            depth = 0
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
+def _without_lookarounds(source: str) -> str | None:
+    """``source`` without its look-around groups (each only narrows a match), or None."""
+    out: list[str] = []
+    i = 0
+    n = len(source)
+    in_class = False
+    while i < n:
+        c = source[i]
+        if c == "\\":
+            out.append(source[i : i + 2])
+            i += 2
+            continue
+        if in_class:
+            in_class = c != "]"
+            out.append(c)
+            i += 1
+            continue
+        if c == "[":
+            in_class = True
+            out.append(c)
+            # a "]" right after "[" or "[^" is a literal
+            if source.startswith("]", i + 1) or source.startswith("^]", i + 1):
+                skip = 2 if source[i + 1] == "]" else 3
+                out.append(source[i + 1 : i + skip])
+                i += skip
+                continue
+            i += 1
+            continue
+        if source.startswith(("(?=", "(?!", "(?<=", "(?<!"), i):
+            depth = 0
+            j = i
+            cls = False
+            while j < n:
+                d = source[j]
+                if d == "\\":
+                    j += 2
+                    continue
+                if cls:
+                    cls = d != "]"
+                elif d == "[":
+                    cls = True
+                elif d == "(":
+                    depth += 1
+                elif d == ")":
+                    depth -= 1
+                    if depth == 0:
+                        break
+                j += 1
+            if j >= n:
+                return None
+            i = j + 1
+            continue
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
+_LOOSE_OPTIONS = None
+
+
+@cache
+def _loose(source: str) -> Any:
+    """A loose RE2 copy of a phrase (see :meth:`Phrase.may_match`), or None."""
+    global _LOOSE_OPTIONS
+    loose = _without_lookarounds(source)
+    if loose is None or "(?P=" in loose:
+        return None
+    converted = _unicode_classes(loose)
+    if converted is None:
+        return None
+    if _LOOSE_OPTIONS is None:
+        _LOOSE_OPTIONS = re2.Options()
+        _LOOSE_OPTIONS.case_sensitive = False
+        _LOOSE_OPTIONS.max_mem = 8 << 20
+    try:
+        return re2.compile(converted, _LOOSE_OPTIONS)
+    except re2.error:
+        return None
 
 
 @dataclass(frozen=True, slots=True)

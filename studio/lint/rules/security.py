@@ -231,7 +231,7 @@ def _scan_texts(tool: ToolContract) -> Iterator[_Found]:
     # of the tool does not match it either (in one DFA pass, then the few phrases).
     phrase_book = book()
     phrases = [
-        i for i in phrase_book.candidates(joined) if phrase_book.phrases[i].pattern.search(joined)
+        i for i in phrase_book.candidates(joined) if phrase_book.phrases[i].may_match(joined)
     ]
     markers = _MARKER_START.search(joined) is not None and _marker(joined) is not None
     blobs = _LONG_RUN.search(raw_joined) is not None and _has_blob(raw_joined)
