@@ -91,15 +91,22 @@ def _exact(pattern: str) -> re.Pattern[str]:
 class _Check:
     """How to confirm a class whose set entry was relaxed."""
 
-    plain: Any
-    """The class's alternatives without gaps (RE2), or None."""
+    plain: str | None
+    """The class's alternatives without gaps (compiled in RE2 when first needed), or None."""
     gapped: tuple[str, ...]
     """The alternatives with gaps, checked exactly."""
 
     def confirms(self, value: str) -> bool:
-        if self.plain is not None and self.plain.search(value):
+        if self.plain is not None and _plain(self.plain).search(value):
             return True
         return any(_exact(p).search(value) for p in self.gapped)
+
+
+@cache
+def _plain(pattern: str) -> Any:
+    options = re2.Options()
+    options.case_sensitive = False
+    return re2.compile(pattern, options)
 
 
 _SET_SIZE = 8
@@ -173,7 +180,7 @@ def _load() -> Grammar:
         if gapped:
             plain = [p for p in patterns if not _GAP.search(p)]
             joined = "|".join(f"(?:{p})" for p in plain)
-            checks[name] = _Check(re2.compile(joined, options) if plain else None, gapped)
+            checks[name] = _Check(joined if plain else None, gapped)
     sets = []
     groups = [[n for n in names if n in anchor_names], [n for n in names if n not in anchor_names]]
     for group in groups:
