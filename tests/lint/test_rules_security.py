@@ -885,3 +885,5 @@ def test_a_fixed_extra_destination_and_a_run_level() -> None:
     assert "sec-exfiltration" not in _found(own)
     level = _prop("run_level", {"type": "string", "enum": ["user", "root"]})
     assert _found(level).get("sec-privilege-parameter") is Severity.ERROR
+    off = _prop("row_security", {"type": "string", "enum": ["enforced", "off"], "default": "off"})
+    assert _found(off).get("sec-privilege-parameter") is Severity.ERROR

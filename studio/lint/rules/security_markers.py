@@ -31,6 +31,7 @@ _MARKER = re.compile(
     r"|(?:^|\n)[ \t]*:{3,}[ \t]*\{?(?P<fence>[A-Za-z][\w -]{1,40}?)\}?[ \t]*(?:\n|$)"
     r"|(?:^|\n|[。.!?])[ \t]*(?P<zhhead>(?:AI|[\u4e00-\u9fff]){2,10})[ \t]*[:：]"
     r"|\|\|\|\s*(?P<pipes>[^|\n]{2,40}?)\s*\|\|\|"
+    r"|/{3,}[ \t]*(?P<slashes>[^/\n]{2,40}?)[ \t]*/{3,}"
     r"|/\*\s*(?P<ccomment>[^*\n]{2,80}?)\s*\*/"
     r"|%%\s*(?P<pct>[^%\n]{2,80}?)\s*(?:%%|\n|$)"
     r"|\(\(\s*(?P<dparen>[^()\n]{2,30}?)\s*\)\)"
@@ -50,7 +51,7 @@ _MARKER = re.compile(
 MARKER_START = re2.compile(
     r"<|\[|\{\{|\{%|[【〔〖「『〈《★☆■◆◇●▲※]|:::|/\*|%%|\(\("
     r"|(?:系统|管理员|开发者|后台|内部|隐藏|给|致|AI|模型|助手|智能体)[^\n:：]{0,8}[:：]"
-    r"|\|\|\||\(\s*[A-Z]{4}|#|\*\*\*|>>>|---|===|```|[A-Z]{2}[A-Z_ \t]*:"
+    r"|\|\|\||///|\(\s*[A-Z]{4}|#|\*\*\*|>>>|---|===|```|[A-Z]{2}[A-Z_ \t]*:"
     r"|role|\n\s*\n\s*[HAS]|\(\s*(?i:hidden|secret|for|ai|assistant|model|note)|\(\s*(?:系统|管理员|隐藏)"
 )
 """Every match of :data:`_MARKER` contains one of these (one DFA pass: a cheap first look)."""
@@ -129,7 +130,7 @@ def _label_is_directive(kind: str, label: str) -> bool:
         return bool(words & {"override", "directive", "instruction", "instructions"}) or bool(
             words & _WEAK_LABEL and words & (_LABEL_NOUN | {"system"})
         )
-    if kind in ("rule", "framed"):
+    if kind in ("rule", "framed", "slashes"):
         addressed = words & (_WEAK_LABEL | {"system"})
         return bool(addressed and words & (_LABEL_NOUN | {"instructions"}) - {"to", "for"})
     if kind in ("angle", "pipes", "paren") and words & _STRONG_LABEL:
