@@ -568,12 +568,21 @@ class AmbiguityState:
         return info.summary if info is not None else ""
 
     def summary_relation(self, a: str, b: str) -> str:
-        """How two summaries' content words relate: same, a_in_b, b_in_a, differ ("": vague)."""
+        """How two summaries' content words relate: same, opposite, detail, a_in_b, b_in_a,
+        differ ("": vague).
+
+        With the same content words, "opposite" when they take opposite or sibling
+        verbs (start / restart: data/contrasts.txt) and "detail" when they still
+        say different things (how many items, extent, the head noun, numbers:
+        see ``_says_more``).
+        """
         ia, ib = self._info.get(a), self._info.get(b)
         if ia is None or ib is None or not ia.content or not ib.content:
             return ""
         if ia.content == ib.content:
-            return "same"
+            if contrasting(ia.contrast, ib.contrast):
+                return "opposite"
+            return "detail" if _says_more(ia.summary, ib.summary) else "same"
         if ia.content <= ib.content:
             return "a_in_b"
         if ib.content <= ia.content:

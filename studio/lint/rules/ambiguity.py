@@ -166,6 +166,10 @@ def _similar_hit(rule_id: str, p: SimilarPair, state: AmbiguityState | None) -> 
     quoted = f" ({_quote(qa)} / {_quote(qb)})" if qa and qb else ""
     if relation == "same":
         texts = f"summaries say the same thing{quoted}"
+    elif relation == "opposite":
+        texts = f"summaries differ only in an opposite or sibling verb{quoted}"
+    elif relation == "detail":
+        texts = f"summaries use the same words for different things{quoted}"
     elif relation in ("a_in_b", "b_in_a") and p.summary_score >= 0.5:
         less = p.a if relation == "a_in_b" else p.b
         texts = f"summaries differ only in detail{quoted}: {less}'s names nothing the other lacks"
