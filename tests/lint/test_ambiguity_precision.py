@@ -144,3 +144,24 @@ def test_placeholder_descriptions_are_not_duplicates() -> None:
     same = tool("get_top_tier_stays_filter", description=text, parameters=params)
     copy = tool("get_top_tier_stays", description=text, parameters=params)
     assert worst(same, copy) is Severity.ERROR
+
+
+def test_messages_say_how_the_summaries_differ() -> None:
+    def message(*tools) -> str:
+        [found] = pair_findings(lint_registry(registry(*tools), config=only_ambiguity()))
+        return found.message
+
+    opposite = message(
+        tool("azure_start_vm", "Start an Azure Virtual Machine"),
+        tool("azure_restart_vm", "Restart an Azure Virtual Machine"),
+    )
+    assert "differ only in an opposite or sibling verb" in opposite
+    detail = message(
+        tool("send_single_message", "Send a branded SMS to a single number"),
+        tool("send_bulk_message", "Send a branded SMS to multiple numbers"),
+    )
+    assert "use the same words for different things" in detail
+    same = message(
+        tool("query_reimbursement", "查询报销信息"), tool("lookup_claims", "查询报销相关信息")
+    )
+    assert "say the same thing" in same
