@@ -41,9 +41,9 @@ import threading
 from collections.abc import Callable, Iterator
 
 from studio.contract.token_cache import TokenCache, digest, shared_cache
-from studio.contract.tokens import estimate_tokens
 
 log = logging.getLogger(__name__)
+
 
 ESTIMATE = "estimate"
 """The method name of the offline heuristic."""
@@ -68,6 +68,18 @@ _PIECE_CHARS = 40_000
 1,000,000 characters or 200,000 tokens; 40,000 characters stay below both)."""
 
 Counter = Callable[[str], int]
+
+
+def _estimator() -> Counter:
+    """:func:`studio.contract.tokens.estimate_tokens`, its module imported on first use.
+
+    Compiling that module's patterns costs ~10 ms of every process, and a lint
+    whose counts all come from the disk cache never estimates.
+    """
+    from studio.contract.tokens import estimate_tokens
+
+    return estimate_tokens
+
 
 _lock = threading.Lock()
 _counters: dict[str, Counter | None] = {}
@@ -100,7 +112,7 @@ def token_counter(profile: str | None) -> tuple[Counter, str]:
         counter = _exact_counter(encoding)
         if counter is not None:
             return counter, encoding
-    return estimate_tokens, ESTIMATE
+    return _estimator(), ESTIMATE
 
 
 def cached_token_counter(profile: str | None) -> tuple[Counter, str]:
@@ -119,12 +131,12 @@ def cached_token_counter(profile: str | None) -> tuple[Counter, str]:
     """
     encoding = encoding_for(profile)
     if encoding is None:
-        return estimate_tokens, ESTIMATE
+        return _estimator(), ESTIMATE
     counters = _counters
     if encoding in counters:
         loaded = counters[encoding]
         if loaded is None:
-            return estimate_tokens, ESTIMATE
+            return _estimator(), ESTIMATE
         cache = shared_cache() if getattr(loaded, "cacheable", False) else None
         return (loaded if cache is None else _through_cache(encoding, cache)), encoding
     cache = shared_cache()
@@ -258,7 +270,7 @@ def _through_cache(encoding: str, cache: TokenCache) -> Counter:
             return tokens
         exact = _exact_counter(encoding)
         if exact is None:  # installed but broken, found only now: estimated, not stored
-            return estimate_tokens(text)
+            return _estimator()(text)
         tokens = exact(text)
         if getattr(exact, "cacheable", False):
             cache.put(encoding, key, tokens)

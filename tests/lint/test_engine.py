@@ -447,7 +447,7 @@ def test_exact_and_estimated_counts_of_the_same_tools_are_kept_apart(exact_token
 
 
 def test_a_lint_counts_each_tool_once(estimated_tokens: None, monkeypatch) -> None:
-    from studio.contract import token_count
+    from studio.contract import tokens
     from studio.contract.tokens import estimate_tokens
 
     counted: list[str] = []
@@ -456,7 +456,7 @@ def test_a_lint_counts_each_tool_once(estimated_tokens: None, monkeypatch) -> No
         counted.append(text)
         return estimate_tokens(text)
 
-    monkeypatch.setattr(token_count, "estimate_tokens", counting)
+    monkeypatch.setattr(tokens, "estimate_tokens", counting)  # token_count imports it per use
     reg = example("travel-reimbursement")
     reg = dataclasses.replace(reg, tools=tuple(dataclasses.replace(t) for t in reg.tools))
     linter = Linter(reg, "openai", LintConfig())

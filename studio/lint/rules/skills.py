@@ -33,7 +33,6 @@ from studio.lint.similarity import (
 )
 from studio.lint.text import split_identifier, tokenize
 from studio.lint.wordlists import content_units
-from studio.skills.catalogue import catalogue_cost
 from studio.skills.model import Skill
 from studio.skills.spec import front_matter_line, validate_skill
 
@@ -267,6 +266,10 @@ def _confusable_hits(a: _Item, b: _Item, score: float, severity: Severity) -> It
 def skill_catalogue(registry: Registry, ctx: LintContext) -> Iterator[Hit]:
     if not registry.skills:
         return
+    # Imported here: the catalogue's token estimate compiles its patterns on import,
+    # and most registries have no skills.
+    from studio.skills.catalogue import catalogue_cost
+
     cost = catalogue_cost(registry.skills)
     yield Hit(
         None,
