@@ -304,6 +304,10 @@ JUDGED: dict[str, tuple[bool, str]] = {
 :func:`key`: (true positive, why), as in the write-up."""
 
 CENSUS: dict[str, tuple[bool, str]] = {
+    "toolbench-bulk_whatsapp_validator|ambiguity-near-duplicate|is_a_business_free_for_bulk_whatsapp_validator|usage|is_a_business_for_bulk_whatsapp_validator": (
+        True,
+        'The same check twice ("return `true` if the number is a Whatsapp for Business account"); only the name says "free" and the token sentence is the opening of every free tool.',
+    ),
     "BFCL_v4_irrelevance|ambiguity-near-duplicate|thermodynamics_calculate_boiling_point|usage|calculate_boiling_point": (
         True,
         "One function twice: thermodynamics_calculate_boiling_point and calculate_boiling_point say the same with synonyms.",

@@ -11,6 +11,7 @@ import pytest
 
 from studio.lint import Severity, lint_registry
 from studio.lint.lexicon import contrast_marks, contrasting, extent, quantity
+from studio.lint.rules._pairs import AmbiguityState
 from tests.lint._fixtures import registry, tool
 from tests.lint.test_ambiguity import only_ambiguity, pair_findings
 
@@ -165,3 +166,52 @@ def test_messages_say_how_the_summaries_differ() -> None:
         tool("query_reimbursement", "查询报销信息"), tool("lookup_claims", "查询报销相关信息")
     )
     assert "say the same thing" in same
+
+
+def test_an_opening_shared_by_the_registry_is_its_boilerplate() -> None:
+    import dataclasses
+
+    from studio.lint import Linter
+    from tests.lint.test_ambiguity import _comparable
+
+    # An unknown generator's long opening, shared by three tools: the summaries are
+    # what follows it (without this, all three "say the same thing": the opening).
+    opening = (
+        "Part of the Acme HR suite, which manages employees, payroll, leave, expenses, "
+        "benefits, recruiting, onboarding, offboarding, performance reviews, training "
+        "records, equipment, office access badges, travel requests, company cars, parking "
+        "spaces, pension plans and every other record an HR team keeps about its staff."
+    )
+    tails = {
+        "get_payslip": "Get a payslip of one employee by month.",
+        "get_leave_balance": "Get the leave balance of one employee.",
+        "list_employees": "List the employees of a department.",
+    }
+    tools = [tool(n, description=f"{opening} {t}") for n, t in tails.items()]
+    found = pair_findings(lint_registry(registry(*tools), config=only_ambiguity()))
+    assert {f.severity for f in found} <= {Severity.INFO}
+    assert not any("Acme" in f.message for f in found)
+    # The same in Chinese.
+    zh = "本工具属于某某人事系统，用于管理员工、薪资、假期、报销、福利、招聘、入职、离职" * 5
+    zh_tools = [
+        tool("get_payslip", description=f"{zh}。按月份查询某位员工的工资单。"),
+        tool("get_leave", description=f"{zh}。查询某位员工剩余的假期。"),
+        tool("list_staff", description=f"{zh}。列出一个部门的员工。"),
+    ]
+    found = pair_findings(lint_registry(registry(*zh_tools), config=only_ambiguity()))
+    assert {f.severity for f in found} <= {Severity.INFO}
+    assert not any("人事系统" in f.message for f in found)
+    state = AmbiguityState.for_registry(registry(*zh_tools))
+    assert state.summary_of("get_leave") == "查询某位员工剩余的假期。"
+    # Typed in one at a time: the third tool makes the opening boilerplate, and the
+    # incremental report matches a full lint at each step.
+    linter = Linter(registry(*tools[:2]), config=only_ambiguity())
+    report = linter.update_tool(None, tools[2])
+    assert _comparable(report) == _comparable(
+        lint_registry(linter.registry, config=only_ambiguity())
+    )
+    edited = dataclasses.replace(tools[2], description=tails["list_employees"])
+    report = linter.update_tool("list_employees", edited)
+    assert _comparable(report) == _comparable(
+        lint_registry(linter.registry, config=only_ambiguity())
+    )

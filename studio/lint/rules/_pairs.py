@@ -34,7 +34,7 @@ from studio.lint.lexicon import (
 )
 from studio.lint.model import Severity
 from studio.lint.regex import compile_cues
-from studio.lint.rules._common import sentences
+from studio.lint.rules._common import first_sentence, sentences
 from studio.lint.similarity import (
     ShortTextIndex,
     SimilarityIndex,
@@ -185,22 +185,51 @@ SUMMARY_OF_FREE_TEXT = 300
 """Characters of a free-text description read as what the tool says it does."""
 
 
-def _summary(tool: ToolContract) -> str:
+def _free_text(tool: ToolContract) -> str:
+    """A free-text description without the generator's boilerplate, spaces folded."""
+    description = tool.description if isinstance(tool.description, str) else ""
+    return strip_boilerplate(" ".join(description.split()))
+
+
+def _opening(tool: ToolContract) -> tuple[str, str]:
+    """(fingerprint of the first sentence, the text after it) of a free-text description.
+
+    ("", "") for a tool with blocks, or when nothing with a word follows the
+    first sentence: an opening is only boilerplate when something follows it.
+    """
+    if tool.has_blocks():
+        return "", ""
+    text = _free_text(tool)
+    first = first_sentence(text)
+    if not first:
+        return "", ""
+    rest = text[text.find(first) + len(first) :].lstrip(_BLOCK_EDGE)
+    if not _HAS_WORD.search(rest):
+        return "", ""
+    return block_fingerprint(first), rest
+
+
+def _summary(tool: ToolContract, shared_openings: frozenset[str] = frozenset()) -> str:
     """What the tool says it does: the summary block, or the start of a free-text description.
 
     Not just its first sentence, and not the boilerplate a generator opens
-    every description with (``data/boilerplate.txt``): imported descriptions
-    often open with the same text ("This is the subfunction for tool X.") and
-    say what differs after it.
+    every description with: the patterns of ``data/boilerplate.txt``, and an
+    opening sentence that :data:`TEMPLATE_TOOLS` or more tools of the registry
+    share (``shared_openings``, see :meth:`AmbiguityState.build`). Imported
+    descriptions often open with the same text ("This is the subfunction for
+    tool X.") and say what differs after it.
     """
     summary = tool.summary if isinstance(tool.summary, str) else ""
     if summary.strip() or tool.has_blocks():
         return strip_boilerplate(summary)
-    description = tool.description if isinstance(tool.description, str) else ""
     # What follows the generator's boilerplate ("This is the subfunction for tool
     # X…"): siblings that differ after it ("Get artist singles" / "Get one or
     # more artists") are told apart by what they say, not by the preamble.
-    description = strip_boilerplate(" ".join(description.split()))
+    description = _free_text(tool)
+    if shared_openings:
+        opening, rest = _opening(tool)
+        if opening in shared_openings:
+            description = rest
     if len(description) <= SUMMARY_OF_FREE_TEXT:
         return description
     # Whole sentences up to the limit (at least the first).
@@ -416,6 +445,11 @@ class AmbiguityState:
             overlap=False,
         )
         self._info: dict[str, _ToolInfo] = {}
+        # Opening sentences of free-text descriptions, counted; those of
+        # TEMPLATE_TOOLS or more tools are the registry's own boilerplate.
+        self._openings: Counter[str] = Counter()
+        self._opening_of: dict[str, str] = {}
+        self._shared_openings: frozenset[str] = frozenset()
         self._groups = _Groups()
         self._variants = _Groups()
         self._same_summary = _Groups()
@@ -447,7 +481,7 @@ class AmbiguityState:
             bool(_INSTEAD.search(usage if isinstance(usage, str) else "")),
             key,
             _squash(tool.name),
-            _summary(tool),
+            _summary(tool, self._shared_openings),
             _blocks(tool),
             rendered,
             _name_verb(tool.name, key),
@@ -507,8 +541,35 @@ class AmbiguityState:
         # compared through its clones, not as a near-duplicate of every other.
         return info.summary_units.key() if info.content else frozenset()
 
+    def _count_opening(self, name: str, tool: ToolContract | None, step: int) -> None:
+        """Add (step 1) or remove (step -1) a tool's opening sentence from the counts."""
+        opening = _opening(tool)[0] if tool is not None else self._opening_of.get(name, "")
+        if step > 0:
+            if opening:
+                self._opening_of[name] = opening
+        else:
+            self._opening_of.pop(name, None)
+        if opening:
+            self._openings[opening] += step
+            if self._openings[opening] <= 0:
+                del self._openings[opening]
+
+    def _shared(self) -> frozenset[str]:
+        return frozenset(o for o, n in self._openings.items() if n >= TEMPLATE_TOOLS)
+
     def build(self, tools: Iterable[ToolContract]) -> None:
-        """Index every tool from scratch."""
+        """Index every tool from scratch.
+
+        First the opening sentences: one that :data:`TEMPLATE_TOOLS` or more
+        free-text descriptions share, with more text after it, is the
+        registry's boilerplate and left out of their summaries (``_summary``).
+        """
+        tools = list(tools)
+        self._openings.clear()
+        self._opening_of.clear()
+        for tool in tools:
+            self._count_opening(tool.name, tool, 1)
+        self._shared_openings = self._shared()
         self._info.clear()
         for groups in (
             self._groups,
@@ -537,7 +598,19 @@ class AmbiguityState:
         self._pair_flags.clear()
 
     def update(self, old_name: str | None, tool: ToolContract | None) -> None:
-        """Insert (old_name None), replace, or remove (tool None) one tool."""
+        """Insert (old_name None), replace, or remove (tool None) one tool.
+
+        When the change makes an opening sentence boilerplate or no longer
+        (a third tool opens the same way), every summary may change: rebuilt.
+        """
+        if old_name is not None:
+            self._count_opening(old_name, None, -1)
+        if tool is not None:
+            self._count_opening(tool.name, tool, 1)
+        if self._shared() != self._shared_openings:
+            kept = [t for n, t in self._tools.items() if n != old_name]
+            self.build([*kept, tool] if tool is not None else kept)
+            return
         if old_name is not None:
             self._remove_names(old_name)
         info = None
