@@ -322,6 +322,13 @@ def test_unseen_wordings_are_found_by_grammar(text: str, rule: str) -> None:
         "Tutor; grades essays against the rubric and lists every mistake.",
         "Summarises what the user said earlier in the chat when asked.",
         "Path separator: /// is collapsed to /.",
+        # Fresh real tools (Volcengine ECS, Slack Web API, AWS Labs ECS MCP servers):
+        "规格较多，可先调用 describe_instance_type_families 获取规格族，再拼接规格ID。",
+        "If you do not specify a value for this field, the original value set for the message"
+        " will be overwritten with the default, `client`.",
+        "Provides guidance for containerizing a web application.\n\nUSAGE INSTRUCTIONS:\n"
+        "1. Run this tool to get guidance.\n2. Proceed to create_ecs_infrastructure tool.",
+        "First call list_regions to get the region code, then set it here.",
     ],
 )
 def test_benign_look_alikes_stay_quiet(text: str) -> None:

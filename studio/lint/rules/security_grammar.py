@@ -271,6 +271,7 @@ _DATA_NOUN = re.compile(
 # "set to `x`", "is `x`", "= `x`": a value, not a tool.
 _VALUE_BEFORE = re.compile(
     r"(?:\b(?:(?:set|sets|defaults?|changed?)\s+to|set|sets|setting|equals?|is|are|be|either)\s+"
+    r"|\bdefault[,:]\s+"
     r"|=\s*|为\s*)$",
     re.IGNORECASE,
 )

@@ -90,6 +90,16 @@ _FENCE_LABEL = frozenset(
     ("system", "assistant", "ai", "model", "agent", "llm", "admin", "hidden", "secret")
 )
 _ROLE_CAPS = frozenset(("SYSTEM", "ASSISTANT", "ADMIN", "DEVELOPER", "SYS"))
+_DOC_HEADING = frozenset(
+    (  # noqa: SIM905 - a word list reads better as prose
+        "instruction instructions usage use setup installation install configuration config "
+        "build deployment deploy migration upgrade testing test development formatting format "
+        "input output parameter parameters query search filter example examples step steps "
+        "workflow authentication auth payment return returns error errors troubleshooting"
+    ).split()
+)
+"""Words of a capitalised documentation heading that ends in INSTRUCTIONS (read by the
+caller only when every word of the heading is one of these)."""
 _LABEL_WORDS = re.compile(r"[a-z]+")
 _EYES_ONLY = frozenset(("only", "eyes", "readable", "visible", "private", "internal"))
 
@@ -127,6 +137,8 @@ def _label_is_directive(kind: str, label: str) -> bool:
     if kind == "caps":
         if label.strip() in _ROLE_CAPS:
             return True
+        if words & {"instruction", "instructions"} and words <= _DOC_HEADING:
+            return False  # "USAGE INSTRUCTIONS:", "SETUP INSTRUCTIONS:": a documentation heading
         return bool(words & {"override", "directive", "instruction", "instructions"}) or bool(
             words & _WEAK_LABEL and words & (_LABEL_NOUN | {"system"})
         )
