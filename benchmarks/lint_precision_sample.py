@@ -211,6 +211,10 @@ JUDGED: dict[str, tuple[bool, str]] = {
         '"Get artist singles" vs "Get one or more artists" after the boilerplate: they differ.',
     ),
     # Drawn after the ambiguity and risk precision work (2026-12-02, seed 11).
+    "toolbench-bulk_whatsapp_validator|ambiguity-near-duplicate|is_a_business_free_for_bulk_whatsapp_validator|usage": (
+        True,
+        'is_a_business_free and is_a_business: the same check ("return `true` if the number is a Whatsapp for Business account"); only the name says "free".',
+    ),
     "okta-admin-management-api|ambiguity-cloned-block|list_groups|summary": (
         True,
         'list_groups and list_user_groups share the summary "List all groups"; only the usage says one is of a user.',
