@@ -114,19 +114,34 @@ def _orjson_safe(doc: object) -> bool:
     infinities (``NaN`` vs ``null``) and on exponents (``1e-05`` vs ``1e-5``),
     which ``repr`` uses below 1e-4 and from 1e16 on.
     """
+    if type(doc) is float:
+        return _float_safe(doc)
+    # Only containers go on the stack: the strings of a report (most of its values)
+    # are passed over where they are met (half the cost of stacking them: ~15 ms at
+    # 2,000 tools, after the forked child has finished).
     stack: list[Any] = [doc]
     while stack:
         value = stack.pop()
         kind = type(value)
         if kind is dict:
-            stack.extend(value.values())
+            values: Any = value.values()
         elif kind is list or kind is tuple:
-            stack.extend(value)
-        elif kind is float:
-            size = abs(value)
-            if not (size == 0.0 or 1e-4 <= size < 1e16):  # NaN fails both
-                return False
+            values = value
+        else:
+            continue
+        for item in values:
+            item_kind = type(item)
+            if item_kind is float:
+                if not _float_safe(item):
+                    return False
+            elif item_kind is dict or item_kind is list or item_kind is tuple:
+                stack.append(item)
     return True
+
+
+def _float_safe(value: float) -> bool:
+    size = abs(value)
+    return size == 0.0 or 1e-4 <= size < 1e16  # NaN fails both
 
 
 def _write_json_slow(doc: object, json: Any) -> None:

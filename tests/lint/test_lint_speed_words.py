@@ -70,3 +70,18 @@ def test_first_sentence_is_the_first_of_sentences() -> None:
     for value in texts:
         parts = sentences(value)
         assert first_sentence(value) == (parts[0] if parts else ""), repr(value)
+
+
+def test_the_orjson_check_finds_every_float_it_must_refuse() -> None:
+    from studio.cli.lint import _orjson_safe
+
+    for bad in (1e-05, 1e16, float("nan"), float("inf"), -2e-7):
+        for doc in (
+            bad,
+            [bad],
+            {"a": bad},
+            {"a": ["x", {"b": (1, bad)}]},
+            {"findings": [{"m": "text"}] * 3, "scores": {"t": {"s": 0.5, "x": [bad]}}},
+        ):
+            assert not _orjson_safe(doc), doc
+    assert _orjson_safe({"a": [0.0, 1e-4, 0.5, 3, "1e-05", None, True, {"b": (2.5,)}]})
