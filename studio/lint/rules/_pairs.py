@@ -603,11 +603,16 @@ class AmbiguityState:
         When the change makes an opening sentence boilerplate or no longer
         (a third tool opens the same way), every summary may change: rebuilt.
         """
+        changed = {self._opening_of.get(old_name, "") if old_name is not None else ""}
         if old_name is not None:
             self._count_opening(old_name, None, -1)
         if tool is not None:
             self._count_opening(tool.name, tool, 1)
-        if self._shared() != self._shared_openings:
+            changed.add(self._opening_of.get(tool.name, ""))
+        # Only the openings of the old and the new tool can have crossed the line.
+        shared = self._shared_openings
+        openings = self._openings
+        if any(o and (openings.get(o, 0) >= TEMPLATE_TOOLS) != (o in shared) for o in changed):
             kept = [t for n, t in self._tools.items() if n != old_name]
             self.build([*kept, tool] if tool is not None else kept)
             return
