@@ -1,32 +1,36 @@
 """Train the learned poisoning detector and measure it leave-one-batch-out.
 
-Run: ``python benchmarks/train_security_model.py [--lobo] [--probe FILE] [--write]``
+Run: ``python benchmarks/train_security_model.py [--lobo] [--probe NAME] [--write]``
 
 Why: the rules of ``studio/lint/rules/security*.py`` were tuned batch after
 batch and found about half of each fresh batch at first sight. This script
 trains the linear model of :mod:`studio.lint.rules.security_learned` (hashed
-character 1–4-grams of the normalised text, logistic regression by full-batch
-Adam in numpy, fixed seed, no scikit-learn) and estimates first-sight recall
-honestly: ``--lobo`` trains once per batch without that batch and scores it
-(the model alone and combined with the rules; the rules were tuned on batches
-a–j, so their share of the combination is optimistic there and honest on
-probe k). ``--probe`` scores a never-seen batch with the shipped model once.
-``--write`` writes ``resources/lint/security_model.npz`` (the same bytes for
-the same corpus and seed) and prints its SHA-256.
+character 1–4-grams and Latin word uni- and bigrams of the normalised text,
+logistic regression by full-batch Adam in numpy, fixed seed, no scikit-learn)
+and estimates first-sight recall honestly: ``--lobo`` trains once per batch
+(``heldout_*.jsonl``) without that batch and scores it (the model alone and
+combined with the rules; the rules were tuned on those batches, so their share
+of the combination is optimistic). ``--probe NAME`` scores a probe batch
+(``probe_*.jsonl``) with the final model; probe files are opened only when
+named, and never trained or calibrated on. ``--write`` writes
+``resources/lint/security_model.npz`` (the same bytes for the same corpus and
+seed) and prints its SHA-256.
 
 Training data (``tests/data/security``): positives are the poisoned tools of
 ``poisoned.jsonl`` (split ``tune``) and of the batches; negatives are the
-benign tools of ``benign.jsonl`` (split ``tune``, two thirds; the other third
-calibrates the thresholds) and the batches' benign look-alikes. A poisoned
-tool is one positive (its whole text), plus, in a second round, its best
-scoring slot or sentence (multiple-instance learning: which sentence is the
-attack is not labelled). Every slot and sentence of a benign tool is a
-negative. Thresholds: warning where 0.5 % of calibration tools score higher,
-error where 0.1 % do. The decision is the score of the tool's whole text
-(sentences alone are short, and short texts score erratically: "Never logs
-passwords." would be an error); the best sentence is what the message
-quotes. ``benign.jsonl``'s ``heldout`` split is never trained or calibrated on:
-the false-positive rate is reported there.
+benign tools of ``benign.jsonl`` and of ``train_*.jsonl`` (API documentation;
+split ``tune``, two thirds each; the other third calibrates the thresholds)
+and the batches' benign look-alikes, each group weighted by its share
+(:data:`SHARES`). A poisoned tool is one positive (its whole text), plus, in a
+second round, its best scoring slot or sentence (multiple-instance learning:
+which sentence is the attack is not labelled). Every slot and sentence of a
+benign tool is a negative. Thresholds: warning where WARNING_FP of the real
+calibration tools score higher, error where ERROR_FP do (and no more than
+ERROR_FP_HARD of the API calibration tools). The decision is the score of the
+tool's whole text (sentences alone are short, and short texts score
+erratically: "Never logs passwords." would be an error); the best sentence is
+what the message quotes. The ``heldout`` splits are never trained or
+calibrated on: the false-positive rates are reported there.
 """
 
 from __future__ import annotations
@@ -61,8 +65,8 @@ from studio.lint.rules._common import tool_texts
 from studio.lint.rules.security_learned import (
     MODEL_PATH,
     Model,
-    codes_of,
-    hashed,
+    features,
+    scale,
     spans,
     tool_text,
 )
@@ -73,8 +77,9 @@ BITS = 17
 ITERATIONS = 250
 L2 = 2e-6
 RATE = 0.05
-WARNING_FP = 0.005
+WARNING_FP = 0.002
 ERROR_FP = 0.001
+ERROR_FP_HARD = 0.01
 
 
 class Sample:
@@ -89,8 +94,7 @@ class Sample:
         value = tool_text(tool_texts(tool))
         starts, ends = spans(value)
         self.spans: list[np.ndarray] = [
-            np.concatenate(hashed(codes_of(value[a:b]), BITS))
-            for a, b in zip(starts, ends, strict=True)
+            features(value[a:b], BITS) for a, b in zip(starts, ends, strict=True)
         ]
         # The whole text is the last span (or the only one).
         self.whole = len(self.spans) - 1
@@ -110,46 +114,77 @@ def corpus() -> list[Sample]:
         if tag == "benign:tune" and _split_third(r):
             tag = "benign:calibrate"
         out.append(Sample(r, False, tag))
-    for path in sorted(CORPUS.glob("heldout_*.jsonl")) + sorted(CORPUS.glob("probe_*.jsonl")):
-        with path.open(encoding="utf-8") as handle:
-            for line in handle:
-                if line.strip():
-                    r = json.loads(line)
-                    out.append(Sample(r, r.get("label") == "poisoned", path.stem))
+    for path in sorted(CORPUS.glob("train_*.jsonl")):
+        for r in load(path.name, "all"):
+            tag = "hard:heldout" if r["split"] == "heldout" else "hard:tune"
+            if tag == "hard:tune" and _split_third(r):
+                tag = "hard:calibrate"
+            out.append(Sample(r, r.get("label") == "poisoned", tag))
+    # Only the batches by name: a new batch is scored first (--probe NAME), and
+    # probe files (probe_*.jsonl) are never opened unless named with --probe.
+    for stem in TRAINED_BATCHES:
+        out.extend(batch(stem))
     return out
 
 
+TRAINED_BATCHES = tuple(f"heldout_2026-12{s}" for s in ("", *"bcdefghij"))
+"""The batches trained on (and left out one at a time by --lobo). A batch added
+later is first scored once with ``--probe`` and its number recorded, then added."""
+
+
+def batch(stem: str) -> list[Sample]:
+    """The records of one batch file, tagged with its name."""
+    with (CORPUS / f"{stem}.jsonl").open(encoding="utf-8") as handle:
+        recs = [json.loads(line) for line in handle if line.strip()]
+    return [Sample(r, r.get("label") == "poisoned", stem) for r in recs]
+
+
 def _matrix(rows: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """COO rows, columns and values (counts / sqrt(n-grams)) of the given spans."""
-    r = np.concatenate([np.full(len(x), i) for i, x in enumerate(rows)])
-    c = np.concatenate(rows)
-    v = np.concatenate([np.full(len(x), 1.0 / np.sqrt(max(len(x), 1))) for x in rows])
-    return r, c, v
+    """COO rows, columns and values (counts / sqrt(n-grams)) of the given spans.
+
+    Repeated features of a row are merged into one entry with their count
+    (a third fewer entries to walk in each of the fit's iterations).
+    """
+    r = np.concatenate([np.full(len(x), i, dtype=np.int64) for i, x in enumerate(rows)])
+    keys, counts = np.unique((r << BITS) | np.concatenate(rows), return_counts=True)
+    factor = np.array([scale(len(x)) for x in rows])
+    r = keys >> BITS
+    return r, keys & ((1 << BITS) - 1), counts * factor[r]
+
+
+SHARES = {"poisoned": 0.5, "en": 0.15, "zh": 0.1, "api": 0.05, "look": 0.2}
+"""Share of the training weight per group of rows (each group's rows weigh alike).
+
+Half on poisoned rows; the benign half split between real tools in English,
+real tools in Chinese (2 % of them, or the model learns "Chinese → poisoned":
+half the poisoned tools are Chinese), API documentation (``train_*.jsonl``:
+the attacks' topic words used benignly) and the batches' benign look-alikes
+(written to resemble the attacks, in the batches' own templates).
+"""
+
+
+def group_of(sample: Sample) -> str:
+    """Which :data:`SHARES` group a sample's rows belong to."""
+    if sample.poisoned:
+        return "poisoned"
+    if sample.batch.startswith("heldout_"):
+        return "look"
+    if sample.batch.startswith("hard:"):
+        return "api"
+    return "zh" if _CJK.search(json.dumps(sample.rec["tool"], ensure_ascii=False)) else "en"
 
 
 def _fit(
-    rows: list[np.ndarray], labels: np.ndarray, cjk: np.ndarray, seed: int
+    rows: list[np.ndarray], labels: np.ndarray, groups: list[str], seed: int
 ) -> tuple[np.ndarray, float]:
-    """Logistic regression (L2) by full-batch Adam, balanced by class and benign language.
-
-    Half the weight on poisoned spans; the benign half split evenly between
-    Chinese and other text, or the model learns "Chinese → poisoned" (half the
-    poisoned tools are Chinese, 2 % of the benign ones).
-    """
+    """Logistic regression (L2) by full-batch Adam, each group weighted by its share."""
     rng = np.random.default_rng(seed)
     r, c, v = _matrix(rows)
     size = 1 << BITS
     w = rng.normal(0.0, 1e-4, size)
     b = 0.0
-    pos = labels.sum()
-    neg = len(labels) - pos
-    neg_zh = float(((labels == 0) & cjk).sum())
-    neg_en = neg - neg_zh
-    sw = np.where(
-        labels == 1,
-        0.5 / max(pos, 1),
-        np.where(cjk, 0.25 / max(neg_zh, 1), 0.25 / max(neg_en, 1)),
-    )
+    counts = {g: groups.count(g) for g in SHARES}
+    sw = np.array([SHARES[g] / max(counts[g], 1) for g in groups])
     m_w = np.zeros(size)
     v_w = np.zeros(size)
     m_b = v_b = 0.0
@@ -169,30 +204,30 @@ def _fit(
 
 
 def _span_scores(sample: Sample, w: np.ndarray, b: float) -> np.ndarray:
-    return np.array([w[x].sum() / np.sqrt(max(len(x), 1)) + b for x in sample.spans])
+    return np.array([w[x].sum() * scale(len(x)) + b for x in sample.spans])
+
+
+CALIBRATION = ("benign:calibrate", "hard:calibrate")
+"""Never trained on: the thresholds come from these tools' scores."""
 
 
 def train(samples: list[Sample], seed: int = SEED) -> Model:
-    """A model trained on ``samples`` and calibrated on the ``benign:calibrate`` ones."""
-    train_set = [s for s in samples if s.spans and s.batch != "benign:calibrate"]
+    """A model trained on ``samples`` and calibrated on the :data:`CALIBRATION` ones."""
+    train_set = [s for s in samples if s.spans and s.batch not in CALIBRATION]
     rows: list[np.ndarray] = []
     labels: list[int] = []
+    groups: list[str] = []
     for s in train_set:
+        group = group_of(s)
         if s.poisoned:
             rows.append(s.spans[s.whole])
             labels.append(1)
+            groups.append(group)
         else:
             rows.extend(s.spans)
             labels.extend([0] * len(s.spans))
-    cjk = [
-        _CJK.search(json.dumps(s.rec["tool"], ensure_ascii=False)) is not None for s in train_set
-    ]
-    flags = [
-        c
-        for s, c in zip(train_set, cjk, strict=True)
-        for _ in (s.spans[-1:] if s.poisoned else s.spans)
-    ]
-    w, b = _fit(rows, np.array(labels, dtype=float), np.array(flags, dtype=bool), seed)
+            groups.extend([group] * len(s.spans))
+    w, b = _fit(rows, np.array(labels, dtype=float), groups, seed)
     # Round two: the best scoring span of each poisoned tool is a positive too.
     for s in train_set:
         if s.poisoned and len(s.spans) > 1:
@@ -200,17 +235,31 @@ def train(samples: list[Sample], seed: int = SEED) -> Model:
             scores[s.whole] = -np.inf
             rows.append(s.spans[int(np.argmax(scores))])
             labels.append(1)
-            flags.append(False)
-    w, b = _fit(rows, np.array(labels, dtype=float), np.array(flags, dtype=bool), seed)
+            groups.append("poisoned")
+    w, b = _fit(rows, np.array(labels, dtype=float), groups, seed)
     w16 = w.astype(np.float16).astype(np.float64)
-    calib = [
-        _span_scores(s, w16, b)[s.whole]
-        for s in samples
-        if s.batch == "benign:calibrate" and s.spans
+    return Model(w16.astype(np.float32), float(b), BITS, *thresholds(samples, w16, b))
+
+
+def thresholds(samples: list[Sample], w: np.ndarray, b: float) -> tuple[float, float]:
+    """Warning and error thresholds from the calibration tools' scores.
+
+    Warning: WARNING_FP of the real benign calibration tools score higher.
+    Error: ERROR_FP of them, and no more than ERROR_FP_HARD of the hard
+    negatives' calibration third (API documentation full of the attacks'
+    topic words), whichever is higher.
+    """
+    real = [
+        _span_scores(s, w, b)[s.whole] for s in samples if s.batch == "benign:calibrate" and s.spans
     ]
-    warning = float(np.quantile(calib, 1 - WARNING_FP))
-    error = float(np.quantile(calib, 1 - ERROR_FP))
-    return Model(w16.astype(np.float32), float(b), BITS, warning, max(error, warning))
+    hard = [
+        _span_scores(s, w, b)[s.whole] for s in samples if s.batch == "hard:calibrate" and s.spans
+    ]
+    warning = float(np.quantile(real, 1 - WARNING_FP))
+    error = float(np.quantile(real, 1 - ERROR_FP))
+    if hard:
+        error = max(error, float(np.quantile(hard, 1 - ERROR_FP_HARD)))
+    return warning, max(error, warning)
 
 
 def tool_score(model: Model, sample: Sample) -> float:
@@ -301,8 +350,8 @@ def save(model: Model, path: Path = MODEL_PATH) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-BATCHES_HELD_BACK = ("probe_2026-12m",)
-"""Never trained on: the last probe, scored once with the shipped model."""
+HELD_OUT = ("poisoned:heldout", "benign:heldout", "hard:heldout")
+"""Never trained or calibrated on: the false-positive and recall numbers are reported here."""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -315,34 +364,27 @@ def main(argv: list[str] | None = None) -> int:
     if args.probe and not (args.lobo or args.write):
         return _first_sight(args.probe, not args.no_rules)
     samples = corpus()
-    usable = [s for s in samples if s.batch not in BATCHES_HELD_BACK]
-    trainable = [s for s in usable if s.batch not in ("poisoned:heldout", "benign:heldout")]
-    batches = sorted({s.batch for s in usable if s.batch.startswith(("heldout_", "probe_"))})
+    trainable = [s for s in samples if s.batch not in HELD_OUT]
+    batches = list(TRAINED_BATCHES)
     if args.lobo:
         pooled: list[tuple[Model, list[Sample]]] = []
-        for batch in batches:
-            model = train([s for s in trainable if s.batch != batch])
-            held = [s for s in usable if s.batch == batch]
+        for name in batches:
+            model = train([s for s in trainable if s.batch != name])
+            held = [s for s in samples if s.batch == name]
             pooled.append((model, held))
-            print("\n".join(table(f"LOBO {batch}", model, held, not args.no_rules)), flush=True)
+            print("\n".join(table(f"LOBO {name}", model, held, not args.no_rules)), flush=True)
         # Pooled: each sample scored by the model that did not see its batch.
         print("\n".join(_pooled_table(pooled, not args.no_rules)))
     final = train(trainable)
     print(f"thresholds: warning {final.warning:.3f}, error {final.error:.3f}")
-    main_held = [s for s in usable if s.batch in ("poisoned:heldout", "benign:heldout")]
-    print(
-        "\n".join(
-            table(
-                "final model: poisoned.jsonl / benign.jsonl heldout",
-                final,
-                main_held,
-                not args.no_rules,
-            )
-        )
-    )
+    for title, tags in (
+        ("final model: poisoned.jsonl / benign.jsonl heldout", HELD_OUT[:2]),
+        ("final model: train_*.jsonl heldout (API documentation)", HELD_OUT[2:]),
+    ):
+        held = [s for s in samples if s.batch in tags]
+        print("\n".join(table(title, final, held, not args.no_rules)))
     for name in args.probe:
-        held = [s for s in samples if s.batch == name]
-        print("\n".join(table(f"FIRST SIGHT {name}", final, held, not args.no_rules)))
+        print("\n".join(table(f"FIRST SIGHT {name}", final, batch(name), not args.no_rules)))
     if args.write:
         print(f"wrote {MODEL_PATH} sha256 {save(final)}")
     return 0

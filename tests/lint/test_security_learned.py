@@ -26,7 +26,7 @@ from studio.lint.rules.security import LEARNED_SWITCH
 from tests.lint.fixtures_rules import hits, params, tool
 
 CORPUS = Path(__file__).resolve().parents[1] / "data" / "security"
-MODEL_SHA256 = "30d5ced9900a767c152531b4a6d2eff068130c3a8cdc500a2c3a8c15f6a66b11"
+MODEL_SHA256 = "7e181acda39fefaad17302422c2c2b1c8f469f4a469634cdb0ac1ad4318e4244"
 """What ``python benchmarks/train_security_model.py --write`` printed for the shipped model."""
 
 
@@ -82,7 +82,17 @@ def test_the_model_spares_held_out_benign_tools() -> None:
     assert m is not None
     benign = _records("benign.jsonl")
     flagged = [r["id"] for r in benign if _score(to_tool(r["tool"])) >= m.warning]
-    assert len(flagged) / len(benign) <= 0.01, flagged[:10]
+    assert len(flagged) / len(benign) <= 0.006, flagged[:10]
+
+
+def test_the_model_spares_held_out_api_documentation() -> None:
+    """Okta and Twilio operations use admin, keys, tokens, "never" benignly (train_openapi)."""
+    m = security_learned.model()
+    assert m is not None
+    docs = _records("train_openapi.jsonl")
+    flagged = [r["id"] for r in docs if _score(to_tool(r["tool"])) >= m.warning]
+    assert len(docs) > 200
+    assert len(flagged) / len(docs) <= 0.01, flagged[:10]
 
 
 @pytest.mark.parametrize(
@@ -137,3 +147,33 @@ def test_severity_follows_the_thresholds() -> None:
     worst = max((_score(to_tool(r["tool"])), r["id"]) for r in _records("poisoned.jsonl"))
     assert worst[0] >= m.error, worst
     assert Severity.ERROR.rank > Severity.WARNING.rank
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "travel-reimbursement.json",
+        pytest.param(
+            "order-service.json",
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="'Deletes the user account and all its orders. Cannot be undone.' "
+                "scores as an error: one reason the detector stays opt-in (corpus README)",
+            ),
+        ),
+    ],
+)
+def test_the_shipped_examples_get_no_learned_finding(name: str) -> None:
+    """The examples were never trained on; a finding here would greet every new user.
+
+    Condition (1) of turning the detector on by default (issue #11, part 3).
+    """
+    from importlib.resources import files
+
+    from studio.contract import parse_registry
+    from studio.lint.engine import lint_registry
+
+    text = (files("resources") / "examples" / name).read_text(encoding="utf-8")
+    report = lint_registry(parse_registry(json.loads(text)))
+    learned = [f for f in report.findings if f.rule_id == "security-suspicious-text"]
+    assert not learned, [(f.tool, f.message) for f in learned]

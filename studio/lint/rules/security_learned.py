@@ -1,23 +1,23 @@
-"""Learned second opinion on tool poisoning: a linear model over hashed character n-grams.
+"""Learned second opinion on tool poisoning: a linear model over hashed character n-grams and words.
 
 Why: the phrase and grammar rules (:mod:`security`, :mod:`security_grammar`)
 find what they were written for, but on fresh wording they found about half
 of the poisoned tools at first sight (README of ``tests/data/security``). A
 linear classifier over character 1–4-grams of the *normalised* text (no word
 segmentation, so Chinese, English and mixed text work alike) generalises to
-phrasings neither the rules nor their authors have seen; the two detectors are
-combined by the lint run (either one fires → a finding).
+phrasings neither the rules nor their authors have seen; Latin word unigrams
+and bigrams beside them tell "ignore case" from "ignore previous", which
+character 4-grams cannot. The two detectors are combined by the lint run
+(either one fires → a finding).
 
 The model is a plain weight vector (``resources/lint/security_model.npz``,
 written by ``benchmarks/train_security_model.py``): scoring a text is a dot
-product between the weights and the counts of its hashed n-grams, divided by
-the square root of the n-gram count. Hashing is a multiplicative hash of the
-code points computed with numpy for every n-gram of a tool at once, so no
-scikit-learn is imported at lint time and a tool costs a handful of array
-operations. Every slot of the tool (description, usage, each parameter
-description, enum value, default …), every sentence of a slot and the tool's
-whole text are scored from one pass of cumulative sums; the best scoring unit
-decides and is quoted.
+product between the weights and the counts of its hashed features, scaled by
+:func:`scale` of their count. Hashing is a multiplicative hash of the code
+points (words: a polynomial hash from one prefix sum) computed with numpy for
+every feature of a batch of tools at once, so no scikit-learn is imported at
+lint time and a registry costs a handful of array operations. The tool's
+whole text decides; its best scoring sentence is what the message quotes.
 """
 
 from __future__ import annotations
@@ -61,6 +61,92 @@ def hashed(codes: np.ndarray, bits: int) -> list[np.ndarray]:
                 h = h[:-1] * _STEP + codes[n - 1 :] + np.uint32(n)
             out.append((h * _MULT) >> shift)
     return out
+
+
+_IS_WORD = np.zeros(0x10000, dtype=bool)
+_IS_WORD[[ord(c) for c in "abcdefghijklmnopqrstuvwxyz0123456789_"]] = True
+_IS_WORD[0xC0:0x250] = True  # accented Latin letters
+_IS_WORD[[0xD7, 0xF7]] = False  # × ÷
+_P = np.uint32(0x01000193)
+_P_INV = np.uint32(pow(0x01000193, -1, 1 << 32))
+_UNIGRAM_SALT = np.uint32(0x5BD1E995)
+_BIGRAM_SALT = np.uint32(0x27D4EB2F)
+
+
+_POWERS: list[np.ndarray] = []
+
+
+def _powers(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """``P**k`` and ``P**-k`` for k = 0 … n (at least), uint32; kept and grown by doubling."""
+    if not _POWERS or len(_POWERS[0]) <= n:
+        size = max(1 << 16, 1 << n.bit_length())
+        with np.errstate(over="ignore"):
+            out = []
+            for base in (_P, _P_INV):
+                seq = np.full(size + 1, base, dtype=np.uint32)
+                seq[0] = 1
+                out.append(np.multiply.accumulate(seq, dtype=np.uint32))
+        _POWERS[:] = out
+    return _POWERS[0], _POWERS[1]
+
+
+def words(codes: np.ndarray, bits: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Starts, ends and feature indices of the Latin word unigrams and bigrams of ``codes``.
+
+    Why: character 4-grams cannot tell "ignore case" from "ignore previous"
+    (the deciding word is five characters away); word pairs can. A word is a
+    run of Latin letters, digits and ``_``; Chinese needs no words here (its
+    character n-grams already are words). Bigrams join consecutive words of
+    one line. Word hashes are position independent polynomial hashes computed
+    for every word at once from one prefix sum (uint32 arithmetic wraps on
+    purpose): ``h(s, e) = P**e * (S[e] - S[s])`` with ``S[k] = Σ_{j<k} c_j P**-(j+1)``.
+    """
+    n = len(codes)
+    empty = np.zeros(0, dtype=np.int64)
+    if n == 0:
+        return empty, empty, np.zeros(0, dtype=np.uint32)
+    isw = _IS_WORD[np.minimum(codes, 0xFFFF)]
+    edge = np.diff(np.concatenate(([False], isw, [False])).astype(np.int8))
+    ws = np.flatnonzero(edge == 1)
+    we = np.flatnonzero(edge == -1)
+    if len(ws) == 0:
+        return empty, empty, np.zeros(0, dtype=np.uint32)
+    shift = np.uint32(32 - bits)
+    pw, inv = _powers(n)
+    with np.errstate(over="ignore"):
+        pre = np.concatenate(([np.uint32(0)], np.cumsum(codes * inv[1 : n + 1], dtype=np.uint32)))
+        h = pw[we] * (pre[we] - pre[ws])
+        uni = ((h ^ _UNIGRAM_SALT) * _MULT) >> shift
+        breaks = np.flatnonzero(codes == _SEPARATOR)
+        same_line = np.searchsorted(breaks, ws[1:]) == np.searchsorted(breaks, we[:-1])
+        bi = ((h[:-1] * _STEP + h[1:] + _BIGRAM_SALT) * _MULT) >> shift
+    return (
+        np.concatenate((ws, ws[:-1][same_line])),
+        np.concatenate((we, we[1:][same_line])),
+        np.concatenate((uni, bi[same_line])),
+    )
+
+
+SHRINK = 0.0
+"""Added to a text's feature count before the square root that scales its score.
+
+A pseudo-count would pull short texts (few features, scores that swing on a
+word: "Deletes the user account and all its orders.") towards the bias.
+Measured at 200 (README of ``tests/data/security``): fewer look-alikes
+reported but as much recall lost, no better trade-off; kept at 0, the hook
+kept so training and lint time scale alike.
+"""
+
+
+def scale(count: np.ndarray | int) -> np.ndarray | float:
+    """What the weights' sum of a text with ``count`` features is multiplied by."""
+    return 1.0 / np.sqrt(np.maximum(count, 1) + SHRINK)
+
+
+def features(text: str, bits: int) -> np.ndarray:
+    """Every feature index of ``text``: its character 1–4-grams, then its word uni- and bigrams."""
+    codes = codes_of(text)
+    return np.concatenate((*hashed(codes, bits), words(codes, bits)[2]))
 
 
 def prepare(joined: str, skip_first: bool = False) -> str:
@@ -151,18 +237,10 @@ class Model:
     warning: float
     error: float
 
-    def score_texts(self, texts: Sequence[str]) -> list[np.ndarray]:
-        """Per text (see :func:`prepare`): the score (a logit) of each of its :func:`spans`."""
-        out = []
-        for value in texts:
-            s, e = spans(value)
-            if not s:
-                out.append(np.zeros(0))
-                continue
-            values = [self.weights[ix] for ix in hashed(codes_of(value), self.bits)]
-            total, count = span_sums(values, np.array(s), np.array(e))
-            out.append(total / np.sqrt(np.maximum(count, 1.0)) + self.bias)
-        return out
+    def score(self, text: str) -> float:
+        """The score (a logit) of one text, every n-gram and word of it counted."""
+        ix = features(text, self.bits)
+        return float(self.weights[ix].sum() * scale(len(ix))) + self.bias
 
     def best_scores(self, texts: Sequence[str]) -> np.ndarray:
         """Per text: the score of the whole text (``-inf`` when shorter than MIN_CHARS).
@@ -182,7 +260,13 @@ class Model:
         values = [self.weights[ix] for ix in hashed(codes, self.bits)]
         st = firsts[long_enough]
         total, count = span_sums(values, st, st + lengths[long_enough])
-        best[long_enough] = total / np.sqrt(np.maximum(count, 1.0)) + self.bias
+        # Words never cross the line break between two texts: each belongs to one text.
+        starts, _, ix = words(codes, self.bits)
+        owner = np.searchsorted(firsts, starts, side="right") - 1
+        size = len(texts)
+        total += np.bincount(owner, self.weights[ix], minlength=size)[long_enough]
+        count += np.bincount(owner, minlength=size)[long_enough]
+        best[long_enough] = total * scale(count) + self.bias
         return best
 
     def top_ngrams(self, span: str, k: int = 3) -> list[str]:
@@ -197,6 +281,12 @@ class Model:
                 gram = span[i : i + n]
                 if w[i] > 0 and gram.strip() and gram not in best:
                     best[gram] = float(w[i])
+        starts, ends, ix = words(codes, self.bits)
+        w = self.weights[ix]
+        for i in np.argsort(-w)[: 4 * k]:
+            gram = span[starts[i] : ends[i]]
+            if w[i] > 0 and best.get(gram, -np.inf) < w[i]:
+                best[gram] = float(w[i])
         chosen: list[str] = []
         for gram, _ in sorted(best.items(), key=lambda kv: -kv[1]):
             gram = gram.strip()
@@ -263,7 +353,7 @@ def suspicions(texts: Sequence[str], m: Model | None = None) -> list[Suspicion |
 def _best(value: str, whole: float, m: Model) -> Suspicion:
     """What the message quotes: the best scoring sentence of a flagged text."""
     starts, ends = spans(value)
-    scores = m.score_texts([value])[0]
+    scores = [m.score(value[a:b]) for a, b in zip(starts, ends, strict=True)]
     parts = [i for i in range(len(starts)) if ends[i] - starts[i] < len(value)]
     pick = max(parts, key=lambda i: scores[i]) if parts else len(starts) - 1
     clause = value[starts[pick] : ends[pick]].replace("\n", " / ")
