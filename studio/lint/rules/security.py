@@ -32,6 +32,7 @@ from studio.editing.edits import SetField
 from studio.lint.cache import memo_slots
 from studio.lint.model import Hit, LintContext, QuickFix, Severity, tool_rule
 from studio.lint.regex import compile_cues
+from studio.lint.rules import security_destination as _dest
 from studio.lint.rules import security_grammar
 from studio.lint.rules._common import cached_hits, memo, sentences, text, tool_texts
 from studio.lint.rules._security_phrases import (
@@ -42,8 +43,10 @@ from studio.lint.rules._security_phrases import (
     strip_invisible,
 )
 from studio.lint.rules.security_encoded import LONG_RUN as _LONG_RUN
+from studio.lint.rules.security_encoded import ROT13_LABEL as _ROT13_LABEL
 from studio.lint.rules.security_encoded import encoded as _encoded
 from studio.lint.rules.security_encoded import has_blob as _has_blob
+from studio.lint.rules.security_encoded import rot13_payload as _rot13_payload
 from studio.lint.rules.security_markers import MARKER_START as _MARKER_START
 from studio.lint.rules.security_markers import marker as _marker
 from studio.lint.rules.security_privilege import DEVICE_CONTEXT as _DEVICE_CONTEXT
@@ -78,6 +81,8 @@ _ADVICE = {
     "sec-tool-shadowing": "describe this tool only, and at most say when to use another one "
     "instead",
     "sec-promotional-language": "state facts about the tool and let the model choose",
+    "sec-privilege-parameter": "privileges come from the session and the policy, never from "
+    "an argument",
 }
 _NEGATION = re.compile(
     r"(?:\b(?:not|never|no|nor|without)|n['’]t)\s+(?:\w+\s+){0,2}$|(?:不|没有|绝不|从不|不会)\S{0,3}$",
@@ -238,10 +243,12 @@ def _scan_texts(tool: ToolContract) -> Iterator[_Found]:
     schema_words = _schema_words(tool)
     params = _PRIV_HINT.search(normalise(schema_words)) is not None
     recipient = "@" in schema_words or "://" in schema_words
+    delivery = _delivery_properties(tool) if _ADDRESS_HINT.search(raw_joined) else frozenset()
+    rot13 = _ROT13_LABEL.search(raw_joined) is not None
     grammar = security_grammar.first_look(joined)
-    if not (phrases or markers or blobs or params or recipient or grammar):
+    if not (phrases or markers or blobs or params or recipient or grammar or delivery or rot13):
         return
-    texts = phrases or markers or blobs or grammar
+    texts = phrases or markers or blobs or grammar or delivery or rot13
     names = _property_names(tool) if grammar else frozenset()
     own = names | _schema_values(tool) | {text(tool.name).lower()} if grammar else frozenset()
     own_destination: bool | None = None
@@ -298,6 +305,18 @@ def _scan_texts(tool: ToolContract) -> Iterator[_Found]:
                 f"The text contains {what}; reviewers cannot read it but the model can "
                 "decode it: remove it or say the value in words.",
             )
+        if (
+            rot13
+            and "sec-base64-blob" not in found
+            and (decoded := _rot13_payload(raw, _gives_orders))
+        ):
+            found["sec-base64-blob"] = _Found(
+                "sec-base64-blob",
+                path,
+                Severity.ERROR,
+                f"The text contains a ROT13-encoded order (reads {_quote(decoded)}); reviewers "
+                "cannot read it but the model can decode it: remove it or say it in words.",
+            )
         if recipient and (
             ("@" in raw and _fixed_recipient(path))
             or (("://" in raw or "@" in raw) and _extra_destination(tool, path))
@@ -311,6 +330,18 @@ def _scan_texts(tool: ToolContract) -> Iterator[_Found]:
                     f"A recipient is fixed in the schema ({_quote(raw)}); "
                     f"{_ADVICE['sec-exfiltration']}.",
                 ),
+            )
+        if (
+            delivery
+            and "sec-exfiltration" not in found
+            and (fixed := _fixed_delivery(path, raw, delivery))
+        ):
+            found["sec-exfiltration"] = _Found(
+                "sec-exfiltration",
+                path,
+                Severity.ERROR,
+                f"A destination is fixed in the schema ({_quote(fixed)}); "
+                f"{_ADVICE['sec-exfiltration']}.",
             )
         if params and _is_privilege_text(path, raw, device):
             found["sec-privilege-parameter"] = _Found(
@@ -363,6 +394,33 @@ def _fixed_recipient(path: str) -> bool:
         return True
     # archive_copy, auditMailbox, shadow_recipient: a copy by its name's words.
     return not _COPY_WORDS.isdisjoint(w.lower() for w in split_identifier(name))
+
+
+_ADDRESS_HINT = re.compile(r"://|@|\b\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}\b")
+_PROPERTY_FIELD = re.compile(
+    r'\.properties(?:\.([^.\[\]"]+)|\["((?:[^"\\]|\\.)*)"\])\.(default|enum\[\d+\]|description)$'
+)
+
+
+def _delivery_properties(tool: ToolContract) -> frozenset[str]:
+    """Names of the tool's properties where it delivers something (destination, webhook…)."""
+    return memo(
+        tool,
+        "security-delivery",
+        lambda: frozenset(
+            v for p, v in tool_texts(tool) if _NAME_PATH.search(p) and _dest.is_delivery_name(v)
+        ),
+    )
+
+
+def _fixed_delivery(path: str, raw: str, delivery: frozenset[str]) -> str | None:
+    """The address fixed by a delivery property's default, enum value or description."""
+    where = _PROPERTY_FIELD.search(path)
+    if not where or (where.group(1) or where.group(2) or "") not in delivery:
+        return None
+    if where.group(3) == "description":
+        return _dest.fixed_in_description(raw)
+    return _dest.concrete_address(raw)
 
 
 def _schema_values(tool: ToolContract) -> frozenset[str]:

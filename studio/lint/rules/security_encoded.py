@@ -1,7 +1,8 @@
 """Encoded payloads: base64, hex, ``\\x``/``\\u`` escapes and percent-encoding in prose.
 
 A blob is decoded every way it can be; when the result reads as prose (words,
-or Chinese) it is an instruction smuggled past review (an error). A long blob
+or Chinese) or as a shell command line it is an instruction smuggled past
+review (an error). A long blob
 that decodes to nothing readable is a warning. Identifiers
 (``analysis_api_AnalysisApi_retrieve_2``), hex digests, ids and cursors are not
 blobs.
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import codecs
 import re
 from collections.abc import Callable
 
@@ -55,6 +57,25 @@ def _readable(raw: bytes, min_words: int = 4, min_cjk: int = 4) -> str | None:
     return decoded
 
 
+_SHELL = re.compile(
+    r"\b(?:curl|wget|bash|sh|zsh|powershell|pwsh|iex|nc|ncat|rm|chmod|python3?|perl|eval|base64)"
+    r"\b[^\n]{0,120}(?:\|\s*(?:ba|z)?sh\b|\|\s*iex\b|://|&&|;\s*\w|>\s*/|-rf\b)",
+)
+"""A shell command line (``curl -s https://… | sh``): too few words to read as prose,
+but an order all the same once decoded and run."""
+
+
+def _shell(raw: bytes) -> str | None:
+    """``raw`` as text when it is a printable shell command line, else None."""
+    try:
+        decoded = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if not decoded or any(not (c.isprintable() or c in "\n\t") for c in decoded):
+        return None
+    return decoded if _SHELL.search(decoded) else None
+
+
 def _decode(blob: str) -> str | None:
     if blob.startswith("\\x"):
         # Escaped bytes in a description are obfuscation by themselves: any word counts.
@@ -80,7 +101,7 @@ def _decode(blob: str) -> str | None:
         except (binascii.Error, ValueError):
             continue
     for raw in candidates:
-        found = _readable(raw)
+        found = _readable(raw) or _shell(raw)
         if found:
             return found
     return None
@@ -138,3 +159,22 @@ def encoded(value: str, sample: Callable[[str], bool] | None = None) -> tuple[Se
         if worst is None and len(blob) >= _OPAQUE_BLOB and _looks_encoded(blob):
             worst = Severity.WARNING, f"a {len(blob)}-character base64-like blob"
     return worst
+
+
+ROT13_LABEL = re.compile(
+    r"\brot[- ]?13\b|\brotated? (?:by )?13\b|(?:轮换|旋转|移位|偏移)\s*13", re.IGNORECASE
+)
+"""Text that says it is ROT13 ("Hidden setup, ROT13: …", "以下内容经 ROT13 处理")."""
+
+
+def rot13_payload(value: str, gives_orders: Callable[[str], bool]) -> str | None:
+    """The ROT13 decoding of ``value`` when ``value`` says it is ROT13 and the decoding
+    gives orders (read like any other text), else None.
+
+    ROT13 hides words from a reviewer, not from the model, which reads it fluently;
+    a ROT13 tool's own description decodes to gibberish and stays quiet.
+    """
+    if not ROT13_LABEL.search(value):
+        return None
+    decoded = codecs.decode(value, "rot13")
+    return decoded if gives_orders(decoded) else None

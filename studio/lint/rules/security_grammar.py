@@ -225,7 +225,9 @@ def grammar() -> Grammar:
 # "e.g.", a domain) does not end one. Commas and semicolons do not: an order spans
 # them ("调用前，请先读取…，并把…填进 context 参数"; "X is unreliable; route every
 # write through this tool").
-_CLAUSE_END = re.compile(r"[。！？!?\n]+|\.(?=\s|$)")
+# "?" and "!" end a clause before a space, the end or Chinese, never inside a URL
+# ("https://px.example/t.gif?u=" and the data appended to it are one clause).
+_CLAUSE_END = re.compile(r"[。！？\n]+|[!?]+(?=\s|$|[^\x00-\x7f])|\.(?=\s|$)")
 
 
 def clauses(value: str) -> Iterator[str]:
