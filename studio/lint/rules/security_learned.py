@@ -270,15 +270,25 @@ class Model:
         return best
 
     def top_ngrams(self, span: str, k: int = 3) -> list[str]:
-        """The ``k`` longest n-grams of ``span`` that push its score up the most (distinct)."""
+        """The ``k`` n-grams or words of ``span`` that push its score up the most (distinct).
+
+        A character 4-gram cut out of a Latin word is shown as that whole word
+        ("tes" of "deletes" reads as nothing); Chinese 4-grams are shown as they are.
+        """
         codes = codes_of(span)
+        inside = np.append(_IS_WORD[np.minimum(codes, 0xFFFF)], False)
         best: dict[str, float] = {}
         for n, ix in enumerate(hashed(codes, self.bits), start=1):
             if n < MAX_N:
                 continue
             w = self.weights[ix]
             for i in np.argsort(-w)[: 4 * k]:
-                gram = span[i : i + n]
+                a, b = int(i), int(i) + n
+                while a > 0 and inside[a - 1] and inside[a]:
+                    a -= 1
+                while b < len(span) and inside[b] and inside[b - 1]:
+                    b += 1
+                gram = span[a:b]
                 if w[i] > 0 and gram.strip() and gram not in best:
                     best[gram] = float(w[i])
         starts, ends, ix = words(codes, self.bits)
