@@ -300,45 +300,92 @@ class SimilarityIndex:
         self._idf_memo.clear()
 
     def _rebuild_pairs(self) -> None:
+        """Every watched pair, from scratch (prefix filtering with two cheap bounds).
+
+        Tokens are ordered rarest first, the same order for every tool, so the
+        rarest token two tools share, ``t*``, comes first in both. A pair whose
+        ``t*`` lies outside one tool's prefix shares only tokens of that tool's
+        tail, and a tail is cut where it can no longer reach the watch score:
+        its norm, and its weights times each token's largest weight in any
+        tool, both bound what it adds to a cosine. So every watched pair
+        shares ``t*`` in both prefixes, and ``t*`` is its rarest shared token:
+        the pair is a candidate exactly when ``t*`` is under the candidate
+        limit, whichever valid prefixes are used (the tighter, the fewer
+        candidates). Before the exact score, the norms of both tools from
+        ``t*`` on bound the cosine (every shared token comes at or after it);
+        a candidate under that bound is dropped without being scored.
+        """
         self._near.clear()
         self._near_by_tool.clear()
         self._reset_weights()
         vector = self._vector
         max_df = self._max_df()
         postings = self._postings
-        index: dict[str, list[str]] = {}
         watch = self.watch
+        # Bounds carry a margin so rounding can never drop a pair the exact score keeps.
+        limit = watch - 1e-9
         df = {tok: len(posting) for tok, posting in postings.items()}
+        vectors = {name: vector(name) for name in self._tf}
+        top: dict[str, float] = {}
+        top_get = top.get
+        for vec in vectors.values():
+            for tok, x in vec.items():
+                if x > top_get(tok, 0.0):
+                    top[tok] = x
+        # Per prefix token under the limit: the earlier tools holding it in
+        # their prefix, with their norm from that token on.
+        index: dict[str, list[tuple[str, float]]] = {}
         set_pair = self._set_pair
         # Each vector's keys view and __getitem__, bound once.
         parts: dict[str, tuple[KeysView[str], Callable[[str], float]]] = {}
-        for name in self._tf:
-            vec = vector(name)
+        sqrt = math.sqrt
+        for name, vec in vectors.items():
             keys = vec.keys()
             vget = vec.__getitem__
             parts[name] = (keys, vget)
-            buckets: list[list[str]] = []
-            for tok in self._prefix(vec, df):
+            order = sorted(vec)
+            order.sort(key=df.__getitem__)
+            # From the end: the tail's squared norm and its bound through the
+            # tokens' largest weights; the prefix ends where either stops
+            # being below the limit (the tail beyond it cannot reach it).
+            size = len(order)
+            norms = [0.0] * size
+            tail_sq = 0.0
+            tail_top = 0.0
+            end = 0
+            for i in range(size - 1, -1, -1):
+                tok = order[i]
+                x = vget(tok)
+                tail_sq += x * x
+                tail_top += x * top[tok]
+                norms[i] = tail_sq
+                if end == 0 and min(sqrt(tail_sq), tail_top) >= limit:
+                    end = i + 1
+            seen: set[str] = set()
+            for i in range(end):
+                tok = order[i]
                 if df[tok] > max_df:
                     continue
+                mine = sqrt(norms[i])
                 bucket = index.get(tok)
                 if bucket is None:
-                    index[tok] = [name]
-                else:
-                    buckets.append(bucket)
-            if not buckets:
-                continue
-            # Every earlier tool sharing a prefix token, each scored once.
-            others = set().union(*buckets)
-            for bucket in buckets:
-                bucket.append(name)
-            for other in others:
-                # ``self._dot(vec, vector(other))`` inlined (earlier tools have their vector).
-                ukeys, uget = parts[other]
-                shared = keys & ukeys
-                score = sum(map(mul, map(vget, shared), map(uget, shared)))
-                if score >= watch:
-                    set_pair((name, other) if name < other else (other, name), score)
+                    index[tok] = [(name, mine)]
+                    continue
+                for other, theirs in bucket:
+                    if other in seen:
+                        continue
+                    # The first bucket holding ``other`` is the pair's rarest
+                    # shared prefix token: no shared token comes before it.
+                    seen.add(other)
+                    if mine * theirs < limit:
+                        continue
+                    # ``self._dot(vec, vector(other))`` inlined.
+                    ukeys, uget = parts[other]
+                    shared = keys & ukeys
+                    score = sum(map(mul, map(vget, shared), map(uget, shared)))
+                    if score >= watch:
+                        set_pair((name, other) if name < other else (other, name), score)
+                bucket.append((name, mine))
 
     def update(
         self, old_name: str | None, name: str | None, terms: Counter[str] | None

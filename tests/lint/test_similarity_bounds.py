@@ -1,0 +1,70 @@
+"""The full build's bounds (tighter prefixes, the norm bound from the rarest shared token).
+
+They only skip work: every pair the build keeps must be exactly the pairs a
+brute force over all pairs finds — cosine at least the watch score, and a
+rarest shared token held by no more tools than the candidate limit.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from itertools import combinations
+
+import pytest
+
+from studio.lint.similarity import SimilarityIndex
+
+VOCABULARY = [f"w{i}" for i in range(400)]
+# Zipf-like weights: a few words in most tools (over the candidate limit), a long rare tail.
+WEIGHTS = [1.0 / (i + 1) ** 0.9 for i in range(len(VOCABULARY))]
+
+
+def _docs(rng: random.Random, count: int) -> list[tuple[str, Counter[str]]]:
+    """Random tools, a third of them copies of an earlier one edited a little or a lot."""
+    docs: list[tuple[str, Counter[str]]] = []
+    for i in range(count):
+        if docs and rng.random() < 0.35:
+            terms = Counter(rng.choice(docs)[1])
+            for word in rng.sample(sorted(terms), rng.randint(0, len(terms) // 2)):
+                del terms[word]
+            for _ in range(rng.randint(1, 12)):
+                terms[rng.choices(VOCABULARY, WEIGHTS)[0]] += 1
+        else:
+            terms = Counter(rng.choices(VOCABULARY, WEIGHTS, k=rng.randint(3, 30)))
+        docs.append((f"t{i:03d}", terms))
+    return docs
+
+
+def _brute_force(index: SimilarityIndex) -> dict[frozenset[str], float]:
+    max_df = index._max_df()
+    out = {}
+    for a, b in combinations(sorted(index._tf), 2):
+        shared = index.shared_words(a, b)
+        if not shared or min(shared)[0] > max_df:
+            continue
+        score = index.score(a, b)
+        if score >= index.watch:
+            out[frozenset((a, b))] = score
+    return out
+
+
+@pytest.mark.parametrize(("seed", "count", "share"), [(3, 150, 0.2), (5, 260, 0.1), (9, 90, 1.0)])
+def test_build_keeps_exactly_the_brute_force_pairs(seed: int, count: int, share: float) -> None:
+    index = SimilarityIndex(0.6, max_df_share=share)
+    index.build(_docs(random.Random(seed), count))
+    got = {frozenset((a, b)): s for a, b, s in index.similar(index.watch)}
+    want = _brute_force(index)
+    assert got.keys() == want.keys()
+    assert all(abs(got[k] - want[k]) < 1e-12 for k in got)
+    # Common words exist, and pairs were found: the cases exercise the limit and the bounds.
+    assert any(index.df(t) > index._max_df() for t in index._postings)
+    assert len(got) >= 5
+
+
+def test_build_handles_empty_and_single_tools() -> None:
+    index = SimilarityIndex(0.6)
+    index.build([])
+    assert index.similar() == []
+    index.build([("only", Counter({"x": 1})), ("empty", Counter())])
+    assert index.similar() == []
