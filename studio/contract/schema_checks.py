@@ -58,17 +58,37 @@ def check_parameters(schema: Any, path: str) -> list[Problem]:
     if schema.get("type") != "object":
         problems.append(Problem(join_path(path, "type"), "the root of parameters must be 'object'"))
     problems.extend(_walk_objects(schema, path))
-    problems.extend(
-        Problem(
-            join_path(f.json_path, "x-injected"),
-            "an injected property must be reached through properties, items, anyOf, oneOf "
-            "or allOf (not $defs, patternProperties, additionalProperties …): the runtime "
-            "could not fill it",
+    if _has_key(schema, "x-injected"):  # most schemas inject nothing: no second walk with paths
+        problems.extend(
+            Problem(
+                join_path(f.json_path, "x-injected"),
+                "an injected property must be reached through properties, items, anyOf, oneOf "
+                "or allOf (not $defs, patternProperties, additionalProperties …): the runtime "
+                "could not fill it",
+            )
+            for f in injected_fields(schema, path)
+            if not f.reachable
         )
-        for f in injected_fields(schema, path)
-        if not f.reachable
-    )
     return problems
+
+
+def _has_key(schema: dict[str, Any], key: str) -> bool:
+    """Whether any object in ``schema`` (through objects and arrays of objects) has ``key``.
+
+    It reaches every node :func:`~studio.contract.model.injected_fields` walks
+    (and more), with no JSON paths to build: a cheap "nothing to find" before it.
+    """
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if key in node:
+            return True
+        for value in node.values():
+            if isinstance(value, dict):
+                stack.append(value)
+            elif isinstance(value, list):
+                stack.extend([x for x in value if isinstance(x, dict)])
+    return False
 
 
 def check_output_schema(schema: Any, path: str) -> list[Problem]:
@@ -133,34 +153,57 @@ def _type_hint(bad: Any) -> str:
     return hints.get(str(bad).lower(), "") if isinstance(bad, str) else ""
 
 
-def _walk_objects(schema: dict[str, Any], path: str) -> Iterator[Problem]:
+_BRANCHES = ("anyOf", "oneOf", "allOf")
+
+
+def _walk_objects(schema: dict[str, Any], path: str) -> list[Problem]:
     """Check ``required`` and the ``x-`` extensions on every nested object schema."""
+    problems: list[Problem] = []
+    _walk_object(schema, path, (), problems)
+    return problems
+
+
+def _walk_object(
+    schema: dict[str, Any], path: str, segments: tuple[str | int, ...], out: list[Problem]
+) -> None:
+    """:func:`_walk_objects` below ``path`` + ``segments``, in document order.
+
+    The JSON path of a node is joined only when a problem is found there: most
+    schemas have none, and joining (a regex per key) was most of the walk.
+    """
     props = schema.get("properties")
     if isinstance(props, dict):
         required = schema.get("required")
         if isinstance(required, list):
             for i, name in enumerate(required):
                 if isinstance(name, str) and name not in props:
-                    yield Problem(
-                        join_path(path, "required", i),
-                        f"'{name}' is required but not defined in properties",
+                    out.append(
+                        Problem(
+                            join_path(path, *segments, "required", i),
+                            f"'{name}' is required but not defined in properties",
+                        )
                     )
         seen_aliases: dict[str, str] = {}
         for name, prop in props.items():
-            prop_path = join_path(path, "properties", name)
             if not isinstance(prop, dict):
                 continue
-            yield from _check_extensions(name, prop, prop_path, props, seen_aliases)
-            yield from _walk_objects(prop, prop_path)
+            prop_segments = (*segments, "properties", name)
+            if "x-aliases" in prop or "x-enum-aliases" in prop or "x-injected" in prop:
+                out.extend(
+                    _check_extensions(
+                        name, prop, join_path(path, *prop_segments), props, seen_aliases
+                    )
+                )
+            _walk_object(prop, path, prop_segments, out)
     items = schema.get("items")
     if isinstance(items, dict):
-        yield from _walk_objects(items, join_path(path, "items"))
-    for key in ("anyOf", "oneOf", "allOf"):
+        _walk_object(items, path, (*segments, "items"), out)
+    for key in _BRANCHES:
         branches = schema.get(key)
         if isinstance(branches, list):
             for i, branch in enumerate(branches):
                 if isinstance(branch, dict):
-                    yield from _walk_objects(branch, join_path(path, key, i))
+                    _walk_object(branch, path, (*segments, key, i), out)
 
 
 def _check_extensions(
