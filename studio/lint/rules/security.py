@@ -27,6 +27,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+import re2  # type: ignore[import-untyped]
+
 from studio.contract.model import ToolContract
 from studio.editing.edits import SetField
 from studio.lint.cache import memo_slots
@@ -49,6 +51,7 @@ from studio.lint.rules.security_encoded import has_blob as _has_blob
 from studio.lint.rules.security_encoded import rot13_payload as _rot13_payload
 from studio.lint.rules.security_markers import MARKER_START as _MARKER_START
 from studio.lint.rules.security_markers import marker as _marker
+from studio.lint.rules.security_param_names import gathering_name as _gathering_name
 from studio.lint.rules.security_privilege import DEVICE_CONTEXT as _DEVICE_CONTEXT
 from studio.lint.rules.security_privilege import NAME_PATH as _NAME_PATH
 from studio.lint.rules.security_privilege import PRIV_HINT as _PRIV_HINT
@@ -243,12 +246,22 @@ def _scan_texts(tool: ToolContract) -> Iterator[_Found]:
     schema_words = _schema_words(tool)
     params = _PRIV_HINT.search(normalise(schema_words)) is not None
     recipient = "@" in schema_words or "://" in schema_words
-    delivery = _delivery_properties(tool) if _ADDRESS_HINT.search(raw_joined) else frozenset()
-    rot13 = _ROT13_LABEL.search(raw_joined) is not None
+    delivery = (
+        _delivery_properties(tool)
+        if _DELIVERY_HINT.search(schema_words) and _has_address(raw_joined)
+        else frozenset()
+    )
+    rot13 = "13" in raw_joined and _ROT13_LABEL.search(raw_joined) is not None
+    gathering = (
+        _SECRET_HINT.search(schema_words) is not None
+        and _GATHER_HINT.search(schema_words) is not None
+        and any(_gathering_name(n) for n in _property_names_raw(tool))
+    )
     grammar = security_grammar.first_look(joined)
-    if not (phrases or markers or blobs or params or recipient or grammar or delivery or rot13):
+    schema = bool(delivery) or rot13 or gathering
+    if not (phrases or markers or blobs or params or recipient or grammar or schema):
         return
-    texts = phrases or markers or blobs or grammar or delivery or rot13
+    texts = phrases or markers or blobs or grammar or schema
     names = _property_names(tool) if grammar else frozenset()
     own = names | _schema_values(tool) | {text(tool.name).lower()} if grammar else frozenset()
     own_destination: bool | None = None
@@ -304,6 +317,17 @@ def _scan_texts(tool: ToolContract) -> Iterator[_Found]:
                 severity,
                 f"The text contains {what}; reviewers cannot read it but the model can "
                 "decode it: remove it or say the value in words.",
+            )
+        if gathering and _NAME_PATH.search(path) and _gathering_name(raw):
+            found.setdefault(
+                "sec-data-gathering",
+                _Found(
+                    "sec-data-gathering",
+                    path,
+                    Severity.ERROR,
+                    f"The parameter's name orders the model to read a secret ({_quote(raw)}); "
+                    f"{_ADVICE['sec-data-gathering']}.",
+                ),
             )
         if (
             rot13
@@ -396,7 +420,32 @@ def _fixed_recipient(path: str) -> bool:
     return not _COPY_WORDS.isdisjoint(w.lower() for w in split_identifier(name))
 
 
-_ADDRESS_HINT = re.compile(r"://|@|\b\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}\b")
+# First looks on the schema's names (a short text), so most tools skip the work below
+# (RE2: one DFA pass each, three times faster than ``re`` on these alternations).
+_CASELESS = re2.Options()
+_CASELESS.case_sensitive = False
+_DELIVERY_HINT = re2.compile(
+    r"(?m)dest|remote|callback|webhook|notif|recipient|upload|sink|collector|deliver|report"
+    r"|backup|mirror|forward|receiver|inbox|mailbox|bucket|(?:^|[_\s-])to(?:$|[_\s-])"
+    r"|(?-i:[a-z]To\b|[a-z]To[A-Z])|目标|目的|回调|通知|收件|接收|上传|备份|投递|推送|转发",
+    _CASELESS,
+)
+_GATHER_HINT = re2.compile(
+    r"read|dump|cat|cop(?:y|ied)|past|grab|extract|harvest|collect|读取|读出|复制|拷贝|导出|抓取",
+    _CASELESS,
+)
+_SECRET_HINT = re2.compile(
+    r"cred|ssh|rsa|ed25519|env|kube|keychain|keyring|cookie|wallet|mnemonic|passwd|shadow"
+    r"|netrc|npmrc|pgpass|secret|凭|私钥|密钥|令牌|密码|钱包|助记",
+    _CASELESS,
+)
+_IP = re.compile(r"\b\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}\b")
+
+
+def _has_address(value: str) -> bool:
+    return "://" in value or "@" in value or _IP.search(value) is not None
+
+
 _PROPERTY_FIELD = re.compile(
     r'\.properties(?:\.([^.\[\]"]+)|\["((?:[^"\\]|\\.)*)"\])\.(default|enum\[\d+\]|description)$'
 )
@@ -453,6 +502,15 @@ def _extra_destination(tool: ToolContract, path: str) -> bool:
     described = path[: where.start()] + path[where.start() :].rsplit(".", 1)[0] + ".description"
     about = next((v for p, v in tool_texts(tool) if p == described), "")
     return _COPY_HINT.search(about) is not None
+
+
+def _property_names_raw(tool: ToolContract) -> tuple[str, ...]:
+    """The tool's property names as written (a name can be an instruction)."""
+    return memo(
+        tool,
+        "security-property-names",
+        lambda: tuple(v for p, v in tool_texts(tool) if _NAME_PATH.search(p)),
+    )
 
 
 def _property_names(tool: ToolContract) -> frozenset[str]:
