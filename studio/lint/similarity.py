@@ -219,6 +219,32 @@ class SimilarityIndex:
         self._vectors[name] = vec
         return vec
 
+    def _all_vectors(self, df: dict[str, int]) -> dict[str, dict[str, float]]:
+        """:meth:`_vector` of every tool (cached too), each token's idf computed once.
+
+        The same floats as :meth:`_vector`: the same products, the squares summed
+        in the same order, the same scaling.
+        """
+        n = float(len(self._tf))
+        memo = self._idf_memo
+        idf: dict[str, float] = {}
+        for tok, count in df.items():
+            value = memo.get(count)
+            if value is None:
+                value = memo[count] = math.log((1.0 + n) / (1.0 + count)) + 1.0
+            idf[tok] = value
+        idf_of = idf.__getitem__
+        vectors = self._vectors
+        for name, tf in self._tf.items():
+            values = list(map(mul, tf.values(), map(idf_of, tf)))
+            sq = sum(map(mul, values, values))
+            if sq > 0:
+                inv = 1.0 / math.sqrt(sq)
+                vectors[name] = {tok: x * inv for tok, x in zip(tf, values, strict=True)}
+            else:
+                vectors[name] = dict(zip(tf, values, strict=True))
+        return vectors
+
     @staticmethod
     def _dot(u: dict[str, float], v: dict[str, float]) -> float:
         shared = u.keys() & v.keys()
@@ -318,14 +344,13 @@ class SimilarityIndex:
         self._near.clear()
         self._near_by_tool.clear()
         self._reset_weights()
-        vector = self._vector
         max_df = self._max_df()
         postings = self._postings
         watch = self.watch
         # Bounds carry a margin so rounding can never drop a pair the exact score keeps.
         limit = watch - 1e-9
         df = {tok: len(posting) for tok, posting in postings.items()}
-        vectors = {name: vector(name) for name in self._tf}
+        vectors = self._all_vectors(df)
         top: dict[str, float] = {}
         top_get = top.get
         for vec in vectors.values():

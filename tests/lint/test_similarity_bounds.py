@@ -68,3 +68,27 @@ def test_build_handles_empty_and_single_tools() -> None:
     assert index.similar() == []
     index.build([("only", Counter({"x": 1})), ("empty", Counter())])
     assert index.similar() == []
+
+
+def test_the_build_computes_the_same_vectors_as_one_tool_at_a_time() -> None:
+    index = SimilarityIndex(0.6, max_df_share=0.2)
+    index.build(_docs(random.Random(13), 120))
+    built = {name: list(vec.items()) for name, vec in index._vectors.items()}
+    index._reset_weights()
+    alone = {name: list(index._vector(name).items()) for name in index._tf}
+    assert built == alone  # float for float, in the same token order
+
+
+def test_groups_add_all_equals_adding_one_key_at_a_time() -> None:
+    from studio.lint.rules._pairs import _Groups
+
+    rng = random.Random(17)
+    one, many = _Groups(), _Groups()
+    for i in range(60):
+        keys = {f"k{rng.randint(0, 80)}" for _ in range(rng.randint(0, 6))}
+        name = f"tool{i % 45}"
+        for key in keys:
+            one.add(key, name)
+        many.add_all(keys, name)
+    assert dict(one.shared()) == dict(many.shared())
+    assert all(one.size(f"k{k}") == many.size(f"k{k}") for k in range(81))

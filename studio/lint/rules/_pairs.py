@@ -388,6 +388,18 @@ class _Groups:
         else:
             group.add(name)
 
+    def add_all(self, keys: set[Any], name: str) -> None:
+        """:meth:`add` of every key; the keys no group holds yet are stored in one step.
+
+        Most keys are new (a name's one-letter deletions), so only the few
+        already held go through :meth:`add`.
+        """
+        by_key = self._by_key
+        held = keys & by_key.keys()
+        for key in held:
+            self.add(key, name)
+        by_key.update(dict.fromkeys(keys - held if held else keys, name))
+
     def discard(self, key: Any, name: str) -> None:
         by_key = self._by_key
         group = by_key.get(key)
@@ -500,8 +512,7 @@ class AmbiguityState:
         self._info[name] = info
         if info.key[1]:
             self._groups.add(info.key, name)
-        for v in self._deletions(info.squashed):
-            self._variants.add(v, name)
+        self._variants.add_all(self._deletions(info.squashed), name)
         if info.content:
             self._same_summary.add(info.summary_units.key(), name)
         for block, (fingerprint, _text) in info.blocks.items():
