@@ -308,11 +308,12 @@ def foreign_tools(clause: str, own: frozenset[str]) -> set[str]:
         low = name.lower()
         if low in own or low in _NOT_A_TOOL or len(low) < 3:
             continue
-        if match.group(1) is not None:  # `backticked`
-            if name.isupper() or _DATA_NOUN.match(clause, match.end()) or _is_field(name):
-                continue
-            if _VALUE_BEFORE.search(clause, max(0, match.start() - 12), match.start()):
-                continue
+        if _is_field(name) or _VALUE_BEFORE.search(
+            clause, max(0, match.start() - 12), match.start()
+        ):
+            continue  # order_id, "the template is tplv-x-image": a field or a value
+        if match.group(1) is not None and (name.isupper() or _DATA_NOUN.match(clause, match.end())):
+            continue  # `IDV_STANDARD`, "the `managed` property"
         out.add(name)
     return out
 
