@@ -4535,6 +4535,10 @@ PATH_TO_PASS_THROUGH</translation>
         <source>{name} set to v{new} for {share} % of subjects (was {old})</source>
         <translation>{name} 已设为 v{new}，覆盖 {share} % 的主体（此前为 {old}）</translation>
     </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
 </context>
 <context>
     <name>ReleaseView</name>

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QApplication
 from registry_db.channels import PUBLISH, ChannelEvent
 from studio.ui import i18n
 from studio.ui.release.impact import event_words
+from studio.ui.release.models import EventLogModel
 
 
 def _event(channel: str, action: str, before: dict, after: dict) -> ChannelEvent:
@@ -49,3 +50,11 @@ def test_every_log_sentence_reads_in_chinese(chinese: QApplication, event: Chann
     # Only names, versions and channel names stay Latin: no English word of the sentence.
     left = set(re.findall(r"[A-Za-z]{3,}", words)) - {"stable", "canary"}
     assert not left, words
+
+
+def test_the_before_and_after_column_says_no_version_in_chinese(chinese: QApplication) -> None:
+    model = EventLogModel()
+    model.set_rows([EVENTS[0], EVENTS[8]])
+    column = 4  # Before → after
+    assert model.data(model.index(0, column)) == "无 → v1 (1.0.0)"
+    assert model.data(model.index(1, column)) == "未设置 → v3 @ 5 %"

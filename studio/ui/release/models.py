@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, TypeVar
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
 
 from studio.release import Assignment, Channel, ChannelEvent, Comparison, event_change
 from studio.release.guard import ALL_TOOLS
@@ -48,8 +48,20 @@ def _display(value: Any) -> str:
     return str(value)
 
 
+# The words event_change uses for "no version", in the panel's language.
+_NO_VERSION = {
+    "unset": QT_TRANSLATE_NOOP("ReleaseImpact", "unset"),
+    "none": QT_TRANSLATE_NOOP("ReleaseImpact", "none"),
+}
+
+
 def _change(event: ChannelEvent) -> str:
-    before, after = event_change(event, at="@")
+    before, after = (
+        QCoreApplication.translate("ReleaseImpact", _NO_VERSION[side])
+        if side in _NO_VERSION
+        else side
+        for side in event_change(event, at="@")
+    )
     return f"{before} → {after}"
 
 
