@@ -6091,6 +6091,133 @@ Token：模型看到的名称、渲染后的描述和参数，另加提供商封
     </message>
 </context>
 <context>
+    <name>UndoLabels</name>
+    <message>
+        <source>Edit {key} of {path}</source>
+        <translation>编辑 {path} 的 {key}</translation>
+    </message>
+    <message>
+        <source>Edit {field}</source>
+        <translation>编辑{field}</translation>
+    </message>
+    <message>
+        <source>Make {path} required</source>
+        <translation>将 {path} 设为必填</translation>
+    </message>
+    <message>
+        <source>Make {path} optional</source>
+        <translation>将 {path} 设为可选</translation>
+    </message>
+    <message>
+        <source>Add parameter {path}</source>
+        <translation>添加参数 {path}</translation>
+    </message>
+    <message>
+        <source>Remove parameter {path}</source>
+        <translation>删除参数 {path}</translation>
+    </message>
+    <message>
+        <source>Rename parameter {old} to {new}</source>
+        <translation>将参数 {old} 重命名为 {new}</translation>
+    </message>
+    <message>
+        <source>Edit JSON</source>
+        <translation>编辑 JSON</translation>
+    </message>
+    <message>
+        <source>Add tool</source>
+        <translation>添加工具</translation>
+    </message>
+    <message>
+        <source>Remove tool</source>
+        <translation>移除工具</translation>
+    </message>
+    <message>
+        <source>Delete tool</source>
+        <translation>删除工具</translation>
+    </message>
+    <message>
+        <source>name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <source>summary</source>
+        <translation>摘要</translation>
+    </message>
+    <message>
+        <source>usage</source>
+        <translation>用法</translation>
+    </message>
+    <message>
+        <source>preconditions</source>
+        <translation>前置条件</translation>
+    </message>
+    <message>
+        <source>returns</source>
+        <translation>返回值</translation>
+    </message>
+    <message>
+        <source>errors</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>examples</source>
+        <translation>示例</translation>
+    </message>
+    <message>
+        <source>description</source>
+        <translation>描述</translation>
+    </message>
+    <message>
+        <source>risk</source>
+        <translation>风险等级</translation>
+    </message>
+    <message>
+        <source>execution</source>
+        <translation>执行设置</translation>
+    </message>
+    <message>
+        <source>permissions</source>
+        <translation>权限</translation>
+    </message>
+    <message>
+        <source>tags</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <source>domain</source>
+        <translation>领域</translation>
+    </message>
+    <message>
+        <source>deprecated</source>
+        <translation>弃用标记</translation>
+    </message>
+    <message>
+        <source>output schema</source>
+        <translation>输出 Schema</translation>
+    </message>
+    <message>
+        <source>icons</source>
+        <translation>图标</translation>
+    </message>
+    <message>
+        <source>annotations</source>
+        <translation>注解</translation>
+    </message>
+    <message>
+        <source>meta</source>
+        <translation>元数据</translation>
+    </message>
+    <message>
+        <source>provider</source>
+        <translation>提供方字段</translation>
+    </message>
+</context>
+<context>
     <name>VersionsPanel</name>
     <message>
         <source>No registry open</source>

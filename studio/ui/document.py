@@ -9,6 +9,7 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from registry_db import RegistryStore
 from studio.editing import DraftWorkspace, EditTool, RegistryCommand, SetField
+from studio.ui import undo_labels
 
 # Typing into a text field creates one command per keystroke; keystrokes on the
 # same field of the same tool within this window merge into one undo step.
@@ -26,7 +27,7 @@ class WorkspaceCommand(QUndoCommand):
     MERGE_ID = 1
 
     def __init__(self, workspace: DraftWorkspace, command: RegistryCommand) -> None:
-        super().__init__(command.label)
+        super().__init__(undo_labels.shown(command.label))
         self._workspace = workspace
         self._forward: RegistryCommand = command
         self._backward: RegistryCommand | None = None

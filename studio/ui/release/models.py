@@ -50,8 +50,8 @@ def _display(value: Any) -> str:
 
 # The words event_change uses for "no version", in the panel's language.
 _NO_VERSION = {
-    "unset": QT_TRANSLATE_NOOP("ReleaseImpact", "unset"),
-    "none": QT_TRANSLATE_NOOP("ReleaseImpact", "none"),
+    "unset": str(QT_TRANSLATE_NOOP("ReleaseImpact", "unset")),
+    "none": str(QT_TRANSLATE_NOOP("ReleaseImpact", "none")),
 }
 
 
