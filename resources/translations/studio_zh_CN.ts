@@ -3805,6 +3805,10 @@ PATH_TO_PASS_THROUGH</translation>
         <translation>丢失说明</translation>
     </message>
     <message>
+        <source>Cannot export this tool yet:</source>
+        <translation>暂时无法导出此工具：</translation>
+    </message>
+    <message>
         <source>≈ — tokens</source>
         <translation>≈ — 个 token</translation>
     </message>
@@ -3827,6 +3831,10 @@ PATH_TO_PASS_THROUGH</translation>
     <message>
         <source>No loss notes: this format carries the whole contract.</source>
         <translation>没有丢失说明：此格式承载了完整的契约。</translation>
+    </message>
+    <message>
+        <source>Cannot export these tools yet:</source>
+        <translation>暂时无法导出这些工具：</translation>
     </message>
     <message>
         <source>≈ {count} tokens (estimate)</source>

@@ -158,10 +158,29 @@ def test_notes_and_export_errors_are_shown(qtbot) -> None:
     qtbot.addWidget(widget)
     widget.set_tool(TOOL)
     widget.flush()
-    assert widget.notes_list.item(0).text() == "[lost] parameters: examples are dropped"
+    assert widget.notes_list.item(0).text() == "[Lost] parameters: examples are dropped"
     widget.set_format("gemini")
     assert "gemini cannot take this schema" in widget.json_view.toPlainText()
     assert widget.tokens_label.text() == "≈ — tokens"
     widget.set_tool(None)
     widget.flush()
     assert widget.json_view.toPlainText() == ""
+
+
+def test_loss_notes_read_in_chinese(qtbot, qapp) -> None:
+    from studio.ui import i18n
+
+    i18n.apply_language(qapp, "zh_CN")
+    try:
+        widget = PreviewWidget()
+        qtbot.addWidget(widget)
+        widget.set_tool(TOOL, RegistrySettings())
+        widget.set_format("openai")
+        widget.flush()
+        lines = [widget.notes_list.item(i).text() for i in range(widget.notes_list.count())]
+        assert lines and all(line.startswith(("[丢失]", "[推测]", "[信息]")) for line in lines), (
+            lines
+        )
+        assert not any("dropped" in line or "not representable" in line for line in lines), lines
+    finally:
+        i18n.apply_language(qapp, "en")

@@ -215,7 +215,7 @@ class PreviewWidget(QWidget):
         try:
             value, notes = self._export(tool, self.current_format(), self._settings)
         except Exception as exc:  # an unfinished edit must not break the preview
-            self.json_view.setPlainText(f"Cannot export this tool yet:\n{exc}")
+            self.json_view.setPlainText(self.tr("Cannot export this tool yet:") + f"\n{exc}")
             self.tokens_label.setText(self.tr("≈ — tokens"))
             return
         self.json_view.setPlainText(json.dumps(value, ensure_ascii=False, indent=2))
@@ -223,9 +223,11 @@ class PreviewWidget(QWidget):
         compact = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
         self._show_tokens(compact)
         for note in notes:
-            self.notes_list.addItem(str(note))
+            self.notes_list.addItem(_note_line(note))
         if not notes:
-            self.notes_list.addItem("No loss notes: this format carries the whole contract.")
+            self.notes_list.addItem(
+                self.tr("No loss notes: this format carries the whole contract.")
+            )
 
     def _registry(self) -> Registry | None:
         if self._registry_source is None:
@@ -272,13 +274,13 @@ class PreviewWidget(QWidget):
             result = export_registry(permitted, self.current_format())
             value = json.loads(result.text or "null")
         except Exception as exc:  # an unfinished edit must not break the preview
-            self.json_view.setPlainText(f"Cannot export these tools yet:\n{exc}")
+            self.json_view.setPlainText(self.tr("Cannot export these tools yet:") + f"\n{exc}")
             self.tokens_label.setText(self.tr("≈ — tokens"))
             return
         self.json_view.setPlainText(json.dumps(value, ensure_ascii=False, indent=2))
         self._show_tokens(json.dumps(value, ensure_ascii=False, separators=(",", ":")))
         for note in result.notes:
-            self.notes_list.addItem(str(note))
+            self.notes_list.addItem(_note_line(note))
         if not result.notes:
             self.notes_list.addItem(
                 self.tr("No loss notes: this format carries the whole contract.")
@@ -347,6 +349,16 @@ def _export_tool(tool: ToolContract, fmt: str, settings: RegistrySettings) -> tu
     from studio.formats import export_tool
 
     return export_tool(tool, fmt, settings)
+
+
+def _note_line(note: Any) -> str:
+    """A loss note (a ``studio.formats.Note``) as one line in the UI language:
+    ``[Lost] path: message``."""
+    from studio.ui.dialogs.notes_dialog import kind_label  # imports the formats: after paint
+    from studio.ui.i18n import note_message
+
+    where = f"{note.path}: " if note.path else ""
+    return f"[{kind_label(note.kind)}] {where}{note_message(note.message)}"
 
 
 def _titled(title: str, widget: QWidget) -> QWidget:
