@@ -26,9 +26,11 @@ frequencies moved a little); it never visits all pairs. Small indexes
 from __future__ import annotations
 
 import math
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Iterable, KeysView
 from dataclasses import dataclass
+from itertools import accumulate
 from operator import mul
 
 from studio.contract.model import ToolContract
@@ -326,20 +328,17 @@ class SimilarityIndex:
         self._idf_memo.clear()
 
     def _rebuild_pairs(self) -> None:
-        """Every watched pair, from scratch (prefix filtering with two cheap bounds).
+        """Every watched pair, from scratch (prefix filtering and a cheap bound).
 
         Tokens are ordered rarest first, the same order for every tool, so the
         rarest token two tools share, ``t*``, comes first in both. A pair whose
         ``t*`` lies outside one tool's prefix shares only tokens of that tool's
-        tail, and a tail is cut where it can no longer reach the watch score:
-        its norm, and its weights times each token's largest weight in any
-        tool, both bound what it adds to a cosine. So every watched pair
-        shares ``t*`` in both prefixes, and ``t*`` is its rarest shared token:
-        the pair is a candidate exactly when ``t*`` is under the candidate
-        limit, whichever valid prefixes are used (the tighter, the fewer
-        candidates). Before the exact score, the norms of both tools from
-        ``t*`` on bound the cosine (every shared token comes at or after it);
-        a candidate under that bound is dropped without being scored.
+        tail, whose norm is below the watch score: so every watched pair
+        shares ``t*`` in both prefixes, and is a candidate exactly when ``t*``
+        is under the candidate limit. Before the exact score, the norms of
+        both tools from ``t*`` on bound the cosine (every shared token comes at
+        or after it, Cauchy–Schwarz); a candidate under that bound is dropped
+        without being scored (half of them on public tools).
         """
         self._near.clear()
         self._near_by_tool.clear()
@@ -349,14 +348,9 @@ class SimilarityIndex:
         watch = self.watch
         # Bounds carry a margin so rounding can never drop a pair the exact score keeps.
         limit = watch - 1e-9
+        limit_sq = limit * limit
         df = {tok: len(posting) for tok, posting in postings.items()}
         vectors = self._all_vectors(df)
-        top: dict[str, float] = {}
-        top_get = top.get
-        for vec in vectors.values():
-            for tok, x in vec.items():
-                if x > top_get(tok, 0.0):
-                    top[tok] = x
         # Per prefix token under the limit: the earlier tools holding it in
         # their prefix, with their norm from that token on.
         index: dict[str, list[tuple[str, float]]] = {}
@@ -370,28 +364,18 @@ class SimilarityIndex:
             parts[name] = (keys, vget)
             order = sorted(vec)
             order.sort(key=df.__getitem__)
-            # From the end: the tail's squared norm and its bound through the
-            # tokens' largest weights; the prefix ends where either stops
-            # being below the limit (the tail beyond it cannot reach it).
+            # tails[j]: the squared norm of the last j + 1 tokens (rising). The
+            # prefix is every position whose tail from there reaches the limit.
+            weights = list(map(vget, reversed(order)))
+            tails = list(accumulate(map(mul, weights, weights)))
             size = len(order)
-            norms = [0.0] * size
-            tail_sq = 0.0
-            tail_top = 0.0
-            end = 0
-            for i in range(size - 1, -1, -1):
-                tok = order[i]
-                x = vget(tok)
-                tail_sq += x * x
-                tail_top += x * top[tok]
-                norms[i] = tail_sq
-                if end == 0 and min(sqrt(tail_sq), tail_top) >= limit:
-                    end = i + 1
+            end = size - bisect_left(tails, limit_sq)
             seen: set[str] = set()
             for i in range(end):
                 tok = order[i]
                 if df[tok] > max_df:
                     continue
-                mine = sqrt(norms[i])
+                mine = sqrt(tails[size - 1 - i])
                 bucket = index.get(tok)
                 if bucket is None:
                     index[tok] = [(name, mine)]
