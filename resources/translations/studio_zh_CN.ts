@@ -7,30 +7,6 @@
         <source>none</source>
         <translation>无</translation>
     </message>
-    <message>
-        <source>No session</source>
-        <translation type="vanished">无会话</translation>
-    </message>
-    <message>
-        <source>Before step 1 / {count}</source>
-        <translation type="vanished">第 1 步之前 / 共 {count} 步</translation>
-    </message>
-    <message>
-        <source>Step {number} / {count}</source>
-        <translation type="vanished">第 {number} 步 / 共 {count} 步</translation>
-    </message>
-    <message>
-        <source>{count} pending</source>
-        <translation type="vanished">{count} 个待返回</translation>
-    </message>
-    <message>
-        <source>{count} problem</source>
-        <translation type="vanished">{count} 个问题</translation>
-    </message>
-    <message>
-        <source>{count} problems</source>
-        <translation type="vanished">{count} 个问题</translation>
-    </message>
 </context>
 <context>
     <name>Actions</name>
@@ -355,27 +331,6 @@
 </context>
 <context>
     <name>CasesModel</name>
-    <message>
-        <source>Id</source>
-        <extracomment>Result filter values (the proxy&apos;s ``result`` attribute).</extracomment>
-        <translation type="vanished">ID</translation>
-    </message>
-    <message>
-        <source>User turn</source>
-        <translation type="vanished">用户轮次</translation>
-    </message>
-    <message>
-        <source>Expected</source>
-        <translation type="vanished">期望</translation>
-    </message>
-    <message>
-        <source>Tags</source>
-        <translation type="vanished">标签</translation>
-    </message>
-    <message>
-        <source>Result</source>
-        <translation type="vanished">结果</translation>
-    </message>
     <message>
         <source>Not in the run</source>
         <translation>不在本次运行中</translation>
@@ -929,6 +884,89 @@ after: {after}</source>
     <message>
         <source>off</source>
         <translation>关</translation>
+    </message>
+</context>
+<context>
+    <name>ConversationCard</name>
+    <message>
+        <source>{name} would answer:</source>
+        <translation>{name} 会这样回答：</translation>
+    </message>
+    <message>
+        <source>arguments so far</source>
+        <translation>目前的参数</translation>
+    </message>
+    <message>
+        <source>sent by the model</source>
+        <translation>模型发送的参数</translation>
+    </message>
+    <message>
+        <source>prepared by the pipeline</source>
+        <translation>管道准备后的参数</translation>
+    </message>
+    <message>
+        <source>rejected by the pipeline</source>
+        <translation>管道拒绝了这次调用</translation>
+    </message>
+    <message>
+        <source>… (full text in the inspector)</source>
+        <translation>…（完整文本见检查器）</translation>
+    </message>
+    <message>
+        <source>streaming…</source>
+        <translation>流式输出中…</translation>
+    </message>
+    <message>
+        <source>executing ({executor})</source>
+        <translation>执行中（{executor}）</translation>
+    </message>
+    <message>
+        <source>waiting for approval</source>
+        <translation>等待批准</translation>
+    </message>
+    <message>
+        <source>prepared</source>
+        <translation>已准备</translation>
+    </message>
+    <message>
+        <source>rejected</source>
+        <translation>已拒绝</translation>
+    </message>
+    <message>
+        <source>(no name)</source>
+        <translation>（无名称）</translation>
+    </message>
+    <message>
+        <source>result of {name}</source>
+        <translation>{name} 的结果</translation>
+    </message>
+    <message>
+        <source>result</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>You</source>
+        <translation>你</translation>
+    </message>
+    <message>
+        <source>Assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <source>System</source>
+        <translation>系统</translation>
+    </message>
+    <message>
+        <source>Tool</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <source>{role} (streaming)</source>
+        <translation>{role}（流式输出中）</translation>
     </message>
 </context>
 <context>
@@ -1746,34 +1784,6 @@ after: {after}</source>
 <context>
     <name>FlipsModel</name>
     <message>
-        <source>Status</source>
-        <translation type="vanished">状态</translation>
-    </message>
-    <message>
-        <source>Case</source>
-        <translation type="vanished">用例</translation>
-    </message>
-    <message>
-        <source>Profile</source>
-        <translation type="vanished">配置</translation>
-    </message>
-    <message>
-        <source>Expected</source>
-        <translation type="vanished">期望</translation>
-    </message>
-    <message>
-        <source>A chose</source>
-        <translation type="vanished">A 的选择</translation>
-    </message>
-    <message>
-        <source>B chose</source>
-        <translation type="vanished">B 的选择</translation>
-    </message>
-    <message>
-        <source>Why</source>
-        <translation type="vanished">原因</translation>
-    </message>
-    <message>
         <source>broken</source>
         <translation>变坏</translation>
     </message>
@@ -2210,6 +2220,22 @@ A template: {&quot;ids&quot;: &quot;{invoice_ids}&quot;, &quot;note&quot;: &quot
     <message>
         <source>No tokens used yet</source>
         <translation>尚未使用 token</translation>
+    </message>
+    <message>
+        <source>not a tool call</source>
+        <translation>不是工具调用</translation>
+    </message>
+    <message>
+        <source>no event for this call yet</source>
+        <translation>此调用尚无事件</translation>
+    </message>
+    <message>
+        <source>message {number}</source>
+        <translation>第 {number} 条消息</translation>
+    </message>
+    <message>
+        <source>streaming</source>
+        <translation>流式输出中</translation>
     </message>
     <message>
         <source>{kind} · {label} · {where}</source>
@@ -3059,10 +3085,6 @@ PATH_TO_PASS_THROUGH</translation>
         <translation>将草稿发布为通道可以提供的第一个版本</translation>
     </message>
     <message>
-        <source>Already published: publish new versions from the Editor</source>
-        <translation type="vanished">已发布：请在编辑器中发布新版本</translation>
-    </message>
-    <message>
         <source>Set canary…</source>
         <translation>设置金丝雀…</translation>
     </message>
@@ -3410,6 +3432,17 @@ PATH_TO_PASS_THROUGH</translation>
     <message>
         <source>Double-click a cell to edit. Lists are comma-separated; enum aliases as 出租车=taxi, 的士=taxi.</source>
         <translation>双击单元格进行编辑。列表用逗号分隔；枚举别名写作 出租车=taxi, 的士=taxi。</translation>
+    </message>
+</context>
+<context>
+    <name>PendingCalls</name>
+    <message>
+        <source>(no id)</source>
+        <translation>（无 id）</translation>
+    </message>
+    <message>
+        <source>message {number}</source>
+        <translation>第 {number} 条消息</translation>
     </message>
 </context>
 <context>
@@ -4891,42 +4924,6 @@ PATH_TO_PASS_THROUGH</translation>
     <message>
         <source>F1</source>
         <translation>F1</translation>
-    </message>
-    <message>
-        <source>Status</source>
-        <translation type="vanished">状态</translation>
-    </message>
-    <message>
-        <source>Profile</source>
-        <translation type="vanished">配置</translation>
-    </message>
-    <message>
-        <source>Expected</source>
-        <translation type="vanished">期望</translation>
-    </message>
-    <message>
-        <source>A chose</source>
-        <translation type="vanished">A 的选择</translation>
-    </message>
-    <message>
-        <source>B chose</source>
-        <translation type="vanished">B 的选择</translation>
-    </message>
-    <message>
-        <source>Why</source>
-        <translation type="vanished">原因</translation>
-    </message>
-    <message>
-        <source>broken</source>
-        <translation type="vanished">变坏</translation>
-    </message>
-    <message>
-        <source>fixed</source>
-        <translation type="vanished">修复</translation>
-    </message>
-    <message>
-        <source>unchanged</source>
-        <translation type="vanished">未更改</translation>
     </message>
     <message>
         <source>Expected {expected}, chose {chosen}: {count} attempt(s)</source>

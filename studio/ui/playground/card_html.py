@@ -12,6 +12,8 @@ import json
 from html import escape as _html_escape
 from typing import Any
 
+from PySide6.QtCore import QCoreApplication
+
 from studio.runtime.results import SYSTEM_FAULT_MARKER, is_system_fault, parse_result_content
 from studio.ui.playground.conversation_model import CallAudit, ConversationItem
 
@@ -101,7 +103,10 @@ def _flags(item: ConversationItem, colours: dict[str, str]) -> str:
         rows = [f"<b>⚠ {escape(problem.kind.value)}</b>: {escape(problem.message)}"]
         for provider, error in problem.provider_errors.items():
             name = PROVIDER_NAMES.get(provider, provider)
-            rows.append(f"<i>{escape(name)} would answer:</i> {escape(error)}")
+            said = QCoreApplication.translate("ConversationCard", "{name} would answer:").format(
+                name=name
+            )
+            rows.append(f"<i>{escape(said)}</i> {escape(error)}")
         out.append(
             f'<table width="100%" cellpadding="4" style="background:{colours["flag_bg"]};'
             f'color:{colours["flag_fg"]}"><tr><td>' + "<br>".join(rows) + "</td></tr></table>"
@@ -114,15 +119,23 @@ def call_html(item: ConversationItem, audit: CallAudit, dark: bool) -> str:
     sent = parse_arguments(item.arguments)
     parts = []
     if item.live:
-        parts.append(_label("arguments so far", colours))
+        parts.append(
+            _label(QCoreApplication.translate("ConversationCard", "arguments so far"), colours)
+        )
         parts.append(f"<pre>{escape(str(item.arguments)[:MAX_BODY_CHARS])}</pre>")
         return "".join(parts)
     prepared = audit.prepared
     marks = argument_diff(sent, prepared.get("arguments")) if prepared else {}
-    parts.append(_label("sent by the model", colours))
+    parts.append(
+        _label(QCoreApplication.translate("ConversationCard", "sent by the model"), colours)
+    )
     parts.append(_json_lines(sent, marks, colours, "sent"))
     if prepared is not None:
-        verdict = "prepared by the pipeline" if prepared.get("ok") else "rejected by the pipeline"
+        verdict = (
+            QCoreApplication.translate("ConversationCard", "prepared by the pipeline")
+            if prepared.get("ok")
+            else QCoreApplication.translate("ConversationCard", "rejected by the pipeline")
+        )
         parts.append(_label(verdict, colours))
         if prepared.get("ok"):
             parts.append(_json_lines(prepared.get("arguments"), marks, colours, "prepared"))
@@ -150,7 +163,11 @@ def result_html(item: ConversationItem, dark: bool) -> str:
         data = parse_result_content(content)
         content = marker + json.dumps(data, ensure_ascii=False, indent=1)
     if len(content) > MAX_BODY_CHARS:
-        content = content[:MAX_BODY_CHARS] + "\n… (full text in the inspector)"
+        content = (
+            content[:MAX_BODY_CHARS]
+            + "\n"
+            + QCoreApplication.translate("ConversationCard", "… (full text in the inspector)")
+        )
     return f"<pre>{escape(content)}</pre>" + _flags(item, colours)
 
 
@@ -177,7 +194,7 @@ def card_html(item: ConversationItem, audit: CallAudit, dark: bool) -> str:
 def status_text(item: ConversationItem, audit: CallAudit) -> str:
     """The short state shown in a call card's header (streaming, approval, executed…)."""
     if item.live:
-        return "streaming…"
+        return QCoreApplication.translate("ConversationCard", "streaming…")
     if item.kind != "call":
         return ""
     if audit.completed:
@@ -187,9 +204,15 @@ def status_text(item: ConversationItem, audit: CallAudit) -> str:
     if audit.updates:  # a delegation's latest streamed state
         return f"a2a: {audit.updates[-1][0]}"
     if audit.executing:
-        return f"executing ({audit.executing.get('executor', '')})"
+        return QCoreApplication.translate("ConversationCard", "executing ({executor})").format(
+            executor=audit.executing.get("executor", "")
+        )
     if audit.approval and not audit.decided:
-        return "waiting for approval"
+        return QCoreApplication.translate("ConversationCard", "waiting for approval")
     if audit.prepared:
-        return "prepared" if audit.prepared.get("ok") else "rejected"
+        return (
+            QCoreApplication.translate("ConversationCard", "prepared")
+            if audit.prepared.get("ok")
+            else QCoreApplication.translate("ConversationCard", "rejected")
+        )
     return ""

@@ -12,7 +12,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, Signal
+from PySide6.QtCore import (
+    QCoreApplication,
+    QEvent,
+    QModelIndex,
+    QPersistentModelIndex,
+    QRect,
+    QSize,
+    Qt,
+    Signal,
+)
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QMouseEvent, QPainter, QPen, QTextDocument
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -231,12 +240,27 @@ class ConversationDelegate(QStyledItemDelegate):
 
 def _title(item: ConversationItem) -> str:
     if item.kind == "call":
-        return item.name or "(no name)"
+        return item.name or QCoreApplication.translate("ConversationCard", "(no name)")
     if item.kind == "result":
-        suffix = " · error" if item.is_error else ""
-        return f"result of {item.name}{suffix}" if item.name else f"result{suffix}"
-    names = {"user": "You", "assistant": "Assistant", "system": "System", "tool": "Tool"}
-    return names.get(item.role, item.role) + (" (streaming)" if item.live else "")
+        title = (
+            QCoreApplication.translate("ConversationCard", "result of {name}").format(
+                name=item.name
+            )
+            if item.name
+            else QCoreApplication.translate("ConversationCard", "result")
+        )
+        error = QCoreApplication.translate("ConversationCard", "error")
+        return f"{title} · {error}" if item.is_error else title
+    names = {
+        "user": QCoreApplication.translate("ConversationCard", "You"),
+        "assistant": QCoreApplication.translate("ConversationCard", "Assistant"),
+        "system": QCoreApplication.translate("ConversationCard", "System"),
+        "tool": QCoreApplication.translate("ConversationCard", "Tool"),
+    }
+    role = names.get(item.role, item.role)
+    if not item.live:
+        return role
+    return QCoreApplication.translate("ConversationCard", "{role} (streaming)").format(role=role)
 
 
 class ConversationView(QListView):

@@ -100,11 +100,19 @@ class InspectorWidget(QWidget):
         }
         for name, value in layers.items():
             if value is None:
-                note = "not a tool call" if not item.call_id else "no event for this call yet"
+                note = (
+                    self.tr("not a tool call")
+                    if not item.call_id
+                    else self.tr("no event for this call yet")
+                )
                 self.panes[name].setPlainText(f"// {note}")
             else:
                 self.panes[name].setPlainText(_dump(value))
-        where = f"message {item.message}" if item.message is not None else "streaming"
+        where = (
+            self.tr("message {number}").format(number=item.message)
+            if item.message is not None
+            else self.tr("streaming")
+        )
         label = item.call_id or item.role
         self.title.setText(
             self.tr("{kind} · {label} · {where}").format(kind=item.kind, label=label, where=where)

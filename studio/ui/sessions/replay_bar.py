@@ -46,7 +46,11 @@ class PendingCallsModel(QAbstractListModel):
             return None
         call = self._calls[index.row()]
         if role == Qt.ItemDataRole.DisplayRole:
-            return f"{call.call_id or '(no id)'} · {call.name} · message {call.position.message}"
+            call_id = call.call_id or QCoreApplication.translate("PendingCalls", "(no id)")
+            where = QCoreApplication.translate("PendingCalls", "message {number}").format(
+                number=call.position.message
+            )
+            return f"{call_id} · {call.name} · {where}"
         if role == Qt.ItemDataRole.ToolTipRole:
             return f"{call.name}({_arguments(call.arguments)[:400]})\nmade at {call.position}"
         if role == Qt.ItemDataRole.UserRole:
