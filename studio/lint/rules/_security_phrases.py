@@ -45,6 +45,7 @@ from studio.lint.literals import LiteralSet
 from studio.lint.model import Severity
 from studio.lint.regex import compile_cues
 from studio.lint.rules import security_normalise
+from studio.lint.rules.security_re2 import Seen
 
 _parser: Any = importlib.import_module("re._parser")
 _c: Any = importlib.import_module("re._constants")
@@ -74,7 +75,7 @@ class Phrase:
         loose = _loose(self.source)
         if loose is None:
             return self.pattern.search(value) is not None
-        return loose.search(value) is not None and self.pattern.search(value) is not None
+        return loose.in_text(value) and self.pattern.search(value) is not None
 
 
 @cache
@@ -206,7 +207,7 @@ def _loose(source: str) -> Any:
         _LOOSE_OPTIONS.case_sensitive = False
         _LOOSE_OPTIONS.max_mem = 8 << 20
     try:
-        return re2.compile(converted, _LOOSE_OPTIONS)
+        return Seen(re2.compile(converted, _LOOSE_OPTIONS))
     except re2.error:
         return None
 

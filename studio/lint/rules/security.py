@@ -56,6 +56,7 @@ from studio.lint.rules.security_privilege import DEVICE_CONTEXT as _DEVICE_CONTE
 from studio.lint.rules.security_privilege import NAME_PATH as _NAME_PATH
 from studio.lint.rules.security_privilege import PRIV_HINT as _PRIV_HINT
 from studio.lint.rules.security_privilege import is_privilege_text as _is_privilege_text
+from studio.lint.rules.security_re2 import seen
 from studio.lint.text import split_identifier
 
 __all__ = ["normalise", "strip_invisible"]
@@ -241,20 +242,20 @@ def _scan_texts(tool: ToolContract) -> Iterator[_Found]:
     phrases = [
         i for i in phrase_book.candidates(joined) if phrase_book.phrases[i].may_match(joined)
     ]
-    markers = _MARKER_START.search(joined) is not None and _marker(joined) is not None
-    blobs = _LONG_RUN.search(raw_joined) is not None and _has_blob(raw_joined)
+    markers = _MARKER_START.in_text(joined) and _marker(joined) is not None
+    blobs = _LONG_RUN.in_text(raw_joined) and _has_blob(raw_joined)
     schema_words = _schema_words(tool)
-    params = _PRIV_HINT.search(normalise(schema_words)) is not None
+    params = _PRIV_HINT.in_text(normalise(schema_words))
     recipient = "@" in schema_words or "://" in schema_words
     delivery = (
         _delivery_properties(tool)
-        if _DELIVERY_HINT.search(schema_words) and _has_address(raw_joined)
+        if _DELIVERY_HINT.in_text(schema_words) and _has_address(raw_joined)
         else frozenset()
     )
     rot13 = "13" in raw_joined and _ROT13_LABEL.search(raw_joined) is not None
     gathering = (
-        _SECRET_HINT.search(schema_words) is not None
-        and _GATHER_HINT.search(schema_words) is not None
+        _SECRET_HINT.in_text(schema_words)
+        and _GATHER_HINT.in_text(schema_words)
         and any(_gathering_name(n) for n in _property_names_raw(tool))
     )
     grammar = security_grammar.first_look(joined)
@@ -265,7 +266,7 @@ def _scan_texts(tool: ToolContract) -> Iterator[_Found]:
     names = _property_names(tool) if grammar else frozenset()
     own = names | _schema_values(tool) | {text(tool.name).lower()} if grammar else frozenset()
     own_destination: bool | None = None
-    device = params and _DEVICE_CONTEXT.search(joined) is not None
+    device = params and _DEVICE_CONTEXT.in_text(joined)
     for path, raw in tool_texts(tool):
         if path == "name" or not (texts or _is_schema_word(path)):
             continue
@@ -424,17 +425,17 @@ def _fixed_recipient(path: str) -> bool:
 # (RE2: one DFA pass each, three times faster than ``re`` on these alternations).
 _CASELESS = re2.Options()
 _CASELESS.case_sensitive = False
-_DELIVERY_HINT = re2.compile(
+_DELIVERY_HINT = seen(
     r"(?m)dest|remote|callback|webhook|notif|recipient|upload|sink|collector|deliver|report"
     r"|backup|mirror|forward|receiver|inbox|mailbox|bucket|(?:^|[_\s-])to(?:$|[_\s-])"
     r"|(?-i:[a-z]To\b|[a-z]To[A-Z])|目标|目的|回调|通知|收件|接收|上传|备份|投递|推送|转发",
     _CASELESS,
 )
-_GATHER_HINT = re2.compile(
+_GATHER_HINT = seen(
     r"read|dump|cat|cop(?:y|ied)|past|grab|extract|harvest|collect|读取|读出|复制|拷贝|导出|抓取",
     _CASELESS,
 )
-_SECRET_HINT = re2.compile(
+_SECRET_HINT = seen(
     r"cred|ssh|rsa|ed25519|env|kube|keychain|keyring|cookie|wallet|mnemonic|passwd|shadow"
     r"|netrc|npmrc|pgpass|secret|凭|私钥|密钥|令牌|密码|钱包|助记",
     _CASELESS,

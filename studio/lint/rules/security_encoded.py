@@ -19,8 +19,9 @@ from collections.abc import Callable
 import re2  # type: ignore[import-untyped]
 
 from studio.lint.model import Severity
+from studio.lint.rules.security_re2 import seen
 
-LONG_RUN = re2.compile(r"\S{24}")
+LONG_RUN = seen(r"\S{24}")
 """An encoded blob has no whitespace, so it lies inside such a run."""
 
 _BLOB = re.compile(

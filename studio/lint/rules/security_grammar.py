@@ -43,6 +43,7 @@ import re2  # type: ignore[import-untyped]
 from studio.contract.verbs import verb_class
 from studio.lint.model import Severity
 from studio.lint.rules._security_phrases import phrase_data
+from studio.lint.rules.security_re2 import Seen, seen
 from studio.lint.text import split_identifier
 
 PARAM = "@PARAM"
@@ -97,16 +98,16 @@ class _Check:
     """The alternatives with gaps, checked exactly."""
 
     def confirms(self, value: str) -> bool:
-        if self.plain is not None and _plain(self.plain).search(value):
+        if self.plain is not None and _plain(self.plain).in_text(value):
             return True
         return any(_exact(p).search(value) for p in self.gapped)
 
 
 @cache
-def _plain(pattern: str) -> Any:
+def _plain(pattern: str) -> Seen:
     options = re2.Options()
     options.case_sensitive = False
-    return re2.compile(pattern, options)
+    return seen(pattern, options)
 
 
 _SET_SIZE = 8
@@ -146,6 +147,18 @@ class Grammar:
         """The static classes that occur in ``value``."""
         hits = self.match(value) if value else None
         return self.confirmed(value, hits) if hits else set()
+
+    def anchored(self, value: str) -> set[str]:
+        """:meth:`found`, or an empty set when ``value`` holds no anchor class.
+
+        Every combo needs an anchor class (see :attr:`anchors`), so without one a
+        text completes none whatever else it holds: the other sets are not run.
+        """
+        hits = self.match(value, 0, self.anchor_sets) if value else None
+        if not hits:
+            return set()
+        hits += self.match(value, self.anchor_sets)
+        return self.confirmed(value, hits)
 
     def confirmed(self, value: str, hits: list[int]) -> set[str]:
         """The classes of the set's ``hits`` on ``value``, relaxed entries checked exactly."""
@@ -457,13 +470,13 @@ def scan(
     the highest severity.
     """
     g = grammar()
-    combos = g.possible(g.found(value))
+    combos = g.possible(g.anchored(value))
     if not combos:
         return
     value = prose(value)
     best: dict[str, Finding] = {}
     for clause in clauses(value):
-        found = g.found(clause)
+        found = g.anchored(clause)
         if not found:
             continue
         if here:
@@ -501,8 +514,4 @@ def first_look(joined: str) -> bool:
     tell which classes occur.
     """
     g = grammar()
-    hits = g.match(joined, 0, g.anchor_sets) if joined else None
-    if not hits:
-        return False
-    hits += g.match(joined, g.anchor_sets)
-    return bool(g.possible(g.confirmed(joined, hits)))
+    return bool(g.possible(g.anchored(joined)))

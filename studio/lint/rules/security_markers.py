@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-import re2  # type: ignore[import-untyped]
+from studio.lint.rules.security_re2 import seen
 
 # A directive label inside brackets of any style, or a header framed by rules.
 _MARKER = re.compile(
@@ -48,7 +48,7 @@ _MARKER = re.compile(
     r"|(?:^|\n|[.!?]\s+)[ \t]*(?:[>#*=|\[(-]{1,6}[ \t]*)?"
     r"(?P<caps>[A-Z][A-Z_]+(?:[ \t]+[A-Z][A-Z_]+){0,6})[ \t]*:",
 )
-MARKER_START = re2.compile(
+MARKER_START = seen(
     r"<|\[|\{\{|\{%|[【〔〖「『〈《★☆■◆◇●▲※]|:::|/\*|%%|\(\("
     r"|(?:系统|管理员|开发者|后台|内部|隐藏|给|致|AI|模型|助手|智能体)[^\n:：]{0,8}[:：]"
     r"|\|\|\||///|\(\s*[A-Z]{4}|#|\*\*\*|>>>|---|===|```|[A-Z]{2}[A-Z_ \t]*:"

@@ -20,7 +20,7 @@ import html
 import re
 import unicodedata
 
-import re2  # type: ignore[import-untyped]
+from studio.lint.rules.security_re2 import seen
 
 # Traditional characters folded to simplified ones. Only characters that occur in
 # the words the rules read (orders, rules, users, files, keys, sending, tools…)
@@ -69,9 +69,9 @@ _ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#x[0-9a-fA-F]{1,6}|[A-Za-z]{2,8});")
 # does not put spaces between characters, so the gaps are dropped.
 _SPACED_HAN_RUN = "(?:[\u4e00-\u9fff][ \t·._*-]+){3,}[\u4e00-\u9fff]"
 _SPACED_HAN = re.compile(_SPACED_HAN_RUN)
-_SPACED_HAN_SEEN = re2.compile(_SPACED_HAN_RUN)
+_SPACED_HAN_SEEN = seen(_SPACED_HAN_RUN)
 _HAN_SPACER = re.compile(r"[ \t·._*-]+")
-_HANT_SEEN = re2.compile(f"[{_HANT}]")
+_HANT_SEEN = seen(f"[{_HANT}]")
 """The same set on RE2: one pass tells whether a text holds a traditional character."""
 
 
@@ -82,7 +82,7 @@ _INVISIBLE_CLASS = (
     "\u2060-\u2064\u2066-\u206f\u3164\ufeff\uffa0\U000e0000-\U000e007f\U000e0100-\U000e01ef"
 )
 INVISIBLE = re.compile(f"[{_INVISIBLE_CLASS}]")
-_INVISIBLE_SEEN = re2.compile(f"[{_INVISIBLE_CLASS}]")
+_INVISIBLE_SEEN = seen(f"[{_INVISIBLE_CLASS}]")
 """The same class on RE2, to tell quickly whether a text holds one."""
 
 # Letters of other scripts that look like Latin ones (Cyrillic, Greek).
@@ -106,11 +106,11 @@ _SPACER = re.compile(r"[ ._*·-]")
 # split to dodge matching, not "read-only" or "e-mail" alone.
 _CHOP = r"[A-Za-z]{1,5}-[A-Za-z]"
 _CHOPPED_RUN = rf"\b{_CHOP}+(?:\W+\w+){{0,2}}?\W+{_CHOP}+(?:\W+\w+){{0,2}}?\W+{_CHOP}"
-_CHOPPED = re2.compile(_CHOPPED_RUN)
+_CHOPPED = seen(_CHOPPED_RUN)
 _INNER_HYPHEN = re.compile(r"(?<=[A-Za-z])-(?=[A-Za-z])")
 # Text that may hold either, or an escaped line break: a text without a match is
 # returned as it is. (RE2: one DFA pass; a superset of what the folds change.)
-_OBFUSCATED = re2.compile(
+_OBFUSCATED = seen(
     r"[A-Za-z][013457@$]|[013457@$][A-Za-z]|\\n"
     r"|\b[A-Za-z][ ._*·-][A-Za-z][ ._*·-][A-Za-z][ ._*·-][A-Za-z]|" + _CHOPPED_RUN
 )
@@ -140,24 +140,24 @@ def normalise(value: str) -> str:
     if "&" in value and _ENTITY.search(value):
         value = html.unescape(value)  # &lt;IMPORTANT&gt;, &#73;gnore
     if value.isascii():
-        if not _OBFUSCATED.search(value):
+        if not _OBFUSCATED.in_text(value):
             return value
     else:
         if not unicodedata.is_normalized("NFKC", value):
             value = unicodedata.normalize("NFKC", value)
-        if _INVISIBLE_SEEN.search(value):
+        if _INVISIBLE_SEEN.in_text(value):
             value = INVISIBLE.sub("", value)
         if _CONFUSABLE.search(value):
             value = value.translate(_CONFUSABLES)
-        if _HANT_SEEN.search(value):
+        if _HANT_SEEN.in_text(value):
             value = value.translate(_HANT_TABLE)
-        if _SPACED_HAN_SEEN.search(value):
+        if _SPACED_HAN_SEEN.in_text(value):
             value = _SPACED_HAN.sub(lambda m: _HAN_SPACER.sub("", m.group()), value)
-        if not _OBFUSCATED.search(value):
+        if not _OBFUSCATED.in_text(value):
             return value
     if "\\n" in value:
         value = value.replace("\\n", "\n")
-    if _CHOPPED.search(value):
+    if _CHOPPED.in_text(value):
         value = _INNER_HYPHEN.sub("", value)
     value = _LEET_WORD.sub(_unleet, value)
     return _SPACED.sub(lambda m: _SPACER.sub("", m.group()), value)

@@ -15,6 +15,7 @@ import re2  # type: ignore[import-untyped]
 
 from studio.lint.regex import compile_cues
 from studio.lint.rules._security_phrases import normalise, phrase_data
+from studio.lint.rules.security_re2 import seen
 from studio.lint.text import split_identifier
 
 
@@ -35,7 +36,7 @@ _SWITCH_NAMES = frozenset(_DATA["switch_names"])
 _SWITCH_OFF = frozenset(_DATA["switch_off_values"])
 
 
-PRIV_HINT = re2.compile(
+PRIV_HINT = seen(
     "|".join(
         sorted(
             {
@@ -55,7 +56,7 @@ PRIV_HINT = re2.compile(
 
 _DEVICE_STATES = frozenset(_DATA["device_states"])
 _DEVICE_STATES_ZH = re.compile(_DATA["device_states_zh"])
-DEVICE_CONTEXT = re2.compile(_DATA["device_context"], _CASELESS)
+DEVICE_CONTEXT = seen(_DATA["device_context"], _CASELESS)
 """Words of a tool about devices (device, posture, Android, 设备…): there ``jailbreak``,
 ``rooted`` and ``developer mode`` are states of the device the call describes, not
 switches over the model's or the caller's rights."""
