@@ -1,0 +1,100 @@
+"""The security rules' yes/no RE2 tests answer exactly as ``search`` does."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import re2  # type: ignore[import-untyped]
+
+from studio.lint.rules import security as sec
+from studio.lint.rules import (
+    security_encoded,
+    security_markers,
+    security_normalise,
+    security_privilege,
+)
+from studio.lint.rules._security_phrases import _loose, book, normalise
+from studio.lint.rules.security_grammar import _plain, grammar
+from studio.lint.rules.security_re2 import SET_LIMIT, Seen, seen
+
+_DATA = Path(__file__).resolve().parents[1] / "data" / "security"
+
+
+def _strings(value: object) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for k, v in value.items() for s in (*_strings(k), *_strings(v))]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+@pytest.fixture(scope="module")
+def texts() -> list[str]:
+    """Strings of the security corpora's tools, raw and normalised: a twelfth of the
+    poisoned ones and a 120th of the benign ones (each of ~200 tests runs on all)."""
+    out: set[str] = set()
+    for path in sorted(_DATA.glob("*.jsonl")):
+        strings = [
+            s
+            for line in path.read_text(encoding="utf-8").splitlines()
+            if line.strip()
+            for s in _strings(json.loads(line).get("tool"))
+        ]
+        out.update(strings[::120] if path.name.startswith("benign") else strings[::12])
+    return sorted(out | {normalise(t) for t in out})
+
+
+def _seens() -> list[Seen]:
+    found = [
+        security_normalise._OBFUSCATED,
+        security_normalise._CHOPPED,
+        security_normalise._INVISIBLE_SEEN,
+        security_normalise._HANT_SEEN,
+        security_normalise._SPACED_HAN_SEEN,
+        security_markers.MARKER_START,
+        security_encoded.LONG_RUN,
+        security_privilege.PRIV_HINT,
+        security_privilege.DEVICE_CONTEXT,
+        sec._DELIVERY_HINT,
+        sec._GATHER_HINT,
+        sec._SECRET_HINT,
+    ]
+    found += [_plain(c.plain) for c in grammar().checks.values() if c.plain is not None]
+    found += [loose for p in book().phrases if (loose := _loose(p.source)) is not None]
+    return found
+
+
+def test_every_yes_no_test_agrees_with_search_on_the_corpora(texts: list[str]) -> None:
+    assert len(texts) > 500
+    for test in _seens():
+        for value in texts:
+            assert test.in_text(value) == (test.regexp.search(value) is not None), (
+                test.regexp.pattern[:60],
+                value[:80],
+            )
+
+
+def test_long_texts_go_through_search_and_agree() -> None:
+    test = seen(r"ignore (?:all )?previous", _caseless())
+    filler = "benign words " * (SET_LIMIT // 10)
+    assert len(filler) > SET_LIMIT
+    assert test.in_text(filler + "IGNORE previous rules")
+    assert not test.in_text(filler)
+    assert test.in_text("please Ignore all previous")
+    assert not test.in_text("")
+
+
+def test_anchors_and_multiline_flags_behave_as_in_search() -> None:
+    test = seen(r"(?m)^to$|(?-i:[a-z]To\b)", _caseless())
+    for value in ("a\nto\nb", "sendTo x", "TO", "into", "sendto", "to do"):
+        assert test.in_text(value) == (test.regexp.search(value) is not None), value
+
+
+def _caseless() -> re2.Options:
+    options = re2.Options()
+    options.case_sensitive = False
+    return options
