@@ -207,7 +207,7 @@ def _loose(source: str) -> Any:
         _LOOSE_OPTIONS.case_sensitive = False
         _LOOSE_OPTIONS.max_mem = 8 << 20
     try:
-        return Seen(re2.compile(converted, _LOOSE_OPTIONS))
+        return Seen(converted, _LOOSE_OPTIONS)
     except re2.error:
         return None
 
