@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import importlib
 import re
+from collections.abc import Iterator
 from typing import Any
 
 _parser: Any
@@ -138,3 +139,52 @@ def compile_cues(pattern: str, flags: int = 0) -> re.Pattern[str]:
         return re.compile(f"(?=[{first}])(?:{pattern}{close}", flags)
     except re.error:  # e.g. global inline flags, which must stay at the start
         return re.compile(pattern, flags)
+
+
+def unescaped_characters(source: str, start: int = 0) -> Iterator[tuple[int, str, int]]:
+    """``(index, character, depth)`` of each character of a pattern from ``start`` that is
+    neither escaped nor inside a character class; ``depth`` is the number of groups open
+    before it (counted from ``start``). A ``]`` right after ``[`` or ``[^`` is a literal."""
+    depth, i, n = 0, start, len(source)
+    while i < n:
+        c = source[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "[":
+            i += 1
+            if source.startswith("^", i):
+                i += 1
+            if source.startswith("]", i):
+                i += 1
+            while i < n and source[i] != "]":
+                i += 2 if source[i] == "\\" else 1
+            i += 1
+            continue
+        yield i, c, depth
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        i += 1
+
+
+def group_end(source: str, start: int) -> int | None:
+    """The index of the ``)`` closing the group that opens at ``source[start]`` (None when
+    it is never closed)."""
+    for i, c, depth in unescaped_characters(source, start):
+        if c == ")" and depth == 1:
+            return i
+    return None
+
+
+def top_level_alternatives(source: str) -> tuple[str, ...]:
+    """The alternatives of ``source`` split at its top-level ``|`` (one when there is none)."""
+    parts: list[str] = []
+    start = 0
+    for i, c, depth in unescaped_characters(source):
+        if c == "|" and depth == 0:
+            parts.append(source[start:i])
+            start = i + 1
+    parts.append(source[start:])
+    return tuple(parts)

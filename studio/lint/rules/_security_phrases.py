@@ -43,7 +43,7 @@ import re2  # type: ignore[import-untyped]
 
 from studio.lint.literals import LiteralSet
 from studio.lint.model import Severity
-from studio.lint.regex import compile_cues
+from studio.lint.regex import compile_cues, group_end, unescaped_characters
 from studio.lint.rules import security_normalise
 from studio.lint.rules.security_re2 import Seen
 
@@ -134,59 +134,21 @@ def _unicode_classes(source: str) -> str | None:
 
 def _without_lookarounds(source: str) -> str | None:
     """``source`` without its look-around groups (each only narrows a match), or None."""
-    out: list[str] = []
-    i = 0
-    n = len(source)
-    in_class = False
-    while i < n:
-        c = source[i]
-        if c == "\\":
-            out.append(source[i : i + 2])
-            i += 2
-            continue
-        if in_class:
-            in_class = c != "]"
-            out.append(c)
-            i += 1
-            continue
-        if c == "[":
-            in_class = True
-            out.append(c)
-            # a "]" right after "[" or "[^" is a literal
-            if source.startswith("]", i + 1) or source.startswith("^]", i + 1):
-                skip = 2 if source[i + 1] == "]" else 3
-                out.append(source[i + 1 : i + skip])
-                i += skip
-                continue
-            i += 1
-            continue
-        if source.startswith(("(?=", "(?!", "(?<=", "(?<!"), i):
-            depth = 0
-            j = i
-            cls = False
-            while j < n:
-                d = source[j]
-                if d == "\\":
-                    j += 2
-                    continue
-                if cls:
-                    cls = d != "]"
-                elif d == "[":
-                    cls = True
-                elif d == "(":
-                    depth += 1
-                elif d == ")":
-                    depth -= 1
-                    if depth == 0:
-                        break
-                j += 1
-            if j >= n:
-                return None
-            i = j + 1
-            continue
-        out.append(c)
-        i += 1
-    return "".join(out)
+    while True:
+        start = next(
+            (
+                i
+                for i, c, _depth in unescaped_characters(source)
+                if c == "(" and source.startswith(("(?=", "(?!", "(?<=", "(?<!"), i)
+            ),
+            None,
+        )
+        if start is None:
+            return source
+        end = group_end(source, start)
+        if end is None:
+            return None
+        source = source[:start] + source[end + 1 :]
 
 
 _LOOSE_OPTIONS = None

@@ -42,6 +42,7 @@ import re2  # type: ignore[import-untyped]
 
 from studio.contract.verbs import verb_class
 from studio.lint.model import Severity
+from studio.lint.regex import top_level_alternatives
 from studio.lint.rules._security_phrases import phrase_data
 from studio.lint.rules.security_re2 import Seen, seen
 from studio.lint.text import split_identifier
@@ -371,28 +372,7 @@ _NOT_A_VERB = frozenset(
 
 def _top_alternatives(pattern: str) -> tuple[str, ...]:
     """The top-level alternatives of ``(?:A|B|…)`` (a template of :data:`_USE_OF`'s form)."""
-    inner = pattern[3:-1]
-    parts: list[str] = []
-    depth, start, i, in_class = 0, 0, 0, False
-    while i < len(inner):
-        c = inner[i]
-        if c == "\\":
-            i += 2
-            continue
-        if in_class:
-            in_class = c != "]"
-        elif c == "[":
-            in_class = True
-        elif c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-        elif c == "|" and depth == 0:
-            parts.append(inner[start:i])
-            start = i + 1
-        i += 1
-    parts.append(inner[start:])
-    return tuple(parts)
+    return top_level_alternatives(pattern[3:-1])
 
 
 _USE_OF_PARTS = _top_alternatives(_USE_OF)
