@@ -127,3 +127,14 @@ def test_same_matches_as_the_plain_pattern(
     want = [(m.span(), m.groups(), m.groupdict()) for m in plain.finditer(text)]
     assert got == want, (label, text)
     assert wrapped.sub("#", text) == plain.sub("#", text)
+
+
+def test_a_pattern_splits_and_closes_at_its_own_structure() -> None:
+    from studio.lint.regex import group_end, top_level_alternatives
+
+    # Escapes and character classes (a "]" first in a class is a literal) are not structure.
+    assert top_level_alternatives(r"a|b(c|d)|[|(]x|\|y|[]|]z") == (
+        "a", "b(c|d)", "[|(]x", r"\|y", "[]|]z",
+    )  # fmt: skip
+    assert group_end(r"(?=a[)]b\)c)rest", 0) == 11
+    assert group_end("(?=a(b)", 0) is None
