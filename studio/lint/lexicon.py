@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from importlib import resources
 
 from studio.contract.verbs import inflections
+from studio.lint.wordlists import data_lines
 
 
 @lru_cache(maxsize=16)
@@ -33,10 +33,8 @@ def grouped_lines(filename: str) -> tuple[tuple[str, str], ...]:
 
     ``#`` starts a comment; lines without a ``:`` are ignored.
     """
-    raw = resources.files("studio.lint").joinpath("data", filename).read_text("utf-8")
     out = []
-    for line in raw.splitlines():
-        body = line.split("#", 1)[0].strip()
+    for body in data_lines(filename):
         if ":" not in body:
             continue
         group, rest = body.split(":", 1)
@@ -180,10 +178,8 @@ def _contrasts() -> PhraseSet:
     """The member phrases of ``contrasts.txt``, each labelled with its (set, member) pairs
     (a phrase may be in several sets: resume is the opposite of pause and a sibling of
     retry)."""
-    raw = resources.files("studio.lint").joinpath("data", "contrasts.txt").read_text("utf-8")
     marks: dict[str, list[object]] = {}
-    for set_no, line in enumerate(raw.splitlines()):
-        body = line.split("#", 1)[0].strip()
+    for set_no, body in enumerate(data_lines("contrasts.txt")):
         if "|" not in body:
             continue
         for member_no, member in enumerate(body.split("|")):

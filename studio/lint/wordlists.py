@@ -37,13 +37,16 @@ _COMPOUND = re.compile(r"[-.]")
 _IS_CJK = re.compile(rf"[{_CJK}]")
 
 
+def data_lines(filename: str) -> list[str]:
+    """The lines of ``studio/lint/data/filename``, each cut at its ``#`` comment and
+    stripped (blank lines kept, so a line's index is its place in the file)."""
+    raw = resources.files("studio.lint").joinpath("data", filename).read_text("utf-8")
+    return [line.split("#", 1)[0].strip() for line in raw.splitlines()]
+
+
 def _words(filename: str) -> list[str]:
     """Whitespace-separated words of a data file, ``#`` comments left out."""
-    raw = resources.files("studio.lint").joinpath("data", filename).read_text("utf-8")
-    out: list[str] = []
-    for line in raw.splitlines():
-        out.extend(line.split("#", 1)[0].split())
-    return out
+    return [word for line in data_lines(filename) for word in line.split()]
 
 
 @lru_cache(maxsize=1)
