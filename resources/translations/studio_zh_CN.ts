@@ -2238,6 +2238,34 @@ A template: {&quot;ids&quot;: &quot;{invoice_ids}&quot;, &quot;note&quot;: &quot
         <translation>流式输出中</translation>
     </message>
     <message>
+        <source>text</source>
+        <translation>文本</translation>
+    </message>
+    <message>
+        <source>call</source>
+        <translation>调用</translation>
+    </message>
+    <message>
+        <source>result</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>user</source>
+        <translation>用户</translation>
+    </message>
+    <message>
+        <source>assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <source>system</source>
+        <translation>系统</translation>
+    </message>
+    <message>
+        <source>tool</source>
+        <translation>工具</translation>
+    </message>
+    <message>
         <source>{kind} · {label} · {where}</source>
         <translation>{kind} · {label} · {where}</translation>
     </message>

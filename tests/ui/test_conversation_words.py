@@ -39,3 +39,23 @@ def test_cards_in_chinese(chinese: QApplication) -> None:
     assert _title(RESULT) == "search_policy 的结果 · 错误"
     assert _title(TEXT) == "助手（流式输出中）"
     assert status_text(CALL, AUDIT) == "等待批准"
+
+
+def test_the_inspector_title_in_chinese(chinese: QApplication, qtbot) -> None:
+    from studio.ui.playground.conversation_model import ConversationModel
+    from studio.ui.playground.inspector import InspectorWidget
+
+    inspector = InspectorWidget()
+    qtbot.addWidget(inspector)
+    from studio.sessions.model import Message, Role, TextPart
+
+    model = ConversationModel()
+    model.set_messages(
+        [
+            Message(Role.USER, (TextPart("Taxi?"),)),
+            Message(Role.ASSISTANT, (TextPart("Clause 4.2"),)),
+        ]
+    )
+    text = ConversationItem("text", Role.ASSISTANT, 1, 0, text="Clause 4.2")
+    inspector.show_item(text, model)
+    assert inspector.title.text() == "文本 · 助手 · 第 1 条消息"

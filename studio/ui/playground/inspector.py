@@ -113,9 +113,18 @@ class InspectorWidget(QWidget):
             if item.message is not None
             else self.tr("streaming")
         )
-        label = item.call_id or item.role
+        kinds = {"text": self.tr("text"), "call": self.tr("call"), "result": self.tr("result")}
+        roles = {
+            "user": self.tr("user"),
+            "assistant": self.tr("assistant"),
+            "system": self.tr("system"),
+            "tool": self.tr("tool"),
+        }
+        label = item.call_id or roles.get(item.role, item.role)
         self.title.setText(
-            self.tr("{kind} · {label} · {where}").format(kind=item.kind, label=label, where=where)
+            self.tr("{kind} · {label} · {where}").format(
+                kind=kinds.get(item.kind, item.kind), label=label, where=where
+            )
         )
 
     def _raw(self, item: ConversationItem, model: ConversationModel) -> Any:
