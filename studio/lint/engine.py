@@ -446,20 +446,22 @@ class Linter:
 
     # ------------------------------------------------------------ internals
 
-    def _build_ambiguity(self, tools: Iterable[ToolContract]) -> AmbiguityState:
+    def _build_ambiguity(
+        self, tools: Iterable[ToolContract], *, incremental: bool = True
+    ) -> AmbiguityState:
         from studio.lint.rules.ambiguity import AmbiguityState
 
         state = AmbiguityState(
             self._settings.description_template, self._settings.verbs, self._options
         )
-        state.build(tools)
+        state.build(tools, incremental=incremental)
         return state
 
     def _pairs_and_hits(
         self, tools: Iterable[ToolContract]
     ) -> tuple[list[SimilarPair], list[tuple[str, Hit]]]:
         """What :meth:`_assemble` takes from the ambiguity state, computed from scratch."""
-        state = self._build_ambiguity(tools)
+        state = self._build_ambiguity(tools, incremental=False)  # never updated
         pairs = state.similar_pairs({name: i for i, name in enumerate(self._order)})
         rules = {r.id: r for r in self._pair_rules}
         return pairs, list(_pair_hits(pairs, rules, state))

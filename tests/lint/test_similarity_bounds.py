@@ -92,3 +92,41 @@ def test_groups_add_all_equals_adding_one_key_at_a_time() -> None:
         many.add_all(keys, name)
     assert dict(one.shared()) == dict(many.shared())
     assert all(one.size(f"k{k}") == many.size(f"k{k}") for k in range(81))
+
+
+@pytest.mark.parametrize(("seed", "count", "share"), [(3, 150, 0.2), (9, 90, 1.0)])
+def test_a_build_without_the_watch_list_gives_the_same_pairs(
+    seed: int, count: int, share: float
+) -> None:
+    docs = _docs(random.Random(seed), count)
+    watched = SimilarityIndex(0.6, max_df_share=share)
+    watched.build(docs)
+    once = SimilarityIndex(0.6, max_df_share=share)
+    once.build(docs, incremental=False)
+    assert once.similar() == watched.similar()  # the same pairs, scores and order
+    assert len(once.similar()) >= 5
+    # Pairs under the threshold are the watch list's only.
+    assert len(once.similar(once.watch)) < len(watched.similar(watched.watch))
+
+
+def test_an_update_of_an_index_built_without_the_watch_list_stays_exact() -> None:
+    rng = random.Random(21)
+    docs = dict(_docs(rng, 140))
+    live = SimilarityIndex(0.6, max_df_share=1.0, small_index=16)
+    live.build(docs.items(), incremental=False)
+    for step in range(12):
+        name = rng.choice(sorted(docs))
+        if step % 3 == 0:
+            live.update(name, None, None)
+            del docs[name]
+        else:
+            docs[name] = Counter(docs[rng.choice(sorted(docs))]) + Counter({f"w{step}": 1})
+            live.update(name, name, docs[name])
+    fresh = SimilarityIndex(0.6, max_df_share=1.0)
+    fresh.build(docs.items())
+    # At the threshold, as for an index built with its watch list (test_similarity).
+    got = {frozenset((a, b)): s for a, b, s in live.similar()}
+    want = {frozenset((a, b)): s for a, b, s in fresh.similar()}
+    assert len(got) >= 5
+    assert got.keys() == want.keys()
+    assert all(abs(got[k] - want[k]) < 1e-12 for k in got)

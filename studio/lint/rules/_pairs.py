@@ -568,8 +568,13 @@ class AmbiguityState:
     def _shared(self) -> frozenset[str]:
         return frozenset(o for o, n in self._openings.items() if n >= TEMPLATE_TOOLS)
 
-    def build(self, tools: Iterable[ToolContract]) -> None:
+    def build(self, tools: Iterable[ToolContract], *, incremental: bool = True) -> None:
         """Index every tool from scratch.
+
+        ``incremental=False``: the state is only queried, never updated (a
+        whole lint from the command line); the TF-IDF index then skips the
+        watch list updates need (see :meth:`SimilarityIndex.build`). An update
+        still works, and pays for it.
 
         First the opening sentences: one that :data:`TEMPLATE_TOOLS` or more
         free-text descriptions share, with more text after it, is the
@@ -602,7 +607,7 @@ class AmbiguityState:
             items.append((tool.name, self._terms(tool)))
             summaries.append((tool.name, self._summary_key(info)))
             usages.append((tool.name, info.usage_units))
-        self.index.build(items)
+        self.index.build(items, incremental=incremental)
         self.summaries.build(summaries)
         self.usages.build(usages)
         self._pairs.clear()
