@@ -215,14 +215,16 @@ def _doctor(store: RegistryStore, args: argparse.Namespace) -> int:
     return 0
 
 
-def _read(path: Path, fmt: str, name: str | None = None) -> ImportOutcome:
+def _read(
+    path: Path, fmt: str, name: str | None = None, *, for_storing: bool = False
+) -> ImportOutcome:
     from studio.formats import FormatError
 
     shown = one_line(str(path))
     if not path.exists():
         raise UsageError(f"{shown}: no such file")
     try:
-        outcome = import_sessions(path, fmt, file_name=name)
+        outcome = import_sessions(path, fmt, file_name=name, for_storing=for_storing)
     except FormatError as exc:  # not a regular file, too large: the message says which
         raise UsageError(str(exc)) from exc
     except (OSError, ValueError) as exc:
@@ -259,7 +261,7 @@ def _import(store: RegistryStore, args: argparse.Namespace) -> int:
     for file in files:
         shown = one_line(str(file.relative_to(path))) if file != path else name
         try:
-            outcome = _read(file, args.format, shown)
+            outcome = _read(file, args.format, shown, for_storing=True)
         except UsageError as exc:
             if file == path:
                 raise
@@ -344,7 +346,7 @@ def _store_one(
         warned.add(id(imported.warnings))
         lines += [f"warning: {warning}" for warning in imported.warnings]
     verb = "replaced" if existed else "imported"
-    lines.append(f"{verb} {info.id}\t{imported.source_format}\t{len(imported.messages)} messages"
+    lines.append(f"{verb} {info.id}\t{imported.source_format}\t{imported.message_count} messages"
                  f"\t{info.meta['calls']} calls\t{info.meta['problems']} problems"
                  f"\t{one_line(info.title)}")  # fmt: skip
     return lines

@@ -22,6 +22,7 @@ from studio.formats import import_text
 from studio.formats.base import FormatError
 from studio.sessions.import_hash import conversation_hash
 from studio.sessions.importers import ImportedSession
+from studio.sessions.importers.openai_plain import PlainSession
 from studio.sessions.model import (
     Message,
     Role,
@@ -30,7 +31,7 @@ from studio.sessions.model import (
     message_to_dict,
 )
 from studio.sessions.pairing import pairing_problems
-from studio.sessions.suspicious import find_suspicious
+from studio.sessions.suspicious import find_suspicious, is_write_tool
 
 if TYPE_CHECKING:
     # Annotations only: importing a log needs neither the registry store nor the contract model.
@@ -77,7 +78,14 @@ def content_hash(imported: ImportedSession) -> str:
     The same conversation imported again (the same file twice, or copied into
     another file) has the same hash, so it is recognised and not stored twice.
     """
-    return _content_hash(imported, [message_to_dict(m) for m in imported.messages])
+    return _content_hash(imported, _docs(imported))
+
+
+def _docs(imported: ImportedSession) -> list[dict[str, Any]]:
+    """Per message, its stored dict (read so by openai_plain, else made from the message)."""
+    if isinstance(imported, PlainSession):
+        return imported.docs
+    return [message_to_dict(m) for m in imported.messages]
 
 
 def _content_hash(imported: ImportedSession, docs: list[dict[str, Any]]) -> str:
@@ -124,9 +132,19 @@ def store_imported(
         FormatError: when the session holds text no encoder can write (a lone
             surrogate); nothing is stored.
     """
-    messages = imported.messages
-    system_role = Role.SYSTEM  # looked up once: an enum member costs ~0.2 µs from its class
-    system = "\n\n".join([m.text for m in messages if m.role is system_role and m.text])
+    if isinstance(imported, PlainSession):
+        # Read into its stored form: the rows, and what the checks need, are at hand.
+        docs, system, calls = imported.docs, imported.system, imported.calls
+        problems, origins = _plain_problem_count(imported), imported.origin_rows
+    else:
+        messages = imported.messages
+        system_role = Role.SYSTEM  # looked up once: an enum member costs ~0.2 µs from its class
+        system = "\n\n".join([m.text for m in messages if m.role is system_role and m.text])
+        problems = problem_count(messages)
+        # Message.tool_calls builds a tuple per message: count the parts instead.
+        calls = sum([isinstance(p, ToolCallPart) for m in messages for p in m.parts])
+        origins = [[o.path, o.line] for o in imported.origins]
+        docs = [message_to_dict(m) for m in messages]
     meta = {
         **{k: v for k, v in imported.meta.items() if isinstance(v, str | int | float | bool)},
         "model": imported.model,
@@ -134,13 +152,11 @@ def store_imported(
         "line": imported.line,
         "format": imported.source_format,
         "warnings": [str(w) for w in imported.warnings],
-        "problems": problem_count(messages),
-        "problems_at": len(messages),
-        # Message.tool_calls builds a tuple per message: count the parts instead.
-        "calls": sum([isinstance(p, ToolCallPart) for m in messages for p in m.parts]),
-        "origins": [[o.path, o.line] for o in imported.origins],
+        "problems": problems,
+        "problems_at": len(docs),
+        "calls": calls,
+        "origins": origins,
     }
-    docs = [message_to_dict(m) for m in messages]
     try:
         return sessions.import_session(
             _content_hash(imported, docs), docs, title=imported.title, profile=imported.model,
@@ -152,6 +168,20 @@ def store_imported(
         raise FormatError(
             f"{file or 'session'}:{imported.line}: text holds a lone surrogate; not stored"
         ) from exc
+
+
+def _plain_problem_count(imported: PlainSession) -> int:
+    """:func:`problem_count` of a session read by openai_plain, from what the reading noted.
+
+    Its messages are built only when the reading could not count the pairing problems,
+    or a tool called is a write (:func:`find_suspicious` then looks at the results).
+    """
+    pairing = imported.pairing
+    if pairing is None:
+        pairing = len(pairing_problems(imported.messages))
+    if any(is_write_tool(name) for name in imported.call_names):
+        return pairing + len(find_suspicious(imported.messages))
+    return pairing  # reads only: find_suspicious finds nothing to look at
 
 
 def save_imported(

@@ -32,6 +32,7 @@ from studio.sessions.importers import (
     codex,
     gemini,
     openai_chat,
+    openai_plain,
     openai_responses,
     studio_jsonl,
 )
@@ -78,6 +79,7 @@ def import_sessions(
     progress: Progress | None = None,
     cancel: CancelFlag | None = None,
     file_name: str | None = None,
+    for_storing: bool = False,
 ) -> ImportOutcome:
     """Read every conversation in a file (a path) or in text (a string holding JSON).
 
@@ -89,6 +91,10 @@ def import_sessions(
         cancel: Checked per line and per message; when set, the import stops and
             returns what it has with ``cancelled=True``.
         file_name: The name used in issues (default: the file's name, or ``input``).
+        for_storing: Read plain OpenAI chat conversations of a JSONL file straight
+            into their stored form (:class:`~studio.sessions.importers.openai_plain.PlainSession`:
+            the same session, its messages built on first use), for an import that
+            stores them and looks at little else (``studio sessions import``).
 
     Return:
         The sessions and the issues that kept parts of the input out.
@@ -111,7 +117,8 @@ def import_sessions(
         name = file_name or "input"
         lines: Iterator[tuple[int, str]] = enumerate(source.splitlines(keepends=True), 1)
         total = len(source.encode("utf-8", errors="surrogatepass"))
-        return _Importer(name, fmt, progress, cancel, total).run(lines, lambda: source)
+        importer = _Importer(name, fmt, progress, cancel, total, for_storing=for_storing)
+        return importer.run(lines, lambda: source)
     path = Path(source)
     name = file_name or path.name
     # A regular file only: a FIFO would block forever, /dev/zero would fill memory.
@@ -127,9 +134,8 @@ def import_sessions(
             handle.seek(0)
             return undecodable.clean_text(handle.read(MAX_LOG_BYTES + 1))
 
-        outcome = _Importer(name, fmt, progress, cancel, total).run(
-            undecodable.clean_lines(enumerate(handle, 1)), whole
-        )
+        importer = _Importer(name, fmt, progress, cancel, total, for_storing=for_storing)
+        outcome = importer.run(undecodable.clean_lines(enumerate(handle, 1)), whole)
     undecodable.report(name, outcome)
     return outcome
 
@@ -237,8 +243,11 @@ def import_folder(
 
 class _Importer:
     def __init__(self, name: str, fmt: str, progress: Progress | None, cancel: CancelFlag | None,
-                 total: int) -> None:  # fmt: skip
+                 total: int, *, for_storing: bool = False) -> None:  # fmt: skip
         self.name, self.fmt, self.progress, self.cancel = name, fmt, progress, cancel
+        # A plain OpenAI conversation read into its stored form (openai_plain), where the
+        # generic reader would not be asked to tick per message (no cancel flag).
+        self.plain = for_storing and cancel is None and fmt in ("auto", "openai")
         self.total = max(total, 1)
         self.outcome = ImportOutcome()
         self._last_report = -1
@@ -355,6 +364,11 @@ class _Importer:
         tick: Callable[[], None] | None,
         item_lines: list[int] | None = None,
     ) -> None:
+        if self.plain and tick is None and item_lines is None:
+            plain = openai_plain.read_plain(data, line)
+            if plain is not None:
+                self.outcome.sessions.append(plain)
+                return
         fmt = self.fmt if self.fmt != "auto" else detect_session_format(data)
         if fmt is None:
             known = ", ".join(FORMATS)

@@ -102,6 +102,11 @@ class ImportedSession:
     def model(self) -> str:
         return str(self.meta.get("model") or "")
 
+    @property
+    def message_count(self) -> int:
+        """``len(messages)``, without building them where they are built on first use."""
+        return len(self.messages)
+
 
 @dataclass(slots=True)
 class ImportOutcome:
@@ -567,9 +572,14 @@ def _take_open(
 def first_user_text(messages: list[Message], limit: int = 80) -> str:
     for msg in messages:
         if msg.role is Role.USER and msg.text.strip():
-            text = " ".join(msg.text.split())
-            return text if len(text) <= limit else text[: limit - 1] + "…"
+            return title_text(msg.text, limit)
     return ""
+
+
+def title_text(text: str, limit: int = 80) -> str:
+    """``text`` as a title: on one line, spaces collapsed, cut to ``limit`` characters."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def text_parts(text: str) -> tuple[Part, ...]:

@@ -1,0 +1,311 @@
+"""The plain OpenAI chat conversation read straight into the rows it is stored as.
+
+``sessions import`` of a log spent most of its time building message objects
+(:mod:`studio.sessions.model`) only to turn them back into the dicts that are
+stored and hashed, and walking them again to count calls, pair results and
+check the arguments. Most logged conversations are plain: ``{"messages": [...]}``
+of system, user, assistant and tool messages with text content, calls with
+unique ids and arguments that are JSON, each turn answered right after it. For
+those, :func:`read_plain` makes the stored dicts in one pass and notes on the
+way what the checks need (the call names, whether every turn is plainly
+answered); the message objects are built from the dicts only if someone asks
+(:class:`PlainSession`).
+
+Anything else — another shape, a message the generic reader would repair or
+warn about, an id it would renumber — makes :func:`read_plain` answer None, and
+the conversation is read by :mod:`studio.sessions.importers.openai_chat` as
+before. What is accepted is stored exactly as the generic reader stores it
+(tests/sessions/test_plain_import.py compares the two on random logs).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from studio.formats.base import MAX_DEPTH
+from studio.sessions.importers.base import ImportedSession, Origin, title_text
+from studio.sessions.model import Message, message_from_dict
+
+# openai_chat's known keys: the others of a message or call are kept in its extra.
+_MESSAGE_KEYS = frozenset(
+    {"role", "content", "tool_calls", "tool_call_id", "tool_call_ids", "name", "function_call"}
+)
+_CALL_KEYS = frozenset({"id", "type", "function"})
+_FUNCTION_KEYS = frozenset({"name", "arguments"})
+_CONVERSATION_KEYS = ("messages", "tools", "functions")
+_ROLES = frozenset({"system", "user", "assistant", "tool"})
+_ORJSON_ERROR = orjson.JSONDecodeError
+
+_IMPORTED_MESSAGES = vars(ImportedSession)["messages"]
+_IMPORTED_ORIGINS = vars(ImportedSession)["origins"]
+
+
+class PlainSession(ImportedSession):
+    """An :class:`ImportedSession` read by :func:`read_plain`: its stored form first.
+
+    ``messages`` and ``origins`` are built from :attr:`docs` and :attr:`origin_rows`
+    on first use; storing the session (:func:`studio.sessions.library.store_imported`)
+    uses the rows and never builds them.
+
+    Attributes:
+        docs: Per message, its stored dict (:func:`studio.sessions.model.message_to_dict`).
+        origin_rows: Per message, ``[path, line]`` where it was in the file.
+        system: The text of the system messages, joined as the store joins them.
+        calls: How many tool calls the conversation holds.
+        call_names: The names of the tools called.
+        pairing: The number of pairing problems when the reading could tell it (every
+            result answers a call of the turn right before it, once; call ids unique,
+            arguments JSON objects), else None (the full analysis counts them).
+    """
+
+    __slots__ = ("call_names", "calls", "docs", "origin_rows", "pairing", "system")
+
+    def __init__(
+        self,
+        docs: list[dict[str, Any]],
+        origin_rows: list[list[Any]],
+        tools: list[Any],
+        line: int,
+        meta: dict[str, Any],
+        title: str,
+    ) -> None:
+        self.docs, self.origin_rows = docs, origin_rows
+        self.tools, self.source_format, self.line = tools, "openai", line
+        self.warnings = []
+        self.meta, self.title, self.file = meta, title, ""
+        self.system, self.calls, self.call_names = "", 0, frozenset[str]()
+        self.pairing: int | None = None
+
+    @property
+    def messages(self) -> list[Message]:
+        try:
+            return _IMPORTED_MESSAGES.__get__(self)
+        except AttributeError:
+            built = [message_from_dict(doc) for doc in self.docs]
+            _IMPORTED_MESSAGES.__set__(self, built)
+            return built
+
+    @messages.setter
+    def messages(self, value: list[Message]) -> None:
+        _IMPORTED_MESSAGES.__set__(self, value)
+
+    @property
+    def origins(self) -> list[Origin]:
+        try:
+            return _IMPORTED_ORIGINS.__get__(self)
+        except AttributeError:
+            built = [Origin(path, line) for path, line in self.origin_rows]
+            _IMPORTED_ORIGINS.__set__(self, built)
+            return built
+
+    @origins.setter
+    def origins(self, value: list[Origin]) -> None:
+        _IMPORTED_ORIGINS.__set__(self, value)
+
+    @property
+    def message_count(self) -> int:
+        return len(self.docs)
+
+
+class _NotPlain(Exception):
+    """Raised inside the reading when the generic reader is needed."""
+
+
+def read_plain(data: Any, line: int) -> PlainSession | None:
+    """``data`` (one decoded conversation, at file line ``line``) as a :class:`PlainSession`,
+    or None when it is not plain (see the module docstring) and the generic reader reads it.
+
+    Accepted only what format detection would call ``openai`` and the OpenAI chat reader
+    would read without a warning, a repair or a renumbered id.
+    """
+    if type(data) is not dict or "format" in data or "contents" in data or "system" in data:
+        return None
+    items = data.get("messages")
+    if type(items) is not list or not items:
+        return None
+    tools = _tools(data)
+    if tools is None:
+        return None
+    meta = (
+        {}
+        if data.keys() <= {"messages", "tools", "functions"}
+        else {k: v for k, v in data.items() if k not in _CONVERSATION_KEYS}
+    )
+    try:
+        reading = _Reading(items, line)
+    except _NotPlain:
+        return None
+    title = str(meta.pop("title", "") or "") or reading.title
+    session = PlainSession(reading.docs, reading.origins, tools, line, meta, title)
+    session.system = "\n\n".join(reading.system)
+    session.calls, session.call_names = reading.calls, frozenset(reading.names)
+    session.pairing = reading.pairing()
+    return session
+
+
+def _tools(data: dict[str, Any]) -> list[Any] | None:
+    """The tool definitions as openai_chat keeps them; None for a shape it would word
+    (not a list) or that detection would call Anthropic (``input_schema``)."""
+    tools, functions = data.get("tools"), data.get("functions")
+    if (tools is not None and type(tools) is not list) or (
+        functions is not None and type(functions) is not list
+    ):
+        return None
+    if tools and any(type(t) is dict and "input_schema" in t for t in tools):
+        return None
+    if tools:
+        return list(tools)
+    return list(functions) if functions else []
+
+
+class _Reading:
+    """One pass over a conversation's messages: the stored dicts and what the checks need.
+
+    Pairing is followed as :func:`studio.sessions.pairing._plainly_paired` walks it: a
+    turn of calls is answered by the tool messages right after it, each call once.
+    """
+
+    __slots__ = ("calls", "docs", "names", "origins", "plain", "problems", "seen", "system",
+                 "title", "turn", "turn_calls")  # fmt: skip
+
+    def __init__(self, items: list[Any], line: int) -> None:
+        self.docs: list[dict[str, Any]] = []
+        self.origins: list[list[Any]] = []
+        self.system: list[str] = []
+        self.names: set[str] = set()
+        self.seen: set[str] = set()  # every call id so far (unique, or not plain)
+        self.turn: set[str] = set()  # the open turn's calls not yet answered
+        self.turn_calls = 0  # how many calls the open turn made
+        self.problems = 0  # pairing problems of the turns ended so far
+        self.plain = True  # the problems can be counted so (see pairing())
+        self.calls = 0
+        self.title = ""
+        for i, entry in enumerate(items):
+            if type(entry) is not dict:
+                raise _NotPlain
+            self.docs.append(self._message(entry))
+            self.origins.append([f"$.messages[{i}]", line])
+        self._end_turn()
+
+    def _message(self, entry: dict[str, Any]) -> dict[str, Any]:
+        role = entry.get("role")
+        if type(role) is not str or role not in _ROLES or "parts" in entry or "type" in entry:
+            raise _NotPlain  # another format's message, or one openai_chat words or reads apart
+        extra = (
+            {}
+            if entry.keys() <= _MESSAGE_KEYS
+            else {k: v for k, v in entry.items() if k not in _MESSAGE_KEYS}
+        )
+        content = entry.get("content")
+        if content is None:
+            text = ""
+        elif type(content) is str:
+            text = content
+        else:
+            raise _NotPlain  # a list of parts (images, files) or a structured body
+        if role == "tool":
+            return self._result(entry, text, extra)
+        parts: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
+        self._end_turn()
+        if role == "assistant":
+            calls = entry.get("tool_calls")
+            if calls is not None:
+                if type(calls) is not list:
+                    raise _NotPlain
+                for call in calls:
+                    parts.append(self._call(call))
+                self.turn_calls = len(calls)
+            if type(entry.get("function_call")) is dict:
+                raise _NotPlain  # the legacy call form
+        else:
+            if "name" in entry:
+                extra["name"] = entry["name"]
+            if role == "system" and text:
+                self.system.append(text)
+            elif role == "user" and not self.title and text.strip():
+                self.title = title_text(text)
+        doc: dict[str, Any] = {"role": role, "parts": parts}
+        if extra:
+            doc["extra"] = extra
+        return doc
+
+    def _call(self, call: Any) -> dict[str, Any]:
+        if type(call) is not dict:
+            raise _NotPlain
+        fn = call.get("function")
+        if type(fn) is not dict:
+            raise _NotPlain
+        name, call_id, arguments = fn.get("name"), call.get("id"), fn.get("arguments")
+        if type(name) is not str or not name or type(call_id) is not str:
+            raise _NotPlain
+        if not call_id.strip() or call_id in self.seen or type(arguments) is not str:
+            raise _NotPlain  # renumbered, or arguments openai_chat decodes or words
+        try:
+            value = orjson.loads(arguments)
+        except _ORJSON_ERROR:
+            raise _NotPlain from None
+        if type(value) is str or arguments.count("[") + arguments.count("{") > MAX_DEPTH:
+            raise _NotPlain
+        extra = (
+            {}
+            if call.keys() <= _CALL_KEYS
+            else {k: v for k, v in call.items() if k not in _CALL_KEYS}
+        )
+        if not fn.keys() <= _FUNCTION_KEYS:
+            extra["function"] = {k: v for k, v in fn.items() if k not in _FUNCTION_KEYS}
+        if extra or type(value) is not dict:
+            self.plain = False  # pairing reads an extra's original_id; arguments not an object
+        self.seen.add(call_id)
+        self.turn.add(call_id)
+        self.names.add(name)
+        self.calls += 1
+        part: dict[str, Any] = {
+            "type": "tool_call",
+            "id": call_id,
+            "name": name,
+            "arguments": arguments,
+        }
+        if extra:
+            part["extra"] = extra
+        return part
+
+    def _result(self, entry: dict[str, Any], text: str, extra: dict[str, Any]) -> dict[str, Any]:
+        result_id = entry.get("tool_call_id")
+        if "tool_call_ids" in entry or type(result_id) is not str or not result_id.strip():
+            raise _NotPlain  # the SWE-agent form, a list of ids, or a blank id: repaired
+        if result_id in self.turn:
+            self.turn.discard(result_id)
+        else:
+            self.plain = False  # answers no call of the turn right before it, or twice
+        raw_name = entry.get("name")
+        part: dict[str, Any] = {
+            "type": "tool_result",
+            "id": result_id,
+            "content": text,
+            "is_error": bool(extra.pop("is_error", False)),
+        }
+        if type(raw_name) is str and raw_name:
+            part["name"] = raw_name
+        doc: dict[str, Any] = {"role": "tool", "parts": [part]}
+        if extra:
+            doc["extra"] = extra
+        return doc
+
+    def _end_turn(self) -> None:
+        """A message that is not a tool message (or the end) ends the turn of calls before it.
+
+        While every result answers a call of the turn right before it, once, the
+        pairing rules find in a turn: one call-without-result per call left
+        unanswered, and a count-mismatch when some but not all were answered.
+        """
+        if self.turn:
+            missing = len(self.turn)
+            self.problems += missing + (missing < self.turn_calls)
+            self.turn = set()
+        self.turn_calls = 0
+
+    def pairing(self) -> int | None:
+        """The pairing problem count, or None when the full analysis must count them."""
+        return self.problems if self.plain else None
