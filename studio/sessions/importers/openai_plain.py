@@ -134,14 +134,14 @@ def read_plain(data: Any, line: int) -> PlainSession | None:
         else {k: v for k, v in data.items() if k not in _CONVERSATION_KEYS}
     )
     try:
-        reading = _Reading(items, line)
+        reading = _read(items, line)
     except _NotPlain:
         return None
     title = str(meta.pop("title", "") or "") or reading.title
     session = PlainSession(reading.docs, reading.origins, tools, line, meta, title)
     session.system = "\n\n".join(reading.system)
     session.calls, session.call_names = reading.calls, frozenset(reading.names)
-    session.pairing = reading.pairing()
+    session.pairing = reading.pairing
     return session
 
 
@@ -161,35 +161,54 @@ def _tools(data: dict[str, Any]) -> list[Any] | None:
 
 
 class _Reading:
-    """One pass over a conversation's messages: the stored dicts and what the checks need.
+    """What :func:`_read` makes of a conversation's messages."""
 
-    Pairing is followed as :func:`studio.sessions.pairing._plainly_paired` walks it: a
-    turn of calls is answered by the tool messages right after it, each call once.
-    """
+    __slots__ = ("calls", "docs", "names", "origins", "pairing", "system", "title")
 
-    __slots__ = ("calls", "docs", "names", "origins", "plain", "problems", "seen", "system",
-                 "title", "turn", "turn_calls")  # fmt: skip
-
-    def __init__(self, items: list[Any], line: int) -> None:
+    def __init__(self) -> None:
         self.docs: list[dict[str, Any]] = []
         self.origins: list[list[Any]] = []
         self.system: list[str] = []
         self.names: set[str] = set()
-        self.seen: set[str] = set()  # every call id so far (unique, or not plain)
-        self.turn: set[str] = set()  # the open turn's calls not yet answered
-        self.turn_calls = 0  # how many calls the open turn made
-        self.problems = 0  # pairing problems of the turns ended so far
-        self.plain = True  # the problems can be counted so (see pairing())
         self.calls = 0
         self.title = ""
-        for i, entry in enumerate(items):
-            if type(entry) is not dict:
-                raise _NotPlain
-            self.docs.append(self._message(entry))
-            self.origins.append([f"$.messages[{i}]", line])
-        self._end_turn()
+        self.pairing: int | None = None
 
-    def _message(self, entry: dict[str, Any]) -> dict[str, Any]:
+
+_PATHS: list[str] = []
+"""``$.messages[i]`` for i = 0, 1, …: the same strings for every conversation."""
+
+
+def _paths(count: int) -> list[str]:
+    while len(_PATHS) < count:
+        _PATHS.append(f"$.messages[{len(_PATHS)}]")
+    return _PATHS
+
+
+def _read(items: list[Any], line: int) -> _Reading:
+    """One pass over a conversation's messages: the stored dicts and what the checks need.
+
+    The loop of every message of an import, so written out in one function. Pairing is
+    followed as the pairing rules see a plain log: a turn of calls is answered by the
+    tool messages right after it. While every result answers a call of the turn right
+    before it, once (call ids unique, arguments JSON objects), the rules find in each
+    turn one call-without-result per call left unanswered, and a count-mismatch when
+    some but not all were answered; otherwise the full analysis counts them.
+
+    Raises:
+        _NotPlain: for a message the generic reader must read.
+    """
+    out = _Reading()
+    docs, origins, system, names = out.docs, out.origins, out.system, out.names
+    seen: set[str] = set()  # every call id so far
+    turn: set[str] = set()  # the open turn's calls not answered yet
+    turn_calls = 0  # how many calls the open turn made
+    problems = 0  # pairing problems of the turns ended so far
+    plain = True  # the problems can be counted so
+    paths = _paths(len(items))
+    for i, entry in enumerate(items):
+        if type(entry) is not dict:
+            raise _NotPlain
         role = entry.get("role")
         if type(role) is not str or role not in _ROLES or "parts" in entry or "type" in entry:
             raise _NotPlain  # another format's message, or one openai_chat words or reads apart
@@ -206,106 +225,100 @@ class _Reading:
         else:
             raise _NotPlain  # a list of parts (images, files) or a structured body
         if role == "tool":
-            return self._result(entry, text, extra)
-        parts: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
-        self._end_turn()
-        if role == "assistant":
-            calls = entry.get("tool_calls")
-            if calls is not None:
-                if type(calls) is not list:
-                    raise _NotPlain
-                for call in calls:
-                    parts.append(self._call(call))
-                self.turn_calls = len(calls)
-            if type(entry.get("function_call")) is dict:
-                raise _NotPlain  # the legacy call form
+            result_id = entry.get("tool_call_id")
+            if "tool_call_ids" in entry or type(result_id) is not str or not result_id.strip():
+                raise _NotPlain  # the SWE-agent form, a list of ids, or a blank id: repaired
+            if result_id in turn:
+                turn.discard(result_id)
+            else:
+                plain = False  # answers no call of the turn right before it, or twice
+            part: dict[str, Any] = {
+                "type": "tool_result",
+                "id": result_id,
+                "content": text,
+                "is_error": bool(extra.pop("is_error", False)),
+            }
+            raw_name = entry.get("name")
+            if type(raw_name) is str and raw_name:
+                part["name"] = raw_name
+            parts = [part]
         else:
-            if "name" in entry:
-                extra["name"] = entry["name"]
-            if role == "system" and text:
-                self.system.append(text)
-            elif role == "user" and not self.title and text.strip():
-                self.title = title_text(text)
+            if turn:  # the turn of calls before ends here, some unanswered
+                problems += len(turn) + (len(turn) < turn_calls)
+                turn = set()
+            turn_calls = 0
+            parts = [{"type": "text", "text": text}] if text else []
+            if role == "assistant":
+                calls = entry.get("tool_calls")
+                if calls is not None:
+                    if type(calls) is not list:
+                        raise _NotPlain
+                    for call in calls:
+                        part, clean = _call(call)
+                        call_id = part["id"]
+                        if call_id in seen:
+                            raise _NotPlain  # a reused id: renumbered
+                        seen.add(call_id)
+                        turn.add(call_id)
+                        names.add(part["name"])
+                        plain = plain and clean
+                        parts.append(part)
+                    turn_calls = len(calls)
+                if type(entry.get("function_call")) is dict:
+                    raise _NotPlain  # the legacy call form
+            else:
+                if "name" in entry:
+                    extra["name"] = entry["name"]
+                if role == "system" and text:
+                    system.append(text)
+                elif role == "user" and not out.title and text.strip():
+                    out.title = title_text(text)
         doc: dict[str, Any] = {"role": role, "parts": parts}
         if extra:
             doc["extra"] = extra
-        return doc
+        docs.append(doc)
+        origins.append([paths[i], line])
+    if turn:
+        problems += len(turn) + (len(turn) < turn_calls)
+    out.calls = len(seen)
+    out.pairing = problems if plain else None
+    return out
 
-    def _call(self, call: Any) -> dict[str, Any]:
-        if type(call) is not dict:
-            raise _NotPlain
-        fn = call.get("function")
-        if type(fn) is not dict:
-            raise _NotPlain
-        name, call_id, arguments = fn.get("name"), call.get("id"), fn.get("arguments")
-        if type(name) is not str or not name or type(call_id) is not str:
-            raise _NotPlain
-        if not call_id.strip() or call_id in self.seen or type(arguments) is not str:
-            raise _NotPlain  # renumbered, or arguments openai_chat decodes or words
-        try:
-            value = orjson.loads(arguments)
-        except _ORJSON_ERROR:
-            raise _NotPlain from None
-        if type(value) is str or arguments.count("[") + arguments.count("{") > MAX_DEPTH:
-            raise _NotPlain
-        extra = (
-            {}
-            if call.keys() <= _CALL_KEYS
-            else {k: v for k, v in call.items() if k not in _CALL_KEYS}
-        )
-        if not fn.keys() <= _FUNCTION_KEYS:
-            extra["function"] = {k: v for k, v in fn.items() if k not in _FUNCTION_KEYS}
-        if extra or type(value) is not dict:
-            self.plain = False  # pairing reads an extra's original_id; arguments not an object
-        self.seen.add(call_id)
-        self.turn.add(call_id)
-        self.names.add(name)
-        self.calls += 1
-        part: dict[str, Any] = {
-            "type": "tool_call",
-            "id": call_id,
-            "name": name,
-            "arguments": arguments,
-        }
-        if extra:
-            part["extra"] = extra
-        return part
 
-    def _result(self, entry: dict[str, Any], text: str, extra: dict[str, Any]) -> dict[str, Any]:
-        result_id = entry.get("tool_call_id")
-        if "tool_call_ids" in entry or type(result_id) is not str or not result_id.strip():
-            raise _NotPlain  # the SWE-agent form, a list of ids, or a blank id: repaired
-        if result_id in self.turn:
-            self.turn.discard(result_id)
-        else:
-            self.plain = False  # answers no call of the turn right before it, or twice
-        raw_name = entry.get("name")
-        part: dict[str, Any] = {
-            "type": "tool_result",
-            "id": result_id,
-            "content": text,
-            "is_error": bool(extra.pop("is_error", False)),
-        }
-        if type(raw_name) is str and raw_name:
-            part["name"] = raw_name
-        doc: dict[str, Any] = {"role": "tool", "parts": [part]}
-        if extra:
-            doc["extra"] = extra
-        return doc
+def _call(call: Any) -> tuple[dict[str, Any], bool]:
+    """A call's stored dict, and whether pairing finds it plain (no extra, object arguments).
 
-    def _end_turn(self) -> None:
-        """A message that is not a tool message (or the end) ends the turn of calls before it.
-
-        While every result answers a call of the turn right before it, once, the
-        pairing rules find in a turn: one call-without-result per call left
-        unanswered, and a count-mismatch when some but not all were answered.
-        """
-        if self.turn:
-            missing = len(self.turn)
-            self.problems += missing + (missing < self.turn_calls)
-            self.turn = set()
-        self.turn_calls = 0
-
-    def pairing(self) -> int | None:
-        """The pairing problem count, or None when the full analysis must count them."""
-        return self.problems if self.plain else None
+    Raises:
+        _NotPlain: for a call openai_chat renumbers, repairs or words.
+    """
+    if type(call) is not dict:
+        raise _NotPlain
+    fn = call.get("function")
+    if type(fn) is not dict:
+        raise _NotPlain
+    name, call_id, arguments = fn.get("name"), call.get("id"), fn.get("arguments")
+    if type(name) is not str or not name or type(call_id) is not str or not call_id.strip():
+        raise _NotPlain
+    if type(arguments) is not str:
+        raise _NotPlain  # arguments logged as an object: a warning
+    try:
+        value = orjson.loads(arguments)
+    except _ORJSON_ERROR:
+        raise _NotPlain from None  # kept as they are by openai_chat, for pairing to word
+    if type(value) is str or arguments.count("[") + arguments.count("{") > MAX_DEPTH:
+        raise _NotPlain  # encoded twice: decoded with a warning
+    extra = (
+        {} if call.keys() <= _CALL_KEYS else {k: v for k, v in call.items() if k not in _CALL_KEYS}
+    )
+    if not fn.keys() <= _FUNCTION_KEYS:
+        extra["function"] = {k: v for k, v in fn.items() if k not in _FUNCTION_KEYS}
+    part: dict[str, Any] = {
+        "type": "tool_call",
+        "id": call_id,
+        "name": name,
+        "arguments": arguments,
+    }
+    if extra:
+        part["extra"] = extra
+        return part, False  # pairing reads an extra's original_id
+    return part, type(value) is dict
