@@ -44,7 +44,7 @@ from studio.contract.verbs import verb_class
 from studio.lint.model import Severity
 from studio.lint.regex import top_level_alternatives
 from studio.lint.rules._security_phrases import phrase_data
-from studio.lint.rules.security_re2 import Seen, seen
+from studio.lint.rules.security_re2 import Seen, bytes_match, seen
 from studio.lint.text import split_identifier
 
 PARAM = "@PARAM"
@@ -124,7 +124,8 @@ class Grammar:
     names: tuple[str, ...]
     """Every class, by its index."""
     sets: tuple[tuple[Any, tuple[int, ...]], ...]
-    """RE2 sets and the class index of each of their entries; anchor classes first."""
+    """RE2 sets (their ``Match`` on UTF-8 bytes) and the class index of each of their
+    entries; anchor classes first."""
     anchor_sets: int
     """How many of :attr:`sets` (the first ones) hold the anchor classes."""
     combos: tuple[Combo, ...]
@@ -135,11 +136,16 @@ class Grammar:
     that holds none of them completes no combo."""
     possible_cache: dict[frozenset[str], tuple[Combo, ...]] = field(default_factory=dict)
 
-    def match(self, value: str, start: int = 0, stop: int | None = None) -> list[int]:
-        """Indices of the classes whose relaxed pattern occurs in ``value`` (sets start:stop)."""
+    def match(self, value: str | bytes, start: int = 0, stop: int | None = None) -> list[int]:
+        """Indices of the classes whose relaxed pattern occurs in ``value`` (sets start:stop).
+
+        ``value`` may be given UTF-8 encoded: RE2 reads bytes, and the sets of one
+        text then share one encoding instead of one each.
+        """
+        data = value.encode() if isinstance(value, str) else value
         hits: list[int] = []
         for classes, index in self.sets[start:stop]:
-            found = classes.Match(value)
+            found = classes(data)
             if found:
                 hits.extend(index[i] for i in found)
         return hits
@@ -155,10 +161,13 @@ class Grammar:
         Every combo needs an anchor class (see :attr:`anchors`), so without one a
         text completes none whatever else it holds: the other sets are not run.
         """
-        hits = self.match(value, 0, self.anchor_sets) if value else None
+        if not value:
+            return set()
+        data = value.encode()
+        hits = self.match(data, 0, self.anchor_sets)
         if not hits:
             return set()
-        hits += self.match(value, self.anchor_sets)
+        hits += self.match(data, self.anchor_sets)
         return self.confirmed(value, hits)
 
     def confirmed(self, value: str, hits: list[int]) -> set[str]:
@@ -203,7 +212,9 @@ def _load() -> Grammar:
             for name in group[at : at + _SET_SIZE]:
                 classes.Add("|".join(f"(?:{_relaxed(p)})" for p in spec["classes"][name]))
             classes.Compile()
-            sets.append((classes, tuple(names.index(n) for n in group[at : at + _SET_SIZE])))
+            sets.append(
+                (bytes_match(classes), tuple(names.index(n) for n in group[at : at + _SET_SIZE]))
+            )
     anchor_sets = -(-len(groups[0]) // _SET_SIZE)
     anchors = frozenset(names.index(name) for name in anchor_names)
     combos = []
