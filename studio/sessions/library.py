@@ -30,8 +30,7 @@ from studio.sessions.model import (
     message_from_dict,
     message_to_dict,
 )
-from studio.sessions.pairing import pairing_problems
-from studio.sessions.suspicious import find_suspicious, is_write_tool
+from studio.sessions.writes import is_write_tool
 
 if TYPE_CHECKING:
     # Annotations only: importing a log needs neither the registry store nor the contract model.
@@ -69,6 +68,10 @@ class SessionRow:
 
 def problem_count(messages: Sequence[Message]) -> int:
     """Pairing problems plus suspicious patterns (no registry needed)."""
+    # Imported on use: an import of plain logs of reads (openai_plain) needs neither.
+    from studio.sessions.pairing import pairing_problems
+    from studio.sessions.suspicious import find_suspicious
+
     return len(pairing_problems(messages)) + len(find_suspicious(messages))
 
 
@@ -178,8 +181,12 @@ def _plain_problem_count(imported: PlainSession) -> int:
     """
     pairing = imported.pairing
     if pairing is None:
+        from studio.sessions.pairing import pairing_problems
+
         pairing = len(pairing_problems(imported.messages))
     if any(is_write_tool(name) for name in imported.call_names):
+        from studio.sessions.suspicious import find_suspicious
+
         return pairing + len(find_suspicious(imported.messages))
     return pairing  # reads only: find_suspicious finds nothing to look at
 

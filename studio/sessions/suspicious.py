@@ -23,9 +23,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from studio.contract.risk import verb_reads
 from studio.sessions.model import Message, ToolCallPart, ToolResultPart
 from studio.sessions.pairing import Position
+from studio.sessions.writes import is_write_tool
 
 if TYPE_CHECKING:
     from studio.contract.model import Registry
@@ -54,21 +54,6 @@ class SuspiciousFinding:
         return {"kind": self.kind.value, "position": str(self.position), "call_id": self.call_id,
                 "tool": self.tool, "message": self.message,
                 "related": [str(p) for p in self.related]}  # fmt: skip
-
-
-def is_write_tool(name: str, registry: Registry | None = None) -> bool:
-    """Whether calling ``name`` changes state (registry risk, else the name's verb)."""
-    if registry is not None:
-        # Imported here: a registry means the contract model is loaded already, and
-        # checking a session without one (every import) need not load it.
-        from studio.contract.model import RiskTier
-
-        tool = registry.tool(name)
-        if tool is not None:
-            return tool.risk is not RiskTier.READ
-    # The importers' verb classes (studio.contract.risk); an unknown verb is no
-    # evidence of a write here: a duplicate read is no side effect to report.
-    return verb_reads(name) is False
 
 
 def _parse_result_content(content: str) -> Any:

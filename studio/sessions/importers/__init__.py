@@ -21,21 +21,13 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Iterator
+from importlib import import_module
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from studio.formats.base import FormatError, one_line
 from studio.formats.files import open_regular
-from studio.sessions.importers import (
-    anthropic,
-    claude_code,
-    codex,
-    gemini,
-    openai_chat,
-    openai_plain,
-    openai_responses,
-    studio_jsonl,
-)
+from studio.sessions.importers import openai_plain
 from studio.sessions.importers.base import (
     CancelFlag,
     Conversation,
@@ -52,17 +44,38 @@ from studio.sessions.importers.base import (
     parse_json,
 )
 from studio.sessions.importers.detect import FORMATS, detect_session_format
-from studio.sessions.importers.studio_jsonl import dump_session, session_document
 
-_READERS: dict[str, Callable[[Any, Reader], Conversation | list[Conversation]]] = {
-    "openai": openai_chat.read,
-    "openai-responses": openai_responses.read,
-    "anthropic": anthropic.read,
-    "gemini": gemini.read,
-    "studio": studio_jsonl.read,
-    "claude-code": claude_code.read,
-    "codex": codex.read,
+if TYPE_CHECKING:
+    from studio.sessions.importers.studio_jsonl import dump_session, session_document
+
+_READERS = {
+    "openai": "openai_chat",
+    "openai-responses": "openai_responses",
+    "anthropic": "anthropic",
+    "gemini": "gemini",
+    "studio": "studio_jsonl",
+    "claude-code": "claude_code",
+    "codex": "codex",
 }
+"""Format → the module under this package that reads it (``read(data, reader)``), imported
+on first use: an import of plain OpenAI logs (openai_plain) needs none of them."""
+
+_STUDIO_JSONL = frozenset({"dump_session", "session_document"})
+
+
+def __getattr__(name: str) -> Any:
+    """``dump_session`` and ``session_document``, from studio_jsonl on first use."""
+    if name in _STUDIO_JSONL:
+        return getattr(import_module("studio.sessions.importers.studio_jsonl"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _reader(fmt: str) -> Callable[[Any, Reader], Conversation | list[Conversation]]:
+    read: Callable[[Any, Reader], Conversation | list[Conversation]]
+    read = import_module(f"studio.sessions.importers.{_READERS[fmt]}").read
+    return read
+
+
 # What a folder import reads: logs and agent transcripts (SWE-agent .traj included).
 LOG_SUFFIXES = (".json", ".jsonl", ".traj")
 # The largest log an import reads (JSONL of many sessions is larger than a registry).
@@ -378,7 +391,7 @@ class _Importer:
         reader = Reader(self.name, line, cancel=self.cancel, on_message=tick)
         reader.item_lines = item_lines or []
         try:
-            result = _READERS[fmt](data, reader)
+            result = _reader(fmt)(data, reader)
         except Rejected as exc:
             reader.reject(exc)
             self.outcome.errors.extend(reader.errors)

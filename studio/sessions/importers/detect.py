@@ -4,9 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from studio.sessions.importers import claude_code, codex, studio_jsonl
-from studio.sessions.importers.openai_responses import ITEM_TYPES
-
 FORMATS: tuple[str, ...] = (
     "openai", "openai-responses", "anthropic", "gemini", "studio", "claude-code", "codex",
 )  # fmt: skip
@@ -56,6 +53,10 @@ def detect_session_format(data: Any) -> str | None:
 
 
 def _list_format(items: list[Any]) -> str | None:
+    # The formats' modules on first use: an import of plain OpenAI logs detects nothing.
+    from studio.sessions.importers import claude_code, codex, studio_jsonl
+    from studio.sessions.importers.openai_responses import ITEM_TYPES
+
     if studio_jsonl.looks_like(items):
         return "studio"
     if claude_code.looks_like(items):
