@@ -674,41 +674,66 @@ class ShortTextIndex:
         return crossed
 
     def build(self, items: Iterable[tuple[str, frozenset[str]]]) -> None:
-        """Replace the contents and compute every pair."""
+        """Replace the contents and compute every pair (those :meth:`_refresh` finds).
+
+        Each tool meets the tools before it that share a unit under the cap
+        (a set intersection: on big registries most units are over it),
+        counted one unit at a time (``Counter.update``). That count, plus the
+        fewer of the two tools' other units (verb classes, units over the
+        cap), bounds how many units they share: a candidate whose bound
+        cannot reach the threshold (Dice, or the overlap where it applies) is
+        not scored — two thirds of them on public tools.
+        """
         self._sets.clear()
         self._postings.clear()
         self._pairs.clear()
         self._by_tool.clear()
         for name, units in items:
             self._insert(name, units)
-        for name in self._sets:
-            self._refresh_forward(name)
-
-    def _refresh_forward(self, name: str) -> None:
-        """:meth:`_refresh` for a build: only pairs with tools after ``name`` are new."""
-        mine = self._sets[name]
-        if not mine:
-            return
         cap, ratio, limit = self.cap, self._ratio, self.threshold - 1e-12
         overlap = self.overlap
-        size = len(mine)
-        seen = {name}
+        postings = self._postings
         sets = self._sets
-        for unit in self._indexed(mine):
-            posting = self._postings[unit]
-            if len(posting) > cap:
+        # The units under the cap (verb classes are never in the postings).
+        counted_units = {unit for unit, posting in postings.items() if len(posting) <= cap}
+        # The tools met so far per unit under the cap; each tool's units left uncounted.
+        earlier: dict[str, list[str]] = {}
+        uncounted: dict[str, int] = {}
+        for name, mine in sets.items():
+            if not mine:
                 continue
-            for other in posting:
-                if other in seen or other < name:
-                    continue
-                seen.add(other)
+            counts: Counter[str] = Counter()
+            counted = mine & counted_units
+            for unit in counted:
+                met = earlier.get(unit)
+                if met is None:
+                    earlier[unit] = [name]
+                else:
+                    counts.update(met)
+                    met.append(name)
+            size = len(mine)
+            left = uncounted[name] = size - len(counted)
+            for other, shared in counts.items():
                 theirs = sets[other]
-                small, big = (size, len(theirs)) if size <= len(theirs) else (len(theirs), size)
+                their_size = len(theirs)
+                small, big = (size, their_size) if size <= their_size else (their_size, size)
                 if small < ratio * big:
+                    continue
+                # _short_score's expressions, with the bound for the intersection.
+                their_left = uncounted[other]
+                bound = shared + (left if left < their_left else their_left)
+                if bound > small:
+                    bound = small
+                if 2.0 * bound / (size + their_size) < limit and not (
+                    overlap
+                    and small >= 3
+                    and small >= OVERLAP_RATIO * big
+                    and bound / small >= limit
+                ):
                     continue
                 score = _short_score(mine, theirs, limit, overlap)
                 if score >= limit:
-                    self._set_pair((name, other), score)
+                    self._set_pair(_key(name, other), score)
 
     def update(self, old_name: str | None, name: str | None, units: frozenset[str] | None) -> None:
         """Insert, replace or remove one tool (as :meth:`SimilarityIndex.update`)."""

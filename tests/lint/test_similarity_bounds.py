@@ -130,3 +130,42 @@ def test_an_update_of_an_index_built_without_the_watch_list_stays_exact() -> Non
     assert len(got) >= 5
     assert got.keys() == want.keys()
     assert all(abs(got[k] - want[k]) < 1e-12 for k in got)
+
+
+def _unit_sets(rng: random.Random, count: int) -> list[tuple[str, frozenset[str]]]:
+    """Short texts' units: a verb class, a few words (some common), near copies edited."""
+    out: list[tuple[str, frozenset[str]]] = []
+    for i in range(count):
+        if out and rng.random() < 0.4:
+            units = set(rng.choice(out)[1])
+            units ^= {
+                rng.choices(VOCABULARY[:60], WEIGHTS[:60])[0] for _ in range(rng.randint(0, 2))
+            }
+        else:
+            words = rng.choices(VOCABULARY[:60], WEIGHTS[:60], k=rng.randint(0, 9))
+            units = {*words, rng.choice(["@read", "@create", "@delete"])}
+        out.append((f"s{i:03d}", frozenset(units)))
+    return out
+
+
+@pytest.mark.parametrize(("seed", "overlap", "cap"), [(1, True, 20), (2, False, 20), (4, True, 6)])
+def test_short_text_build_keeps_exactly_the_brute_force_pairs(
+    seed: int, overlap: bool, cap: int
+) -> None:
+    from studio.lint.similarity import ShortTextIndex, _short_score
+
+    index = ShortTextIndex(0.75, cap, overlap=overlap)
+    docs = _unit_sets(random.Random(seed), 220)
+    index.build(docs)
+    sets = dict(docs)
+    postings = index._postings
+    want = {}
+    for (a, sa), (b, sb) in combinations(sorted(sets.items()), 2):
+        # A pair needs a shared word held by at most ``cap`` tools (verb classes never count).
+        if not any(not u.startswith("@") and len(postings[u]) <= cap for u in sa & sb):
+            continue
+        score = _short_score(sa, sb, 0.75 - 1e-12, overlap)
+        if score >= 0.75 - 1e-12:
+            want[(a, b)] = score
+    assert index.pairs() == want
+    assert len(want) >= 10
