@@ -23,20 +23,16 @@ from studio.formats.base import FormatError
 from studio.sessions.import_hash import conversation_hash
 from studio.sessions.importers import ImportedSession
 from studio.sessions.importers.openai_plain import PlainSession
-from studio.sessions.model import (
-    Message,
-    Role,
-    ToolCallPart,
-    message_from_dict,
-    message_to_dict,
-)
 from studio.sessions.writes import is_write_tool
 
 if TYPE_CHECKING:
-    # Annotations only: importing a log needs neither the registry store nor the contract model.
+    # Annotations only: importing a log needs neither the registry store nor the contract
+    # model, and storing a plain OpenAI log (openai_plain) builds no messages (the message
+    # classes are imported where messages are read or written).
     from registry_db import RegistryStore
     from studio.contract.model import Registry
     from studio.formats.base import ImportResult
+    from studio.sessions.model import Message
 
 SOURCE_IMPORT = "import"
 SOURCE_PLAYGROUND = "playground"
@@ -88,6 +84,8 @@ def _docs(imported: ImportedSession) -> list[dict[str, Any]]:
     """Per message, its stored dict (read so by openai_plain, else made from the message)."""
     if isinstance(imported, PlainSession):
         return imported.docs
+    from studio.sessions.model import message_to_dict
+
     return [message_to_dict(m) for m in imported.messages]
 
 
@@ -140,6 +138,8 @@ def store_imported(
         docs, system, calls = imported.docs, imported.system, imported.calls
         problems, origins = _plain_problem_count(imported), imported.origin_rows
     else:
+        from studio.sessions.model import Role, ToolCallPart, message_to_dict
+
         messages = imported.messages
         system_role = Role.SYSTEM  # looked up once: an enum member costs ~0.2 µs from its class
         system = "\n\n".join([m.text for m in messages if m.role is system_role and m.text])
@@ -222,6 +222,8 @@ def store_derived(
     Return:
         The new session (or the one already holding the same result).
     """
+    from studio.sessions.model import Role, message_to_dict
+
     docs = [message_to_dict(m) for m in messages]
     info_meta = {
         **(meta or {}),
@@ -245,6 +247,8 @@ def store_derived(
 
 
 def load_messages(sessions: SessionStore, session_id: str) -> list[Message]:
+    from studio.sessions.model import message_from_dict
+
     return [message_from_dict(m) for m in sessions.messages(session_id)]
 
 
@@ -270,6 +274,8 @@ def session_rows(
     The problem count is cached in the session's meta and recomputed when
     the session has grown since (a playground session still running).
     """
+    from studio.sessions.model import message_from_dict
+
     rows = []
     for info in sessions.list_sessions(registry, source=source):
         meta = dict(info.meta)

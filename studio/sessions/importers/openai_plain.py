@@ -20,13 +20,15 @@ before. What is accepted is stored exactly as the generic reader stores it
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from studio.formats.base import MAX_DEPTH
 from studio.sessions.importers.base import ImportedSession, Origin, title_text
-from studio.sessions.model import Message, message_from_dict
+
+if TYPE_CHECKING:
+    from studio.sessions.model import Message
 
 # openai_chat's known keys: the others of a message or call are kept in its extra.
 _MESSAGE_KEYS = frozenset(
@@ -83,6 +85,8 @@ class PlainSession(ImportedSession):
         try:
             return _IMPORTED_MESSAGES.__get__(self)
         except AttributeError:
+            from studio.sessions.model import message_from_dict
+
             built = [message_from_dict(doc) for doc in self.docs]
             _IMPORTED_MESSAGES.__set__(self, built)
             return built
