@@ -92,6 +92,36 @@ class TokenCache:
                 return None
         return None if row is None else int(row[0])
 
+    def get_many(self, encoding: str, keys: list[bytes]) -> dict[bytes, int]:
+        """The stored counts of ``keys`` (those missing left out), read in a few queries.
+
+        One query per key costs a read transaction each (file locks, ~15 µs):
+        a 2,000-tool lint asks for 6,000 counts.
+        """
+        found: dict[bytes, int] = {}
+        with self._lock:
+            for key in keys:
+                hit = self._pending.get((encoding, key))
+                if hit is not None:
+                    found[key] = hit
+            db = self._connect()
+            if db is None:
+                return found
+            rest = [k for k in dict.fromkeys(keys) if k not in found]
+            try:
+                for start in range(0, len(rest), 500):
+                    chunk = rest[start : start + 500]
+                    marks = ",".join("?" * len(chunk))
+                    rows = db.execute(
+                        "SELECT digest, tokens FROM token_counts "
+                        f"WHERE encoding = ? AND digest IN ({marks})",
+                        (encoding, *chunk),
+                    ).fetchall()
+                    found.update((bytes(d), int(n)) for d, n in rows)
+            except sqlite3.Error as exc:
+                self._give_up(exc)
+        return found
+
     def put(self, encoding: str, key: bytes, tokens: int) -> None:
         """Remember a count (written with the next flush)."""
         with self._lock:

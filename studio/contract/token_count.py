@@ -38,7 +38,7 @@ from __future__ import annotations
 import importlib.util
 import logging
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 
 from studio.contract.token_cache import TokenCache, digest, shared_cache
 
@@ -143,6 +143,27 @@ def cached_token_counter(profile: str | None) -> tuple[Counter, str]:
     if cache is None or not _installed():
         return token_counter(profile)
     return _through_cache(encoding, cache), encoding
+
+
+def count_all(profile: str | None, texts: Sequence[str]) -> tuple[list[int], str]:
+    """Counts of many texts as :func:`cached_token_counter`'s counter gives them, and the method.
+
+    The same counts, the stored ones read from the disk cache in a few queries
+    instead of one per text (a 2,000-tool lint counts 6,000 texts); the
+    counter counts only what is missing (loading the tokenizer then).
+    """
+    count, method = cached_token_counter(profile)
+    cache = shared_cache()
+    known = _cached_counters.get((method, id(cache))) if cache is not None else None
+    if cache is None or known is None or known[1] is not count:
+        return [count(text) for text in texts], method
+    keys = [digest(text) if text else b"" for text in texts]
+    stored = cache.get_many(method, [key for key in keys if key])
+    counts: list[int] = []
+    for text, key in zip(texts, keys, strict=True):
+        found = stored.get(key) if key else 0
+        counts.append(found if found is not None else count(text))
+    return counts, method
 
 
 def cached_token_method(profile: str | None) -> str:

@@ -371,6 +371,7 @@ class Linter:
                 # Forked first: token counts (and their disk cache) are this process's.
                 forked = Forked(lambda: self._child_work(registry.tools, ctx))
             mine = self._indexed_rules(forked=False)
+            self._count_all_tokens(registry.tools)
             for tool in registry.tools:
                 if forked is None:
                     self._check_tool(tool, ctx)
@@ -577,6 +578,17 @@ class Linter:
         if scores is None:
             scores = slots[key] = score_tool(tool, template, render_cached(tool, template))
         return scores
+
+    def _count_all_tokens(self, tools: Iterable[ToolContract]) -> None:
+        """Every tool's token count at once (stored counts read in a few queries), if offered."""
+        if self._count_tokens is None:
+            return
+        try:
+            from studio.lint.rules.cost import count_tool_tokens
+
+            count_tool_tokens(tools, self._settings, self.profile)
+        except Exception:  # only the batching is lost: each tool is counted on its own
+            log.exception("counting the tools' tokens at once failed")
 
     def _tool_tokens(self, tool: ToolContract) -> int:
         if self._count_tokens is not None:

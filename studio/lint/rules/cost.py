@@ -11,12 +11,19 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from studio.contract.model import Registry, RegistrySettings, ToolContract
 from studio.contract.problems import join_path
-from studio.contract.token_count import ESTIMATE, Counter, cached_token_counter, format_count
+from studio.contract.token_count import (
+    ESTIMATE,
+    Counter,
+    cached_token_counter,
+    count_all,
+    format_count,
+)
+from studio.lint.cache import memo_slots
 from studio.lint.model import Hit, LintContext, Severity, registry_rule, tool_rule
 from studio.lint.rules._common import (
     description_of,
@@ -72,6 +79,35 @@ def tool_tokens(
     count, method = cached_token_counter(profile)
     template = settings.description_template if settings is not None else None
     return memo(tool, ("tokens", method, template), lambda: _count_tokens(tool, settings, count))
+
+
+def count_tool_tokens(
+    tools: Iterable[ToolContract], settings: RegistrySettings, profile: str | None
+) -> None:
+    """:func:`tool_tokens` of many tools at once, kept in its per-tool cache.
+
+    The same counts; the stored ones are read from the disk cache in a few
+    queries (:func:`~studio.contract.token_count.count_all`) instead of three
+    per tool. A tool whose texts cannot be built is left to :func:`tool_tokens`,
+    which then fails on it as it always did.
+    """
+    _count, method = cached_token_counter(profile)
+    key = ("tokens", method, settings.description_template)
+    todo: list[ToolContract] = []
+    texts: list[str] = []
+    for tool in tools:
+        if key in memo_slots(tool):
+            continue
+        try:
+            schema = _model_schema_json(tool)
+            parts = (text(tool.name), rendered(tool, settings), schema)
+        except Exception:  # tool_tokens reports it, as before
+            continue
+        todo.append(tool)
+        texts.extend(parts)
+    counts, _method = count_all(profile, texts)
+    for i, tool in enumerate(todo):
+        memo_slots(tool)[key] = PER_TOOL_OVERHEAD + sum(counts[3 * i : 3 * i + 3])
 
 
 def _model_schema_json(tool: ToolContract) -> str:
