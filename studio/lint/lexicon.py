@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from itertools import compress
 
 from studio.contract.verbs import inflections
 from studio.lint.wordlists import data_lines
@@ -115,6 +116,27 @@ _bases = lru_cache(maxsize=65536)(inflections)
 """A word and the base forms it may be an inflection of, once per word."""
 
 
+class _Starts(dict[str, tuple[str, ...]]):
+    """Per word: its base forms that start a phrase of one set, computed on first lookup.
+
+    Most words start none (an empty tuple), which :meth:`PhraseSet.find` skips
+    without a Python step per word.
+    """
+
+    __slots__ = ("_firsts",)
+
+    def __init__(self, firsts: frozenset[str]) -> None:
+        super().__init__()
+        self._firsts = firsts
+
+    def __missing__(self, word: str) -> tuple[str, ...]:
+        firsts = self._firsts
+        out = tuple(b for b in _bases(word) if b in firsts)
+        if len(self) < 200_000:
+            self[word] = out
+        return out
+
+
 class PhraseSet:
     """Phrases of a data file (English and Chinese), each with its labels, found in a text.
 
@@ -125,7 +147,7 @@ class PhraseSet:
     alternation of the phrases made Python try every phrase at every position.
     """
 
-    __slots__ = ("_cjk", "_firsts", "_latin")
+    __slots__ = ("_cjk", "_latin", "_starts")
 
     def __init__(self, labelled: dict[str, list[object]]) -> None:
         self._latin: dict[str, tuple[object, ...]] = {}
@@ -137,19 +159,23 @@ class PhraseSet:
             elif phrase.strip():
                 cjk.append((phrase.strip(), tuple(labels)))
         self._cjk = tuple(sorted(cjk, key=lambda p: -len(p[0])))
-        self._firsts = frozenset(k.split(" ", 1)[0] for k in self._latin)
+        self._starts = _Starts(frozenset(k.split(" ", 1)[0] for k in self._latin))
 
     def find(self, text: str) -> list[tuple[str, object]]:
         """(phrase, label) of every phrase in ``text`` (a phrase once per label)."""
         out: list[tuple[str, object]] = []
         if self._latin:
             words = _LATIN_WORD.findall(text.lower())
-            firsts = self._firsts
-            i, n = 0, len(words)
-            while i < n:
-                bases = [b for b in _bases(words[i]) if b in firsts]
+            n = len(words)
+            starts = list(map(self._starts.__getitem__, words))
+            after = 0  # the first word not inside a phrase found
+            # Only the words that may start a phrase, in order.
+            for i in compress(range(n), starts):
+                if i < after:
+                    continue
+                bases = starts[i]
                 step = 1
-                for size in range(min(_MAX_WORDS, n - i), 0, -1) if bases else ():
+                for size in range(min(_MAX_WORDS, n - i), 0, -1):
                     rest = " ".join(words[i + 1 : i + size])
                     hit = next(
                         (k for b in bases if (k := f"{b} {rest}" if rest else b) in self._latin),
@@ -159,7 +185,7 @@ class PhraseSet:
                         out.extend((hit, label) for label in self._latin[hit])
                         step = size
                         break
-                i += step
+                after = i + step
         if self._cjk and _CJK_CHAR.search(text):
             taken: list[tuple[int, int]] = []
             for phrase, labels in self._cjk:
