@@ -247,6 +247,9 @@ def _import(store: RegistryStore, args: argparse.Namespace) -> int:
     # a power cut may lose the last conversations, which importing the file again
     # (idempotent by content hash) brings back.
     store.connection.execute("PRAGMA synchronous=NORMAL")
+    # A batch writes a few MB of pages: past the default 2 MB page cache, SQLite spills
+    # them to the WAL mid-transaction and writes some twice. The cache grows only as used.
+    store.connection.execute(f"PRAGMA cache_size=-{_CACHE_KIB}")
     name = one_line(path.name)
     if path.is_dir():
         files = find_log_files(path)
@@ -282,6 +285,10 @@ def _import(store: RegistryStore, args: argparse.Namespace) -> int:
         print(f"{verb} registry {registry.name}: {len(registry.tools)} tools from the log")
     return 1 if errors else 0
 
+
+_CACHE_KIB = 64 * 1024
+"""The import connection's page cache (KiB): room for a batch's pages (a 60-session
+log of 12,000 messages is ~4 MB)."""
 
 _BATCH_SECONDS = 0.25
 """How long one transaction of an import may grow: the write lock is held meanwhile."""
