@@ -186,7 +186,14 @@ SUMMARY_OF_FREE_TEXT = 300
 
 
 def _free_text(tool: ToolContract) -> str:
-    """A free-text description without the generator's boilerplate, spaces folded."""
+    """A free-text description without the generator's boilerplate, spaces folded.
+
+    Once per tool object: the opening count and the summary both read it.
+    """
+    return memo(tool, "ambiguity-free-text", lambda: _fold_free_text(tool))
+
+
+def _fold_free_text(tool: ToolContract) -> str:
     description = tool.description if isinstance(tool.description, str) else ""
     return strip_boilerplate(" ".join(description.split()))
 
@@ -196,10 +203,15 @@ def _opening(tool: ToolContract) -> tuple[str, str]:
 
     ("", "") for a tool with blocks, or when nothing with a word follows the
     first sentence: an opening is only boilerplate when something follows it.
+    Once per tool object (the opening count and the summary both ask).
     """
     if tool.has_blocks():
         return "", ""
-    text = _free_text(tool)
+    return memo(tool, "ambiguity-opening", lambda: _first_and_rest(_free_text(tool)))
+
+
+def _first_and_rest(text: str) -> tuple[str, str]:
+    """:func:`_opening` of a free text."""
     first = first_sentence(text)
     if not first:
         return "", ""
@@ -258,6 +270,7 @@ def _parameters_json(tool: ToolContract) -> str:
 class _ToolInfo:
     __slots__ = (
         "_contrast",
+        "_lowered",
         "_name",
         "_words",
         "bare",
@@ -309,11 +322,20 @@ class _ToolInfo:
         self.blocks = dict(blocks or {})
         self.dup_key = dup_key
         self._words: frozenset[str] | bool | None = False  # False: not computed yet
+        self._lowered: str | None = None  # None: not computed yet
 
     def mentions(self, other: str) -> bool:
         if self.says_instead:
             return True
         if other.isascii() and _PLAIN_NAME.fullmatch(other):
+            lowered = self._lowered
+            if lowered is None:
+                # Safe to search lower-cased (see _ident_words); "" when it is not.
+                text = self.text
+                safe = text.isascii() or _CASE_SPECIAL.isdisjoint(text)
+                lowered = self._lowered = text.lower() if safe else ""
+            if lowered and other.lower() not in lowered:
+                return False  # not even inside a longer word: most pairs, no word set needed
             words = self._words
             if words is False:
                 words = self._words = _ident_words(self.text)

@@ -1,0 +1,36 @@
+"""Shortcuts of the pair index that must answer as the plain computation does."""
+
+from __future__ import annotations
+
+import random
+
+from studio.lint.rules._pairs import _mention_pattern, _opening, _ToolInfo
+from tests.lint._fixtures import tool
+
+NAMES = ["get_order", "getOrder", "order", "list_orders_2", "K_tool", "sku"]
+PIECES = [" ", "_", ".", "get", "order", "Order", "_order", "GET_ORDER", "s", "2", "K", "\u212a",
+          "\u017f", "ku", "订单", "list_orders_2", "(", "x"]  # fmt: skip
+
+
+def _info(text: str) -> _ToolInfo:
+    return _ToolInfo(text, False, ("", ()), "")
+
+
+def test_mentions_equals_the_name_pattern() -> None:
+    rng = random.Random(8)
+    hits = 0
+    for _ in range(1500):
+        text = "".join(rng.choice(PIECES) for _ in range(rng.randint(0, 12)))
+        info = _info(text)
+        for name in NAMES:
+            want = _mention_pattern(name).search(text) is not None
+            assert info.mentions(name) == want, (text, name)
+            hits += want
+    assert hits > 150
+
+
+def test_the_opening_is_computed_once_per_tool_object() -> None:
+    t = tool("a", "", description="This is a generated tool. It lists orders.")
+    first = _opening(t)
+    assert first == ("this is a generated tool", "It lists orders.")
+    assert _opening(t) is first
