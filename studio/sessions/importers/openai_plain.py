@@ -214,13 +214,14 @@ def _read(items: list[Any], line: int) -> _Reading:
         if type(entry) is not dict:
             raise _NotPlain
         role = entry.get("role")
-        if type(role) is not str or role not in _ROLES or "parts" in entry or "type" in entry:
-            raise _NotPlain  # another format's message, or one openai_chat words or reads apart
-        extra = (
-            {}
-            if entry.keys() <= _MESSAGE_KEYS
-            else {k: v for k, v in entry.items() if k not in _MESSAGE_KEYS}
-        )
+        if type(role) is not str or role not in _ROLES:
+            raise _NotPlain  # a role openai_chat words or reads apart (developer, function)
+        if entry.keys() <= _MESSAGE_KEYS:
+            extra = {}
+        elif "parts" in entry or "type" in entry:
+            raise _NotPlain  # another format's message, as detection would see it
+        else:
+            extra = {k: v for k, v in entry.items() if k not in _MESSAGE_KEYS}
         content = entry.get("content")
         if content is None:
             text = ""
@@ -309,8 +310,10 @@ def _call(call: Any) -> tuple[dict[str, Any], bool]:
         value = orjson.loads(arguments)
     except _ORJSON_ERROR:
         raise _NotPlain from None  # kept as they are by openai_chat, for pairing to word
-    if type(value) is str or arguments.count("[") + arguments.count("{") > MAX_DEPTH:
+    if type(value) is str:
         raise _NotPlain  # encoded twice: decoded with a warning
+    if len(arguments) > MAX_DEPTH and arguments.count("[") + arguments.count("{") > MAX_DEPTH:
+        raise _NotPlain  # maybe nested too deep: the safe loader words it
     extra = (
         {} if call.keys() <= _CALL_KEYS else {k: v for k, v in call.items() if k not in _CALL_KEYS}
     )
