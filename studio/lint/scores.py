@@ -209,21 +209,52 @@ class ToolScores:
     @property
     def tdqs(self) -> Tdqs:
         """These scores on the six TDQS dimensions, with the weighted score and tier."""
-        if not self.described:
-            values = [1] * len(TDQS_DIMENSIONS)
-        else:
-            values = [
-                self.purpose,
-                self.usage,
-                self.limitations,
-                self.parameters if self.has_parameters else 4,
-                min(self.conciseness, self.purpose),
-                (self.length + self.examples + 1) // 2,
-            ]
-        hundredths = sum(v * w for v, (_, _, w) in zip(values, TDQS_DIMENSIONS, strict=True))
-        score = _round1(hundredths, 100)
-        keys = [k for k, _, _ in TDQS_DIMENSIONS]
-        return Tdqs(dict(zip(keys, values, strict=True)), score, tdqs_tier(score))
+        values, score, tier = _tdqs_parts(
+            self.described,
+            self.purpose,
+            self.usage,
+            self.limitations,
+            self.parameters if self.has_parameters else 4,
+            self.conciseness,
+            self.length,
+            self.examples,
+        )
+        return Tdqs(dict(zip(_TDQS_KEYS, values, strict=True)), score, tier)
+
+
+_TDQS_KEYS = tuple(k for k, _, _ in TDQS_DIMENSIONS)
+
+
+@lru_cache(maxsize=4096)
+def _tdqs_parts(
+    described: bool,
+    purpose: int,
+    usage: int,
+    limitations: int,
+    parameters: int,
+    conciseness: int,
+    length: int,
+    examples: int,
+) -> tuple[tuple[int, ...], float, str]:
+    """Dimension values, weighted score and tier of one set of component scores.
+
+    Reports ask for every tool's TDQS two or three times and few sets of
+    scores occur (each a small integer): computed once per set.
+    """
+    if not described:
+        values = (1,) * len(TDQS_DIMENSIONS)
+    else:
+        values = (
+            purpose,
+            usage,
+            limitations,
+            parameters,
+            min(conciseness, purpose),
+            (length + examples + 1) // 2,
+        )
+    hundredths = sum(v * w for v, (_, _, w) in zip(values, TDQS_DIMENSIONS, strict=True))
+    score = _round1(hundredths, 100)
+    return values, score, tdqs_tier(score)
 
 
 def registry_tdqs(scores: Iterable[ToolScores]) -> RegistryTdqs | None:
