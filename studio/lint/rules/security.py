@@ -224,13 +224,50 @@ def _joined(tool: ToolContract) -> str:
     return memo(tool, "security-joined", lambda: normalise(_raw_joined(tool)))
 
 
-def _scan(tool: ToolContract) -> tuple[_Found, ...]:
-    """Every finding of the text rules for ``tool`` (cached per tool object)."""
+def _scan(tool: ToolContract, ctx: LintContext | None = None) -> tuple[_Found, ...]:
+    """Every finding of the text rules for ``tool`` (cached per tool object).
+
+    With ``ctx``, the grammar's first look is taken for all the registry's tools
+    not yet scanned, in one batch (:func:`_first_looks`).
+    """
     slots = memo_slots(tool)
     found = slots.get("security-scan")
     if found is None:
+        if ctx is not None and _FIRST_LOOK not in slots:
+            _first_looks(tool, ctx)
         found = slots["security-scan"] = tuple(_scan_texts(tool))
     return found
+
+
+_FIRST_LOOK = "security-first-look"
+
+
+def _first_look(tool: ToolContract) -> bool:
+    """Whether the grammar may complete a combo in ``tool``'s text (cached per tool)."""
+    return memo(tool, _FIRST_LOOK, lambda: security_grammar.first_look(_joined(tool)))
+
+
+def _first_looks(tool: ToolContract, ctx: LintContext) -> None:
+    """The grammar's first look at every tool of ``ctx``'s registry that has none yet.
+
+    Asked by the first rule to scan ``tool``: a lint scans every tool, and the
+    grammar's sets read all the texts faster in one batch
+    (:func:`security_grammar.first_looks`). A tool outside the registry (or a
+    registry whose other tools are all looked at: the editor after an edit) costs
+    one look, its own.
+    """
+    tools = ctx.registry.tools
+    if not any(t is tool for t in tools):
+        return
+    todo = [
+        t
+        for t in tools
+        if _FIRST_LOOK not in (slots := memo_slots(t)) and "security-scan" not in slots
+    ]
+    for other, look in zip(
+        todo, security_grammar.first_looks([_joined(t) for t in todo]), strict=True
+    ):
+        memo_slots(other)[_FIRST_LOOK] = look
 
 
 def _scan_texts(tool: ToolContract) -> Iterator[_Found]:
@@ -258,7 +295,7 @@ def _scan_texts(tool: ToolContract) -> Iterator[_Found]:
         and _GATHER_HINT.in_text(schema_words)
         and any(_gathering_name(n) for n in _property_names_raw(tool))
     )
-    grammar = security_grammar.first_look(joined)
+    grammar = _first_look(tool)
     schema = bool(delivery) or rot13 or gathering
     if not (phrases or markers or blobs or params or recipient or grammar or schema):
         return
@@ -519,9 +556,9 @@ def _property_names(tool: ToolContract) -> frozenset[str]:
     return frozenset(v.lower() for p, v in tool_texts(tool) if _NAME_PATH.search(p))
 
 
-def _hits(tool: ToolContract, rule: str) -> Iterator[Hit]:
+def _hits(tool: ToolContract, ctx: LintContext, rule: str) -> Iterator[Hit]:
     name = text(tool.name)
-    for found in _scan(tool):
+    for found in _scan(tool, ctx):
         if found.rule == rule:
             yield Hit(name, found.path, found.message, severity=found.severity)
 
@@ -547,7 +584,7 @@ def _hits(tool: ToolContract, rule: str) -> Iterator[Hit]:
     are undone before matching.""",
 )
 def check_hidden_instructions(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
-    return _hits(tool, "sec-hidden-instructions")
+    return _hits(tool, ctx, "sec-hidden-instructions")
 
 
 _TOP_FIELDS = ("name", "title", "summary", "usage", "preconditions", "returns", "description")
@@ -598,7 +635,7 @@ def check_invisible(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
     secrets.""",
 )
 def check_base64(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
-    return _hits(tool, "sec-base64-blob")
+    return _hits(tool, ctx, "sec-base64-blob")
 
 
 @tool_rule(
@@ -615,7 +652,7 @@ def check_base64(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
     ("indicates whether the authenticator stores the private key").""",
 )
 def check_data_gathering(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
-    return _hits(tool, "sec-data-gathering")
+    return _hits(tool, ctx, "sec-data-gathering")
 
 
 @tool_rule(
@@ -631,7 +668,7 @@ def check_data_gathering(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
     documentation are not destinations.""",
 )
 def check_exfiltration(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
-    return _hits(tool, "sec-exfiltration")
+    return _hits(tool, ctx, "sec-exfiltration")
 
 
 @tool_rule(
@@ -646,7 +683,7 @@ def check_exfiltration(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
     privilege.""",
 )
 def check_privilege_parameter(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
-    return _hits(tool, "sec-privilege-parameter")
+    return _hits(tool, ctx, "sec-privilege-parameter")
 
 
 # --------------------------------------------------------------------------- shadowing
@@ -719,7 +756,7 @@ _SHADOW_DIRECTIVE = compile_cues(
     property") are not tools: constraints between properties are not orders.""",
 )
 def check_shadowing(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
-    outside = list(_hits(tool, "sec-tool-shadowing"))
+    outside = list(_hits(tool, ctx, "sec-tool-shadowing"))
     names = _registry_names(ctx)
     own = text(tool.name)
     # Every word of every sentence below is a word of the joined text: a tool whose
@@ -781,7 +818,7 @@ def _shadowing(tool: ToolContract, names: frozenset[str], named: frozenset[str])
     choose on facts.""",
 )
 def check_promotional(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
-    return _hits(tool, "sec-promotional-language")
+    return _hits(tool, ctx, "sec-promotional-language")
 
 
 # --------------------------------------------------------------------------- learned second opinion
