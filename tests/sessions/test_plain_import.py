@@ -275,3 +275,24 @@ def test_a_plain_import_through_the_cli_prints_what_it_stored(log: Path, tmp_pat
     stored = _rows(tmp_path / "cli.sqlite3")
     assert len(imported) == sum(row.startswith("sessions ") for row in stored)
     assert len(imported) + len(again) == len(import_sessions(log).sessions)
+
+
+def test_an_import_leaves_every_reference_whole(log: Path, tmp_path: Path) -> None:
+    """An import without --replace inserts with foreign keys unchecked (its rows refer only
+    to the session it inserted just before); the file still passes the check."""
+    import contextlib
+    import io
+
+    from studio.cli import main
+
+    db = tmp_path / "fk.sqlite3"
+    for extra in ([], ["--replace"]):
+        with contextlib.redirect_stdout(io.StringIO()):
+            main(["--db", str(db), "sessions", "import", str(log), *extra])
+    conn = sqlite3.connect(db)
+    try:
+        assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
+        orphans = "SELECT count(*) FROM messages WHERE session_id NOT IN (SELECT id FROM sessions)"
+        assert conn.execute(orphans).fetchone()[0] == 0
+    finally:
+        conn.close()
