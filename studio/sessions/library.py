@@ -133,6 +133,7 @@ def store_imported(
         FormatError: when the session holds text no encoder can write (a lone
             surrogate); nothing is stored.
     """
+    origins: Sequence[Sequence[Any]]  # (path, line) per message: a JSON array in the meta
     if isinstance(imported, PlainSession):
         # Read into its stored form: the rows, and what the checks need, are at hand.
         docs, system, calls = imported.docs, imported.system, imported.calls

@@ -20,6 +20,7 @@ before. What is accepted is stored exactly as the generic reader stores it
 
 from __future__ import annotations
 
+from itertools import repeat
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -53,7 +54,7 @@ class PlainSession(ImportedSession):
 
     Attributes:
         docs: Per message, its stored dict (:func:`studio.sessions.model.message_to_dict`).
-        origin_rows: Per message, ``[path, line]`` where it was in the file.
+        origin_rows: Per message, ``(path, line)`` where it was in the file.
         system: The text of the system messages, joined as the store joins them.
         calls: How many tool calls the conversation holds.
         call_names: The names of the tools called.
@@ -67,7 +68,7 @@ class PlainSession(ImportedSession):
     def __init__(
         self,
         docs: list[dict[str, Any]],
-        origin_rows: list[list[Any]],
+        origin_rows: list[tuple[str, int]],
         tools: list[Any],
         line: int,
         meta: dict[str, Any],
@@ -171,7 +172,7 @@ class _Reading:
 
     def __init__(self) -> None:
         self.docs: list[dict[str, Any]] = []
-        self.origins: list[list[Any]] = []
+        self.origins: list[tuple[str, int]] = []
         self.system: list[str] = []
         self.names: set[str] = set()
         self.calls = 0
@@ -186,7 +187,7 @@ _PATHS: list[str] = []
 def _paths(count: int) -> list[str]:
     while len(_PATHS) < count:
         _PATHS.append(f"$.messages[{len(_PATHS)}]")
-    return _PATHS
+    return _PATHS[:count]
 
 
 def _read(items: list[Any], line: int) -> _Reading:
@@ -203,129 +204,130 @@ def _read(items: list[Any], line: int) -> _Reading:
         _NotPlain: for a message the generic reader must read.
     """
     out = _Reading()
-    docs, origins, system, names = out.docs, out.origins, out.system, out.names
+    docs, system, names = out.docs, out.system, out.names
+    append = docs.append
+    loads = orjson.loads
     seen: set[str] = set()  # every call id so far
     turn: set[str] = set()  # the open turn's calls not answered yet
     turn_calls = 0  # how many calls the open turn made
     problems = 0  # pairing problems of the turns ended so far
     plain = True  # the problems can be counted so
-    paths = _paths(len(items))
-    for i, entry in enumerate(items):
+    extra: dict[str, Any] | None
+    for entry in items:
         if type(entry) is not dict:
             raise _NotPlain
         role = entry.get("role")
         if type(role) is not str or role not in _ROLES:
             raise _NotPlain  # a role openai_chat words or reads apart (developer, function)
         if entry.keys() <= _MESSAGE_KEYS:
-            extra = {}
+            extra = None  # the usual message: no vendor fields
         elif "parts" in entry or "type" in entry:
             raise _NotPlain  # another format's message, as detection would see it
         else:
             extra = {k: v for k, v in entry.items() if k not in _MESSAGE_KEYS}
         content = entry.get("content")
-        if content is None:
-            text = ""
-        elif type(content) is str:
+        if type(content) is str:
             text = content
+        elif content is None:
+            text = ""
         else:
             raise _NotPlain  # a list of parts (images, files) or a structured body
         if role == "tool":
             result_id = entry.get("tool_call_id")
-            if "tool_call_ids" in entry or type(result_id) is not str or not result_id.strip():
+            if type(result_id) is not str or not result_id.strip() or "tool_call_ids" in entry:
                 raise _NotPlain  # the SWE-agent form, a list of ids, or a blank id: repaired
             if result_id in turn:
                 turn.discard(result_id)
             else:
                 plain = False  # answers no call of the turn right before it, or twice
-            part: dict[str, Any] = {
+            raw_name = entry.get("name")
+            result: dict[str, Any] = {
                 "type": "tool_result",
                 "id": result_id,
                 "content": text,
-                "is_error": bool(extra.pop("is_error", False)),
+                "is_error": bool(extra.pop("is_error", False)) if extra else False,
             }
-            raw_name = entry.get("name")
             if type(raw_name) is str and raw_name:
-                part["name"] = raw_name
-            parts = [part]
+                result["name"] = raw_name
+            doc: dict[str, Any] = {"role": "tool", "parts": [result]}
         else:
             if turn:  # the turn of calls before ends here, some unanswered
                 problems += len(turn) + (len(turn) < turn_calls)
                 turn = set()
             turn_calls = 0
-            parts = [{"type": "text", "text": text}] if text else []
+            parts: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
             if role == "assistant":
                 calls = entry.get("tool_calls")
                 if calls is not None:
                     if type(calls) is not list:
                         raise _NotPlain
                     for call in calls:
-                        part, clean = _call(call)
-                        call_id = part["id"]
-                        if call_id in seen:
-                            raise _NotPlain  # a reused id: renumbered
+                        if type(call) is not dict:
+                            raise _NotPlain
+                        fn = call.get("function")
+                        if type(fn) is not dict:
+                            raise _NotPlain
+                        name, call_id, arguments = (
+                            fn.get("name"),
+                            call.get("id"),
+                            fn.get("arguments"),
+                        )
+                        if type(name) is not str or not name or type(call_id) is not str:
+                            raise _NotPlain
+                        if call_id in seen or not call_id.strip() or type(arguments) is not str:
+                            raise _NotPlain  # renumbered, or arguments openai_chat decodes or words
+                        try:
+                            value = loads(arguments)
+                        except _ORJSON_ERROR:
+                            raise _NotPlain from None  # kept as they are, for pairing to word
+                        if type(value) is str or (
+                            len(arguments) > MAX_DEPTH
+                            and arguments.count("[") + arguments.count("{") > MAX_DEPTH
+                        ):
+                            raise _NotPlain  # encoded twice, or maybe nested too deep: worded
+                        part: dict[str, Any] = {
+                            "type": "tool_call",
+                            "id": call_id,
+                            "name": name,
+                            "arguments": arguments,
+                        }
+                        if call.keys() <= _CALL_KEYS and fn.keys() <= _FUNCTION_KEYS:
+                            plain = plain and type(value) is dict  # pairing: an object
+                        else:
+                            part["extra"] = _call_extra(call, fn)
+                            plain = False  # pairing reads an extra's original_id
                         seen.add(call_id)
                         turn.add(call_id)
-                        names.add(part["name"])
-                        plain = plain and clean
+                        names.add(name)
                         parts.append(part)
                     turn_calls = len(calls)
                 if type(entry.get("function_call")) is dict:
                     raise _NotPlain  # the legacy call form
             else:
                 if "name" in entry:
+                    if extra is None:
+                        extra = {}
                     extra["name"] = entry["name"]
-                if role == "system" and text:
-                    system.append(text)
-                elif role == "user" and not out.title and text.strip():
+                if role == "system":
+                    if text:
+                        system.append(text)
+                elif not out.title and text.strip():
                     out.title = title_text(text)
-        doc: dict[str, Any] = {"role": role, "parts": parts}
+            doc = {"role": role, "parts": parts}
         if extra:
             doc["extra"] = extra
-        docs.append(doc)
-        origins.append([paths[i], line])
+        append(doc)
     if turn:
         problems += len(turn) + (len(turn) < turn_calls)
+    out.origins = list(zip(_paths(len(items)), repeat(line)))
     out.calls = len(seen)
     out.pairing = problems if plain else None
     return out
 
 
-def _call(call: Any) -> tuple[dict[str, Any], bool]:
-    """A call's stored dict, and whether pairing finds it plain (no extra, object arguments).
-
-    Raises:
-        _NotPlain: for a call openai_chat renumbers, repairs or words.
-    """
-    if type(call) is not dict:
-        raise _NotPlain
-    fn = call.get("function")
-    if type(fn) is not dict:
-        raise _NotPlain
-    name, call_id, arguments = fn.get("name"), call.get("id"), fn.get("arguments")
-    if type(name) is not str or not name or type(call_id) is not str or not call_id.strip():
-        raise _NotPlain
-    if type(arguments) is not str:
-        raise _NotPlain  # arguments logged as an object: a warning
-    try:
-        value = orjson.loads(arguments)
-    except _ORJSON_ERROR:
-        raise _NotPlain from None  # kept as they are by openai_chat, for pairing to word
-    if type(value) is str:
-        raise _NotPlain  # encoded twice: decoded with a warning
-    if len(arguments) > MAX_DEPTH and arguments.count("[") + arguments.count("{") > MAX_DEPTH:
-        raise _NotPlain  # maybe nested too deep: the safe loader words it
-    extra = (
-        {} if call.keys() <= _CALL_KEYS else {k: v for k, v in call.items() if k not in _CALL_KEYS}
-    )
+def _call_extra(call: dict[str, Any], fn: dict[str, Any]) -> dict[str, Any]:
+    """The vendor fields of a call and of its function, kept as openai_chat keeps them."""
+    extra = {k: v for k, v in call.items() if k not in _CALL_KEYS}
     if not fn.keys() <= _FUNCTION_KEYS:
         extra["function"] = {k: v for k, v in fn.items() if k not in _FUNCTION_KEYS}
-    part: dict[str, Any] = {
-        "type": "tool_call",
-        "id": call_id,
-        "name": name,
-        "arguments": arguments,
-    }
-    if extra:
-        part["extra"] = extra
-        return part, False  # pairing reads an extra's original_id
-    return part, type(value) is dict
+    return extra
