@@ -264,10 +264,37 @@ def _first_looks(tool: ToolContract, ctx: LintContext) -> None:
         for t in tools
         if _FIRST_LOOK not in (slots := memo_slots(t)) and "security-scan" not in slots
     ]
-    for other, look in zip(
-        todo, security_grammar.first_looks([_joined(t) for t in todo]), strict=True
-    ):
-        memo_slots(other)[_FIRST_LOOK] = look
+    joined = [_joined(t) for t in todo]
+    looks = security_grammar.first_looks(joined)
+    for other, look, phrases in zip(todo, looks, _phrases_of(joined), strict=True):
+        slots = memo_slots(other)
+        slots[_FIRST_LOOK] = look
+        slots[_PHRASES] = phrases
+
+
+_PHRASES = "security-phrases"
+
+
+def _phrases(joined: str) -> list[int]:
+    """The phrases that match somewhere in a tool's joined text, by index in the book."""
+    phrase_book = book()
+    return [i for i in phrase_book.candidates(joined) if phrase_book.phrases[i].may_match(joined)]
+
+
+def _phrases_of(joined: list[str]) -> list[list[int]]:
+    """:func:`_phrases` of many tools, each phrase tried on all its candidate texts in turn
+    (its loose RE2 copy's DFA stays in the processor's caches meanwhile)."""
+    phrase_book = book()
+    candidates = [phrase_book.candidates(j) for j in joined]
+    texts: dict[int, list[int]] = {}
+    for k, found in enumerate(candidates):
+        for i in found:
+            texts.setdefault(i, []).append(k)
+    matched: set[tuple[int, int]] = set()
+    for i in sorted(texts):
+        phrase = phrase_book.phrases[i]
+        matched.update((k, i) for k in texts[i] if phrase.may_match(joined[k]))
+    return [[i for i in found if (k, i) in matched] for k, found in enumerate(candidates)]
 
 
 def _scan_texts(tool: ToolContract) -> Iterator[_Found]:
@@ -276,9 +303,7 @@ def _scan_texts(tool: ToolContract) -> Iterator[_Found]:
     # The joined text holds every text as a line, so a phrase that matches no text
     # of the tool does not match it either (in one DFA pass, then the few phrases).
     phrase_book = book()
-    phrases = [
-        i for i in phrase_book.candidates(joined) if phrase_book.phrases[i].may_match(joined)
-    ]
+    phrases = memo(tool, _PHRASES, lambda: _phrases(joined))
     markers = _MARKER_START.in_text(joined) and _marker(joined) is not None
     blobs = _LONG_RUN.in_text(raw_joined) and _has_blob(raw_joined)
     schema_words = _schema_words(tool)
