@@ -19,6 +19,7 @@ _CJK_CHAR = re.compile(f"[{_CJK_CLASS}]")
 _LATIN_WORD = re.compile(r"[A-Za-z0-9]+(?:['’][A-Za-z]+)?")
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 _TOKEN = re.compile(f"[{_CJK_CLASS}]+|[A-Za-z0-9]+(?:['’][A-Za-z]+)?")
+_IDENT_SEPARATORS = re.compile(r"[_\-\s.]+")
 
 STOPWORDS = frozenset(
     """a an and are as at be by for from has have if in into is it its of on or that the
@@ -32,7 +33,7 @@ STOPWORDS = frozenset(
 def split_identifier(name: str) -> tuple[str, ...]:
     """Words of an identifier: ``queryOrderList`` → ``("query", "order", "list")``."""
     words: list[str] = []
-    for part in re.split(r"[_\-\s.]+", name):
+    for part in _IDENT_SEPARATORS.split(name):
         if not part:
             continue
         if _CJK_RUN.fullmatch(part):
