@@ -34,3 +34,14 @@ def test_the_opening_is_computed_once_per_tool_object() -> None:
     first = _opening(t)
     assert first == ("this is a generated tool", "It lists orders.")
     assert _opening(t) is first
+
+
+def test_converse_names_rules_out_names_without_a_direction_word_first() -> None:
+    from studio.lint.rules._pairs import converse_names
+
+    assert converse_names("fahrenheit_to_celsius", "celsius_to_fahrenheit")
+    assert converse_names("hslToRgbForConvexity", "rgb_to_hsl_for_convexity")
+    assert converse_names("usd2eur", "eur2usd")  # camel case splits at digits
+    assert converse_names("USD_2_EUR", "eur_2_usd")
+    assert not converse_names("get_order", "order_get")
+    assert not converse_names("a_to_b", "a_to_b_c")

@@ -827,7 +827,8 @@ class AmbiguityState:
         df = self.index.df
         common = max(3, n // 2)
         # Words both summaries name are what the pair is about, however common.
-        out = [t for _d, t in sorted((df(t), t) for t in ia.content & ib.content)]
+        both = ia.content & ib.content
+        out = [t for _d, t in sorted([(df(t), t) for t in both])] if both else []
         if len(out) < limit:
             if n < 4:
                 common = n + 1
@@ -836,7 +837,7 @@ class AmbiguityState:
                 for x in self.index.shared_words(a, b, common)
                 # CJK tokens of the index are bigrams that may straddle two words;
                 # the summaries' CJK words (above) are whole.
-                if x[1].isascii() and x[1] not in out and is_content_word(x[1])
+                if x[1].isascii() and x[1] not in out and _is_content_token(x[1])
             ]
             out.extend(t for _d, t in heapq.nsmallest(limit, ranked))
         return tuple(out[:limit])
@@ -881,6 +882,10 @@ class AmbiguityState:
                 continue
             a, b = sorted(key, key=lambda n: (pos.get(n, 1 << 30), n))
             ia, ib = self._info[a], self._info[b]
+            if not (flags[3] or flags[4]) and _copies(ia, ib):
+                # Two copies of one block: each is reported against the group's
+                # first tool, not again against each other.
+                continue
             # Differently named tools whose free text is one template: not a copy
             # (see _template_summary); copied summary or usage blocks always are.
             # So are two whose only text is a generator's boilerplate (bare_text).
@@ -898,10 +903,6 @@ class AmbiguityState:
             # fahrenheit_to_celsius / celsius_to_fahrenheit: opposite directions, said
             # by the names (and, as the same words, by the summaries): info at most.
             converse = not (flags[3] or flags[4]) and converse_names(a, b)
-            if not (flags[3] or flags[4]) and _copies(ia, ib):
-                # Two copies of one block: each is reported against the group's
-                # first tool, not again against each other.
-                continue
             score = scores.get(key)
             if score is None:
                 score = self.index.score(a, b)
@@ -945,6 +946,9 @@ class AmbiguityState:
 
 _BLOCK_ORDER = ["summary", "usage", "description"]
 
+_is_content_token = lru_cache(maxsize=65536)(is_content_word)
+"""``is_content_word`` once per token: the pairs of a registry share the same few words."""
+
 
 def _copies(ia: _ToolInfo, ib: _ToolInfo) -> bool:
     """True when two tools share a block's text or their whole description."""
@@ -978,7 +982,8 @@ def _base_severity(ia: _ToolInfo, ib: _ToolInfo, template: bool = False) -> Seve
     template summary shared by many tools (``template``) is the same text but
     not the same object: unless the names say the same too, a warning.
     """
-    if _verbs_differ(ia, ib) or contrasting(ia.contrast, ib.contrast):
+    # Contrast marks are found when asked; a tool with none contrasts with nothing.
+    if _verbs_differ(ia, ib) or ((marks := ia.contrast) and contrasting(marks, ib.contrast)):
         # Opposite or sibling verbs (start / restart, opt in / opt out, 启用 / 停用:
         # data/contrasts.txt) differ as much as verbs of different classes.
         return Severity.INFO
@@ -1173,9 +1178,13 @@ def converse_names(a: str, b: str) -> bool:
     ``rgb_to_hsl_for_convexity``: the same words, so the same name key, but the
     names say which way each converts.
     """
-    wa = [w.lower() for w in split_identifier(a)]
-    wb = [w.lower() for w in split_identifier(b)]
-    if len(wa) != len(wb) or wa == wb:
+    words_a, words_b = split_identifier(a), split_identifier(b)
+    # Most pairs: no direction word (split_identifier's words are lower-cased already).
+    if len(words_a) != len(words_b) or _DIRECTION.isdisjoint(words_a):
+        return False
+    wa = [w.lower() for w in words_a]
+    wb = [w.lower() for w in words_b]
+    if wa == wb:
         return False
     ia = next((i for i, w in enumerate(wa) if w in _DIRECTION), None)
     if ia is None or ia == 0:
