@@ -177,6 +177,11 @@ def content_units(text: str) -> Units:
     verbs: list[str] = []
     content: list[str] = []
     generic: list[str] = []
+    if text.isascii():
+        # No CJK run, and lower-casing ASCII keeps every character in its class:
+        # the same runs, lowered, without a match object each.
+        _latin_units(_RUN.findall(text.lower()), True, verbs, content, generic)
+        return Units(tuple(verbs), tuple(content), tuple(dict.fromkeys(generic)))
     kind_of = _latin_kind
     verb_slot = True
     for match in _RUN.finditer(text):
@@ -213,6 +218,32 @@ def content_units(text: str) -> Units:
                 content.append(value)
                 verb_slot = False
     return Units(tuple(verbs), tuple(content), tuple(dict.fromkeys(generic)))
+
+
+def _latin_units(
+    runs: list[str], verb_slot: bool, verbs: list[str], content: list[str], generic: list[str]
+) -> None:
+    """:func:`content_units`' reading of lower-case Latin runs (the loop's Latin branch)."""
+    kind_of = _latin_kind
+    for low in runs:
+        if _IDENT.search(low):
+            continue  # an id, a number or an identifier (INV-102, query_tickets)
+        if "'" in low or "’" in low:
+            low = _APOSTROPHE.split(low, maxsplit=1)[0]
+        for word in _COMPOUND.split(low) if "-" in low or "." in low else (low,):
+            kind, value, cls = kind_of(word)
+            if kind == _OPENS_SLOT:
+                verb_slot = True
+            elif kind == _SKIP:
+                continue
+            elif verb_slot and cls is not None:
+                verbs.append(cls)
+                verb_slot = False
+            elif kind == _GENERIC:
+                generic.append(value)  # "This tool gets …": the verb slot stays open
+            else:
+                content.append(value)
+                verb_slot = False
 
 
 @lru_cache(maxsize=200_000)
