@@ -29,9 +29,9 @@ import math
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Iterable, KeysView
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from itertools import accumulate
-from operator import mul
+from operator import attrgetter, mul
 
 from studio.contract.model import ToolContract
 from studio.contract.render import render_description
@@ -92,6 +92,15 @@ class SimilarPair:
     cloned_blocks: tuple[str, ...] = ()
     duplicate: bool = False
     severity: str = ""
+
+    def __reduce__(self) -> tuple[type[SimilarPair], tuple[object, ...]]:
+        """Pickled as the constructor's arguments: a forked lint's child sends
+        thousands of pairs, and a frozen dataclass's default state (one
+        ``object.__setattr__`` per field from Python) takes twice as long."""
+        return (SimilarPair, _pair_fields(self))
+
+
+_pair_fields = attrgetter(*(f.name for f in fields(SimilarPair)))
 
 
 def _fold_plural(token: str) -> str:

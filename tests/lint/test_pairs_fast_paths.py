@@ -45,3 +45,17 @@ def test_converse_names_rules_out_names_without_a_direction_word_first() -> None
     assert converse_names("USD_2_EUR", "eur_2_usd")
     assert not converse_names("get_order", "order_get")
     assert not converse_names("a_to_b", "a_to_b_c")
+
+
+def test_a_similar_pair_pickles_to_an_equal_pair() -> None:
+    import pickle
+
+    from studio.lint.similarity import SimilarPair
+
+    pair = SimilarPair(
+        "a", "b", 0.71, ("order",), True, False, near_duplicate=True, summary_score=0.8,
+        cloned_blocks=("usage",), severity="warning",
+    )  # fmt: skip
+    back = pickle.loads(pickle.dumps(pair, protocol=pickle.HIGHEST_PROTOCOL))
+    assert back == pair
+    assert type(back) is SimilarPair
