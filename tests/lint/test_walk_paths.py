@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -81,3 +82,77 @@ def test_walk_paths_are_join_path_paths() -> None:
 def test_injected_fields_are_the_contracts(parameters: dict[str, Any]) -> None:
     tool = ToolContract(name="t", parameters=parameters)
     assert injected_fields_of(tool) == injected_fields(parameters)
+
+
+def _reference_texts(tool: ToolContract) -> list[tuple[str, str]]:
+    """``tool_texts`` as it was written with join_path for every path."""
+    from studio.lint.rules._common import _TEXT_LIST_KEYS, _TOOL_TEXT_FIELDS, iter_schemas, text
+
+    out: list[tuple[str, str]] = []
+
+    def strings(value: Any, path: str) -> None:
+        if isinstance(value, str):
+            if value:
+                out.append((path, value))
+        elif isinstance(value, dict):
+            for k, v in value.items():
+                strings(v, join_path(path, k))
+        elif isinstance(value, list):
+            for i, v in enumerate(value):
+                strings(v, join_path(path, i))
+
+    for field in _TOOL_TEXT_FIELDS:
+        if text(getattr(tool, field, "")):
+            out.append((field, getattr(tool, field)))
+    for i, err in enumerate(tool.errors):
+        for key in ("code", "meaning", "hint"):
+            if text(getattr(err, key, "")):
+                out.append((join_path("errors", i, key), getattr(err, key)))
+    for i, ex in enumerate(tool.examples):
+        if text(ex.description):
+            out.append((join_path("examples", i, "description"), ex.description))
+        strings(ex.arguments, join_path("examples", i, "arguments"))
+    for node in iter_schemas(tool):
+        schema, where = node.schema, node.json_path
+        for key in ("description", "title"):
+            if schema.get(key) and isinstance(schema[key], str):
+                out.append((join_path(where, key), schema[key]))
+        if _TEXT_LIST_KEYS.isdisjoint(schema):
+            continue
+        for key in ("enum", "examples"):
+            if isinstance(schema.get(key), list):
+                for j, v in enumerate(schema[key]):
+                    if isinstance(v, str) and v:
+                        out.append((join_path(where, key, j), v))
+        for key in ("default", "const"):
+            if schema.get(key) and isinstance(schema[key], str):
+                out.append((join_path(where, key), schema[key]))
+        if isinstance(schema.get("properties"), dict):
+            for name in schema["properties"]:
+                out.append((join_path(where, "properties", name), name))
+    return out
+
+
+def test_tool_texts_paths_are_join_path_paths() -> None:
+    from studio.contract import parse_registry
+    from studio.lint.rules._common import tool_texts
+    from tests.lint._fixtures import EXAMPLES
+
+    schema = _schema()
+    schema["properties"]["plain"] = {"type": "string", "enum": ["a", "b"], "default": "a"}
+    from studio.contract import parse_tool
+
+    weird = parse_tool({
+        "name": "t",
+        "description": "d",
+        "parameters": schema,
+        "examples": [
+            {"description": "one", "arguments": {"with space": ["x", {"客户": "y"}], "a": "b"}}
+        ],
+        "errors": [{"code": "E1", "meaning": "m", "hint": "h"}],
+    })  # fmt: skip
+    tools = [weird]
+    for path in EXAMPLES.glob("*.json"):
+        tools.extend(parse_registry(json.loads(path.read_text("utf-8"))).tools)
+    for tool in tools:
+        assert tool_texts(tool) == _reference_texts(tool), tool.name

@@ -285,21 +285,23 @@ def _tool_texts(tool: ToolContract) -> list[tuple[str, str]]:
         for key in ("code", "meaning", "hint"):
             value = text(getattr(err, key, ""))
             if value:
-                add((join_path("errors", i, key), value))
+                add((f"errors[{i}].{key}", value))
     for i, ex in enumerate(tool.examples or ()):
         value = text(getattr(ex, "description", ""))
         if value:
-            add((join_path("examples", i, "description"), value))
+            add((f"examples[{i}].description", value))
         args = getattr(ex, "arguments", None)
         if isinstance(args, dict):
-            _strings_in(args, join_path("examples", i, "arguments"), 0, out)
+            _strings_in(args, f"examples[{i}].arguments", 0, out)
+    # Paths are joined by hand (each key below is a plain identifier and a node's path
+    # is never empty), as join_path would: ~20,000 texts at 2,000 tools.
     for node in iter_schemas(tool):
         schema = node.schema
         where = node.json_path
         for key in ("description", "title"):
             found = schema.get(key)
             if found and isinstance(found, str):
-                add((join_path(where, key), found))
+                add((f"{where}.{key}", found))
         if _TEXT_LIST_KEYS.isdisjoint(schema):
             continue  # no enum, examples, default, const or properties
         for key in ("enum", "examples"):
@@ -307,16 +309,17 @@ def _tool_texts(tool: ToolContract) -> list[tuple[str, str]]:
             if isinstance(values, list):
                 for j, v in enumerate(values):
                     if isinstance(v, str) and v:
-                        add((join_path(where, key, j), v))
+                        add((f"{where}.{key}[{j}]", v))
         for key in ("default", "const"):
             found = schema.get(key)
             if found and isinstance(found, str):
-                add((join_path(where, key), found))
+                add((f"{where}.{key}", found))
         props = schema.get("properties")
         if isinstance(props, dict):
+            base = where + ".properties"
             for name in props:
                 if isinstance(name, str):
-                    add((join_path(where, "properties", name), name))
+                    add((base + _key_suffix(name), name))
     return out
 
 
@@ -332,10 +335,10 @@ def _strings_in(value: Any, path: str, depth: int, out: list[tuple[str, str]]) -
     elif isinstance(value, dict):
         for k, v in value.items():
             if isinstance(k, str):
-                _strings_in(v, join_path(path, k), depth + 1, out)
+                _strings_in(v, path + _key_suffix(k), depth + 1, out)
     elif isinstance(value, list):
         for i, v in enumerate(value):
-            _strings_in(v, join_path(path, i), depth + 1, out)
+            _strings_in(v, f"{path}[{i}]", depth + 1, out)
 
 
 def option_int(ctx: LintContext, key: str, default: int) -> int:
