@@ -167,6 +167,17 @@ def _key(a: str, b: str) -> tuple[str, str]:
     return (a, b) if a < b else (b, a)
 
 
+class _TfWeights(dict[int, float]):
+    """``1 + ln(count)`` per term count, computed once per count (the same floats)."""
+
+    def __missing__(self, count: int) -> float:
+        weight = self[count] = 1.0 + math.log(count)
+        return weight
+
+
+_tf_weights = _TfWeights()
+
+
 class SimilarityIndex:
     """Incremental TF-IDF index of tools with an inverted index for candidates."""
 
@@ -309,9 +320,14 @@ class SimilarityIndex:
     def _insert(self, name: str, terms: Counter[str]) -> None:
         if name in self._tf:
             self._remove(name)
-        self._tf[name] = {t: 1.0 + math.log(c) for t, c in terms.items()}
+        self._tf[name] = dict(zip(terms, map(_tf_weights.__getitem__, terms.values()), strict=True))
+        postings = self._postings
         for tok in terms:
-            self._postings.setdefault(tok, set()).add(name)
+            posting = postings.get(tok)
+            if posting is None:
+                postings[tok] = {name}
+            else:
+                posting.add(name)
 
     def _remove(self, name: str) -> None:
         tf = self._tf.pop(name, None)

@@ -282,6 +282,7 @@ class _ToolInfo:
         "says_instead",
         "squashed",
         "summary",
+        "summary_key",
         "summary_units",
         "text",
         "usage_units",
@@ -317,6 +318,8 @@ class _ToolInfo:
         self.summary_units = content_units(summary) if summary else Units((), (), ())
         # The summary's content words (no verbs, generic words or stopwords).
         self.content = frozenset(self.summary_units.content)
+        # Verb classes and content words as one set (equal summaries, near ones).
+        self.summary_key = self.summary_units.key()
         self._name = name
         self._contrast: frozenset[tuple[int, int]] | None = None
         self.blocks = dict(blocks or {})
@@ -536,7 +539,7 @@ class AmbiguityState:
             self._groups.add(info.key, name)
         self._variants.add_all(self._deletions(info.squashed), name)
         if info.content:
-            self._same_summary.add(info.summary_units.key(), name)
+            self._same_summary.add(info.summary_key, name)
         for block, (fingerprint, _text) in info.blocks.items():
             self._clones.add((block, fingerprint), name)
         # No description (or only boilerplate): the purpose rule's finding, not a duplicate.
@@ -552,7 +555,7 @@ class AmbiguityState:
         for v in self._deletions(info.squashed):
             self._variants.discard(v, name)
         if info.content:
-            self._same_summary.discard(info.summary_units.key(), name)
+            self._same_summary.discard(info.summary_key, name)
         for block, (fingerprint, _text) in info.blocks.items():
             self._clones.discard((block, fingerprint), name)
         self._dups.discard(info.dup_key, name)
@@ -572,7 +575,7 @@ class AmbiguityState:
     def _summary_key(info: _ToolInfo) -> frozenset[str]:
         # A summary with no content word is vague (desc-vague-summary); it is
         # compared through its clones, not as a near-duplicate of every other.
-        return info.summary_units.key() if info.content else frozenset()
+        return info.summary_key if info.content else frozenset()
 
     def _count_opening(self, name: str, tool: ToolContract | None, step: int) -> None:
         """Add (step 1) or remove (step -1) a tool's opening sentence from the counts."""
@@ -811,8 +814,8 @@ class AmbiguityState:
         ia, ib = self._info[a], self._info[b]
         if not ia.content or ia.content != ib.content:
             return False
-        key = ia.summary_units.key()
-        return key == ib.summary_units.key() and self._same_summary.size(key) >= TEMPLATE_TOOLS
+        key = ia.summary_key
+        return key == ib.summary_key and self._same_summary.size(key) >= TEMPLATE_TOOLS
 
     def _shared_terms(self, a: str, b: str, limit: int = 3) -> tuple[str, ...]:
         """The few distinctive content words both tools use, rarest first.
