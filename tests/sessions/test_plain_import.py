@@ -296,3 +296,77 @@ def test_an_import_leaves_every_reference_whole(log: Path, tmp_path: Path) -> No
         assert conn.execute(orphans).fetchone()[0] == 0
     finally:
         conn.close()
+
+
+def _nest(depth: int) -> Any:
+    """Containers ``depth`` deep (lists and objects in turn)."""
+    value: Any = 0
+    for i in range(depth):
+        value = [value] if i % 2 else {"k": value}
+    return value
+
+
+def _deep_lines() -> list[dict[str, Any]]:
+    """Conversations holding a value as deep as the studio reads (100 levels in all), and one
+    level deeper, at each place the plain reader does not walk itself."""
+    user = {"role": "user", "content": "hi"}
+    call = {"id": "c1", "type": "function", "function": {"name": "get_x", "arguments": "{}"}}
+    answer = {"role": "tool", "tool_call_id": "c1", "content": "ok"}
+    out = []
+    for extra_level in (0, 1):
+        # (where, the level of the object holding the value)
+        places: list[tuple[str, int]] = [
+            ("meta", 1), ("tools", 1), ("vendor", 3), ("user-ignored", 3), ("tool-name", 3),
+            ("call-type", 5), ("call-vendor", 5), ("function-vendor", 6),
+        ]  # fmt: skip
+        for where, level in places:
+            deep = _nest(100 - level + extra_level)
+            c = json.loads(json.dumps(call))
+            messages: list[dict[str, Any]] = [
+                dict(user), {"role": "assistant", "content": None, "tool_calls": [c]},
+                dict(answer),
+            ]  # fmt: skip
+            data: dict[str, Any] = {"model": "m", "messages": messages}
+            if where == "meta":
+                data["trace"] = deep
+            elif where == "tools":  # in the list: one level lower
+                data["tools"] = [_nest(100 - level - 1 + extra_level)]
+            elif where == "vendor":
+                messages[0]["x_trace"] = deep
+            elif where == "user-ignored":
+                messages[0]["tool_call_id"] = deep
+            elif where == "tool-name":
+                messages[2]["name"] = deep
+            elif where == "call-type":
+                c["type"] = deep
+            elif where == "call-vendor":
+                c["x_index"] = deep
+            else:
+                c["function"]["strict"] = deep
+            out.append(data)
+    return out
+
+
+def test_the_plain_reader_refuses_what_nests_too_deep_as_the_loader_does(tmp_path: Path) -> None:
+    """The plain reader vouches for a line's nesting itself (the loader's walk is skipped for
+    what it reads): a value as deep as allowed is read, one level deeper is refused with the
+    loader's message, wherever it is; so for a first line (read as a document first) and a
+    line after single-message lines."""
+    lines = _deep_lines()
+    single = [{"role": "user", "content": "one"}, {"role": "assistant", "content": "two"}]
+    for name, rows in (
+        ("deep.jsonl", lines),
+        ("first.jsonl", [lines[-1], *lines[:3]]),
+        ("after-single.jsonl", [*single, lines[-2], *single, lines[0]]),
+    ):
+        path = tmp_path / name
+        path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+        fast = import_sessions(path, for_storing=True)
+        slow = import_sessions(path)
+        assert [str(e) for e in fast.errors] == [str(e) for e in slow.errors], name
+        assert [(s.line, s.messages, s.meta, s.tools) for s in fast.sessions] == [
+            (s.line, s.messages, s.meta, s.tools) for s in slow.sessions
+        ], name
+    deep = import_sessions(tmp_path / "deep.jsonl", for_storing=True)
+    assert sum(isinstance(s, PlainSession) for s in deep.sessions) == 8  # as deep as allowed
+    assert len(deep.errors) == 8 and all("deep" in str(e) for e in deep.errors), deep.errors

@@ -39,11 +39,13 @@ from studio.sessions.importers.base import (
     Progress,
     Reader,
     Rejected,
+    check_nesting,
     first_user_text,
     issue_path,
     parse_json,
 )
 from studio.sessions.importers.detect import FORMATS, detect_session_format
+from studio.sessions.importers.openai_plain import PlainSession
 
 if TYPE_CHECKING:
     from studio.sessions.importers.studio_jsonl import dump_session, session_document
@@ -291,11 +293,29 @@ class _Importer:
             self._error(1, "", "the input is empty")
             return
         try:
-            value = parse_json(first[1])
+            value, plain = self._parse_line(first[0], first[1])
         except FormatError:
             self._document(whole())  # a pretty-printed document, or JSONL with a broken first line
             return
-        self._jsonl(first, value, lines)
+        self._jsonl(first, value, plain, lines)
+
+    def _parse_line(self, number: int, text: str) -> tuple[Any, PlainSession | None]:
+        """Line ``number`` decoded, and read as a plain OpenAI conversation when it is one
+        (for storing: see ``for_storing``).
+
+        The plain reader vouches for the nesting of what it reads (it knows the depth of
+        each part); anything else is checked here, as :func:`parse_json` checks it.
+
+        Raises:
+            FormatError: the line is not JSON, or holds what the studio refuses.
+        """
+        if not self.plain:
+            return parse_json(text), None
+        value = parse_json(text, nesting=False)
+        plain = openai_plain.read_plain(value, number)
+        if plain is None:
+            check_nesting(value, text)
+        return value, plain
 
     def _document(self, text: str) -> None:
         if len(text) > MAX_LOG_BYTES:
@@ -325,14 +345,20 @@ class _Importer:
         for number, line in lines:
             if line.strip():
                 try:
-                    value = parse_json(line)
+                    value, plain = self._parse_line(number, line)
                 except FormatError as exc:
                     self._refused(number, exc)
                     continue
-                self._jsonl((number, line), value, lines)
+                self._jsonl((number, line), value, plain, lines)
                 return
 
-    def _jsonl(self, first: tuple[int, str], value: Any, lines: Iterator[tuple[int, str]]) -> None:
+    def _jsonl(
+        self,
+        first: tuple[int, str],
+        value: Any,
+        plain: PlainSession | None,
+        lines: Iterator[tuple[int, str]],
+    ) -> None:
         done = len(first[1].encode("utf-8"))
         buffer: list[Any] = []  # message-per-line entries waiting to form one conversation
         buffer_lines: list[int] = []
@@ -343,15 +369,18 @@ class _Importer:
                 self._conversation(buffer, buffer_lines[0], None, buffer_lines)
                 buffer, buffer_lines = [], []
 
-        def take(number: int, value: Any) -> None:
-            if _is_single_message(value):
+        def take(number: int, value: Any, plain: PlainSession | None) -> None:
+            if plain is None and _is_single_message(value):
                 buffer.append(value)
                 buffer_lines.append(number)
                 return
             flush()
-            self._conversation(value, number, None)
+            if plain is not None:
+                self.outcome.sessions.append(plain)
+            else:
+                self._conversation(value, number, None)
 
-        take(first[0], value)
+        take(first[0], value, plain)
         for number, line in lines:
             self._check_cancel()
             done += len(line.encode("utf-8"))
@@ -359,11 +388,11 @@ class _Importer:
             if not line.strip():
                 continue
             try:
-                value = parse_json(line)
+                value, plain = self._parse_line(number, line)
             except FormatError as exc:
                 self._refused(number, exc)
                 continue
-            take(number, value)
+            take(number, value, plain)
         flush()
 
     def _check_cancel(self) -> None:
@@ -377,11 +406,6 @@ class _Importer:
         tick: Callable[[], None] | None,
         item_lines: list[int] | None = None,
     ) -> None:
-        if self.plain and tick is None and item_lines is None:
-            plain = openai_plain.read_plain(data, line)
-            if plain is not None:
-                self.outcome.sessions.append(plain)
-                return
         fmt = self.fmt if self.fmt != "auto" else detect_session_format(data)
         if fmt is None:
             known = ", ".join(FORMATS)

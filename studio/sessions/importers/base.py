@@ -381,7 +381,7 @@ def plain_json_arguments(raw: str) -> bool:
     return type(value) is not str and raw.count("[") + raw.count("{") <= MAX_DEPTH
 
 
-def parse_json(text: str) -> Any:
+def parse_json(text: str, *, nesting: bool = True) -> Any:
     """Decode JSON from a log with the one loader of every importer.
 
     The same values and errors as :func:`studio.formats.base.load_json`, ~3× faster:
@@ -390,7 +390,12 @@ def parse_json(text: str) -> Any:
     surrogates, NaN/Infinity, overflowing floats and control characters itself; an
     integer past 64 bits (which it would turn into a float) is kept from it by a
     digit-run test, and nesting deeper than ``MAX_DEPTH`` is checked as load_json
-    checks it, only when the text holds enough brackets to nest that deep.
+    checks it (:func:`check_nesting`).
+
+    Args:
+        nesting: False leaves the nesting of what orjson decoded to the caller, who
+            must then call :func:`check_nesting` (or know the depth otherwise, as
+            the plain OpenAI reader does) before using the value.
 
     Raises:
         FormatError: located by line and column or JSON path, without a file
@@ -403,20 +408,32 @@ def parse_json(text: str) -> Any:
         except orjson.JSONDecodeError:
             pass  # malformed, or a value only the safe loader may accept or refuse
         else:
-            if text.count("[") + text.count("{") > MAX_DEPTH and _nested_too_deep(value):
-                check_json_value(value, "", text)  # words the refusal, with line and path
+            if nesting:
+                check_nesting(value, text)
             return value
     return load_json(text, "")
 
 
-def _nested_too_deep(value: Any) -> bool:
-    """True when containers nest deeper than ``MAX_DEPTH``, walked level by level.
+def check_nesting(value: Any, text: str) -> None:
+    """Refuse ``value`` (decoded from ``text``) as load_json does when it nests past
+    ``MAX_DEPTH``; the walk only when the text holds enough brackets to nest that deep.
+
+    Raises:
+        FormatError: the safe loader's refusal, with line and path.
+    """
+    if text.count("[") + text.count("{") > MAX_DEPTH and nested_too_deep(value):
+        check_json_value(value, "", text)  # words the refusal, with line and path
+
+
+def nested_too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
+    """True when containers nest deeper than ``limit`` (``value`` itself is one level),
+    walked level by level.
 
     What :func:`check_json_value` checks first; it also looks for lone surrogates,
     which orjson has already refused, at the price of a scan of every string.
     """
     level = [value] if type(value) is dict or type(value) is list else []
-    for _ in range(MAX_DEPTH):
+    for _ in range(limit):
         if not level:
             return False
         level = [

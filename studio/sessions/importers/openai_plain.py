@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from studio.formats.base import MAX_DEPTH
-from studio.sessions.importers.base import ImportedSession, Origin, title_text
+from studio.sessions.importers.base import ImportedSession, Origin, nested_too_deep, title_text
 
 if TYPE_CHECKING:
     from studio.sessions.model import Message
@@ -38,7 +38,19 @@ _MESSAGE_KEYS = frozenset(
 _CALL_KEYS = frozenset({"id", "type", "function"})
 _FUNCTION_KEYS = frozenset({"name", "arguments"})
 _CONVERSATION_KEYS = ("messages", "tools", "functions")
-_ROLES = frozenset({"system", "user", "assistant", "tool"})
+_CONVERSATION_WALKED = frozenset({"messages"})
+_WALKED = {
+    "system": frozenset({"role", "content"}),
+    "user": frozenset({"role", "content"}),
+    "assistant": frozenset({"role", "content", "tool_calls"}),
+    "tool": frozenset({"role", "content", "tool_call_id"}),
+}
+"""Per role, the keys of a message whose values the reading checks for what they are
+(text, calls, an id); any other value must not nest too deep (see :func:`read_plain`)."""
+_CALL_WALKED = frozenset({"id", "function"})
+# Levels of the parts the reading walks: the conversation 1, its messages 2, a message 3,
+# its tool_calls 4, a call 5, its function 6. A value elsewhere may nest MAX_DEPTH - level.
+_TOP, _MESSAGE, _CALL, _FUNCTION = 1, 3, 5, 6
 _ORJSON_ERROR = orjson.JSONDecodeError
 
 _IMPORTED_MESSAGES = vars(ImportedSession)["messages"]
@@ -128,7 +140,7 @@ def read_plain(data: Any, line: int) -> PlainSession | None:
     if type(data) is not dict or "format" in data or "contents" in data or "system" in data:
         return None
     items = data.get("messages")
-    if type(items) is not list or not items:
+    if type(items) is not list or not items or _too_deep(data, _CONVERSATION_WALKED, _TOP):
         return None
     tools = _tools(data)
     if tools is None:
@@ -217,14 +229,15 @@ def _read(items: list[Any], line: int) -> _Reading:
         if type(entry) is not dict:
             raise _NotPlain
         role = entry.get("role")
-        if type(role) is not str or role not in _ROLES:
+        walked = _WALKED.get(role) if type(role) is str else None
+        if walked is None:
             raise _NotPlain  # a role openai_chat words or reads apart (developer, function)
-        if entry.keys() <= _MESSAGE_KEYS:
-            extra = None  # the usual message: no vendor fields
-        elif "parts" in entry or "type" in entry:
-            raise _NotPlain  # another format's message, as detection would see it
+        if entry.keys() <= walked:
+            extra = None  # the usual message: no vendor fields, nothing else to look at
+        elif "parts" in entry or "type" in entry or _too_deep(entry, walked, _MESSAGE):
+            raise _NotPlain  # another format's message (as detection sees it), or too deep
         else:
-            extra = {k: v for k, v in entry.items() if k not in _MESSAGE_KEYS}
+            extra = {k: v for k, v in entry.items() if k not in _MESSAGE_KEYS} or None
         content = entry.get("content")
         if type(content) is str:
             text = content
@@ -292,8 +305,17 @@ def _read(items: list[Any], line: int) -> _Reading:
                             "arguments": arguments,
                         }
                         if call.keys() <= _CALL_KEYS and fn.keys() <= _FUNCTION_KEYS:
+                            kind = call.get("type")  # "function": the one value not walked
+                            if (type(kind) is dict or type(kind) is list) and nested_too_deep(
+                                kind, MAX_DEPTH - _CALL
+                            ):
+                                raise _NotPlain
                             plain = plain and type(value) is dict  # pairing: an object
                         else:
+                            if _too_deep(call, _CALL_WALKED, _CALL) or _too_deep(
+                                fn, _FUNCTION_KEYS, _FUNCTION
+                            ):
+                                raise _NotPlain
                             part["extra"] = _call_extra(call, fn)
                             plain = False  # pairing reads an extra's original_id
                         seen.add(call_id)
@@ -323,6 +345,16 @@ def _read(items: list[Any], line: int) -> _Reading:
     out.calls = len(seen)
     out.pairing = problems if plain else None
     return out
+
+
+def _too_deep(node: dict[str, Any], walked: frozenset[str], level: int) -> bool:
+    """Whether a value of ``node`` (at ``level``) the reading does not walk nests past
+    ``MAX_DEPTH`` in the whole conversation, as :func:`check_nesting` would find it."""
+    return any(
+        (type(value) is dict or type(value) is list) and nested_too_deep(value, MAX_DEPTH - level)
+        for key, value in node.items()
+        if key not in walked
+    )
 
 
 def _call_extra(call: dict[str, Any], fn: dict[str, Any]) -> dict[str, Any]:
