@@ -9,7 +9,10 @@ unique ids and arguments that are JSON, each turn answered right after it. For
 those, :func:`read_plain` makes the stored dicts in one pass and notes on the
 way what the checks need (the call names, whether every turn is plainly
 answered); the message objects are built from the dicts only if someone asks
-(:class:`PlainSession`).
+(:class:`PlainSession`). It also knows the level of every part it walks, so it
+measures only the values it does not walk against ``MAX_DEPTH``: the loader's
+walk of the whole line (:func:`~studio.sessions.importers.base.check_nesting`)
+is left out for what it reads.
 
 Anything else — another shape, a message the generic reader would repair or
 warn about, an id it would renumber — makes :func:`read_plain` answer None, and
