@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from studio.contract.verbs import verb_class, verb_classes
@@ -36,13 +37,19 @@ _READ_CLASSES = frozenset({"read", "read.list", "compute"})
 _DESTRUCTIVE_CLASSES = frozenset({"delete"})
 _READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 _NAME_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
-_TEXT_WORDS = re.compile(r"[A-Za-z]+|[\u3400-\u9fff]+")
+_TEXT_WORDS = r"[A-Za-z]+|[\u3400-\u9fff]+"
 # Openings that put the verb a few words later ("Use this tool to create …").
-_LEAD_IN = re.compile(
+_LEAD_IN = (
     r"^\s*(?:(?:use|call)\s+(?:this|it)(?:\s+tool|\s+function)?\s+to|this\s+(?:tool|function)"
-    r"|(?:a\s+)?(?:tool|function)\s+(?:to|that|which))\s+",
-    re.IGNORECASE,
+    r"|(?:a\s+)?(?:tool|function)\s+(?:to|that|which))\s+"
 )
+
+
+@lru_cache(maxsize=1)
+def _description_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """:data:`_LEAD_IN` and :data:`_TEXT_WORDS` compiled on first use: a session import
+    asks only :func:`verb_reads`, and the CJK range alone is ~1 ms to compile."""
+    return re.compile(_LEAD_IN, re.IGNORECASE), re.compile(_TEXT_WORDS)
 
 
 def tier_of_class(cls: str) -> RiskTier:
@@ -86,8 +93,9 @@ def verb_risk(name: str) -> tuple[RiskTier, str] | None:
 
 def _description_verb(description: str) -> tuple[str, str] | None:
     """``(verb, class)`` of the verb a description opens with, if it is a known one."""
-    text = _LEAD_IN.sub("", description.strip(), count=1)
-    match = _TEXT_WORDS.match(text)
+    lead_in, text_words = _description_patterns()
+    text = lead_in.sub("", description.strip(), count=1)
+    match = text_words.match(text)
     if match is None:
         return None
     word = match.group()
