@@ -21,7 +21,7 @@ import sqlite3
 import sys
 from collections.abc import Sequence
 from importlib import import_module
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, NoReturn, cast
 
 from studio.cli.commands import COMMANDS
 from studio.cli.common import Handler, UsageError
@@ -92,17 +92,43 @@ def _open_store(args: argparse.Namespace) -> RegistryStore:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``studio`` console script."""
     words = sys.argv[1:] if argv is None else argv
-    if _command_word(words) in _NO_GC and gc.isenabled():
+    command = _command_word(words)
+    if command in _NO_GC and gc.isenabled():
         gc.disable()
         try:
-            return _main(argv)
+            code = _main(argv)
         finally:
             gc.enable()
             if argv is None:  # the console script, which exits next (callers in-process pass argv)
                 # Frozen, what is left (every module's objects) is not walked once more by
                 # the collection at exit: ~9 ms of a ~250 ms `sessions import`.
                 gc.freeze()
+        if argv is None and command in _NO_TEARDOWN:
+            _leave(code)
+        return code
     return _main(argv)
+
+
+_NO_TEARDOWN = frozenset(("lint",))
+"""Console-script commands that leave without the interpreter's teardown (see :func:`_leave`)."""
+
+
+def _leave(code: int) -> NoReturn:
+    """Exit handlers run and output flushed, then exit without freeing every object one by one.
+
+    The teardown deallocates all a lint built (registry, caches, report): ~30 ms of a
+    2,000-tool lint and ~0.1 s at 10,000, after the output is written.
+    """
+    import atexit
+    import contextlib
+    import os
+
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        # A reader gone (`studio lint … | head`) or a closed stream: nothing left to say.
+        with contextlib.suppress(OSError, ValueError):
+            stream.flush()
+    os._exit(code)
 
 
 def _main(argv: Sequence[str] | None) -> int:
