@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from studio.contract.model import ToolContract
 from studio.lint.rules._pairs import _mention_pattern, _opening, _ToolInfo
 from tests.lint._fixtures import tool
 
@@ -59,3 +60,41 @@ def test_a_similar_pair_pickles_to_an_equal_pair() -> None:
     back = pickle.loads(pickle.dumps(pair, protocol=pickle.HIGHEST_PROTOCOL))
     assert back == pair
     assert type(back) is SimilarPair
+
+
+def test_a_state_built_for_queries_only_gives_the_same_pairs_and_stays_exact_on_update() -> None:
+    import dataclasses
+
+    from studio.lint.rules._pairs import AmbiguityState
+
+    rng = random.Random(12)
+    summaries = (
+        "查询报销信息",
+        "查询报销相关信息",
+        "Get invoice info for one trip of the employee.",
+        "Get invoice details for a trip of the employee.",
+        "List open invoices of a trip.",
+        "Book a hotel room for a trip.",
+    )
+
+    def make(i: int) -> ToolContract:
+        return tool(
+            f"{rng.choice(('get', 'list', 'book'))}_{rng.choice(('claim', 'invoice'))}_{i}",
+            rng.choice(summaries),
+            rng.choice(("", "Use it for one trip; use list_trips instead for many.")),
+        )
+
+    tools = [make(i) for i in range(90)]  # past the small index: updates patch the index
+    once, watched = AmbiguityState(), AmbiguityState()
+    once.build(tools, incremental=False)
+    watched.build(tools)
+    assert once.similar_pairs() == watched.similar_pairs()
+    assert len(once.similar_pairs()) >= 20
+    for step in range(6):
+        target = tools[rng.randrange(len(tools))]
+        edited = dataclasses.replace(make(500 + step), name=target.name)
+        tools[tools.index(target)] = edited
+        once.update(target.name, edited)
+        fresh = AmbiguityState()
+        fresh.build(tools)
+        assert once.similar_pairs() == fresh.similar_pairs(), step
