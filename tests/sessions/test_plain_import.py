@@ -200,7 +200,7 @@ def log(tmp_path_factory: pytest.TempPathFactory) -> Path:
     rng = random.Random(16)
     path = tmp_path_factory.mktemp("plain") / "log.jsonl"
     with path.open("w", encoding="utf-8") as f:
-        for n in range(400):
+        for n in range(240):
             f.write(json.dumps(_conversation(rng, n), ensure_ascii=n % 2 == 0) + "\n")
     return path
 
@@ -209,7 +209,7 @@ def test_the_plain_reader_stores_what_the_generic_reader_stores(log: Path, tmp_p
     fast = import_sessions(log, for_storing=True)
     slow = import_sessions(log)
     plain = [s for s in fast.sessions if isinstance(s, PlainSession)]
-    assert 150 < len(plain) < len(fast.sessions)  # both readers had their share
+    assert 90 < len(plain) < len(fast.sessions)  # both readers had their share
     assert [str(e) for e in fast.errors] == [str(e) for e in slow.errors]
     assert _store(tmp_path / "fast.sqlite3", fast) == _store(tmp_path / "slow.sqlite3", slow)
 
@@ -239,7 +239,7 @@ def test_the_pairing_count_of_the_reading_is_the_analysis_count(log: Path) -> No
         if isinstance(session, PlainSession) and session.pairing is not None:
             assert session.pairing == len(pairing_problems(session.messages)), session.line
             counted += session.pairing > 0
-    assert counted > 20  # turns left unanswered, wholly or in part, were counted
+    assert counted > 10  # turns left unanswered, wholly or in part, were counted
 
 
 def test_what_is_not_plain_is_left_to_the_generic_reader() -> None:
@@ -285,10 +285,11 @@ def test_an_import_leaves_every_reference_whole(log: Path, tmp_path: Path) -> No
 
     from studio.cli import main
 
-    db = tmp_path / "fk.sqlite3"
+    db, part = tmp_path / "fk.sqlite3", tmp_path / "part.jsonl"
+    part.write_text("".join(log.read_text(encoding="utf-8").splitlines(True)[:60]), "utf-8")
     for extra in ([], ["--replace"]):
         with contextlib.redirect_stdout(io.StringIO()):
-            main(["--db", str(db), "sessions", "import", str(log), *extra])
+            main(["--db", str(db), "sessions", "import", str(part), *extra])
     conn = sqlite3.connect(db)
     try:
         assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
