@@ -98,3 +98,19 @@ def test_a_state_built_for_queries_only_gives_the_same_pairs_and_stays_exact_on_
         fresh = AmbiguityState()
         fresh.build(tools)
         assert once.similar_pairs() == fresh.similar_pairs(), step
+
+
+def test_says_instead_equals_the_pattern() -> None:
+    from studio.lint.rules._pairs import _INSTEAD, _says_instead
+
+    rng = random.Random(4)
+    pieces = ["Use ", "instead", "Instead", "INSTEAD", "insteadof", "rather", " than",
+              "  than", "RATHER THAN", "rather than", ".", " ", "_", "改用", "而非", "x",
+              "\u017f"]  # fmt: skip
+    found = 0
+    for _ in range(3000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 8)))
+        want = _INSTEAD.search(text) is not None
+        assert _says_instead(text) == want, text
+        found += want
+    assert found > 500

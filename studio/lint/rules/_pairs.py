@@ -68,6 +68,20 @@ _INSTEAD = compile_cues(
 )
 
 
+def _says_instead(text: str) -> bool:
+    """True when ``text`` says what to use instead (``_INSTEAD``).
+
+    An ASCII text without either English cue is ruled out by two substring
+    searches of its lower-cased copy: the pattern's lookahead stepped through
+    every character of every description.
+    """
+    if text.isascii():
+        low = text.lower()
+        if "instead" not in low and "rather than" not in low:
+            return False
+    return _INSTEAD.search(text) is not None
+
+
 def name_key(name: str, verbs: Iterable[str] = ()) -> tuple[str, tuple[str, ...]]:
     """(verb class, sorted noun words) of a tool name.
 
@@ -515,7 +529,7 @@ class AmbiguityState:
         key = name_key(tool.name, self.verbs)
         return _ToolInfo(
             rendered,
-            bool(_INSTEAD.search(usage if isinstance(usage, str) else "")),
+            _says_instead(usage if isinstance(usage, str) else ""),
             key,
             _squash(tool.name),
             _summary(tool, self._shared_openings),
