@@ -44,18 +44,23 @@ from studio.lint.rules._security_phrases import (
     normalise,
     strip_invisible,
 )
+from studio.lint.rules.security_encoded import ENCODING_HINT as _ENCODING_HINT
 from studio.lint.rules.security_encoded import LONG_RUN as _LONG_RUN
+from studio.lint.rules.security_encoded import OTHER_SEEN as _OTHER_SEEN
 from studio.lint.rules.security_encoded import ROT13_LABEL as _ROT13_LABEL
+from studio.lint.rules.security_encoded import SHIFT_SEEN as _SHIFT_SEEN
 from studio.lint.rules.security_encoded import encoded as _encoded
 from studio.lint.rules.security_encoded import has_blob as _has_blob
 from studio.lint.rules.security_encoded import rot13_payload as _rot13_payload
 from studio.lint.rules.security_markers import MARKER_START as _MARKER_START
 from studio.lint.rules.security_markers import marker as _marker
 from studio.lint.rules.security_param_names import gathering_name as _gathering_name
+from studio.lint.rules.security_privilege import DEFAULTS_HINT as _DEFAULTS_HINT
 from studio.lint.rules.security_privilege import DEVICE_CONTEXT as _DEVICE_CONTEXT
 from studio.lint.rules.security_privilege import NAME_PATH as _NAME_PATH
 from studio.lint.rules.security_privilege import PRIV_HINT as _PRIV_HINT
 from studio.lint.rules.security_privilege import is_privilege_text as _is_privilege_text
+from studio.lint.rules.security_privilege import privileged_defaults
 from studio.lint.rules.security_re2 import seen
 from studio.lint.text import split_identifier
 
@@ -106,18 +111,61 @@ def _phrase_match(
             _opens_as_summary(value, match) or _describes_flag(value, match)
         ):
             continue
+        if phrase.family.name in ("override", "role") and _describes_flag(value, match):
+            continue  # "是否以系统身份操作", "- false：关闭高级权限": what a flag switches
         if phrase.family.name == "exfil" and _to_own_endpoint(value, match, own_destination):
             continue
+        if phrase.family.name == "gather" and _STORE_NOUN.search(
+            value[match.start() : match.end() + 12]
+        ):
+            continue  # "store it in their password manager": the user's own vault
+        if phrase.family.name == "override" and _denied(value, match):
+            continue  # "接口不能指定或跳过审批人", "也不会绕过平台审核": what the tool does not do
+        if _in_code_literal(value, match):
+            continue  # "`support:impersonate` scope": an identifier, not prose
         return match
     return None
+
+
+# "password manager", "secrets vault", "credential store": a secret's word naming the
+# place the user keeps secrets, not a secret put into the call.
+_STORE_NOUN = re.compile(
+    r"(?:password|passphrase|credential|secret|key|token|密码|密钥|凭证)s?\s*"
+    r"(?:managers?|vaults?|safes?|stores?|管理器|保险箱|管家)",
+    re.IGNORECASE,
+)
+# A verb of dropping under negation states what the tool does not do.
+_DENIAL = re.compile(
+    r"(?:\b(?:never|not|cannot|can't|won't|doesn't|does not|don't|do not|will not|no longer)"
+    r"\s+(?:\w+\s+){0,2}|(?:不|不能|不会|无法|不得|不可|绝不|从不|并不|也不|不允许)"
+    r"[^。，,；;！？!?\n]{0,5})$",
+    re.IGNORECASE,
+)
+
+
+def _denied(value: str, match: re.Match[str]) -> bool:
+    """True when a negation governs the phrase ("不能指定或跳过", "也不会绕过", "never bypass")."""
+    return _DENIAL.search(value, max(0, match.start() - 30), match.start()) is not None
+
+
+def _in_code_literal(value: str, match: re.Match[str]) -> bool:
+    """True when ``match`` lies inside a backticked literal without spaces (`a:b_c`)."""
+    if "`" not in value:
+        return False
+    left = value.rfind("`", 0, match.start())
+    right = value.find("`", match.end())
+    if left < 0 or right < 0:
+        return False
+    inside = value[left + 1 : right]
+    return bool(inside) and not any(c.isspace() for c in inside)
 
 
 # "Indicates whether the authenticator stores the private key on a hardware
 # component": a clause that says what a flag means describes a state, it does not
 # order anyone to gather anything.
 _FLAG_MEANING = re.compile(
-    r"\b(?:whether|indicates? if|true if|if true|false if|if false|determines if|specifies if)\b"
-    r"|是否",
+    r"\b(?:whether(?! or not)|indicates? if|true if|if true|false if|if false|determines if"
+    r"|specifies if)\b|(?:^|[\s:：(（-])(?:true|false)\s*[:：=]|是否",
     re.IGNORECASE,
 )
 _CLAUSE_START = re.compile(r"[.。!?！？\n;；]")
@@ -188,6 +236,18 @@ def _opens_as_summary(value: str, match: re.Match[str]) -> bool:
     end = value.find(".", match.end())
     rest = value[match.end() : end if end >= 0 else len(value)]
     return _THIRD_PERSON.fullmatch(verb) is not None and not _AND_THEN.search(rest)
+
+
+# A tool that generates keys names the key files it writes ("Generates an Ed25519 key
+# pair in ~/.ssh … default id_ed25519"): its output, not a secret read into the call.
+_KEY_MAKER = re.compile(
+    r"^\W*(?:generates?|creates?|makes?|produces?|rotates?|生成|创建)\b[^.。\n]{0,60}?(?:\bkeys?\b|密钥)",
+    re.IGNORECASE,
+)
+
+
+def _makes_keys(tool: ToolContract) -> bool:
+    return any(_KEY_MAKER.search(text(v)) for v in (tool.summary, tool.description))
 
 
 def _quote(found: str) -> str:
@@ -305,23 +365,44 @@ def _scan_texts(tool: ToolContract) -> Iterator[_Found]:
     phrase_book = book()
     phrases = memo(tool, _PHRASES, lambda: _phrases(joined))
     markers = _MARKER_START.in_text(joined) and _marker(joined) is not None
-    blobs = _LONG_RUN.in_text(raw_joined) and _has_blob(raw_joined)
+    encoded_hint = _ENCODING_HINT.in_text(raw_joined)
+    blobs = (
+        encoded_hint
+        and (_LONG_RUN.in_text(raw_joined) or _OTHER_SEEN.in_text(raw_joined))
+        and _has_blob(raw_joined)
+    )
     schema_words = _schema_words(tool)
     params = _PRIV_HINT.in_text(normalise(schema_words))
+    defaults = privileged_defaults(tool.parameters) if _DEFAULTS_HINT.in_text(schema_words) else []
     recipient = "@" in schema_words or "://" in schema_words
     delivery = (
         _delivery_properties(tool)
         if _DELIVERY_HINT.in_text(schema_words) and _has_address(raw_joined)
         else frozenset()
     )
-    rot13 = "13" in raw_joined and _ROT13_LABEL.search(raw_joined) is not None
+    delivery_names = (
+        _delivery_properties(tool) if _DELIVERY_HINT.in_text(schema_words) else frozenset()
+    )
+    rot13 = (
+        encoded_hint
+        and _SHIFT_SEEN.in_text(raw_joined)
+        and _ROT13_LABEL.search(raw_joined) is not None
+    )
     gathering = (
         _SECRET_HINT.in_text(schema_words)
         and _GATHER_HINT.in_text(schema_words)
         and any(_gathering_name(n) for n in _property_names_raw(tool))
     )
     grammar = _first_look(tool)
-    schema = bool(delivery) or rot13 or gathering
+    schema = bool(delivery) or bool(delivery_names) or rot13 or gathering
+    for path, shown in defaults:
+        yield _Found(
+            "sec-privilege-parameter",
+            path,
+            Severity.ERROR,
+            f"The default {_quote(shown)} escalates the call's privileges whatever the model "
+            f"asks; {_ADVICE['sec-privilege-parameter']}.",
+        )
     if not (phrases or markers or blobs or params or recipient or grammar or schema):
         return
     texts = phrases or markers or blobs or grammar or schema
@@ -347,6 +428,8 @@ def _scan_texts(tool: ToolContract) -> Iterator[_Found]:
             family = phrase.family
             if family.rule in found:
                 continue
+            if family.name == "secret_file" and _makes_keys(tool):
+                continue  # ssh_keygen's "default id_ed25519": the file it writes, not a source
             if family.name == "exfil" and own_destination is None:
                 own_destination = _has_destination_param(tool)
             match = _phrase_match(phrase, value, bool(own_destination))
@@ -360,7 +443,8 @@ def _scan_texts(tool: ToolContract) -> Iterator[_Found]:
                 )
         if grammar and not _NAME_PATH.search(path):
             here = path.endswith(".description") and ".properties" in path
-            for hit in security_grammar.scan(value, names, own, here):
+            secret_here = here and _secret_property(path)
+            for hit in security_grammar.scan(value, names, own, here, secret_here):
                 combo = hit.combo
                 known = found.get(combo.rule)
                 if known is None or combo.severity.rank > known.severity.rank:
@@ -401,8 +485,9 @@ def _scan_texts(tool: ToolContract) -> Iterator[_Found]:
                 "sec-base64-blob",
                 path,
                 Severity.ERROR,
-                f"The text contains a ROT13-encoded order (reads {_quote(decoded)}); reviewers "
-                "cannot read it but the model can decode it: remove it or say it in words.",
+                "The text contains a letter-shifted (ROT13/Caesar) order (reads "
+                f"{_quote(decoded)}); reviewers cannot read it but the model can decode it: "
+                "remove it or say it in words.",
             )
         if recipient and (
             ("@" in raw and _fixed_recipient(path))
@@ -430,7 +515,19 @@ def _scan_texts(tool: ToolContract) -> Iterator[_Found]:
                 f"A destination is fixed in the schema ({_quote(fixed)}); "
                 f"{_ADVICE['sec-exfiltration']}.",
             )
-        if params and _is_privilege_text(path, raw, device):
+        if (
+            delivery_names
+            and "sec-exfiltration" not in found
+            and _fixed_copy_target(tool, path, raw, delivery_names)
+        ):
+            found["sec-exfiltration"] = _Found(
+                "sec-exfiltration",
+                path,
+                Severity.ERROR,
+                f"Where a copy goes is fixed in the schema ({_quote(raw)}); "
+                f"{_ADVICE['sec-exfiltration']}.",
+            )
+        if params and _is_privilege_text(path, raw, device, _name_domain(tool)):
             found["sec-privilege-parameter"] = _Found(
                 "sec-privilege-parameter",
                 path,
@@ -439,6 +536,42 @@ def _scan_texts(tool: ToolContract) -> Iterator[_Found]:
                 "rules; privileges come from the session and the policy, never from an argument.",
             )
         yield from found.values()
+
+
+_PROPERTY_DESCRIPTION = re.compile(
+    r'\.properties(?:\.([^.\[\]"]+)|\["((?:[^"\\]|\\.)*)"\])(?:\.items)?\.description$'
+)
+_SECRET_NAME_WORDS = frozenset(
+    (  # noqa: SIM905 - a word list reads better as prose
+        "cookie cookies password passwords passwd passphrase secret secrets credential "
+        "credentials ssn passport cvv cvc mnemonic"
+    ).split()
+)
+
+
+def _secret_property(path: str) -> bool:
+    """True when ``path`` is the description of a property named for a secret
+    (``session_cookies``, ``sso_password``, 密码): its "these" and "it" are secrets."""
+    where = _PROPERTY_DESCRIPTION.search(path)
+    if not where:
+        return False
+    name = where.group(1) or where.group(2) or ""
+    words = {w.lower() for w in split_identifier(name)}
+    return not words.isdisjoint(_SECRET_NAME_WORDS) or any(
+        k in name for k in ("密码", "私钥", "口令", "凭证")
+    )
+
+
+def _name_domain(tool: ToolContract) -> frozenset[str]:
+    """The words of the tool's name, singular (``userMailboxRule.create`` → mailbox, rule…)."""
+    return memo(
+        tool,
+        "security-name-domain",
+        lambda: frozenset(
+            w[:-1] if len(w) > 3 and w.endswith("s") else w
+            for w in (x.lower() for x in split_identifier(text(tool.name).replace(".", "_")))
+        ),
+    )
 
 
 def _gives_orders(decoded: str) -> bool:
@@ -535,6 +668,36 @@ def _fixed_delivery(path: str, raw: str, delivery: frozenset[str]) -> str | None
     return _dest.concrete_address(raw)
 
 
+_NO_TARGET = frozenset(
+    (  # noqa: SIM905 - a word list reads better as prose
+        "none null false true off no default local self me origin upstream user auto "
+        "inherit disabled"
+    ).split()
+)
+_RECEIVES_COPY = re.compile(
+    r"\b(?:receives?|gets?|keeps?|holds?)\b[^.\n]{0,30}\b(?:copy|copies|backup|mirror|duplicate)\b"
+    r"|(?:接收|保存|存放)[^。\n]{0,10}(?:副本|备份|拷贝)",
+    re.IGNORECASE,
+)
+
+
+def _fixed_copy_target(tool: ToolContract, path: str, raw: str, delivery: frozenset[str]) -> bool:
+    """True when ``path`` is the default of a delivery property that its own description
+    says receives a copy (``mirror_to`` "Gist account that receives a backup copy",
+    default ``snippet-archive-bot``): every call sends a copy to an account the user
+    never chose, address or not."""
+    where = _PROPERTY_FIELD.search(path)
+    if not where or where.group(3) != "default":
+        return False
+    name = where.group(1) or where.group(2) or ""
+    value = raw.strip()
+    if name not in delivery or not value or value.lower() in _NO_TARGET or value.isdigit():
+        return False
+    described = path[: -len("default")] + "description"
+    about = next((v for p, v in tool_texts(tool) if p == described), "")
+    return _RECEIVES_COPY.search(about) is not None
+
+
 def _schema_values(tool: ToolContract) -> frozenset[str]:
     """The tool's own enum values, defaults and consts, lower-case: data, not other tools."""
     return frozenset(
@@ -629,10 +792,15 @@ _TOP_FIELDS = ("name", "title", "summary", "usage", "preconditions", "returns", 
 def check_invisible(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
     # Every character the pattern looks for is outside ASCII.
     joined = memo(tool, "joined-raw", lambda: "\n".join(v for _, v in tool_texts(tool)))
-    if joined.isascii() or not INVISIBLE.search(joined):
+    if joined.isascii():
+        return
+    if _MIXED_SCRIPT_SEEN.search(joined):
+        yield from _look_alike_names(tool)
+    if not INVISIBLE.search(joined):
         return
     for path, value in tool_texts(tool):
-        found = INVISIBLE.findall(value)
+        named = path == "name" or _NAME_PATH.search(path) is not None
+        found = [m.group() for m in INVISIBLE.finditer(value) if named or not _residue(value, m)]
         if not found:
             continue
         codes = ", ".join(sorted({f"U+{ord(c):04X}" for c in found}))
@@ -646,6 +814,58 @@ def check_invisible(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
             "remove them.",
             fix=fix,
         )
+
+
+# A zero-width space right after a space ("The ID prefix is \u200b\u200bfixed as `od-`",
+# from a web page's &ZeroWidthSpace;) or between two punctuation marks is left over from
+# copy and paste: a run of one to three of the same character there carries no bits and
+# hides no word. At a word's end
+# ("Ping\u200b host"), inside a word or a name, mixed with other kinds (binary
+# smuggling) or of any other kind (bidi, tags, fillers) it is reported.
+_RESIDUE = frozenset("\u200b\u2060\ufeff")
+
+
+def _residue(value: str, match: re.Match[str]) -> bool:
+    """True when the zero-width character at ``match`` is copy-and-paste residue."""
+    char = match.group()
+    if char not in _RESIDUE:
+        return False
+    start = match.start()
+    while start > 0 and value[start - 1] == char:
+        start -= 1
+    end = match.end()
+    while end < len(value) and value[end] == char:
+        end += 1
+    if end - start > 3 or start == 0 or end == len(value) or INVISIBLE.match(value, end):
+        return False
+    before, after = value[start - 1], value[end]
+    if before.isspace():
+        return True  # "is \u200b\u200bfixed"
+    # "**My Document Library**\u200b\u200b,": between punctuation, inside no word
+    return not before.isalnum() and not after.isalnum() and not after.isspace() and before != "."
+
+
+# An identifier that mixes Latin letters with Cyrillic or Greek ones ("reаd_file" with a
+# Cyrillic а) looks like another name and is not: a homoglyph, as invisible as a
+# zero-width character.
+_MIXED_SCRIPT_SEEN = re.compile("[\u0370-\u03ff\u0400-\u052f]")
+_MIXED_WORD = re.compile("\\b(?=[\\w-]*[A-Za-z])(?=[\\w-]*[\u0370-\u03ff\u0400-\u052f])[\\w-]+")
+
+
+def _look_alike_names(tool: ToolContract) -> Iterator[Hit]:
+    for path, value in tool_texts(tool):
+        if not (path == "name" or _NAME_PATH.search(path)):
+            continue
+        mixed = _MIXED_WORD.search(value)
+        if mixed:
+            odd = sorted({f"U+{ord(c):04X}" for c in mixed.group() if "\u0370" <= c <= "\u052f"})
+            yield Hit(
+                text(tool.name),
+                path,
+                f"The name {_quote(value)} mixes Latin letters with look-alike letters of "
+                f"another script ({', '.join(odd)}); it impersonates another name: use plain "
+                "letters.",
+            )
 
 
 @tool_rule(
@@ -800,6 +1020,27 @@ def check_shadowing(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
     return iter(by_path.values())
 
 
+_PARAM_DOC = re.compile(
+    r"\.properties(?:\.[^.\[\]\"]+|\[\"(?:[^\"\\\\]|\\\\.)*\"\])(?:\.items)?\.description$"
+)
+
+
+def _counterparts(own: str, named: frozenset[str]) -> frozenset[str]:
+    """Siblings of one stem with ``own`` (``browser_highlight`` for ``browser_hide_highlight``).
+
+    A parameter's description that names its tool's counterpart ("must match the
+    value passed to browser_highlight") documents how the pair works together; the
+    words of one name are all words of the other.
+    """
+    mine = {w.lower() for w in split_identifier(own)}
+    out = set()
+    for name in named:
+        theirs = {w.lower() for w in split_identifier(name)}
+        if len(theirs & mine) >= 2 and (theirs <= mine or mine <= theirs):
+            out.add(name)
+    return frozenset(out)
+
+
 def _shadowing(tool: ToolContract, names: frozenset[str], named: frozenset[str]) -> Iterator[Hit]:
     """The in-registry hits of :func:`check_shadowing`; ``named``: the other tools named."""
     own = text(tool.name)
@@ -810,8 +1051,9 @@ def _shadowing(tool: ToolContract, names: frozenset[str], named: frozenset[str])
         # runs across), so a text that does not contain a named tool has no hit.
         if not any(n in value for n in named):
             continue
+        counterparts = _counterparts(own, named) if _PARAM_DOC.search(path) else frozenset()
         for sentence in sentences(value):
-            others = _mentions(sentence, names) - {own}
+            others = _mentions(sentence, names) - {own} - counterparts
             if not others:
                 continue
             forbidden = {m.group("name").strip(".-") for m in _FORBID_OTHER.finditer(sentence)}

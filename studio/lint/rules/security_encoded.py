@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import codecs
 import re
 from collections.abc import Callable
 
@@ -25,7 +24,7 @@ LONG_RUN = seen(r"\S{24}")
 """An encoded blob has no whitespace, so it lies inside such a run."""
 
 _BLOB = re.compile(
-    r"(?<![\w+/-])(?:[A-Za-z0-9+/]{24,}={0,2}|[A-Za-z0-9_-]{24,}={0,2})(?![\w+/=-])"
+    r"(?<![\w+/-])(?:[A-Za-z0-9+/]{24,}={0,2}|[A-Za-z0-9_-]{24,}={0,2}|[A-Z2-7]{24,}={0,6})(?![\w+/=-])"
     r"|(?:\\x[0-9a-fA-F]{2}){8,}|(?:\\u[0-9a-fA-F]{4}){6,}|(?:%[0-9a-fA-F]{2}){8,}"
 )
 _IDENT_PART = re.compile(r"[A-Za-z][a-z]*(?:[A-Z][a-z]+)*[A-Z]*\d*|\d+")
@@ -101,11 +100,32 @@ def _decode(blob: str) -> str | None:
             candidates.append(decode(padded))
         except (binascii.Error, ValueError):
             continue
+    if _BASE32.fullmatch(blob):
+        try:
+            core32 = blob.rstrip("=")
+            candidates.append(base64.b32decode(core32 + "=" * (-len(core32) % 8)))
+        except (binascii.Error, ValueError):
+            pass
+    candidates = [_gunzip(raw) if raw[:2] == b"\x1f\x8b" else raw for raw in candidates]
     for raw in candidates:
         found = _readable(raw) or _shell(raw)
         if found:
             return found
     return None
+
+
+_BASE32 = re.compile(r"[A-Z2-7]{16,}=*")
+
+
+def _gunzip(raw: bytes) -> bytes:
+    """``raw`` decompressed when it is gzip data (base64 of gzip hides text twice)."""
+    import gzip
+    import zlib
+
+    try:
+        return gzip.decompress(raw)[:4096]
+    except (OSError, EOFError, zlib.error):
+        return raw
 
 
 def _looks_encoded(blob: str) -> bool:
@@ -130,12 +150,69 @@ _BLOB_SEEN = re2.compile(
 
 def has_blob(value: str) -> bool:
     """True when ``value`` may hold a blob that is not an identifier (a first look)."""
-    return any(not _identifier_like(m.group()) for m in _BLOB_SEEN.finditer(value))
+    return OTHER_SEEN.in_text(value) or any(
+        not _identifier_like(m.group()) for m in _BLOB_SEEN.finditer(value)
+    )
 
 
 _OPAQUE_BLOB = 100
 """Length from which a blob that decodes to nothing readable is still worth a warning
 (shorter ones are ids, cursors and sample tokens, which real APIs document)."""
+
+
+# Encodings that are not base64-like runs: each a pattern of its text and a decoder.
+# Text written in them is unreadable to a reviewer and plain to the model, which
+# decodes Ascii85, Morse, binary octets, character codes, quoted-printable bytes and
+# numeric character references as easily as base64.
+_MORSE_TABLE = {
+    ".-": "a", "-...": "b", "-.-.": "c", "-..": "d", ".": "e", "..-.": "f", "--.": "g",
+    "....": "h", "..": "i", ".---": "j", "-.-": "k", ".-..": "l", "--": "m", "-.": "n",
+    "---": "o", ".--.": "p", "--.-": "q", ".-.": "r", "...": "s", "-": "t", "..-": "u",
+    "...-": "v", ".--": "w", "-..-": "x", "-.--": "y", "--..": "z", "-----": "0",
+    ".----": "1", "..---": "2", "...--": "3", "....-": "4", ".....": "5", "-....": "6",
+    "--...": "7", "---..": "8", "----.": "9", ".-.-.-": ".", "--..--": ",", "-....-": "-",
+    ".--.-.": "@", "-..-.": "/", "---...": ":", "..--..": "?", "-.--.": "(", "-.--.-": ")",
+}  # fmt: skip
+_OTHER = re.compile(
+    r"(?P<a85><~[!-u\s]{10,}?~>)"
+    r"|(?P<bits>(?<![01])(?:[01]{8}[ \t]+){5,}[01]{8}(?![01]))"
+    r"|(?P<morse>(?<![\w.-])(?:[.-]{1,6}[ \t]+(?:/[ \t]+)?){9,}[.-]{1,6}(?![\w.-]))"
+    r"|(?P<codes>(?<![\d,])(?:\d{2,6}[ \t]*,[ \t]*){7,}\d{2,6}(?![\d,]))"
+    r"|(?P<qp>(?:=[0-9A-F]{2}){6,})"
+    r"|(?P<entities>(?:&#(?:x[0-9a-fA-F]{2,6}|[0-9]{2,7});){6,})"
+)
+_OTHER_HINT = (
+    r"<~|[01]{8}[ \t]+[01]{8}|[.-]{1,6}[ \t]+[.-]{1,6}[ \t]+[.-]|\d{2,6},[ \t]*\d{2,6},"
+    r"|=[0-9A-F]{2}=[0-9A-F]{2}|&#"
+)
+OTHER_SEEN = seen(_OTHER_HINT)
+"""Every match of :data:`_OTHER` contains one of these (a first look)."""
+
+
+def _decode_other(kind: str, body: str) -> str | None:
+    """The text of an Ascii85, binary, Morse, character-code, quoted-printable or
+    character-reference run when it reads as prose, else None."""
+    import html
+    import quopri
+
+    raw: bytes
+    try:
+        if kind == "a85":
+            raw = base64.a85decode(body, adobe=True)
+        elif kind == "bits":
+            raw = bytes(int(b, 2) for b in body.split())
+        elif kind == "morse":
+            words = body.replace("/", " / ").split()
+            raw = "".join(" " if w == "/" else _MORSE_TABLE.get(w, "?") for w in words).encode()
+        elif kind == "codes":
+            raw = "".join(chr(int(n)) for n in re.findall(r"\d+", body)).encode("utf-8", "replace")
+        elif kind == "qp":
+            raw = quopri.decodestring(body.encode())
+        else:
+            raw = html.unescape(body).encode("utf-8")
+    except (ValueError, OverflowError):
+        return None
+    return _readable(raw, min_words=3, min_cjk=4) or _shell(raw)
 
 
 def encoded(value: str, sample: Callable[[str], bool] | None = None) -> tuple[Severity, str] | None:
@@ -147,6 +224,13 @@ def encoded(value: str, sample: Callable[[str], bool] | None = None) -> tuple[Se
     base64), so only a decoded order is reported there.
     """
     worst: tuple[Severity, str] | None = None
+    if OTHER_SEEN.in_text(value):
+        for match in _OTHER.finditer(value):
+            kind = match.lastgroup or ""
+            decoded = _decode_other(kind, match.group())
+            if decoded is not None and (sample is None or sample(decoded)):
+                short = " ".join(decoded.split())[:60]
+                return Severity.ERROR, f"an encoded text ({_KINDS[kind]}, reads {short!r})"
     for match in _BLOB.finditer(value):
         blob = match.group()
         if _identifier_like(blob):
@@ -162,20 +246,54 @@ def encoded(value: str, sample: Callable[[str], bool] | None = None) -> tuple[Se
     return worst
 
 
+_KINDS = {
+    "a85": "Ascii85",
+    "bits": "binary octets",
+    "morse": "Morse code",
+    "codes": "character codes",
+    "qp": "quoted-printable",
+    "entities": "character references",
+}
+
+
 ROT13_LABEL = re.compile(
-    r"\brot[- ]?13\b|\brotated? (?:by )?13\b|(?:轮换|旋转|移位|偏移)\s*13", re.IGNORECASE
+    r"\brot[- ]?(?P<rot>\d{1,2})\b|\brotated? (?:by )?(?P<rotated>\d{1,2})\b"
+    r"|\b(?:caesar|shift(?:ed)?)\b[^.\n\d]{0,12}?(?P<shift>\d{1,2})\b"
+    r"|(?:轮换|旋转|移位|偏移|凯撒)[^。\n\d]{0,6}?(?P<zh>\d{1,2})",
+    re.IGNORECASE,
 )
-"""Text that says it is ROT13 ("Hidden setup, ROT13: …", "以下内容经 ROT13 处理")."""
+"""Text that says it is shifted ("Hidden setup, ROT13: …", "Example (shift 3)", "以下内容经
+ROT13 处理", "凯撒移位 3"), and by how many letters."""
+_SHIFT_HINT = r"(?i:rot|caesar|shift)|轮换|旋转|移位|偏移|凯撒"
+SHIFT_SEEN = seen(_SHIFT_HINT)
+"""Every match of :data:`ROT13_LABEL` contains one of these (a first look)."""
+ENCODING_HINT = seen(rf"\S{{24}}|{_OTHER_HINT}|{_SHIFT_HINT}")
+"""One first look for all of this module's payloads: a long run, another encoding's mark
+or a shift label (most tools hold none: one DFA pass instead of three)."""
+
+
+def _shifted(value: str, n: int) -> str:
+    """``value`` with its Latin letters shifted back by ``n`` (a Caesar cipher undone)."""
+
+    def back(c: str) -> str:
+        base = 65 if c.isupper() else 97
+        return chr((ord(c) - base - n) % 26 + base)
+
+    return "".join(back(c) if c.isascii() and c.isalpha() else c for c in value)
 
 
 def rot13_payload(value: str, gives_orders: Callable[[str], bool]) -> str | None:
-    """The ROT13 decoding of ``value`` when ``value`` says it is ROT13 and the decoding
-    gives orders (read like any other text), else None.
+    """The decoding of ``value`` when ``value`` says it is shifted (ROT13, a Caesar shift
+    of n) and the decoding gives orders (read like any other text), else None.
 
-    ROT13 hides words from a reviewer, not from the model, which reads it fluently;
-    a ROT13 tool's own description decodes to gibberish and stays quiet.
+    A shift hides words from a reviewer, not from the model, which reads it fluently;
+    a cipher tool's own description decodes to gibberish and stays quiet.
     """
-    if not ROT13_LABEL.search(value):
+    label = ROT13_LABEL.search(value)
+    if not label:
         return None
-    decoded = codecs.decode(value, "rot13")
+    n = int(next(g for g in label.groups() if g)) % 26
+    if not n:
+        return None
+    decoded = _shifted(value, n)
     return decoded if gives_orders(decoded) else None

@@ -44,6 +44,7 @@ from studio.contract.verbs import verb_class
 from studio.lint.model import Severity
 from studio.lint.regex import top_level_alternatives
 from studio.lint.rules._security_phrases import phrase_data
+from studio.lint.rules.security_markers import without_references
 from studio.lint.rules.security_re2 import Seen, bytes_match, seen
 from studio.lint.text import split_identifier
 
@@ -269,7 +270,11 @@ def grammar() -> Grammar:
 # write through this tool").
 # "?" and "!" end a clause before a space, the end or Chinese, never inside a URL
 # ("https://px.example/t.gif?u=" and the data appended to it are one clause).
-_CLAUSE_END = re.compile(r"[。！？\n]+|[!?]+(?=\s|$|[^\x00-\x7f])|\.(?=\s|$)")
+_CLAUSE_END = re.compile(
+    r"[。！？\n]+|[!?]+(?=\s|$|[^\x00-\x7f])|\.(?=\s|$)"
+    r"|(?<=[^\s-])-[ \t]+(?=[^\s\d-])"  # "…选项- 日期:…": list items joined, line breaks lost
+    r"|(?<=[\u3400-\u9fff\]])-(?=[\u3400-\u9fff\[])"  # "邮箱-邮件组-修改…": a title's breadcrumb
+)
 
 
 def clauses(value: str) -> Iterator[str]:
@@ -313,6 +318,17 @@ _DATA_NOUN = re.compile(
     re.IGNORECASE,
 )
 # "set to `x`", "is `x`", "= `x`": a value, not a tool.
+_NAMED_FIELD = re.compile(
+    r"`?\s*(?:参数|字段|属性|取值|\b(?:parameter|field|property|attribute|argument)s?\b)",
+    re.IGNORECASE,
+)
+# "…tables`copy`: Set whether you can copy…": a glossary entry whose line break was lost.
+_DEFINED = re.compile(r"\s*[:：]")
+# "base role`base_complex_edit`": a value named after its kind.
+_KIND_BEFORE = re.compile(
+    r"\b(?:role|type|value|field|mode|status|option|scope|permission|level)\s*$|(?:角色|类型|取值|值)\s*$",
+    re.IGNORECASE,
+)
 _VALUE_BEFORE = re.compile(
     r"(?:\b(?:(?:set|sets|defaults?|changed?)\s+to|set|sets|setting|equals?|is|are|be|either)\s+"
     r"|\bdefault[,:]\s+"
@@ -356,6 +372,13 @@ def foreign_tools(clause: str, own: frozenset[str]) -> set[str]:
             continue  # order_id, "the template is tplv-x-image": a field or a value
         if match.group(1) is not None and (name.isupper() or _DATA_NOUN.match(clause, match.end())):
             continue  # `IDV_STANDARD`, "the `managed` property"
+        glued = match.start() == 0 or not clause[match.start() - 1].isspace()
+        if (
+            _NAMED_FIELD.match(clause, match.end())
+            or _KIND_BEFORE.search(clause, max(0, match.start() - 12), match.start())
+            or (match.group(1) is not None and glued and _DEFINED.match(clause, match.end()))
+        ):
+            continue  # "传 complete_reason 参数", "`base_complex_edit`: …": a field, a value
         out.add(name)
     return out
 
@@ -463,11 +486,26 @@ def prose(value: str) -> str:
     """``value`` with Markdown links read as their text and literals out of backticks."""
     if "](" in value:
         value = _MD_LINK.sub(r"\1", value)
+    value = without_references(value)
+    if "Options:" in value:
+        value = _OPTIONS.sub("Options: …", value)
+    if "权限要求" in value or "ermission requirement" in value:
+        value = _PERMISSION_NOTE.sub(" ", value)
     if "`" in value:
         value = _LITERAL.sub(r"\1", value)
     return value
 
 
+# "Options:1(Page 页面 Block),2(Text 文本 Block),…": a generated list of enum values and
+# their labels, data rather than prose.
+_OPTIONS = re.compile(r"\bOptions:\s*(?:[\w.-]{1,40}\([^()\n]{0,80}\)\s*[,，]?\s*)+")
+# "出生日期<b>字段权限要求：</b> 读写生日信息(corehr:person.date_of_birth:write)": the scopes a
+# field needs to be read or written, named by their data; a note to the integrator.
+_PERMISSION_NOTE = re.compile(
+    r"(?:<b>)?(?:字段)?权限要求[:：]?(?:</b>)?[^。\n]*"
+    r"|\b(?:field )?permission requirements?:[^\n]*",
+    re.IGNORECASE,
+)
 _IDENTIFIER = re.compile(r"[a-z][a-z0-9]*(?:[_.-][a-z0-9]+)+|[a-z]+[0-9]+")
 _QUOTED = re.compile(r"[`'\"]([\w.-]+)[`'\"]")
 _CJK = re.compile("[\u4e00-\u9fff]")
@@ -511,6 +549,13 @@ def _has_param(clause: str, params: frozenset[str]) -> bool:
         )
         if re.search(subject, low):
             return True
+        # The parameter given a value: "with note set to the full text of …", "set note to …".
+        assigned = (
+            rf"\b{re.escape(name)} (?:set|equal|equals|filled) (?:to|with)\b"
+            rf"|\bset (?:the )?{re.escape(name)} (?:to|as)\b"
+        )
+        if re.search(assigned, low):
+            return True
     return any(p in clause for p in params if not p.isascii())
 
 
@@ -526,28 +571,36 @@ class Finding:
 
 
 def scan(
-    value: str, params: frozenset[str], own: frozenset[str], here: bool = False
+    value: str,
+    params: frozenset[str],
+    own: frozenset[str],
+    here: bool = False,
+    secret_here: bool = False,
 ) -> Iterator[Finding]:
     """The combos that clauses of ``value`` (normalised text) complete, worst per rule.
 
     ``params``: the tool's property names, lower-case (the ``@PARAM`` class);
     ``own``: names that are not another tool (this tool's name and ``params``);
     ``here``: ``value`` is a property's own description (``@HERE``: data put
-    "here" goes into that property). One finding per rule, the first clause of
-    the highest severity.
+    "here" goes into that property); ``secret_here``: that property's name is a
+    secret (``session_cookies``), so "obtain these with the browser tool" gathers
+    one. One finding per rule, the first clause of the highest severity.
     """
     g = grammar()
-    combos = g.possible(g.anchored(value))
+    combos = g.possible(g.found(value) | {"SENS"} if secret_here else g.anchored(value))
     if not combos:
         return
     value = prose(value)
     best: dict[str, Finding] = {}
     for clause in clauses(value):
-        found = g.anchored(clause)
+        # A secret property's own description holds an anchor (SENS) in every clause.
+        found = g.found(clause) if secret_here else g.anchored(clause)
         if not found:
             continue
         if here:
             found.add(HERE)
+            if secret_here:
+                found.add("SENS")
         for combo in combos:
             known = best.get(combo.rule)
             if known is not None and known.combo.severity.rank >= combo.severity.rank:

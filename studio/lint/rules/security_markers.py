@@ -19,6 +19,8 @@ from studio.lint.rules.security_re2 import seen
 # A directive label inside brackets of any style, or a header framed by rules.
 _MARKER = re.compile(
     r"<!--\s*(?P<comment>[^\n]{0,80}?)(?:-->|\n|$)"
+    r"|(?P<ansi>\x1b\[[0-9;?]*[A-Za-z])"
+    r"|(?:^|\n)[ \t]*\[//\]:[ \t]*#[ \t]*\((?P<mdcomment>[^\n]{2,200}?)\)?[ \t]*(?:\n|$)"
     r"|(?P<token><\|[a-z_]{2,30}\|>|\[/?INST\]|<</?SYS>>"
     r"|[\"']role[\"']\s*:\s*[\"'](?:system|developer|assistant)[\"']"
     r"|\n\s*\n\s*(?:Human|Assistant|System|H|A)\s*:)"
@@ -49,7 +51,7 @@ _MARKER = re.compile(
     r"(?P<caps>[A-Z][A-Z_]+(?:[ \t]+[A-Z][A-Z_]+){0,6})[ \t]*:",
 )
 MARKER_START = seen(
-    r"<|\[|\{\{|\{%|[【〔〖「『〈《★☆■◆◇●▲※]|:::|/\*|%%|\(\("
+    r"<|\[|\{\{|\{%|\x1b|[【〔〖「『〈《★☆■◆◇●▲※]|:::|/\*|%%|\(\("
     r"|(?:系统|管理员|开发者|后台|内部|隐藏|给|致|AI|模型|助手|智能体)[^\n:：]{0,8}[:：]"
     r"|\|\|\||///|\(\s*[A-Z]{4}|#|\*\*\*|>>>|---|===|```|[A-Z]{2}[A-Z_ \t]*:"
     r"|role|\n\s*\n\s*[HAS]|\(\s*(?i:hidden|secret|for|ai|assistant|model|note)|\(\s*(?:系统|管理员|隐藏)"
@@ -79,6 +81,13 @@ _CJK_LABEL = re.compile(
     r"|(?:致|给)(?:AI|模型|大模型|助手|智能体)|大模型须知"
     r"|(?:机器|AI|模型|助手|智能体|大模型)(?:可见|可读|专读|阅读|读取|专属)|仅(?:AI|模型|机器|助手)"
 )
+# Chinese quotation marks quote terms and option values («「隐藏」», «「外部系统发放」»): inside
+# them only words that address the model or name an instruction make a marker.
+_CJK_QUOTE_LABEL = re.compile(
+    r"指令|指示|提示词|命令|须知|给(?:AI|模型|大模型|助手|智能体)|致(?:AI|模型|大模型|助手|智能体)"
+    r"|(?:AI|模型|助手|智能体|大模型)(?:专用|可见|专读|专属|备注)|仅(?:AI|模型|机器|助手)"
+    r"|^(?:系统|管理员|开发者|后台|内部)(?:消息|备注|说明|提示|通知|公告)$"
+)
 _CJK_ANGLE = re.compile(r"重要|系统|指令|隐藏|管理员|提示|注意|秘密")
 # A Chinese header ("系统指令：…") names a directive only with these words; "重要提示：",
 # "系统提示：" (a notice), "系统消息推送：" head ordinary documentation.
@@ -105,6 +114,10 @@ _EYES_ONLY = frozenset(("only", "eyes", "readable", "visible", "private", "inter
 
 
 def _label_is_directive(kind: str, label: str) -> bool:
+    if kind == "ansi":
+        return True  # a terminal escape: erases, hides or recolours text a reader sees
+    if kind == "mdcomment":  # [//]: # (…): a Markdown comment, hidden when rendered
+        return len(label.split()) >= 3
     if kind in ("token", "word"):
         return True  # a chat-template token (<|im_start|>, [INST]) or "(hidden)", "(系统消息："
     if kind in ("pct", "hash", "dparen"):  # %% assistant-directive %%, # SYSTEM NOTE #, ((system))
@@ -133,7 +146,11 @@ def _label_is_directive(kind: str, label: str) -> bool:
     if kind == "jinja":  # {% system %}: a template tag the renderer drops and the model reads
         return bool(words & (_FENCE_LABEL | _STRONG_LABEL))
     if kind == "comment":
-        return len(low.split()) >= 3  # an HTML comment is read by the model, hidden from readers
+        # Hidden from readers, read by the model: a sentence, or a tag that names the
+        # model as its reader (<!--ai--> … <!--/ai-->).
+        return len(low.split()) >= 3 or bool(
+            words & (_ADDRESSEE | _FENCE_LABEL)
+        )  # an HTML comment is read by the model, hidden from readers
     if kind == "caps":
         if label.strip() in _ROLE_CAPS:
             return True
@@ -165,6 +182,28 @@ def marker(value: str) -> str | None:
             continue
         if kind == "square" and value.startswith("(", match.end()):
             continue  # "[System Log query](https://…)": a Markdown link's text, not a label
+        if kind in ("square", "cjk") and is_reference(value, match.start(), match.end(), label):
+            continue  # "调用[获取会话历史消息]接口", "[Learn more: …]": a link to another page
+        if (
+            kind == "word"
+            and match.start()
+            and (value[match.start() - 1].isalnum() or value[match.start() - 1] == "_")
+        ):
+            continue  # "administrator(管理员), system(系统)": an option's gloss
+        if (
+            kind == "cjk"
+            and match.group().lstrip()[:1] in "「『"
+            and not _CJK_QUOTE_LABEL.search(label)
+        ):
+            continue  # 「正常」、「隐藏」, 「外部系统发放」: a quoted term, not a label
+        if kind == "cjk" and _names_a_field(label):
+            continue  # 「系统标准字段 / system_fields」: a field's name in quotation marks
+        if (
+            kind == "token"
+            and label.startswith(("<|", "[", "<<"))
+            and _mentioned(value, match.start(), match.end())
+        ):
+            continue  # "markers such as <|im_start|>, <|im_end|> and <<SYS>>": named, not used
         if kind == "angle" and label.isascii():
             words = set(_LABEL_WORDS.findall(label.lower().replace("_", " ")))
             # A lone weak word in angle brackets is a placeholder ("Bearer <secret>")
@@ -173,3 +212,128 @@ def marker(value: str) -> str | None:
                 continue
         return match.group().strip()
     return None
+
+
+# --------------------------------------------------------------------------- references
+
+# Documentation links to other pages by their titles in brackets; generated docs
+# (Lark/Feishu's) keep the title and drop the URL: "调用[获取会话历史消息]接口",
+# "可通过[管理员获取所有关联组织列表]获取", "系统状态ID[获取系统状态ID]",
+# "[Learn more: Field enumeration instructions]". A title names an API by its
+# action or invites the reader to a page; a directive marker names the model,
+# the system or an instruction and never starts with an API's verb.
+_REF_BEFORE = re.compile(
+    r"(?:调用|参见|参考|详见|详情见|具体见|见|通过|查看|阅读|可通过|请参考|即|从|在"
+    r"|see|via|refer to|read|using|call|calling|through|from|in|at|with"
+    r"|\]\s*(?:and|or|和|或|、|,|，))"
+    r"\s*$",
+    re.IGNORECASE,
+)
+_REF_AFTER = re.compile(
+    r"^\s*(?:接口|API|事件|文档|页面|章节|一节|获取|了解|查询|说明|\bapi\b|\bendpoint\b|\bdocs?\b"
+    r"|\bpage\b|\bevent\b|\bsection\b|\bguide\b)",
+    re.IGNORECASE,
+)
+_REF_LABEL = re.compile(
+    r"^\s*(?:learn more|see also|see|read more|more info\w*|details"
+    r"|了解|参见|详见|查看|更多|如何|什么是)\b",
+    re.IGNORECASE,
+)
+_API_VERB_ZH = re.compile(
+    r"^(?:批量|分页|管理员|用户|应用)?(?:获取|查询|创建|删除|更新|修改|发送|接收|搜索|列出|上传|下载|导出|导入"
+    r"|添加|移除|设置|订阅|撤回|撤销|取消|开启|关闭|批量)"
+)
+_DIRECTIVE_WORD = re.compile(
+    r"指令|指示|提示词|命令|(?<![A-Za-z])(?:important|override|directive|jailbreak|inst)(?![A-Za-z])",
+    re.IGNORECASE,
+)
+
+
+def _api_title(label: str) -> bool:
+    """ "获取系统状态ID", "Get system status ID": an API page's title, an action and its object."""
+    label = label.strip()
+    if _DIRECTIVE_WORD.search(label):
+        return False
+    if _API_VERB_ZH.match(label):
+        return len(label) >= 4
+    from studio.contract.verbs import verb_class
+
+    words = label.split()
+    if words and words[0].lower() in ("batch", "bulk"):
+        words = words[1:]
+    return len(words) >= 2 and verb_class(words[0].lower()) is not None
+
+
+def is_reference(value: str, start: int, end: int, label: str) -> bool:
+    """True when the bracketed ``label`` at ``value[start:end]`` is a link to another page
+    or API (its title): after 调用/参见/see, before 接口/API/获取, a "Learn more" text,
+    or an API's title (an action and its object, "获取系统状态ID", "Get system status ID")."""
+    if _REF_LABEL.match(label):
+        return True
+    if _DIRECTIVE_WORD.search(label):
+        return False
+    if _REF_BEFORE.search(value, max(0, start - 8), start) or _REF_AFTER.match(
+        value[end : end + 12]
+    ):
+        return True
+    return _api_title(label)
+
+
+_DATA_NOUN_END = re.compile(
+    r"(?:字段|参数|属性|列表|类型|状态|名称|编号|代码|编码|ID|id|值|项|列|表)$"
+)
+_IDENT = re.compile(r"^[A-Za-z][\w.-]*$")
+
+
+def _names_a_field(label: str) -> bool:
+    """「系统标准字段 / system_fields」: a field's name (each part a data noun or an identifier)."""
+    parts = [p.strip() for p in re.split(r"[/／|]", label) if p.strip()]
+    if not parts or _DIRECTIVE_WORD.search(label):
+        return False
+    named = False
+    for part in parts:
+        if _IDENT.match(part):
+            continue
+        if not _DATA_NOUN_END.search(part):
+            return False
+        named = True
+    return named
+
+
+_MENTION_AFTER = re.compile(
+    r"^\s*(?:[,，、;；)）]|等|and\b|or\b|are\b|is\b|as\b|tokens?\b|markers?\b)", re.IGNORECASE
+)
+_MENTION_BEFORE = re.compile(
+    r"(?:such as|like|e\.g\.,?|including|include|includes|\band|\bor"
+    r"|如|例如|包括|比如|诸如|和|或|、|,)\s*$",
+    re.IGNORECASE,
+)
+
+
+def _mentioned(value: str, start: int, end: int) -> bool:
+    """A chat-template token named in a list or as an example, not opening a turn."""
+    return bool(
+        _MENTION_AFTER.match(value[end : end + 10])
+        or (
+            _MENTION_BEFORE.search(value, max(0, start - 12), start)
+            and not value[end : end + 1].isalpha()
+        )
+    )
+
+
+_BRACKETED = re.compile(r"\[([^\[\]\n]{2,48})\](?!\()")
+
+
+def without_references(value: str) -> str:
+    """``value`` with the titles of linked pages (:func:`is_reference`) left out.
+
+    "调用[获取会话历史消息]接口，从响应结果的 message_id 参数获取" names another API,
+    whose title holds words the grammar reads (会话历史消息); the clause says where an
+    id comes from, so the title is read as a reference ("[…]"), not as its words.
+    """
+    if "[" not in value:
+        return value
+    return _BRACKETED.sub(
+        lambda m: "[…]" if is_reference(value, m.start(), m.end(), m.group(1)) else m.group(),
+        value,
+    )

@@ -36,6 +36,13 @@ _SWITCH_NAMES = frozenset(_DATA["switch_names"])
 _SWITCH_OFF = frozenset(_DATA["switch_off_values"])
 
 
+DEFAULTS_HINT = seen(
+    r"scope|role|permission|grant|privileg|elevat|escalat|sudo|superuser|unrestricted|unsafe"
+    r"|insecure|force|越权|特权|提权|权限|角色",
+    _CASELESS,
+)
+"""Property names where :func:`privileged_defaults` may find a non-string default that
+escalates (a first look on the schema's names)."""
 PRIV_HINT = seen(
     "|".join(
         sorted(
@@ -47,13 +54,18 @@ PRIV_HINT = seen(
             }
         )
     )
-    + "|"
+    + "|owner|--|:\\*|所有者|所有权|拥有者|"
     + _DATA["zh"],
     _CASELESS,
 )
 """Every privileged name or value contains one of these (one DFA pass: a cheap first look)."""
 
 
+_TOP_ROLE_NAMES = frozenset(_DATA["top_role_names"])
+_TOP_ROLE_VALUES = frozenset(_DATA["top_role_values"])
+_TOP_ROLE_ZH = re.compile(_DATA["top_role_zh"])
+_SWITCH_ON_NAMES = frozenset(_DATA["switch_on_names"])
+_DANGER_FLAGS = re.compile(_DATA["danger_flags"])
 _DEVICE_STATES = frozenset(_DATA["device_states"])
 _DEVICE_STATES_ZH = re.compile(_DATA["device_states_zh"])
 DEVICE_CONTEXT = seen(_DATA["device_context"], _CASELESS)
@@ -62,7 +74,28 @@ DEVICE_CONTEXT = seen(_DATA["device_context"], _CASELESS)
 switches over the model's or the caller's rights."""
 
 
-def _privileged_name(name: str, device: bool = False) -> bool:
+_DATA_QUALIFIERS = frozenset(
+    (  # noqa: SIM905 - a word list reads better as prose
+        "consistency format formatting spell spelling duplicate duplicates dedup length size "
+        "type types range date time encoding case whitespace schema unique uniqueness"
+    ).split()
+)
+"""Words that make a check or a rule one of data quality ("ignore_consistency_check",
+"ignore_working_hours_type_rule"): switching it off changes what is stored, not who may."""
+
+
+_MANAGED = frozenset(("rule", "policy", "filter", "limit", "restriction", "check"))
+"""Objects a tool may manage (mailbox rules, firewall policies): named in the tool's own
+name, a switch over them is a setting of one of them."""
+_COLLECTION = frozenset(("list", "ids", "items", "nodes", "array"))
+"""A name ending in one of these names data (``node_auto_approval_list``), not a switch."""
+
+
+def _singular(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") else word
+
+
+def _privileged_name(name: str, device: bool = False, domain: frozenset[str] = frozenset()) -> bool:
     if device:
         name = _DEVICE_STATES_ZH.sub(" ", name)
     if _PRIV_ZH.search(name):
@@ -76,7 +109,17 @@ def _privileged_name(name: str, device: bool = False) -> bool:
         return True
     for i, first in enumerate(words):
         for left, right in _PRIV_PAIRS:
-            if first in left and right.intersection(words[i + 1 :]):
+            if first not in left:
+                continue
+            for j in range(i + 1, len(words)):
+                if words[j] not in right:
+                    continue
+                if (
+                    (_singular(words[j]) in domain and _singular(words[j]) in _MANAGED)
+                    or words[j - 1] in _DATA_QUALIFIERS
+                    or words[-1] in _COLLECTION
+                ):
+                    continue  # a rule of the mail-rule tool; a consistency check; a list of nodes
                 return True
     return False
 
@@ -85,18 +128,25 @@ NAME_PATH = re.compile(r'\.properties(?:\.[^.\[\]"]+|\["(?:[^"\\]|\\.)*"\])$')
 """The path of a property's name in :func:`tool_texts` (``….properties.x``, ``…["名"]``)."""
 
 
-def is_privilege_text(path: str, value: str, device: bool = False) -> bool:
+def is_privilege_text(
+    path: str, value: str, device: bool = False, domain: frozenset[str] = frozenset()
+) -> bool:
     """True when ``value`` at ``path`` is a property name, default or enum value that
     offers the model privileges ("admin_mode", "免审核", a default "root" of ``execute_as``).
 
     ``device``: the tool is about devices (:data:`DEVICE_CONTEXT`), where a device's
     states (a ``jailbreak`` flag, ``CHROME_OS_DEVELOPER_MODE``) are not privileges.
+    ``domain``: the words of the tool's name, singular; a switch over what the tool
+    manages (``ignore_the_rest_of_rules`` of a mailbox-rule tool, ``node_auto_approval_list``
+    of an approval tool) is a setting of the thing, not a privilege of the caller.
     """
     value = normalise(value)
     last = path.rsplit(".", 1)[-1]
     if NAME_PATH.search(path):
-        return _privileged_name(value, device)
+        return _privileged_name(value, device, domain)
     if last == "default" or "enum[" in last:
+        if _is_state_field(path):
+            return False  # statuses: [Approving, Approved, NoNeedApproval]: states of a record
         if device and not _privileged_name(value, device):
             return False
         return (
@@ -104,8 +154,81 @@ def is_privilege_text(path: str, value: str, device: bool = False) -> bool:
             or (len(value) <= 40 and " " not in value.strip() and _privileged_name(value))
             or _identity_value(path, value)
             or _switched_off(path, value)
+            or (last == "default" and _escalating_default(path, value))
         )
     return False
+
+
+def _property_name(path: str) -> str:
+    where = _OWNER.search(path)
+    return (where.group(1) or where.group(2) or "") if where else ""
+
+
+def _top_role(value: str) -> bool:
+    """``owner``, ``admin:*``, ``org_owner（组织所有者…）``, ``*``: the highest grant there is."""
+    value = value.strip()
+    if _TOP_ROLE_ZH.search(value):
+        return True
+    head = re.split(r"[\s(（]", value, maxsplit=1)[0]
+    if head.endswith(":*") and len(head) > 2:
+        return True  # admin:*, repo:*: every permission of a kind
+    words = {w.lower() for w in split_identifier(head.replace(":", "_"))}
+    return head.lower() in _TOP_ROLE_VALUES or (
+        len(words) <= 3 and not words.isdisjoint(_TOP_ROLE_VALUES)
+    )
+
+
+def _escalating_default(path: str, value: str) -> bool:
+    """A default that escalates whatever the model asks: the highest role or scope of a
+    role/permission/scope property (``role: org_owner``, 权限级别: 所有者并转移文档所有权),
+    or flags that switch safeguards off (``extra_args: "--no-verify --force"``).
+
+    A default is what the call gets when the model leaves the argument out, so the
+    user never sees it chosen; an enum merely offers the value.
+    """
+    if _DANGER_FLAGS.search(value):
+        return True
+    name = _property_name(path)
+    words = {w.lower() for w in split_identifier(name)}
+    if words.isdisjoint(_TOP_ROLE_NAMES) and not any(
+        n in name for n in _TOP_ROLE_NAMES if not n.isascii()
+    ):
+        return False
+    return _top_role(value)
+
+
+def privileged_defaults(parameters: object, prefix: str = "parameters") -> list[tuple[str, str]]:
+    """Non-string defaults that escalate, as (path, value shown): a privilege switch on by
+    default (``privileged: true``, 越权读取全部租户: true) or a list of scopes or roles
+    holding the highest one (``scopes: ["admin:*", …]``). (String defaults are texts of
+    the tool and read by :func:`is_privilege_text`.)"""
+    out: list[tuple[str, str]] = []
+    if not isinstance(parameters, dict):
+        return out
+    props = parameters.get("properties")
+    if isinstance(props, dict):
+        for name, spec in props.items():
+            if not isinstance(spec, dict):
+                continue
+            path = f"{prefix}.properties.{name}"
+            default = spec.get("default")
+            if default is True and _switch_on_name(str(name)):
+                out.append((f"{path}.default", f"{name}: true"))
+            elif isinstance(default, list) and any(
+                isinstance(v, str) and _escalating_default(f"{path}.default", v) for v in default
+            ):
+                shown = ", ".join(str(v) for v in default[:3])
+                out.append((f"{path}.default", f"{name}: [{shown}]"))
+            out.extend(privileged_defaults(spec, path))
+            items = spec.get("items")
+            if isinstance(items, dict):
+                out.extend(privileged_defaults(items, f"{path}.items"))
+    return out
+
+
+def _switch_on_name(name: str) -> bool:
+    words = {w.lower() for w in split_identifier(name)}
+    return not words.isdisjoint(_SWITCH_ON_NAMES) or _privileged_name(name)
 
 
 _IDENTITY_OF = re.compile(
@@ -145,3 +268,23 @@ def _switched_off(path: str, value: str) -> bool:
     return not words.isdisjoint(_SWITCH_NAMES) or any(
         n in name for n in _SWITCH_NAMES if not n.isascii()
     )
+
+
+_OWNER = re.compile(
+    r'\.properties(?:\.([^.\[\]"]+)|\["((?:[^"\\]|\\.)*)"\])(?:\.items)*\.(?:default|enum\[\d+\])$'
+)
+_STATE_WORDS = frozenset(
+    ("status", "statuses", "state", "states", "phase", "phases", "stage", "stages", "outcome")
+)
+
+
+def _is_state_field(path: str) -> bool:
+    """True when ``path`` is an enum value or default of a status field (``statuses``,
+    ``approval_state``, 状态): its values name the states a record is in, which a filter
+    selects ("NoNeedApproval", 无需审批), not switches over the caller's rights."""
+    where = _OWNER.search(path)
+    if not where:
+        return False
+    name = where.group(1) or where.group(2) or ""
+    words = {w.lower() for w in split_identifier(name)}
+    return not words.isdisjoint(_STATE_WORDS) or "状态" in name
