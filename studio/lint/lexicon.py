@@ -186,7 +186,7 @@ class PhraseSet:
                         step = size
                         break
                 after = i + step
-        if self._cjk and _CJK_CHAR.search(text):
+        if self._cjk and not text.isascii() and _CJK_CHAR.search(text):
             taken: list[tuple[int, int]] = []
             for phrase, labels in self._cjk:
                 at = text.find(phrase)
