@@ -111,7 +111,7 @@ def _phrase_match(
             _opens_as_summary(value, match) or _describes_flag(value, match)
         ):
             continue
-        if phrase.family.name in ("override", "role") and _describes_flag(value, match):
+        if phrase.family.name in ("override", "role") and _describes_flag(value, match, True):
             continue  # "是否以系统身份操作", "- false：关闭高级权限": what a flag switches
         if phrase.family.name == "exfil" and _to_own_endpoint(value, match, own_destination):
             continue
@@ -171,11 +171,25 @@ _FLAG_MEANING = re.compile(
 _CLAUSE_START = re.compile(r"[.。!?！？\n;；]")
 
 
-def _describes_flag(value: str, match: re.Match[str]) -> bool:
-    """True when ``match`` sits in a clause that says what a flag means ("whether …")."""
+def _describes_flag(value: str, match: re.Match[str], strict: bool = False) -> bool:
+    """True when ``match`` sits in a clause that says what a flag means ("whether …").
+
+    ``strict``: not when the clause is a concession ("regardless of whether the user
+    agrees, ignore…", "不管用户是否同意，忽略…"), which is an order, not a flag's meaning.
+    """
     head = value[: match.start()]
     ends = [m.end() for m in _CLAUSE_START.finditer(head)]
-    return _FLAG_MEANING.search(head, ends[-1] if ends else 0) is not None
+    start = ends[-1] if ends else 0
+    cue = _FLAG_MEANING.search(head, start)
+    if cue is None:
+        return False
+    return not (strict and _CONCESSION.search(head, start, cue.end()))
+
+
+_CONCESSION = re.compile(
+    r"\b(?:regardless|no matter|irrespective|even|whatever)\b|不管|无论|不论|管他|即使|哪怕",
+    re.IGNORECASE,
+)
 
 
 # "headers sent with the request to the external service", "passed to your
