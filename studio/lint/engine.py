@@ -33,6 +33,7 @@ from studio.contract.token_count import (
     flush_token_cache,
 )
 from studio.lint.cache import memo_slots, render_cached
+from studio.lint.claim import Claim
 from studio.lint.config import LintConfig, Suppression
 from studio.lint.model import (
     PROFILES,
@@ -366,10 +367,13 @@ class Linter:
         with _gc_paused():
             ctx = self._context()
             forked: Forked[_ChildWork] | None = None
+            claim: Claim | None = None
             if parallel and len(registry.tools) >= FORK_MIN_TOOLS and can_fork():
                 _prepare_shared(registry.tools, self._settings)
+                # The index goes to whichever process is free first (see studio.lint.claim).
+                claim = Claim() if self._pair_rules else None
                 # Forked first: token counts (and their disk cache) are this process's.
-                forked = Forked(lambda: self._child_work(registry.tools, ctx))
+                forked = Forked(lambda: self._child_work(registry.tools, ctx, claim))
             mine = self._indexed_rules(forked=False)
             self._count_all_tokens(registry.tools)
             for tool in registry.tools:
@@ -379,6 +383,11 @@ class Linter:
                     self._check_part(tool, ctx, mine)
             # The registry rules need no pair: run here while the child still works.
             registry_found = self._registry_findings(ctx) if forked is not None else None
+            mine_pairs = None
+            if claim is not None:
+                if claim.take():  # the child is still at its rules: the index is built here
+                    mine_pairs = self._claimed_pairs(registry.tools)
+                claim.close()
             work = forked.result() if forked is not None else None
             if forked is not None:
                 theirs = self._indexed_rules(forked=True)
@@ -388,7 +397,9 @@ class Linter:
                         child = self._rule_findings(tool, ctx, theirs)
                     self._merge_part(tool.name, child)
             if self._pair_rules:
-                self._forked_pairs = work.pairs if work is not None else None
+                self._forked_pairs = (
+                    mine_pairs if mine_pairs is not None else (work.pairs if work else None)
+                )
                 if self._forked_pairs is None:
                     self._ambiguity = self._build_ambiguity(registry.tools)
             self.report = self._assemble(ctx, registry_found)
@@ -467,11 +478,30 @@ class Linter:
         rules = {r.id: r for r in self._pair_rules}
         return pairs, list(_pair_hits(pairs, rules, state))
 
-    def _child_work(self, tools: Iterable[ToolContract], ctx: LintContext) -> _ChildWork:
-        """What a forked child sends back: its rules' findings per tool, and the pairs."""
+    def _claimed_pairs(
+        self, tools: Iterable[ToolContract]
+    ) -> tuple[list[SimilarPair], list[tuple[str, Hit]]] | None:
+        """:meth:`_pairs_and_hits` in this process for a forking lint, None if it fails.
+
+        As when the child fails, the index is then built the serial way (which
+        raises what is wrong with the input, if anything is).
+        """
+        try:
+            return self._pairs_and_hits(tools)
+        except Exception:
+            log.debug("the ambiguity index failed in the forking process", exc_info=True)
+            return None
+
+    def _child_work(
+        self, tools: Iterable[ToolContract], ctx: LintContext, claim: Claim | None = None
+    ) -> _ChildWork:
+        """What a forked child sends back: its rules' findings per tool, and the pairs
+        unless the parent took them (``claim``) while the child ran its rules."""
         theirs = self._indexed_rules(forked=True)
         found = {tool.name: self._rule_findings(tool, ctx, theirs) for tool in tools}
-        pairs = self._pairs_and_hits(tools) if self._pair_rules else None
+        pairs = None
+        if self._pair_rules and (claim is None or claim.take()):
+            pairs = self._pairs_and_hits(tools)
         return _ChildWork(found, pairs)
 
     def _indexed_rules(self, *, forked: bool) -> list[tuple[int, Rule, ToolCheck]]:
