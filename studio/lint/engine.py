@@ -292,6 +292,8 @@ class _ChildWork:
     found: dict[str, list[tuple[int, Finding]]]
     """Per tool, the findings of the child's rules with each rule's index."""
     pairs: tuple[list[SimilarPair], list[tuple[str, Hit]]] | None
+    scores: dict[str, ToolScores] | None = None
+    """Every tool's scores, when the child was free before the parent to compute them."""
 
 
 class Linter:
@@ -367,13 +369,14 @@ class Linter:
         with _gc_paused():
             ctx = self._context()
             forked: Forked[_ChildWork] | None = None
-            claim: Claim | None = None
+            claims: tuple[Claim | None, Claim] | None = None
             if parallel and len(registry.tools) >= FORK_MIN_TOOLS and can_fork():
                 _prepare_shared(registry.tools, self._settings)
-                # The index goes to whichever process is free first (see studio.lint.claim).
-                claim = Claim() if self._pair_rules else None
+                # The index, then the scores, go to whichever process is free first
+                # (see studio.lint.claim).
+                claims = (Claim() if self._pair_rules else None, Claim())
                 # Forked first: token counts (and their disk cache) are this process's.
-                forked = Forked(lambda: self._child_work(registry.tools, ctx, claim))
+                forked = Forked(lambda: self._child_work(registry.tools, ctx, claims))
             mine = self._indexed_rules(forked=False)
             self._count_all_tokens(registry.tools)
             for tool in registry.tools:
@@ -384,18 +387,31 @@ class Linter:
             # The registry rules need no pair: run here while the child still works.
             registry_found = self._registry_findings(ctx) if forked is not None else None
             mine_pairs = None
-            if claim is not None:
-                if claim.take():  # the child is still at its rules: the index is built here
+            if claims is not None:
+                pairs_claim, scores_claim = claims
+                # Taken only while the child is still busy: the work is done here.
+                if pairs_claim is not None and pairs_claim.take():
                     mine_pairs = self._claimed_pairs(registry.tools)
-                claim.close()
+                if scores_claim.take():
+                    for tool in registry.tools:
+                        self._scores[tool.name] = self._score(tool)
+                for claim in claims:
+                    if claim is not None:
+                        claim.close()
             work = forked.result() if forked is not None else None
             if forked is not None:
                 theirs = self._indexed_rules(forked=True)
+                child_scores = work.scores if work is not None else None
                 for tool in registry.tools:
                     child = work.found.get(tool.name) if work is not None else None
                     if child is None:  # the child failed: its rules run here
                         child = self._rule_findings(tool, ctx, theirs)
                     self._merge_part(tool.name, child)
+                    if tool.name not in self._scores:  # the child's, or here if it failed
+                        scored = child_scores.get(tool.name) if child_scores else None
+                        self._scores[tool.name] = (
+                            scored if scored is not None else self._score(tool)
+                        )
             if self._pair_rules:
                 self._forked_pairs = (
                     mine_pairs if mine_pairs is not None else (work.pairs if work else None)
@@ -493,16 +509,23 @@ class Linter:
             return None
 
     def _child_work(
-        self, tools: Iterable[ToolContract], ctx: LintContext, claim: Claim | None = None
+        self,
+        tools: Iterable[ToolContract],
+        ctx: LintContext,
+        claims: tuple[Claim | None, Claim] | None = None,
     ) -> _ChildWork:
         """What a forked child sends back: its rules' findings per tool, and the pairs
-        unless the parent took them (``claim``) while the child ran its rules."""
+        and the scores unless the parent took them (``claims``) while the child ran its rules."""
+        pairs_claim, scores_claim = claims if claims is not None else (None, None)
         theirs = self._indexed_rules(forked=True)
         found = {tool.name: self._rule_findings(tool, ctx, theirs) for tool in tools}
         pairs = None
-        if self._pair_rules and (claim is None or claim.take()):
+        if self._pair_rules and (pairs_claim is None or pairs_claim.take()):
             pairs = self._pairs_and_hits(tools)
-        return _ChildWork(found, pairs)
+        scores = None
+        if scores_claim is not None and scores_claim.take():
+            scores = {tool.name: self._score(tool) for tool in tools}
+        return _ChildWork(found, pairs, scores)
 
     def _indexed_rules(self, *, forked: bool) -> list[tuple[int, Rule, ToolCheck]]:
         """A forking lint's child's per-tool rules (``forked``) or its own, with their index."""
@@ -531,9 +554,9 @@ class Linter:
     def _check_part(
         self, tool: ToolContract, ctx: LintContext, rules: list[tuple[int, Rule, ToolCheck]]
     ) -> None:
-        """:meth:`_check_tool` with only ``rules``; :meth:`_merge_part` adds the others'."""
+        """:meth:`_check_tool` with only ``rules`` and no scores (the first process free
+        computes them); :meth:`_merge_part` adds the others' findings."""
         self._part_findings[tool.name] = self._rule_findings(tool, ctx, rules)
-        self._scores[tool.name] = self._score(tool)
         self._tokens[tool.name] = self._tool_tokens(tool)
 
     def _merge_part(self, name: str, other: list[tuple[int, Finding]]) -> None:
