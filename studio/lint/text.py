@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 # CJK Unified Ideographs (+ Extension A), compatibility ideographs, kana, hangul.
 _CJK_CLASS = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af"
@@ -179,6 +180,46 @@ def may_contain(needles: tuple[str, ...], text: str) -> bool:
     letter although ``str.lower`` does not.)
     """
     if text.isascii() or _CASE_SPECIAL.isdisjoint(text):
-        low = text.lower()
-        return any(needle in low for needle in needles)
+        for _hit in _needle_automaton(needles).iter(text.lower()):
+            return True
+        return False
     return True
+
+
+_automata: dict[int, tuple[tuple[str, ...], Any]] = {}
+
+
+def _needle_automaton(needles: tuple[str, ...]) -> Any:
+    """An Aho–Corasick automaton of ``needles``, built once per tuple (kept by identity).
+
+    One pass over the text finds whether any needle occurs; ``needle in text`` for
+    each of 20–35 needles read the text that many times (~7,700 texts per
+    2,000-tool lint). An empty needle occurs in every text.
+    """
+    known = _automata.get(id(needles))
+    if known is not None and known[0] is needles:
+        return known[1]
+    automaton: Any
+    if "" in needles or not needles:
+        automaton = _Fixed(bool(needles))
+    else:
+        import ahocorasick  # type: ignore[import-not-found]
+
+        automaton = ahocorasick.Automaton()
+        for needle in needles:
+            automaton.add_word(needle, None)
+        automaton.make_automaton()
+    if len(_automata) >= 256:  # callers pass a few constant tuples; anything else is bounded
+        _automata.clear()
+    _automata[id(needles)] = (needles, automaton)
+    return automaton
+
+
+class _Fixed:
+    """An automaton's answer for no needles (never a hit) or the empty one (always one)."""
+
+    def __init__(self, hit: bool) -> None:
+        self._hits = (0,) if hit else ()
+
+    def iter(self, text: str) -> tuple[int, ...]:
+        return self._hits
