@@ -65,7 +65,12 @@ from functools import lru_cache
 from studio.contract.model import DEFAULT_DESCRIPTION_TEMPLATE, ToolContract
 from studio.contract.render import render_description
 from studio.lint.regex import compile_cues
-from studio.lint.text import only_words_of, search_with_needles, split_identifier, text_length
+from studio.lint.text import (
+    fewer_words_than,
+    only_words_of,
+    search_with_needles,
+    split_identifier,
+)
 
 COMPONENTS = ("purpose", "usage", "limitations", "parameters", "examples", "length")
 
@@ -292,23 +297,22 @@ def _restates(text: str, name: str) -> bool:
 
 def _purpose(tool: ToolContract, rendered: str) -> int:
     text = tool.summary or (rendered if not tool.has_blocks() else "")
-    if not text.strip():
+    stripped = text.strip()
+    if not stripped:
         return 1
-    first = text.strip().split("\n")[0]
+    first = stripped.partition("\n")[0]
     if _restates(first, tool.name):
         return 2
-    size = text_length(first)
-    if size.latin_words < 4 and size.cjk_chars < 6:
+    if fewer_words_than(first, 4, 6):
         return 3
     return 5 if tool.returns or _RETURNS.search(rendered) else 4
 
 
 def _usage(tool: ToolContract, rendered: str) -> int:
     text = tool.usage if tool.has_blocks() else rendered
-    if not text.strip() or (not tool.usage and not _WHEN.search(text)):
+    if not text or text.isspace() or (not tool.usage and not _WHEN.search(text)):
         return 1
-    size = text_length(text)
-    if size.latin_words < 8 and size.cjk_chars < 12:
+    if fewer_words_than(text, 8, 12):
         return 2
     score = 3
     if _NEGATIVE.search(text):

@@ -152,6 +152,23 @@ def text_length(text: str) -> TextLength:
     return TextLength(cjk, latin)
 
 
+def fewer_words_than(text: str, latin_words: int, cjk_chars: int) -> bool:
+    """``size.latin_words < latin_words and size.cjk_chars < cjk_chars`` for
+    ``size = text_length(text)``: an ASCII text is read only up to that many words
+    (scores ask it of whole descriptions, for thresholds of a few words)."""
+    if text.isascii():
+        if cjk_chars <= 0:
+            return False
+        found = 0
+        for _word in _LATIN_WORD.finditer(text):
+            found += 1
+            if found >= latin_words:
+                return False
+        return found < latin_words
+    size = text_length(text)
+    return size.latin_words < latin_words and size.cjk_chars < cjk_chars
+
+
 def has_cjk(text: str) -> bool:
     """True when ``text`` contains any CJK character."""
     return _CJK_CHAR.search(text) is not None

@@ -1,4 +1,4 @@
-"""may_contain's one-pass automaton answers as a needle-by-needle search does."""
+"""Text pre-checks (may_contain, fewer_words_than) answer as the full reading does."""
 
 from __future__ import annotations
 
@@ -24,3 +24,16 @@ def test_no_needle_and_the_empty_needle() -> None:
     assert may_contain(("x", ""), "abc") is True
     assert may_contain(("max",), "MAXIMUM") is True
     assert may_contain(("k",), "\u212a") is True  # unsure (Kelvin sign): searched anyway
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.text("ab1 ,.'-查询报销\n", max_size=40),
+    st.integers(min_value=0, max_value=10),
+    st.integers(min_value=0, max_value=14),
+)
+def test_fewer_words_than_reads_as_text_length(text: str, latin: int, cjk: int) -> None:
+    from studio.lint.text import fewer_words_than, text_length
+
+    size = text_length(text)
+    assert fewer_words_than(text, latin, cjk) == (size.latin_words < latin and size.cjk_chars < cjk)
