@@ -45,8 +45,6 @@ from studio.lint.rules._security_phrases import (
     strip_invisible,
 )
 from studio.lint.rules.security_encoded import ENCODING_HINT as _ENCODING_HINT
-from studio.lint.rules.security_encoded import LONG_RUN as _LONG_RUN
-from studio.lint.rules.security_encoded import OTHER_SEEN as _OTHER_SEEN
 from studio.lint.rules.security_encoded import ROT13_LABEL as _ROT13_LABEL
 from studio.lint.rules.security_encoded import SHIFT_SEEN as _SHIFT_SEEN
 from studio.lint.rules.security_encoded import encoded as _encoded
@@ -380,11 +378,7 @@ def _scan_texts(tool: ToolContract) -> Iterator[_Found]:
     phrases = memo(tool, _PHRASES, lambda: _phrases(joined))
     markers = _MARKER_START.in_text(joined) and _marker(joined) is not None
     encoded_hint = _ENCODING_HINT.in_text(raw_joined)
-    blobs = (
-        encoded_hint
-        and (_LONG_RUN.in_text(raw_joined) or _OTHER_SEEN.in_text(raw_joined))
-        and _has_blob(raw_joined)
-    )
+    blobs = encoded_hint and _has_blob(raw_joined)
     schema_words = _schema_words(tool)
     params = _PRIV_HINT.in_text(normalise(schema_words))
     defaults = privileged_defaults(tool.parameters) if _DEFAULTS_HINT.in_text(schema_words) else []
@@ -394,8 +388,10 @@ def _scan_texts(tool: ToolContract) -> Iterator[_Found]:
         if _DELIVERY_HINT.in_text(schema_words) and _has_address(raw_joined)
         else frozenset()
     )
-    delivery_names = (
-        _delivery_properties(tool) if _DELIVERY_HINT.in_text(schema_words) else frozenset()
+    copies = (
+        _fixed_copy_targets(tool)
+        if ".default" in _paths_joined(tool) and _DELIVERY_HINT.in_text(schema_words)
+        else frozenset()
     )
     rot13 = (
         encoded_hint
@@ -408,7 +404,7 @@ def _scan_texts(tool: ToolContract) -> Iterator[_Found]:
         and any(_gathering_name(n) for n in _property_names_raw(tool))
     )
     grammar = _first_look(tool)
-    schema = bool(delivery) or bool(delivery_names) or rot13 or gathering
+    schema = bool(delivery) or bool(copies) or rot13 or gathering
     for path, shown in defaults:
         yield _Found(
             "sec-privilege-parameter",
@@ -529,11 +525,7 @@ def _scan_texts(tool: ToolContract) -> Iterator[_Found]:
                 f"A destination is fixed in the schema ({_quote(fixed)}); "
                 f"{_ADVICE['sec-exfiltration']}.",
             )
-        if (
-            delivery_names
-            and "sec-exfiltration" not in found
-            and _fixed_copy_target(tool, path, raw, delivery_names)
-        ):
+        if path in copies and "sec-exfiltration" not in found:
             found["sec-exfiltration"] = _Found(
                 "sec-exfiltration",
                 path,
@@ -695,21 +687,33 @@ _RECEIVES_COPY = re.compile(
 )
 
 
-def _fixed_copy_target(tool: ToolContract, path: str, raw: str, delivery: frozenset[str]) -> bool:
-    """True when ``path`` is the default of a delivery property that its own description
-    says receives a copy (``mirror_to`` "Gist account that receives a backup copy",
-    default ``snippet-archive-bot``): every call sends a copy to an account the user
-    never chose, address or not."""
-    where = _PROPERTY_FIELD.search(path)
-    if not where or where.group(3) != "default":
-        return False
-    name = where.group(1) or where.group(2) or ""
-    value = raw.strip()
-    if name not in delivery or not value or value.lower() in _NO_TARGET or value.isdigit():
-        return False
-    described = path[: -len("default")] + "description"
-    about = next((v for p, v in tool_texts(tool) if p == described), "")
-    return _RECEIVES_COPY.search(about) is not None
+def _paths_joined(tool: ToolContract) -> str:
+    """The paths of all texts of ``tool`` in one string (a first look for a kind of slot)."""
+    return memo(tool, "security-paths", lambda: "\n".join(p for p, _ in tool_texts(tool)))
+
+
+def _fixed_copy_targets(tool: ToolContract) -> frozenset[str]:
+    """Paths of defaults of delivery properties that their own description says receive a
+    copy (``mirror_to`` "Gist account that receives a backup copy", default
+    ``snippet-archive-bot``): every call sends a copy to an account the user never
+    chose, address or not."""
+    delivery = _delivery_properties(tool)
+    if not delivery:
+        return frozenset()
+    texts = dict(tool_texts(tool))
+    out = set()
+    for path, raw in texts.items():
+        where = _PROPERTY_FIELD.search(path)
+        if not where or where.group(3) != "default":
+            continue
+        name = where.group(1) or where.group(2) or ""
+        value = raw.strip()
+        if name not in delivery or not value or value.lower() in _NO_TARGET or value.isdigit():
+            continue
+        about = texts.get(path[: -len("default")] + "description", "")
+        if _RECEIVES_COPY.search(about):
+            out.add(path)
+    return frozenset(out)
 
 
 def _schema_values(tool: ToolContract) -> frozenset[str]:
