@@ -47,3 +47,29 @@ def test_a_reader_gone_early_gets_no_traceback(tmp_path: Path) -> None:
     lint.stdout.close()  # as `| head -c 10` does
     assert b"Traceback" not in lint.stderr.read()
     lint.wait(timeout=30)
+
+
+def test_the_float_check_walks_subclasses_and_passes_over_float_free_lists() -> None:
+    from studio.cli.lint import _orjson_safe
+    from studio.lint.report import FloatFreeList
+
+    class Mapping(dict):  # type: ignore[type-arg]
+        pass
+
+    assert _orjson_safe({"a": [1.5, {"b": 2.0}]})
+    assert not _orjson_safe({"a": [1e-7]})
+    assert not _orjson_safe({"a": Mapping(b=[float("nan")])})
+    assert not _orjson_safe([(1, 2), [3, [1e20]]])
+    assert _orjson_safe({"findings": FloatFreeList([{"tool": "x", "related": ["y"]}])})
+
+
+def test_the_json_report_marks_only_its_findings_float_free() -> None:
+    from studio.lint import lint_registry
+    from studio.lint.report import FloatFreeList, to_json
+    from tests.lint._fixtures import example
+
+    doc = to_json(lint_registry(example("order-service")))
+    marked = [k for k, v in doc.items() if isinstance(v, FloatFreeList)]
+    assert marked == ["findings", "suppressed"]
+    for finding in doc["findings"]:
+        assert not any(isinstance(v, float) for v in finding.values())
