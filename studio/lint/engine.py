@@ -65,6 +65,9 @@ ambiguity index. The security rules share one scan of each tool's text (and its
 matchers' warm-up, which only one process then pays); with the index that is
 about half the work, so both processes end together on two cores."""
 
+_SEVERITY_ORDER: dict[Severity, int] = {sev: -sev.rank for sev in Severity}
+"""A report's sort key of each severity (worst first)."""
+
 INTERNAL_RULE_ERROR = "internal-rule-error"
 CONFIG_INVALID = "lint-config-invalid"
 
@@ -705,10 +708,13 @@ class Linter:
             else:
                 suppressed.append(dataclasses.replace(f, suppressed_reason=match.reason))
 
+        first = _SEVERITY_ORDER  # a dict, not the rank property: ~15,000 findings per lint
+        last = len(pos)
+
         def key(f: Finding) -> tuple:
             return (
-                -f.severity.rank,
-                -1 if f.tool is None else pos.get(f.tool, len(pos)),
+                first[f.severity],
+                -1 if f.tool is None else pos.get(f.tool, last),
                 f.path,
                 f.rule_id,
                 f.message,
