@@ -12,6 +12,7 @@ import pytest
 from studio.skills import SkillError, parse_skill, with_body, with_front_matter
 from studio.skills.package import (
     MAX_FILE_BYTES,
+    SKIPPED_DIRS,
     read_skill_folder,
     read_skills,
     read_skills_zip,
@@ -27,10 +28,12 @@ DESCRIPTION = (
 
 
 def _tree(root: Path) -> dict[str, bytes]:
+    """Every file a skill folder holds, by path, without what the reader skips by design
+    (``__pycache__`` appears beside a script once anyone runs it)."""
     return {
         p.relative_to(root).as_posix(): p.read_bytes()
         for p in sorted(root.rglob("*"))
-        if p.is_file()
+        if p.is_file() and not SKIPPED_DIRS.intersection(p.relative_to(root).parts)
     }
 
 
