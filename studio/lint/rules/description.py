@@ -121,7 +121,7 @@ def _main_path(tool: ToolContract, block: str) -> str:
 )
 def check_purpose(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
     full = rendered(tool, ctx.settings)
-    if not full.strip():
+    if not full or full.isspace():
         yield Hit(
             text(tool.name),
             _main_path(tool, "summary"),
