@@ -40,7 +40,7 @@ def split_identifier(name: str) -> tuple[str, ...]:
         if _CJK_RUN.fullmatch(part):
             words.append(part)
             continue
-        words.extend(w.lower() for w in _CAMEL.findall(part))
+        words.extend([w.lower() for w in _CAMEL.findall(part)])
     return tuple(words)
 
 

@@ -156,3 +156,10 @@ def test_tool_texts_paths_are_join_path_paths() -> None:
         tools.extend(parse_registry(json.loads(path.read_text("utf-8"))).tools)
     for tool in tools:
         assert tool_texts(tool) == _reference_texts(tool), tool.name
+
+
+def test_a_property_keyword_path_is_join_paths() -> None:
+    tool = ToolContract(name="t", parameters=_schema())
+    for ref in all_properties(tool):
+        for key in ("description", "enum", "x-aliases", "a b"):
+            assert ref.at(key) == join_path(ref.json_path, key)

@@ -75,7 +75,7 @@ class PropertyRef:
 
     def at(self, key: str) -> str:
         """JSON path of one keyword of this property (``….description``)."""
-        return join_path(self.json_path, key)
+        return self.json_path + _key_suffix(key)  # the path is never empty
 
 
 def params_of(tool: ToolContract) -> dict[str, Any]:
