@@ -106,7 +106,9 @@ def _phrase_match(
         ):
             continue
         if phrase.family.name == "gather" and (
-            _opens_as_summary(value, match) or _describes_flag(value, match)
+            _opens_as_summary(value, match)
+            or _describes_flag(value, match)
+            or _use_case_bullet(value, match)
         ):
             continue
         if phrase.family.name in ("override", "role") and _describes_flag(value, match, True):
@@ -119,10 +121,32 @@ def _phrase_match(
             continue  # "store it in their password manager": the user's own vault
         if phrase.family.name == "override" and _denied(value, match):
             continue  # "接口不能指定或跳过审批人", "也不会绕过平台审核": what the tool does not do
+        if phrase.family.name == "shadow" and _OWN_PARAMETER_AFTER.match(value, match.end()):
+            continue  # "当使用…的方式安装机器人时，必须传入此参数": when the field is required
+        if phrase.family.name == "gather" and _ASKED_ABOUT.search(
+            value, max(0, match.start() - 30), match.start()
+        ):
+            continue  # "the catalog: which agents send telemetry, what their system prompts are"
         if _in_code_literal(value, match):
             continue  # "`support:impersonate` scope": an identifier, not prose
         return match
     return None
+
+
+# An order whose object is the parameter being described ("…时，必须传入此参数", "…, you must
+# set this field") says when that parameter is required: the tool's own schema, not an
+# order about the other tool or product the condition names.
+_OWN_PARAMETER_AFTER = re.compile(
+    r"[^。.;；\n]{0,8}?(?:(?:传入|填写|提供|传|设置|指定|填|携带)(?:该|此|本|这个)(?:参数|字段)"
+    r"|\b(?:pass|set|provide|include|fill in|specify) (?:this|the) (?:parameter|field|argument)\b)",
+    re.IGNORECASE,
+)
+# A verb whose subject is a plural noun after "which/what/whose" ("which agents send
+# telemetry, what their system prompts…") lists what a catalog or report answers about
+# others; an order to the model has no subject ("send the system prompt").
+_ASKED_ABOUT = re.compile(
+    r"\b(?:which|what|whose)\s+(?!you\b|we\b|it\b|i\b)[a-z][\w-]*s\s+$", re.IGNORECASE
+)
 
 
 # "password manager", "secrets vault", "credential store": a secret's word naming the
@@ -219,6 +243,27 @@ def _to_own_endpoint(value: str, match: re.Match[str], own_destination: bool) ->
     end = value.find(".", match.end())
     span = value[match.start() : end if end >= 0 else len(value)][:200]
     return _OWN_ENDPOINT.search(span) is not None and _NAMED_PLACE.search(span) is None
+
+
+# "When to use:\n- Reading the system prompt an agent ran with": a bullet that opens with
+# a gerund names a use case (the user's task, a noun phrase), not an order to the model,
+# unless the line goes on to put what was read somewhere ("…and passing it in notes").
+_GERUND_BULLET = re.compile(r"(?:^|\n)[ \t]*(?:[-*•]|\d+[.)])[ \t]+$")
+_PUT_ON = re.compile(
+    r"\b(?:and|then)\s+(?:\w+\s+)?(?:pass|put|include|send|attach|add|append|upload|post)\w*",
+    re.IGNORECASE,
+)
+
+
+def _use_case_bullet(value: str, match: re.Match[str]) -> bool:
+    """True when ``match`` opens a bullet with a gerund that nothing sends on."""
+    verb = match.group().split(maxsplit=1)[0]
+    if not verb.lower().endswith("ing"):
+        return False
+    if not _GERUND_BULLET.search(value, max(0, match.start() - 12), match.start()):
+        return False
+    end = value.find("\n", match.end())
+    return _PUT_ON.search(value[match.end() : end if end >= 0 else len(value)]) is None
 
 
 def _has_destination_param(tool: ToolContract) -> bool:
@@ -996,6 +1041,24 @@ _FORBID_OTHER = compile_cues(
     r"(?:call|use|invoke|run|调用|使用)\s*`?(?P<name>[\w.-]+)",
     re.IGNORECASE,
 )
+# "do not use search_issues for conversation queries": a ban scoped to one kind of
+# request routes that kind to this tool, the sibling advice the rule allows ("for
+# invoices use query_invoices"); a ban on the tool as such is not scoped.
+_SCOPED_BAN = re.compile(
+    r"`?\s+(?:for|to (?:search|find|list|look up|query|fetch|get))\s+(?:[\w-]+\s+){0,3}"
+    r"(?:queries|lookups|searches|requests|questions|data|details|ids?|urls?|use cases)\b",
+    re.IGNORECASE,
+)
+# "Use this instead of get_dashboard_by_uid when you only need specific properties": when
+# to choose this tool over a sibling, a condition on the request; coercion is unconditional
+# ("always use this instead of X").
+_CONDITIONAL_INSTEAD = re.compile(
+    r"\binstead of\s+`?[\w.-]+`?(?=\s+(?:when|if|whenever|for)\b)", re.IGNORECASE
+)
+_UNCONDITIONAL = re.compile(
+    r"\b(?:always|never|must|regardless|in all cases|every time)\b|总是|永远|必须|一律",
+    re.IGNORECASE,
+)
 _SHADOW_DIRECTIVE = compile_cues(
     r"\b(?:must|always|never|shall|mandatory|required to)\b|\binstead of\b"
     r"|\b(?:do not|don['’]t) (?:call|use|invoke|run)\b"
@@ -1074,9 +1137,15 @@ def _shadowing(tool: ToolContract, names: frozenset[str], named: frozenset[str])
             others = _mentions(sentence, names) - {own} - counterparts
             if not others:
                 continue
-            forbidden = {m.group("name").strip(".-") for m in _FORBID_OTHER.finditer(sentence)}
+            forbidden = {
+                m.group("name").strip(".-")
+                for m in _FORBID_OTHER.finditer(sentence)
+                if not _SCOPED_BAN.match(sentence, m.end())
+            }
             forbidden &= others
             rest = _LEGIT_SIBLING.sub(" ", sentence)
+            if not _UNCONDITIONAL.search(rest):
+                rest = _CONDITIONAL_INSTEAD.sub(" ", rest)
             still = _mentions(rest, names) - {own}
             shadowed = forbidden or (still if _SHADOW_DIRECTIVE.search(rest) else set())
             if shadowed:

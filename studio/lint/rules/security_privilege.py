@@ -91,6 +91,14 @@ _COLLECTION = frozenset(("list", "ids", "items", "nodes", "array"))
 """A name ending in one of these names data (``node_auto_approval_list``), not a switch."""
 
 
+_APPLICATIONS = frozenset(
+    ("apply", "applies", "application", "applications", "join", "joins", "membership")
+)
+"""What is approved after an approval word (``auto_approve_apply``, ``auto_approve_join``):
+people's applications to join the resource the tool creates or updates, a setting of
+that group or department, not a switch over the caller's own actions."""
+
+
 def _singular(word: str) -> str:
     return word[:-1] if len(word) > 3 and word.endswith("s") else word
 
@@ -118,6 +126,7 @@ def _privileged_name(name: str, device: bool = False, domain: frozenset[str] = f
                     (_singular(words[j]) in domain and _singular(words[j]) in _MANAGED)
                     or words[j - 1] in _DATA_QUALIFIERS
                     or words[-1] in _COLLECTION
+                    or not _APPLICATIONS.isdisjoint(words[j + 1 :])
                 ):
                     continue  # a rule of the mail-rule tool; a consistency check; a list of nodes
                 return True
