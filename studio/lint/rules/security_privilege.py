@@ -38,7 +38,8 @@ _SWITCH_OFF = frozenset(_DATA["switch_off_values"])
 
 DEFAULTS_HINT = seen(
     r"scope|role|permission|grant|privileg|elevat|escalat|sudo|superuser|unrestricted|unsafe"
-    r"|insecure|force|越权|特权|提权|权限|角色",
+    r"|insecure|force|越权|特权|提权|权限|角色|uid|verify|destructive|share|header|allow|principal"
+    r"|account",
     _CASELESS,
 )
 """Property names where :func:`privileged_defaults` may find a non-string default that
@@ -54,7 +55,7 @@ PRIV_HINT = seen(
             }
         )
     )
-    + "|owner|--|:\\*|所有者|所有权|拥有者|"
+    + "|owner|--|:\\*|所有者|所有权|拥有者|public.?read.?write|public.?write|impersonat|"
     + _DATA["zh"],
     _CASELESS,
 )
@@ -164,6 +165,7 @@ def is_privilege_text(
             or _identity_value(path, value)
             or _switched_off(path, value)
             or (last == "default" and _escalating_default(path, value))
+            or (last == "default" and _OPEN_DEFAULT.search(value) is not None)
         )
     return False
 
@@ -223,6 +225,8 @@ def privileged_defaults(parameters: object, prefix: str = "parameters") -> list[
             default = spec.get("default")
             if default is True and _switch_on_name(str(name)):
                 out.append((f"{path}.default", f"{name}: true"))
+            elif (shown_open := _opening_default(str(name), default)) is not None:
+                out.append((f"{path}.default", shown_open))
             elif isinstance(default, list) and any(
                 isinstance(v, str) and _escalating_default(f"{path}.default", v) for v in default
             ):
@@ -233,6 +237,54 @@ def privileged_defaults(parameters: object, prefix: str = "parameters") -> list[
             if isinstance(items, dict):
                 out.extend(privileged_defaults(items, f"{path}.items"))
     return out
+
+
+_OPEN_DEFAULT = re.compile(
+    r"(?i)\bpublic[-_ ]?(?:read[-_ ]?)?write\b|impersonat\w*[-_ #]?(?:any|all|every)"
+    r"|\banyone[-_ ]?(?:with[-_ ]?(?:the[-_ ]?)?link[-_ ]?)?(?:can[-_ ]?)?edit\b"
+)
+"""String defaults that open a resource to everyone or let the call act as anyone
+(``acl: public-read-write``, a grant ``…#impersonate-any-user``): chosen for the
+model when it leaves the argument out, so nobody sees the grant made."""
+_WILDCARD_NAMES = frozenset(
+    (  # noqa: SIM905 - a word list reads better as prose
+        "share shared allow allowed accounts principals grantees readers viewers editors "
+        "members users groups cidrs origins"
+    ).split()
+)
+_TRANSPORT = frozenset(
+    ("tls", "ssl", "cert", "certs", "certificate", "certificates", "host", "peer")
+)
+"""What a ``verify`` switch checks in transport: off by default, anyone can intercept."""
+_IDENTITY_HEADERS = frozenset(
+    ("x-forwarded-user", "x-remote-user", "x-user", "x-auth-user", "x-user-id", "x-role")
+)
+
+
+def _opening_default(name: str, default: object) -> str | None:
+    """A non-string default that drops a safeguard or widens a grant, shown, or None.
+
+    ``tls_verify: false`` (certificates unchecked), ``execute_as_uid: 0`` (root),
+    ``share_with_accounts: ["*"]`` (everyone), a headers object that claims an admin
+    identity or a bypass (``X-Forwarded-User: admin``, ``X-Internal-Bypass: 1``).
+    """
+    words = {w.lower() for w in split_identifier(name)}
+    if default is False and (
+        words == {"verify"} or (words & {"verify", "verification"} and words & _TRANSPORT)
+    ):
+        return f"{name}: false"
+    if default == 0 and not isinstance(default, bool) and "uid" in words:
+        return f"{name}: 0"
+    if isinstance(default, list) and "*" in default and words & _WILDCARD_NAMES:
+        return f'{name}: ["*"]'
+    if isinstance(default, dict):
+        for key, value in default.items():
+            low = str(key).lower()
+            if "bypass" in low or (
+                low in _IDENTITY_HEADERS and str(value).strip().lower() in _BOOK_IDENTITY_VALUES
+            ):
+                return f"{name}: {{{key}: {value}}}"
+    return None
 
 
 def _switch_on_name(name: str) -> bool:
