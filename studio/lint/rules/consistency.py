@@ -65,8 +65,10 @@ _CJK_IDENTITY = compile_cues(
 )
 
 
+@lru_cache(maxsize=65536)
 def credential_kind(name: str) -> str | None:
-    """``credential``, ``identity`` or None for a property name."""
+    """``credential``, ``identity`` or None for a property name (once per name: two rules
+    ask it of every top-level property, and names repeat across tools)."""
     words = split_identifier(name)
     if _CJK_CREDENTIAL.search(name):
         return "credential"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 
 from studio.contract.model import ToolContract
 from studio.lint.model import Hit, LintContext, Severity, tool_rule
@@ -291,6 +292,10 @@ def _norm(s: str) -> str:
     return _NON_WORD.sub("", s.casefold())
 
 
+_norm_name = lru_cache(maxsize=65536)(_norm)
+"""``_norm`` of a property name or alias, once per name (names repeat across tools)."""
+
+
 def is_tautological(ref: PropertyRef, desc: str, tool_name: str) -> bool:
     """True when a description only restates the parameter's (or tool's) name.
 
@@ -301,7 +306,7 @@ def is_tautological(ref: PropertyRef, desc: str, tool_name: str) -> bool:
         return False
     norm = _norm(desc)
     names = [ref.name, *(a for a in ref.schema.get("x-aliases") or () if isinstance(a, str))]
-    if any(norm == _norm(n) for n in names):
+    if any(norm == _norm_name(n) for n in names):
         return True
     if has_cjk(desc):
         return False
@@ -374,7 +379,13 @@ _ARTICLE = {"date/time": "a", "url": "a", "email": "an", "phone": "a", "id": "an
 
 def format_kind(ref: PropertyRef) -> str | None:
     """``date``, ``url``, ``email``, ``phone`` or ``id`` when the name implies a format."""
-    words = set(split_identifier(ref.name))
+    return _format_kind(ref.name)
+
+
+@lru_cache(maxsize=65536)
+def _format_kind(name: str) -> str | None:
+    """:func:`format_kind` of a property name, once per name (names repeat across tools)."""
+    words = set(split_identifier(name))
     if words & _DATE_WORDS:
         return "date/time"
     if words & _URL_WORDS:
@@ -383,7 +394,7 @@ def format_kind(ref: PropertyRef) -> str | None:
         return "email"
     if words & _PHONE_WORDS:
         return "phone"
-    if words & _ID_WORDS or _CJK_FORMAT_NAMES.search(ref.name):
+    if words & _ID_WORDS or _CJK_FORMAT_NAMES.search(name):
         return "id"
     return None
 
