@@ -45,11 +45,11 @@ from studio.lint.rules._security_phrases import (
     strip_invisible,
 )
 from studio.lint.rules.security_encoded import ENCODING_HINT as _ENCODING_HINT
-from studio.lint.rules.security_encoded import ROT13_LABEL as _ROT13_LABEL
 from studio.lint.rules.security_encoded import SHIFT_SEEN as _SHIFT_SEEN
 from studio.lint.rules.security_encoded import encoded as _encoded
 from studio.lint.rules.security_encoded import has_blob as _has_blob
 from studio.lint.rules.security_encoded import rot13_payload as _rot13_payload
+from studio.lint.rules.security_encoded import shift_labelled as _shift_labelled
 from studio.lint.rules.security_markers import MARKER_START as _MARKER_START
 from studio.lint.rules.security_markers import marker as _marker
 from studio.lint.rules.security_param_names import gathering_name as _gathering_name
@@ -438,11 +438,7 @@ def _scan_texts(tool: ToolContract) -> Iterator[_Found]:
         if ".default" in _paths_joined(tool) and _DELIVERY_HINT.in_text(schema_words)
         else frozenset()
     )
-    rot13 = (
-        encoded_hint
-        and _SHIFT_SEEN.in_text(raw_joined)
-        and _ROT13_LABEL.search(raw_joined) is not None
-    )
+    rot13 = encoded_hint and _SHIFT_SEEN.in_text(raw_joined) and _shift_labelled(raw_joined)
     gathering = (
         _SECRET_HINT.in_text(schema_words)
         and _GATHER_HINT.in_text(schema_words)

@@ -106,7 +106,7 @@ def _decode(blob: str) -> str | None:
             candidates.append(base64.b32decode(core32 + "=" * (-len(core32) % 8)))
         except (binascii.Error, ValueError):
             pass
-    candidates = [_gunzip(raw) if raw[:2] == b"\x1f\x8b" else raw for raw in candidates]
+    candidates = [_gunzip(raw) if raw[:2] in _COMPRESSED else raw for raw in candidates]
     for raw in candidates:
         found = _readable(raw) or _shell(raw)
         if found:
@@ -117,13 +117,20 @@ def _decode(blob: str) -> str | None:
 _BASE32 = re.compile(r"[A-Z2-7]{16,}=*")
 
 
+_COMPRESSED = frozenset((b"\x1f\x8b", b"\x78\x9c", b"\x78\x01", b"\x78\xda", b"\x78\x5e"))
+"""The first bytes of gzip and of zlib streams (the default, fastest and best levels)."""
+
+
 def _gunzip(raw: bytes) -> bytes:
-    """``raw`` decompressed when it is gzip data (base64 of gzip hides text twice)."""
+    """``raw`` decompressed when it is gzip or zlib data (base64 or hex of a compressed
+    stream hides text twice)."""
     import gzip
     import zlib
 
     try:
-        return gzip.decompress(raw)[:4096]
+        if raw[:2] == b"\x1f\x8b":
+            return gzip.decompress(raw)[:4096]
+        return zlib.decompressobj().decompress(raw, 4096)
     except (OSError, EOFError, zlib.error):
         return raw
 
@@ -180,10 +187,12 @@ _OTHER = re.compile(
     r"|(?P<codes>(?<![\d,])(?:\d{2,6}[ \t]*,[ \t]*){7,}\d{2,6}(?![\d,]))"
     r"|(?P<qp>(?:=[0-9A-F]{2}){6,})"
     r"|(?P<entities>(?:&#(?:x[0-9a-fA-F]{2,6}|[0-9]{2,7});){6,})"
+    r"|(?P<octal>(?:\\[0-3][0-7]{2}){6,})"
+    r"|(?P<bytelist>(?<![\w])(?:0x[0-9a-fA-F]{2}[ \t]*,[ \t]*){7,}0x[0-9a-fA-F]{2}(?![\w]))"
 )
 _OTHER_HINT = (
     r"<~|[01]{8}[ \t]+[01]{8}|[.-]{1,6}[ \t]+[.-]{1,6}[ \t]+[.-]|\d{2,6},[ \t]*\d{2,6},"
-    r"|=[0-9A-F]{2}=[0-9A-F]{2}|&#"
+    r"|=[0-9A-F]{2}=[0-9A-F]{2}|&#|\\[0-3][0-7]{2}\\[0-3][0-7]{2}|0x[0-9a-fA-F]{2},[ \t]*0x"
 )
 OTHER_SEEN = seen(_OTHER_HINT)
 """Every match of :data:`_OTHER` contains one of these (a first look)."""
@@ -208,10 +217,17 @@ def _decode_other(kind: str, body: str) -> str | None:
             raw = "".join(chr(int(n)) for n in re.findall(r"\d+", body)).encode("utf-8", "replace")
         elif kind == "qp":
             raw = quopri.decodestring(body.encode())
+        elif kind == "octal":
+            raw = bytes(int(o, 8) for o in re.findall(r"\\([0-7]{3})", body))
+        elif kind == "bytelist":
+            raw = bytes(int(h, 16) for h in re.findall(r"0x([0-9a-fA-F]{2})", body))
         else:
             raw = html.unescape(body).encode("utf-8")
     except (ValueError, OverflowError):
         return None
+    if kind in ("octal", "bytelist"):
+        # Escaped bytes in prose, like ``\\x`` escapes, are obfuscation by themselves.
+        return _readable(raw, min_words=1, min_cjk=3) or _shell(raw)
     return _readable(raw, min_words=3, min_cjk=4) or _shell(raw)
 
 
@@ -253,6 +269,8 @@ _KINDS = {
     "codes": "character codes",
     "qp": "quoted-printable",
     "entities": "character references",
+    "octal": "octal escapes",
+    "bytelist": "a byte array",
 }
 
 
@@ -264,12 +282,31 @@ ROT13_LABEL = re.compile(
 )
 """Text that says it is shifted ("Hidden setup, ROT13: …", "Example (shift 3)", "以下内容经
 ROT13 处理", "凯撒移位 3"), and by how many letters."""
-_SHIFT_HINT = r"(?i:rot|caesar|shift)|轮换|旋转|移位|偏移|凯撒"
+_SHIFT_HINT = r"(?i:rot|caesar|shift|atbash)|轮换|旋转|移位|偏移|凯撒|埃特巴什"
 SHIFT_SEEN = seen(_SHIFT_HINT)
 """Every match of :data:`ROT13_LABEL` contains one of these (a first look)."""
 ENCODING_HINT = seen(rf"\S{{24}}|{_OTHER_HINT}|{_SHIFT_HINT}")
 """One first look for all of this module's payloads: a long run, another encoding's mark
 or a shift label (most tools hold none: one DFA pass instead of three)."""
+
+
+_ATBASH_LABEL = re.compile(r"\batbash\b|埃特巴什", re.IGNORECASE)
+"""A text that says its letters are mirrored (a→z, b→y: the Atbash cipher)."""
+
+
+def shift_labelled(value: str) -> bool:
+    """True when ``value`` says its letters are shifted (ROT13, Caesar) or mirrored (Atbash)."""
+    return ROT13_LABEL.search(value) is not None or _ATBASH_LABEL.search(value) is not None
+
+
+def _atbash(value: str) -> str:
+    """``value`` with its Latin letters mirrored back (Atbash is its own inverse)."""
+
+    def mirror(c: str) -> str:
+        base = 65 if c.isupper() else 97
+        return chr(25 - (ord(c) - base) + base)
+
+    return "".join(mirror(c) if c.isascii() and c.isalpha() else c for c in value)
 
 
 def _shifted(value: str, n: int) -> str:
@@ -291,6 +328,9 @@ def rot13_payload(value: str, gives_orders: Callable[[str], bool]) -> str | None
     """
     label = ROT13_LABEL.search(value)
     if not label:
+        if _ATBASH_LABEL.search(value):
+            mirrored = _atbash(value)
+            return mirrored if gives_orders(mirrored) else None
         return None
     n = int(next(g for g in label.groups() if g)) % 26
     if not n:
