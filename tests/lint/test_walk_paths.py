@@ -77,11 +77,17 @@ def test_walk_paths_are_join_path_paths() -> None:
         {"anyOf": [{"properties": {"x": {"x-injected": "s"}}}]},
         {"type": "object", "properties": {"a": {"enum": [{"x-injected": 1}]}}},
         {"type": "object", "properties": []},
+        {"type": "object", "properties": {"a": {"description": 'say "x-injected"'}}},
     ],
 )
 def test_injected_fields_are_the_contracts(parameters: dict[str, Any]) -> None:
+    from studio.lint.rules.cost import _model_schema_json
+
     tool = ToolContract(name="t", parameters=parameters)
     assert injected_fields_of(tool) == injected_fields(parameters)
+    counted_first = ToolContract(name="t", parameters=parameters)
+    _model_schema_json(counted_first)  # the token count notes the parameters' JSON first
+    assert injected_fields_of(counted_first) == injected_fields(parameters)
 
 
 def _reference_texts(tool: ToolContract) -> list[tuple[str, str]]:

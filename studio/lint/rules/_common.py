@@ -442,6 +442,17 @@ def injected_fields_of(tool: ToolContract) -> tuple[InjectedField, ...]:
     return fields
 
 
+def known_parameters_json(tool: ToolContract, raw: str) -> None:
+    """Take note of the tool's parameters as JSON (the cost rules write it for every tool).
+
+    A key shows in JSON as ``"x-injected"``: without that text the parameters inject
+    nothing, which spares :func:`injected_fields_of` its own look (~10 ms of 2,000 tools).
+    """
+    slots = memo_slots(tool)
+    if "injected-fields" not in slots and '"x-injected"' not in raw:
+        slots["injected-fields"] = ()
+
+
 def _holds_key(schema: Any, key: str) -> bool:
     """Whether any object of ``schema``, through objects and arrays, has ``key``.
 

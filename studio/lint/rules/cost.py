@@ -27,7 +27,7 @@ from studio.lint.cache import memo_slots
 from studio.lint.model import Hit, LintContext, Severity, registry_rule, tool_rule
 from studio.lint.rules._common import (
     description_of,
-    injected_paths,
+    known_parameters_json,
     memo,
     model_parameters,
     option_int,
@@ -112,15 +112,16 @@ def count_tool_tokens(
 
 def _model_schema_json(tool: ToolContract) -> str:
     """``model_schema(tool)`` as compact JSON (``str(parameters)`` when it is not JSON)."""
-    if not injected_paths(tool):
+    try:
+        raw = json.dumps(params_of(tool), ensure_ascii=False, separators=(",", ":"))
+    except (TypeError, ValueError):
+        raw = None
+    if raw is not None:
         # Most schemas have nothing to strip: a key starting with "x-" shows in the
         # JSON as '"x-' (so does a string value holding one, which only costs the
-        # slow path below).
-        try:
-            raw = json.dumps(params_of(tool), ensure_ascii=False, separators=(",", ":"))
-        except (TypeError, ValueError):
-            raw = None
-        if raw is not None and '"x-' not in raw:
+        # slow path below). Without one there is no injected property either.
+        known_parameters_json(tool, raw)
+        if '"x-' not in raw:
             return raw
     try:
         return json.dumps(model_schema(tool), ensure_ascii=False, separators=(",", ":"))
