@@ -37,3 +37,11 @@ def test_fewer_words_than_reads_as_text_length(text: str, latin: int, cjk: int) 
 
     size = text_length(text)
     assert fewer_words_than(text, latin, cjk) == (size.latin_words < latin and size.cjk_chars < cjk)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(st.characters(max_codepoint=127), max_size=40))
+def test_an_ascii_description_normalises_to_its_words(desc: str) -> None:
+    from studio.lint.rules.description import _ASCII_WORD, _norm
+
+    assert _norm(desc) == "".join(_ASCII_WORD.findall(desc.lower()))
