@@ -57,6 +57,7 @@ from studio.lint.rules.security_privilege import DEFAULTS_HINT as _DEFAULTS_HINT
 from studio.lint.rules.security_privilege import DEVICE_CONTEXT as _DEVICE_CONTEXT
 from studio.lint.rules.security_privilege import NAME_PATH as _NAME_PATH
 from studio.lint.rules.security_privilege import PRIV_HINT as _PRIV_HINT
+from studio.lint.rules.security_privilege import assigned_privilege as _assigned_privilege
 from studio.lint.rules.security_privilege import is_privilege_text as _is_privilege_text
 from studio.lint.rules.security_privilege import privileged_defaults
 from studio.lint.rules.security_re2 import seen
@@ -445,7 +446,9 @@ def _scan_texts(tool: ToolContract) -> Iterator[_Found]:
         and any(_gathering_name(n) for n in _property_names_raw(tool))
     )
     grammar = _first_look(tool)
-    schema = bool(delivery) or bool(copies) or rot13 or gathering
+    assigned = "`" in raw_joined and _PRIV_HINT.in_text(raw_joined)
+    interpolated = "${" in schema_words and _INTERPOLATED_READ.search(schema_words) is not None
+    schema = bool(delivery) or bool(copies) or rot13 or gathering or assigned or interpolated
     for path, shown in defaults:
         yield _Found(
             "sec-privilege-parameter",
@@ -574,6 +577,29 @@ def _scan_texts(tool: ToolContract) -> Iterator[_Found]:
                 f"Where a copy goes is fixed in the schema ({_quote(raw)}); "
                 f"{_ADVICE['sec-exfiltration']}.",
             )
+        if interpolated and path.endswith(".default") and _INTERPOLATED_READ.search(raw):
+            found.setdefault(
+                "sec-data-gathering",
+                _Found(
+                    "sec-data-gathering",
+                    path,
+                    Severity.ERROR,
+                    f"The default reads a local file, command or secret ({_quote(raw)}) when the "
+                    f"call is made; {_ADVICE['sec-data-gathering']}.",
+                ),
+            )
+        if (
+            assigned
+            and "sec-privilege-parameter" not in found
+            and (switch := _assigned_privilege(raw))
+        ):
+            found["sec-privilege-parameter"] = _Found(
+                "sec-privilege-parameter",
+                path,
+                Severity.ERROR,
+                f"The text sets a privilege switch ({_quote(switch)}); privileges come from the "
+                "session and the policy, never from an argument.",
+            )
         if params and _is_privilege_text(path, raw, device, _name_domain(tool)):
             found["sec-privilege-parameter"] = _Found(
                 "sec-privilege-parameter",
@@ -645,6 +671,16 @@ _COPY_WORDS = frozenset(
         "bcc cc copy copies archive audit monitor monitoring mirror backup shadow hidden silent "
         "blind forward forwarding"
     ).split()
+)
+
+
+# "${file:~/.kube/config}", "${cmd:cat ~/.npmrc}", "${env:GITHUB_TOKEN}": a default that the
+# client or the model resolves by reading a file, running a command or reading a secret
+# of the environment; the user never sees what the call then carries.
+_INTERPOLATED_READ = re.compile(
+    r"\$\{\s*(?:file|cmd|exec|shell|command|read|include)\s*:[^}]*\}"
+    r"|\$\{\s*env\s*:[^}]*(?:key|token|secret|pass|cred)[^}]*\}",
+    re.IGNORECASE,
 )
 
 
@@ -786,7 +822,16 @@ def _extra_destination(tool: ToolContract, path: str) -> bool:
         return False
     described = path[: where.start()] + path[where.start() :].rsplit(".", 1)[0] + ".description"
     about = next((v for p, v in tool_texts(tool) if p == described), "")
-    return _COPY_HINT.search(about) is not None
+    return _COPY_HINT.search(about) is not None or _CONVERSATION.search(about) is not None
+
+
+# "Where the conversation is uploaded with the rating": what a fixed destination receives
+# is the conversation itself.
+_CONVERSATION = re.compile(
+    r"\b(?:conversations?|transcripts?|chat (?:history|log)s?|dialog(?:ue)?s?)\b"
+    r"|对话|会话内容|聊天记录|聊天内容",
+    re.IGNORECASE,
+)
 
 
 def _property_names_raw(tool: ToolContract) -> tuple[str, ...]:

@@ -71,6 +71,22 @@ _SPACED_HAN_RUN = "(?:[\u4e00-\u9fff][ \t·._*-]+){3,}[\u4e00-\u9fff]"
 _SPACED_HAN = re.compile(_SPACED_HAN_RUN)
 _SPACED_HAN_SEEN = seen(_SPACED_HAN_RUN)
 _HAN_SPACER = re.compile(r"[ \t·._*-]+")
+_TW_WORDS = {
+    "呼叫": "调用",
+    "传送": "发送",
+    "讯息": "消息",
+    "帐号": "账号",
+    "帐户": "账户",
+    "使用者": "用户",
+    "档案": "文件",
+    "伺服器": "服务器",
+    "程式": "程序",
+    "网路": "网络",
+}
+"""Words of Taiwan usage (after the characters are folded) and their mainland words: a
+traditional text says 呼叫 send_message 前 and 使用者的帳號 where the classes read 调用 and
+用户的账号."""
+_TW_WORD = re.compile("|".join(sorted(_TW_WORDS, key=len, reverse=True)))
 _HANT_SEEN = seen(f"[{_HANT}]")
 """The same set on RE2: one pass tells whether a text holds a traditional character."""
 
@@ -151,6 +167,7 @@ def normalise(value: str) -> str:
             value = value.translate(_CONFUSABLES)
         if _HANT_SEEN.in_text(value):
             value = value.translate(_HANT_TABLE)
+            value = _TW_WORD.sub(lambda m: _TW_WORDS[m.group()], value)
         if _SPACED_HAN_SEEN.in_text(value):
             value = _SPACED_HAN.sub(lambda m: _HAN_SPACER.sub("", m.group()), value)
         if not _OBFUSCATED.in_text(value):

@@ -134,6 +134,20 @@ def _privileged_name(name: str, device: bool = False, domain: frozenset[str] = f
     return False
 
 
+_ASSIGNED = re.compile(
+    r"`\s*[\"']?([A-Za-z_][\w.-]{2,40})[\"']?\s*[:=]\s*(?:true|1|on|yes|enabled)\s*`", re.IGNORECASE
+)
+
+
+def assigned_privilege(value: str) -> str | None:
+    """A privileged switch set in prose (``Pass `god_mode: true` with every call``), or None:
+    the text hands the model a setting the schema does not show or should not offer."""
+    for match in _ASSIGNED.finditer(value):
+        if _privileged_name(match.group(1)):
+            return match.group()
+    return None
+
+
 NAME_PATH = re.compile(r'\.properties(?:\.[^.\[\]"]+|\["(?:[^"\\]|\\.)*"\])$')
 """The path of a property's name in :func:`tool_texts` (``….properties.x``, ``…["名"]``)."""
 
