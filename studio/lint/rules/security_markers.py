@@ -19,6 +19,12 @@ from studio.lint.rules.security_re2 import seen
 # A directive label inside brackets of any style, or a header framed by rules.
 _MARKER = re.compile(
     r"<!--\s*(?P<comment>[^\n]{0,80}?)(?:-->|\n|$)"
+    r"|\\iffalse\b(?P<hidden>(?s:.{0,400}?))\\fi\b"
+    r"|\n?[ \t]*#\+BEGIN_COMMENT\b(?P<orgcomment>(?s:.{0,400}?))#\+END_COMMENT"
+    r"|<meta\s+name\s*=\s*[\"'](?P<meta>[^\"'\n]{2,40})[\"']"
+    r"|(?P<rpc>\"jsonrpc\"\s*:\s*\"2\.0\"[^\n]{0,200}?\"method\"\s*:\s*\"notifications/[\w/]+\")"
+    r"|(?:^|\n)[ \t]*:{3,}[ \t]*details[ \t]+(?P<folded>[^\n]{1,60})"
+    r"|(?<=\S)(?P<padding>[ \t]{80,})(?=[^\s|])"
     r"|(?P<ansi>\x1b\[[0-9;?]*[A-Za-z])"
     r"|(?:^|\n)[ \t]*\[//\]:[ \t]*#[ \t]*\((?P<mdcomment>[^\n]{2,200}?)\)?[ \t]*(?:\n|$)"
     r"|(?P<token><\|[a-z_]{2,30}\|>|\[/?INST\]|<</?SYS>>"
@@ -51,7 +57,7 @@ _MARKER = re.compile(
     r"(?P<caps>[A-Z][A-Z_]+(?:[ \t]+[A-Z][A-Z_]+){0,6})[ \t]*:",
 )
 MARKER_START = seen(
-    r"<|\[|\{\{|\{%|\x1b|[【〔〖「『〈《★☆■◆◇●▲※]|:::|/\*|%%|\(\("
+    r"<|\\iffalse|jsonrpc|[ \t]{80}|\[|\{\{|\{%|\x1b|[【〔〖「『〈《★☆■◆◇●▲※]|:::|/\*|%%|\(\("
     r"|(?:系统|管理员|开发者|后台|内部|隐藏|给|致|AI|模型|助手|智能体)[^\n:：]{0,8}[:：]"
     r"|\|\|\||///|\(\s*[A-Z]{4}|#|\*\*\*|>>>|---|===|```|[A-Z]{2}[A-Z_ \t]*:"
     r"|role|\n\s*\n\s*[HAS]|\(\s*(?i:hidden|secret|for|ai|assistant|model|note)|\(\s*(?:系统|管理员|隐藏)"
@@ -110,10 +116,31 @@ _DOC_HEADING = frozenset(
 """Words of a capitalised documentation heading that ends in INSTRUCTIONS (read by the
 caller only when every word of the heading is one of these)."""
 _LABEL_WORDS = re.compile(r"[a-z]+")
+_CJK_RUN = re.compile("[\u4e00-\u9fff]")
 _EYES_ONLY = frozenset(("only", "eyes", "readable", "visible", "private", "internal"))
 
 
+_FOLDED_FOR = re.compile(
+    r"不展示|不显示|隐藏|不给用户|仅模型|开发者|模型|助手|\bAI\b"
+    r"|\b(?:hidden|not shown|do not show|developers?|assistants?|agents?|models?|llms?)\b",
+    re.IGNORECASE,
+)
+"""A collapsed container's title that says its text is not for the user (``::: details
+开发者注释（折叠，不展示给用户）``): the reader sees a closed box, the model the text."""
+
+
 def _label_is_directive(kind: str, label: str) -> bool:
+    if kind in ("hidden", "orgcomment"):
+        # \iffalse … \fi, #+BEGIN_COMMENT … #+END_COMMENT: text every renderer drops.
+        return len(label.split()) >= 3 or len(_CJK_RUN.findall(label)) >= 6
+    if kind == "meta":  # <meta name="agent-instructions" content="…">: a tag for the model
+        return not _ADDRESSEE.isdisjoint(_LABEL_WORDS.findall(label.lower()))
+    if kind in ("rpc", "padding"):
+        # A protocol message the client never sent; blank space that pushes the rest of
+        # the text past the preview a reviewer sees.
+        return True
+    if kind == "folded":
+        return _FOLDED_FOR.search(label) is not None
     if kind == "ansi":
         return True  # a terminal escape: erases, hides or recolours text a reader sees
     if kind == "mdcomment":  # [//]: # (…): a Markdown comment, hidden when rendered
@@ -210,6 +237,8 @@ def marker(value: str) -> str | None:
             # unless the tag is closed further on.
             if not words & _STRONG_LABEL and f"</{label.strip().lower()}" not in value.lower():
                 continue
+        if kind == "padding":
+            return f"{len(label)} blank characters before more text"
         return match.group().strip()
     return None
 
