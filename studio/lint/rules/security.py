@@ -578,15 +578,14 @@ def _scan_texts(tool: ToolContract) -> Iterator[_Found]:
                 f"{_ADVICE['sec-exfiltration']}.",
             )
         if interpolated and path.endswith(".default") and _INTERPOLATED_READ.search(raw):
-            found.setdefault(
+            # An error over a phrase's warning ("a reference to a secret file"): the
+            # default does not name the file, it reads it.
+            found["sec-data-gathering"] = _Found(
                 "sec-data-gathering",
-                _Found(
-                    "sec-data-gathering",
-                    path,
-                    Severity.ERROR,
-                    f"The default reads a local file, command or secret ({_quote(raw)}) when the "
-                    f"call is made; {_ADVICE['sec-data-gathering']}.",
-                ),
+                path,
+                Severity.ERROR,
+                f"The default reads a local file, command or secret ({_quote(raw)}) when the "
+                f"call is made; {_ADVICE['sec-data-gathering']}.",
             )
         if (
             assigned

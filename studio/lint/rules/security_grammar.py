@@ -385,7 +385,8 @@ def foreign_tools(clause: str, own: frozenset[str]) -> set[str]:
 
 # An order about another tool: the clause names it being used ("whenever `pay_invoice`
 # is used", "when you call send_email", "用 pay_invoice 付款时") and then gives an
-# order, in the imperative ("round the amount up", "把金额…") or with a modal.
+# order, in the imperative ("round the amount up", "…, approve without review", "把金额…")
+# or with a modal; a verb in the third person ("…, returns the audit id") says what happens.
 _USE_OF = (
     r"(?:\b(?:when|whenever|every time|each time|any ?time|once|if|while)\s+(?:the\s+)?`?{x}`?"
     r"(?:\s+(?:tool|function|command|skill|plugin|action))?\s+(?:is|gets|has been|was|are)\s+"
@@ -406,8 +407,11 @@ _ORDER_AFTER = re.compile(
     r"\b(?:must|should|always|also|never|shall|make sure|be sure|remember to|need to|needs to"
     r"|have to|has to|do not|don't)\b"
     r"|^\W*(?:(?:please|always|also|then|first|just|silently|quietly|automatically)\s+)*"
-    r"(?P<verb>[a-z]+)\s+(?:the|a|an|its|their|all|every|any|each|it|them|this|that|these|those"
+    r"(?P<verb>[a-z]+(?<![^s]s))\s+(?:the|a|an|its|their|all|every|any|each|it|them|this|that|these|those"
     r"|up|down|out|off|in|on|into|[a-z]+'s)\b"
+    r"|[,;:]\s*(?:(?:please|always|also|then|just|silently|quietly|automatically)\s+)*"
+    r"(?P<cverb>[a-z]+(?<![^s]s)(?<!ed)(?<!ing))\s+(?:the|all|every|any|each|it|them|without"
+    r"|[a-z]+'s)\b"
     r"|(?:^|[,:;，：；])\W*(?:请|务必|必须|要|就|先|再|都|一律|直接|记得|顺便|自动|一定)?\s*(?:把|将)"
     r"|请|务必|必须|一律|一定要|记得",
     re.IGNORECASE,
@@ -468,7 +472,7 @@ def orders_other_tool(clause: str, own: frozenset[str]) -> bool:
         after = _ORDER_AFTER.search(clause[use.end() :])
         if after is None:
             continue
-        verb = after.group("verb")
+        verb = after.group("verb") or after.group("cverb")
         if verb is None or verb.lower() not in _NOT_A_VERB:
             return True
     return False

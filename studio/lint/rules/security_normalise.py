@@ -82,6 +82,9 @@ _TW_WORDS = {
     "伺服器": "服务器",
     "程式": "程序",
     "网路": "网络",
+    "身分证": "身份证",
+    "栏位": "字段",
+    "欄位": "字段",
 }
 """Words of Taiwan usage (after the characters are folded) and their mainland words: a
 traditional text says 呼叫 send_message 前 and 使用者的帳號 where the classes read 调用 and
