@@ -484,6 +484,8 @@ def _scan_texts(tool: ToolContract) -> Iterator[_Found]:
                 continue
             if family.name == "secret_file" and _makes_keys(tool):
                 continue  # ssh_keygen's "default id_ed25519": the file it writes, not a source
+            if family.name == "override" and not _IGNORE_TOOL.isdisjoint(_name_domain(tool)):
+                continue  # ignore_file_add's "添加忽略规则": the ignore rules it manages
             if family.name == "exfil" and own_destination is None:
                 own_destination = _has_destination_param(tool)
             match = _phrase_match(phrase, value, bool(own_destination))
@@ -632,6 +634,11 @@ def _secret_property(path: str) -> bool:
     return not words.isdisjoint(_SECRET_NAME_WORDS) or any(
         k in name for k in ("密码", "私钥", "口令", "凭证")
     )
+
+
+_IGNORE_TOOL = frozenset(("ignore", "gitignore", "dockerignore", "ignorefile"))
+"""Words of a tool's name that make "ignore rules" (忽略规则, .gitignore patterns) the data
+it manages, not the model's rules to drop."""
 
 
 def _name_domain(tool: ToolContract) -> frozenset[str]:
