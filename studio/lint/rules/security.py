@@ -112,6 +112,12 @@ def _phrase_match(
             or _use_case_bullet(value, match)
         ):
             continue
+        if (
+            phrase.family.name == "role"
+            and match.group().lstrip("请").startswith("充当")
+            and _DATA_SUBJECT.search(value, max(0, match.start() - 12), match.start())
+        ):
+            continue  # "毫秒级时间戳，充当分页游标": a value that serves as something
         if phrase.family.name in ("override", "role") and _describes_flag(value, match, True):
             continue  # "是否以系统身份操作", "- false：关闭高级权限": what a flag switches
         if phrase.family.name == "exfil" and _to_own_endpoint(value, match, own_destination):
@@ -134,6 +140,11 @@ def _phrase_match(
     return None
 
 
+# 充当 after a data noun ("时间戳充当游标", "该字段充当唯一键") means "serves as"; the role
+# a model is told to play is ordered (请充当, 你充当) or opens the clause.
+_DATA_SUBJECT = re.compile(
+    r"(?:字段|参数|值|时间戳|ID|id|标识|编号|编码|游标|键|token|该|此|其|它)[^。.;；\n]{0,3}$"
+)
 # An order whose object is the parameter being described ("…时，必须传入此参数", "…, you must
 # set this field") says when that parameter is required: the tool's own schema, not an
 # order about the other tool or product the condition names.
@@ -489,6 +500,8 @@ def _scan_texts(tool: ToolContract) -> Iterator[_Found]:
             if family.name == "exfil" and own_destination is None:
                 own_destination = _has_destination_param(tool)
             match = _phrase_match(phrase, value, bool(own_destination))
+            if match and family.name == "shadow" and _names_no_other_tool(tool, match.group()):
+                continue  # "当使用tasklist时" where tasklist is one of this tool's own values
             if match:
                 found[family.rule] = _Found(
                     family.rule,
@@ -634,6 +647,20 @@ def _secret_property(path: str) -> bool:
     return not words.isdisjoint(_SECRET_NAME_WORDS) or any(
         k in name for k in ("密码", "私钥", "口令", "凭证")
     )
+
+
+_LATIN_NAME = re.compile(r"[A-Za-z][\w.-]*", re.ASCII)
+
+
+def _names_no_other_tool(tool: ToolContract, found: str) -> bool:
+    """True when the tool a shadowing phrase names is none: a Chinese phrase that is not
+    called a tool (当使用群聊酷应用的方式…) or only this tool's own name, property names and
+    schema values (当使用tasklist时, where ``tasklist`` is an enum value)."""
+    names = [n.strip(".-").lower() for n in _LATIN_NAME.findall(found)]
+    if not names:
+        return "工具" not in found and "tool" not in found.lower()
+    own = _property_names(tool) | _schema_values(tool) | {text(tool.name).lower()}
+    return all(n in own for n in names)
 
 
 _IGNORE_TOOL = frozenset(("ignore", "gitignore", "dockerignore", "ignorefile"))
