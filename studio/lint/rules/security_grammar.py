@@ -272,7 +272,9 @@ def grammar() -> Grammar:
 # ("https://px.example/t.gif?u=" and the data appended to it are one clause).
 _CLAUSE_END = re.compile(
     r"[。！？\n]+|[!?]+(?=\s|$|[^\x00-\x7f])|\.(?=\s|$)"
-    r"|(?<=[^\s-])-[ \t]+(?=[^\s\d-])"  # "…选项- 日期:…": list items joined, line breaks lost
+    # "…选项- 日期:…": list items joined, line breaks lost ("one- and two-star": a suspended
+    # hyphen, one word)
+    r"|(?<=[^\s-])-[ \t]+(?!(?:and|or|to)\b)(?=[^\s\d-])"
     r"|(?<=[\u3400-\u9fff\]])-(?=[\u3400-\u9fff\[])"  # "邮箱-邮件组-修改…": a title's breadcrumb
 )
 
