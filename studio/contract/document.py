@@ -14,7 +14,6 @@ import re
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from studio.contract.canonical import content_hash
 from studio.contract.model import (
     ANNOTATION_HINTS,
     DEFAULT_TIMEOUT_SECONDS,
@@ -46,7 +45,6 @@ from studio.contract.provider_options import (
 )
 from studio.contract.render import template_problems
 from studio.contract.schema_checks import check_output_schema, check_parameters
-from studio.contract.skills_document import agent_to_dict, read_agents, read_skills, skill_to_dict
 
 REGISTRY_FORMAT = "tool-registry-studio/registry@1"
 TOOL_FORMAT = "tool-registry-studio/tool@1"
@@ -192,20 +190,27 @@ def registry_to_dict(registry: Registry) -> JSONDict:
         "settings": settings_to_dict(registry.settings),
         "tools": [tool_to_dict(t) for t in registry.tools],
     }
-    if registry.skills:
-        out["skills"] = [skill_to_dict(s) for s in registry.skills]
-    if registry.agents:
-        out["agents"] = [agent_to_dict(a) for a in registry.agents]
+    if registry.skills or registry.agents:
+        from studio.contract.skills_document import agent_to_dict, skill_to_dict
+
+        if registry.skills:
+            out["skills"] = [skill_to_dict(s) for s in registry.skills]
+        if registry.agents:
+            out["agents"] = [agent_to_dict(a) for a in registry.agents]
     return out
 
 
 def tool_hash(tool: ToolContract) -> str:
     """Content hash of one tool's normalised document."""
+    from studio.contract.canonical import content_hash
+
     return content_hash(tool_to_dict(tool))
 
 
 def registry_hash(registry: Registry) -> str:
     """Content hash of a registry's normalised document."""
+    from studio.contract.canonical import content_hash
+
     return content_hash(registry_to_dict(registry))
 
 
@@ -716,6 +721,10 @@ def parse_registry(data: Any, *, check_schema: bool = True) -> Registry:
                 )
             )
         seen.setdefault(tool.name, i)
+    # Imported here: reading a provider's tools (studio lint FILE) never needs the
+    # skill and agent layer (zip packages, ~3 ms of imports).
+    from studio.contract.skills_document import read_agents, read_skills
+
     skills = read_skills(r.data.get("skills"), problems)
     agents = read_agents(r.data.get("agents"), problems)
     if problems:

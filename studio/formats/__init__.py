@@ -176,7 +176,7 @@ def import_path(path: Path, fmt: str = "auto", *, name: str | None = None) -> Im
         FormatError: naming the file and, where it applies, line and column or
             the JSON path of each problem. The message is one line.
     """
-    from studio.formats import files, folder
+    from studio.formats import files
     from studio.formats.base import FormatError, ImportResult, load_json
 
     if fmt not in ("auto", *IMPORT_ONLY_FORMATS):
@@ -185,6 +185,9 @@ def import_path(path: Path, fmt: str = "auto", *, name: str | None = None) -> Im
     if path.is_dir():
         if fmt not in ("auto", "dir"):
             raise FormatError(f"{path}: is a folder; only the 'dir' format reads folders")
+        # Here only: a file's import needs none of the folder layer (skills, zip, ~3 ms).
+        from studio.formats import folder
+
         registry, notes = folder.import_dir(path, name)
         _check_name(registry.name, "registry.json: name")
         return ImportResult(registry, notes, "dir")
