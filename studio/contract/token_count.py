@@ -36,13 +36,22 @@ definition as the studio exports it, not the provider's bill.
 from __future__ import annotations
 
 import importlib.util
-import logging
 import threading
 from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING
 
 from studio.contract.token_cache import TokenCache, digest, shared_cache
 
-log = logging.getLogger(__name__)
+if TYPE_CHECKING:
+    import logging
+
+
+def _log() -> logging.Logger:
+    """This module's logger; ``logging`` (~3 ms with what it imports) loads only when
+    something goes wrong enough to be logged."""
+    import logging
+
+    return logging.getLogger(__name__)
 
 
 ESTIMATE = "estimate"
@@ -240,7 +249,7 @@ def preload(profile: str | None, on_done: Callable[[], None] | None = None) -> b
                 try:
                     callback()
                 except Exception:  # one failing callback must not starve the others
-                    log.exception("tokenizer preload callback failed")
+                    _log().exception("tokenizer preload callback failed")
 
     threading.Thread(target=run, name=f"load-{encoding}", daemon=True).start()
     return True
@@ -312,10 +321,12 @@ def _exact_counter(encoding: str) -> Counter | None:
             try:
                 counters[encoding] = _load_encoding(encoding)
             except ImportError:
-                log.debug("bpe-openai is not installed: %s counts are estimated", encoding)
+                _log().debug("bpe-openai is not installed: %s counts are estimated", encoding)
                 counters[encoding] = None
             except Exception:  # a broken install must never break counting
-                log.warning("cannot load %s; token counts are estimated", encoding, exc_info=True)
+                _log().warning(
+                    "cannot load %s; token counts are estimated", encoding, exc_info=True
+                )
                 counters[encoding] = None
         return counters[encoding]
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 import dataclasses
 import gc
 import json
-import logging
 from collections.abc import Collection, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -51,9 +50,18 @@ from studio.lint.scores import ToolScores, score_tool
 from studio.lint.similarity import SimilarPair
 
 if TYPE_CHECKING:
+    import logging
+
     from studio.lint.rules.ambiguity import AmbiguityState
 
-log = logging.getLogger(__name__)
+
+def _log() -> logging.Logger:
+    """This module's logger; ``logging`` (~3 ms with what it imports) loads only when
+    something goes wrong enough to be logged."""
+    import logging
+
+    return logging.getLogger(__name__)
+
 
 FORK_MIN_TOOLS = 500
 """Tools from which a ``parallel`` lint forks a child for part of the work
@@ -285,7 +293,7 @@ def _prepare_shared(tools: Iterable[ToolContract], settings: RegistrySettings) -
             for ref in all_properties(tool):
                 split_identifier(ref.name)
     except Exception:  # only the sharing is lost: the rules meet (and report) the same input
-        log.debug("preparing the shared per-tool work failed", exc_info=True)
+        _log().debug("preparing the shared per-tool work failed", exc_info=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -508,7 +516,7 @@ class Linter:
         try:
             return self._pairs_and_hits(tools)
         except Exception:
-            log.debug("the ambiguity index failed in the forking process", exc_info=True)
+            _log().debug("the ambiguity index failed in the forking process", exc_info=True)
             return None
 
     def _child_work(
@@ -598,7 +606,7 @@ class Linter:
     def _failure(rule: Rule, exc: Exception, tool: str | None) -> Finding:
         """The internal-rule-error finding for a rule that raised (logged with its traceback)."""
         where = f" on tool {tool!r}" if tool else ""
-        log.exception("lint rule %s failed%s", rule.id, where)
+        _log().exception("lint rule %s failed%s", rule.id, where)
         return Finding(
             INTERNAL_RULE_ERROR,
             "internal",
@@ -644,14 +652,14 @@ class Linter:
 
             count_tool_tokens(tools, self._settings, self.profile)
         except Exception:  # only the batching is lost: each tool is counted on its own
-            log.exception("counting the tools' tokens at once failed")
+            _log().exception("counting the tools' tokens at once failed")
 
     def _tool_tokens(self, tool: ToolContract) -> int:
         if self._count_tokens is not None:
             try:
                 return int(self._count_tokens(tool, self._settings, self.profile))
             except Exception:  # a broken cost helper must not stop the lint
-                log.exception("cost.tool_tokens failed on %s", tool.name)
+                _log().exception("cost.tool_tokens failed on %s", tool.name)
         return _fallback_tool_tokens(tool, self._settings, self.profile)
 
     def _suppression(self, f: Finding) -> Suppression | None:

@@ -20,15 +20,24 @@ compute the value itself, so the outcome never depends on the fork.
 
 from __future__ import annotations
 
-import logging
 import os
 import pickle
 import sys
 import threading
 from collections.abc import Callable
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
-log = logging.getLogger(__name__)
+if TYPE_CHECKING:
+    import logging
+
+
+def _log() -> logging.Logger:
+    """This module's logger; ``logging`` (~3 ms with what it imports) loads only when
+    something goes wrong enough to be logged."""
+    import logging
+
+    return logging.getLogger(__name__)
+
 
 T = TypeVar("T")
 
@@ -80,10 +89,10 @@ class Forked(Generic[T]):
         finally:
             _pid, status = os.waitpid(self._pid, 0)
         if os.waitstatus_to_exitcode(status) != 0 or not data:
-            log.debug("forked lint child failed (status %s); computing in the parent", status)
+            _log().debug("forked lint child failed (status %s); computing in the parent", status)
             return None
         try:
             return pickle.loads(data)  # our own child's bytes
         except Exception:  # a truncated pipe: compute it here instead
-            log.debug("forked lint child sent an unreadable result", exc_info=True)
+            _log().debug("forked lint child sent an unreadable result", exc_info=True)
             return None
