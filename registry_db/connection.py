@@ -13,7 +13,6 @@ import os
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -154,9 +153,12 @@ def find_registry_id(conn: sqlite3.Connection, registry: str) -> int:
     return int(row[0])
 
 
-@dataclass(frozen=True)
 class RegistryListing:
     """What ``studio registries`` prints, read without opening the full store.
+
+    A plain class, not a dataclass or a named tuple: ``dataclasses`` imports ``inspect``
+    (~6 ms) and a named tuple is built by ``exec`` (~1 ms), and this module is all
+    ``studio registries`` imports before it answers.
 
     Attributes:
         rows: ``(name, title, draft tool count, latest version or None)`` by name.
@@ -164,8 +166,21 @@ class RegistryListing:
             examples (the embedded database then needs the full store, which seeds it).
     """
 
-    rows: list[tuple[str, str, int, int | None]]
-    never_seeded: bool
+    __slots__ = ("never_seeded", "rows")
+
+    def __init__(self, rows: list[tuple[str, str, int, int | None]], never_seeded: bool) -> None:
+        self.rows = rows
+        self.never_seeded = never_seeded
+
+    def __repr__(self) -> str:
+        return f"RegistryListing(rows={self.rows!r}, never_seeded={self.never_seeded!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, RegistryListing):
+            return NotImplemented
+        return (self.rows, self.never_seeded) == (other.rows, other.never_seeded)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable rows, as the dataclass had none
 
 
 _LISTING = """
