@@ -136,8 +136,77 @@ def _phrase_match(
             continue  # "the catalog: which agents send telemetry, what their system prompts are"
         if _in_code_literal(value, match):
             continue  # "`support:impersonate` scope": an identifier, not prose
+        if phrase.family.name == "override" and _REPLACED_WITH_INPUT.match(
+            value, match.end(), match.end() + 60
+        ):
+            continue  # "Replaces all existing restrictions with the provided lists": a write
+        if phrase.family.name == "coercive" and _sequencing(match) and _SETUP_REASON.search(value):
+            continue  # "MUST be called BEFORE any other tool. Without calling it, the server…"
+        if phrase.family.name == "secrecy" and _CONDITION_WORD.search(match.group()):
+            continue  # "Do not explain each step unless user input is needed": no addressee
+        if phrase.family.name == "promo" and _FORMAT_NOUN.match(value, match.end()):
+            continue  # "ALWAYS use this exponent notation": a format rule, not the tool ranked
+        if phrase.family.name == "gather" and _MISSING_PARAMETER.search(_sentence(value, match)):
+            continue  # "未传入 ide 参数且无法从环境变量检测到 IDE，将提示错误": an error documented
         return match
     return None
+
+
+# "Replaces all existing restrictions with the provided lists": the override verb's
+# object is replaced by the call's own input, which is what a write operation does; an
+# order to drop instructions replaces them with "the following" or with nothing.
+_REPLACED_WITH_INPUT = re.compile(
+    r"[^.;!?\n]{0,30}?\bwith (?:the|those|these|your|its) (?:\w+ )?"
+    r"(?:provided|given|supplied|specified|passed|submitted|requested|new|input)\b",
+    re.IGNORECASE,
+)
+# "before any other tool" orders the calls; ranking is "instead of / over" them. With a
+# stated dependency ("Without calling it, the MCP server will not work", "initialises
+# the session") the order is a setup step the server needs, not a preference.
+_SEQUENCE_WORD = re.compile(r"\b(?:before|prior to|ahead of)\b", re.IGNORECASE)
+_SETUP_REASON = re.compile(
+    r"\bwithout (?:calling|running|invoking|it|this)\b[^.!?\n]{0,60}?"
+    r"\b(?:will not|won't|cannot|can't|does not|doesn't|fails?)\b"
+    r"|\botherwise\b[^.!?\n]{0,40}?\b(?:fail|fails|error|will not work|won't work)"
+    r"|\binitiali[sz](?:es|e|ing) the (?:session|server|connection|client)\b"
+    r"|否则[^。！？\n]{0,20}(?:无法|不能)(?:正常)?(?:工作|使用|运行)",
+    re.IGNORECASE,
+)
+
+
+def _sequencing(match: re.Match[str]) -> bool:
+    """True when a coercive phrase orders calls in time ("before any other tool")."""
+    return _SEQUENCE_WORD.search(match.group()) is not None and not re.search(
+        r"\b(?:instead|rather|over|above|only)\b", match.group(), re.IGNORECASE
+    )
+
+
+# A negated verb of telling is kept from someone only when that someone is its object;
+# "unless the user …", "if users …" make the user the subject of a condition.
+_CONDITION_WORD = re.compile(r"\b(?:unless|until|whenever)\b", re.IGNORECASE)
+# "always use this exponent notation / date format": a rule for the output's form.
+_FORMAT_NOUN = re.compile(
+    r"\s+(?:[\w-]+\s+){0,2}?(?:notation|format|formatting|syntax|style|structure|pattern"
+    r"|template|convention|units?|layout|encoding|scheme|spelling|casing|order)\b",
+    re.IGNORECASE,
+)
+# "如果未传入 ide 参数且无法从环境变量检测到 IDE，将提示错误", "if `region` is not set
+# and none is configured, an error is returned": what the tool does without an argument.
+_MISSING_PARAMETER = re.compile(
+    r"(?:未|没有|没)(?:传入|指定|提供|设置|填写|配置)[^。；;\n]{0,40}?(?:提示错误|报错|返回错误|抛出异常|抛出错误)"
+    r"|\b(?:is|are) (?:not|neither) (?:set|given|passed|provided|specified)\b[^.;\n]{0,60}?"
+    r"\b(?:an error is (?:returned|raised)|(?:returns|raises) an error|fails)\b"
+    r"|(?:也)?未设置[^。；;\n]{0,6}(?:则)?(?:必须|需要)(?:传入|指定|提供)(?:此|该|本)参数",
+    re.IGNORECASE,
+)
+_SENTENCE_END = re.compile(r"[.。!?！？\n;；]")
+
+
+def _sentence(value: str, match: re.Match[str]) -> str:
+    """The sentence of ``value`` that holds ``match``."""
+    ends = [m.end() for m in _SENTENCE_END.finditer(value, 0, match.start())]
+    end = _SENTENCE_END.search(value, match.end())
+    return value[ends[-1] if ends else 0 : end.start() if end else len(value)]
 
 
 # 充当 after a data noun ("时间戳充当游标", "该字段充当唯一键") means "serves as"; the role

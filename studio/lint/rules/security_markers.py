@@ -129,6 +129,13 @@ _FOLDED_FOR = re.compile(
 开发者注释（折叠，不展示给用户）``): the reader sees a closed box, the model the text."""
 
 
+# A conditional comment's syntax alone ("<!--[if mso]> ... <![endif]-->", as an e-mail
+# template tool names it) is markup for one mail client, with nothing for a model to read.
+_CONDITIONAL_COMMENT = re.compile(
+    r"\[(?:if|endif)\b[^\]]{0,30}\]>?\s*(?:\.{2,}|…)?\s*(?:<!\[endif\]>?)?\s*$", re.IGNORECASE
+)
+
+
 def _label_is_directive(kind: str, label: str) -> bool:
     if kind in ("hidden", "orgcomment"):
         # \iffalse … \fi, #+BEGIN_COMMENT … #+END_COMMENT: text every renderer drops.
@@ -172,6 +179,8 @@ def _label_is_directive(kind: str, label: str) -> bool:
         return True  # <<AGENT_ONLY>>, {% llm_only %}, [for AI eyes]: text for the model alone
     if kind == "jinja":  # {% system %}: a template tag the renderer drops and the model reads
         return bool(words & (_FENCE_LABEL | _STRONG_LABEL))
+    if kind == "comment" and _CONDITIONAL_COMMENT.match(label):
+        return False  # <!--[if mso]> … <![endif]-->: Outlook/IE markup syntax named, no prose
     if kind == "comment":
         # Hidden from readers, read by the model: a sentence, or a tag that names the
         # model as its reader (<!--ai--> … <!--/ai-->).
