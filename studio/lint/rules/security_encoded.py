@@ -48,7 +48,10 @@ def _readable(raw: bytes, min_words: int = 4, min_cjk: int = 4) -> str | None:
         return None
     printable = sum(c.isprintable() or c in "\n\t" for c in decoded)
     letters = sum(c.isalpha() for c in decoded)
-    if printable < 0.95 * len(decoded) or letters < 0.5 * len(decoded.replace(" ", "")):
+    if printable < 0.95 * len(decoded):
+        return None
+    # Chinese prose carries numbers (a phone number, a date) and stays prose.
+    if letters < (0.3 if cjk >= min_cjk else 0.5) * len(decoded.replace(" ", "")):
         return None
     # Prose: four words or more, or a run of Chinese (an encoded "/g/x:Acme Inc" id is not).
     words = [w for w in decoded.split() if sum(c.isalpha() for c in w) >= 2]
@@ -106,6 +109,8 @@ def _decode(blob: str) -> str | None:
             candidates.append(base64.b32decode(core32 + "=" * (-len(core32) % 8)))
         except (binascii.Error, ValueError):
             pass
+    if _BASE58.fullmatch(blob):
+        candidates.append(_base58(blob))
     candidates = [_gunzip(raw) if raw[:2] in _COMPRESSED else raw for raw in candidates]
     for raw in candidates:
         found = _readable(raw) or _shell(raw)
@@ -115,6 +120,16 @@ def _decode(blob: str) -> str | None:
 
 
 _BASE32 = re.compile(r"[A-Z2-7]{16,}=*")
+_BASE58_ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+_BASE58 = re.compile(f"[{_BASE58_ALPHABET}]{{24,400}}")
+
+
+def _base58(blob: str) -> bytes:
+    """``blob`` decoded as Base58 (Bitcoin's alphabet: no 0, O, I or l)."""
+    number = 0
+    for c in blob:
+        number = number * 58 + _BASE58_ALPHABET.index(c)
+    return number.to_bytes((number.bit_length() + 7) // 8, "big")
 
 
 _COMPRESSED = frozenset((b"\x1f\x8b", b"\x78\x9c", b"\x78\x01", b"\x78\xda", b"\x78\x5e"))
@@ -189,13 +204,65 @@ _OTHER = re.compile(
     r"|(?P<entities>(?:&#(?:x[0-9a-fA-F]{2,6}|[0-9]{2,7});){6,})"
     r"|(?P<octal>(?:\\[0-3][0-7]{2}){6,})"
     r"|(?P<bytelist>(?<![\w])(?:0x[0-9a-fA-F]{2}[ \t]*,[ \t]*){7,}0x[0-9a-fA-F]{2}(?![\w]))"
+    r"|(?P<hexdump>(?<![\w])(?:[0-9a-fA-F]{2}[ \t]+){7,}[0-9a-fA-F]{2}(?![\w])"
+    r"(?:[ \t]*\n[ \t]*(?:[0-9a-fA-F]{4,8}:?[ \t]+)?"
+    r"(?:[0-9a-fA-F]{2}[ \t]+)*[0-9a-fA-F]{2}(?![\w]))*)"
+    r"|(?P<braille>[\u2801-\u28ff]+(?:[ \t]+[\u2801-\u28ff]+){3,})"
+    r"|(?P<nato>(?:\b(?i:alfa|alpha|bravo|charlie|delta|echo|foxtrot|golf|hotel|india|juliett?"
+    r"|kilo|lima|mike|november|oscar|papa|quebec|romeo|sierra|tango|uniform|victor|whiskey"
+    r"|x-?ray|yankee|zulu)\b[ \t]*(?:/[ \t]*)?){12,})"
+    r"|(?P<bacon>(?<![\w])(?:[AB]{5}[ \t]+){7,}[AB]{5}(?![\w]))"
+    r"|(?P<css>(?:\\[0-9a-fA-F]{2,6}[ \t]?){6,})"
+    r"|(?P<ucode>(?:U\+[0-9A-Fa-f]{4,6}[ \t,，、]*){6,})"
+    r"|(?P<dotted>(?<![\d.])(?:\d{1,3}\.){11,}\d{1,3}(?![\d.]))"
+    r"|(?P<b45>(?<![\w$%*+./:-])(?=[0-9A-Z $%*+./:-]*[$%*])[0-9A-Z$%*+./:-]{40,}(?![\w$%*+./:-]))"
+    r"|(?P<z85>(?<!\S)(?=\S*[\]\[{}@#%$^&<>?!])(?:[0-9a-zA-Z.:+=^!/*?&<>()\[\]{}@%$#-]{5}){8,}(?!\S))"
 )
 _OTHER_HINT = (
     r"<~|[01]{8}[ \t]+[01]{8}|[.-]{1,6}[ \t]+[.-]{1,6}[ \t]+[.-]|\d{2,6},[ \t]*\d{2,6},"
     r"|=[0-9A-F]{2}=[0-9A-F]{2}|&#|\\[0-3][0-7]{2}\\[0-3][0-7]{2}|0x[0-9a-fA-F]{2},[ \t]*0x"
+    r"|[0-9a-fA-F]{2}[ \t]+[0-9a-fA-F]{2}[ \t]+[0-9a-fA-F]{2}[ \t]+[0-9a-fA-F]{2}"
+    r"|[\x{2801}-\x{28ff}]|[AB]{5}[ \t]+[AB]{5}[ \t]+[AB]{5}|\\[0-9a-fA-F]{4}[ \t]?\\[0-9a-fA-F]"
+    r"|U\+[0-9A-Fa-f]{4}|\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}\.\d"
+    r"|[0-9A-Z]{2}[$%*][0-9A-Z]{2}|[0-9A-Za-z][\]\[{}@#%$^&<>?!()*/+=:.-]{1,2}[0-9A-Za-z]{1,6}[\]\[{}@#%$^&<>?!][0-9A-Za-z]"
+    r"|(?i:oscar|tango|sierra|echo|romeo|delta|alfa|alpha|lima)[ \t]+(?i:[a-z]+)[ \t]+(?i:oscar"
+    r"|tango|sierra|echo|romeo|delta|alfa|alpha|lima|india|hotel|mike|november|golf|papa)"
 )
 OTHER_SEEN = seen(_OTHER_HINT)
 """Every match of :data:`_OTHER` contains one of these (a first look)."""
+
+
+_BRAILLE = dict(zip("⠁⠃⠉⠙⠑⠋⠛⠓⠊⠚⠅⠇⠍⠝⠕⠏⠟⠗⠎⠞⠥⠧⠺⠭⠽⠵", "abcdefghijklmnopqrstuvwxyz", strict=True))
+_NATO = {
+    w: w[0]
+    for w in (  # noqa: SIM905 - a word list reads better as prose
+        "alfa alpha bravo charlie delta echo foxtrot golf hotel india juliet juliett kilo lima "
+        "mike november oscar papa quebec romeo sierra tango uniform victor whiskey xray yankee zulu"
+    ).split()
+}
+_B45 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:"
+_Z85 = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-:+=^!/*?&<>()[]{}@%$#"
+
+
+def _base45(body: str) -> bytes:
+    """``body`` decoded as Base45 (RFC 9285, the EU vaccination certificates' QR text)."""
+    out = bytearray()
+    for i in range(0, len(body), 3):
+        chunk = [_B45.index(c) for c in body[i : i + 3]]
+        n = sum(v * 45**k for k, v in enumerate(chunk))
+        out += n.to_bytes(2 if len(chunk) == 3 else 1, "big")
+    return bytes(out)
+
+
+def _z85(body: str) -> bytes:
+    """``body`` decoded as Z85 (ZeroMQ's printable Ascii85)."""
+    out = bytearray()
+    for i in range(0, len(body) - len(body) % 5, 5):
+        n = 0
+        for c in body[i : i + 5]:
+            n = n * 85 + _Z85.index(c)
+        out += n.to_bytes(4, "big")
+    return bytes(out)
 
 
 def _decode_other(kind: str, body: str) -> str | None:
@@ -221,11 +288,38 @@ def _decode_other(kind: str, body: str) -> str | None:
             raw = bytes(int(o, 8) for o in re.findall(r"\\([0-7]{3})", body))
         elif kind == "bytelist":
             raw = bytes(int(h, 16) for h in re.findall(r"0x([0-9a-fA-F]{2})", body))
+        elif kind == "hexdump":  # offsets (4-8 digits) dropped, the byte pairs kept
+            raw = bytes(int(t, 16) for t in body.split() if len(t) == 2)
+        elif kind == "braille":
+            raw = " ".join(
+                "".join(_BRAILLE.get(c, "?") for c in word) for word in body.split()
+            ).encode()
+        elif kind == "nato":
+            raw = "".join(
+                " " if w == "/" else _NATO.get(w.lower().replace("-", ""), "?")
+                for w in body.replace("/", " / ").split()
+            ).encode()
+        elif kind == "bacon":  # no word breaks: unreadable by eye, plain to the model
+            return None
+        elif kind == "css":
+            raw = "".join(
+                chr(int(h, 16)) for h in re.findall(r"\\([0-9a-fA-F]{2,6})", body)
+            ).encode("utf-8", "replace")
+        elif kind == "ucode":
+            raw = "".join(
+                chr(int(h, 16)) for h in re.findall(r"U\+([0-9A-Fa-f]{4,6})", body)
+            ).encode("utf-8", "replace")
+        elif kind == "dotted":
+            raw = bytes(int(n) for n in body.split("."))
+        elif kind == "b45":
+            raw = _base45(body)
+        elif kind == "z85":
+            raw = _z85(body)
         else:
             raw = html.unescape(body).encode("utf-8")
     except (ValueError, OverflowError):
         return None
-    if kind in ("octal", "bytelist"):
+    if kind in ("octal", "bytelist", "css", "ucode", "dotted"):
         # Escaped bytes in prose, like ``\\x`` escapes, are obfuscation by themselves.
         return _readable(raw, min_words=1, min_cjk=3) or _shell(raw)
     return _readable(raw, min_words=3, min_cjk=4) or _shell(raw)
@@ -247,6 +341,10 @@ def encoded(value: str, sample: Callable[[str], bool] | None = None) -> tuple[Se
             if decoded is not None and (sample is None or sample(decoded)):
                 short = " ".join(decoded.split())[:60]
                 return Severity.ERROR, f"an encoded text ({_KINDS[kind]}, reads {short!r})"
+            if kind in _OPAQUE_KINDS and sample is None and worst is None:
+                # A cipher without word breaks (Bacon's) or a Braille run in prose: no
+                # reviewer reads it, and no documentation writes text that way.
+                worst = Severity.WARNING, f"a text in {_OPAQUE_KINDS[kind]}"
     for match in _BLOB.finditer(value):
         blob = match.group()
         if _identifier_like(blob):
@@ -262,6 +360,7 @@ def encoded(value: str, sample: Callable[[str], bool] | None = None) -> tuple[Se
     return worst
 
 
+_OPAQUE_KINDS = {"bacon": "Bacon's cipher", "braille": "Braille"}
 _KINDS = {
     "a85": "Ascii85",
     "bits": "binary octets",
@@ -271,6 +370,14 @@ _KINDS = {
     "entities": "character references",
     "octal": "octal escapes",
     "bytelist": "a byte array",
+    "hexdump": "a hex dump",
+    "braille": "Braille",
+    "nato": "spelling alphabet",
+    "css": "CSS escapes",
+    "ucode": "code points",
+    "dotted": "decimal bytes",
+    "b45": "Base45",
+    "z85": "Z85",
 }
 
 
