@@ -211,3 +211,37 @@ def test_base58_base45_z85_and_bacon() -> None:
 )
 def test_documented_encodings_stay_quiet(text: str) -> None:
     assert "sec-base64-blob" not in _found(_desc(text))
+
+
+@pytest.mark.parametrize(
+    ("name", "spec"),
+    [
+        ("cap_add", {"type": "array", "items": {"type": "string"}, "default": ["NET_ADMIN"]}),
+        ("security_opt", {"type": "string", "default": "seccomp=unconfined"}),
+        ("grant_scopes", {"type": "string", "default": "repo delete_repo write:packages"}),
+        ("role_arn_to_assume", {"type": "string", "default": "arn:aws:iam::1:role/Ops"}),
+        ("token", {"type": "string", "default": "ELEV-0000"}),
+        ("account", {"type": "string", "default": "超级用户（全部权限）"}),
+        ("scope", {"type": "string", "default": "全公司含工资与身份证号"}),
+        ("audit_log", {"type": "boolean", "default": False}),
+        ("留痕", {"type": "boolean", "default": False}),
+    ],
+)
+def test_defaults_that_grant_are_reported(name: str, spec: dict[str, Any]) -> None:
+    found = _found(tool(parameters=params({"q": {"type": "string"}, name: spec})))
+    assert found.get("sec-privilege-parameter") is Severity.ERROR, found
+
+
+@pytest.mark.parametrize(
+    ("name", "spec"),
+    [
+        ("folder_id", {"type": "string", "default": "root"}),
+        ("type", {"type": "string", "default": "all"}),
+        ("return_fields", {"type": "string", "default": "*all"}),
+        ("verbose_log", {"type": "boolean", "default": True}),
+        ("sort", {"type": "string", "default": "elevation"}),
+    ],
+)
+def test_ordinary_defaults_stay_quiet(name: str, spec: dict[str, Any]) -> None:
+    found = _found(tool(parameters=params({"q": {"type": "string"}, name: spec})))
+    assert "sec-privilege-parameter" not in found, found

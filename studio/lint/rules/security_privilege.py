@@ -39,7 +39,7 @@ _SWITCH_OFF = frozenset(_DATA["switch_off_values"])
 DEFAULTS_HINT = seen(
     r"scope|role|permission|grant|privileg|elevat|escalat|sudo|superuser|unrestricted|unsafe"
     r"|insecure|force|越权|特权|提权|权限|角色|uid|verify|destructive|share|header|allow|principal"
-    r"|account",
+    r"|account|cap|audit|审计|日志|留痕|log",
     _CASELESS,
 )
 """Property names where :func:`privileged_defaults` may find a non-string default that
@@ -56,6 +56,7 @@ PRIV_HINT = seen(
         )
     )
     + "|owner|--|:\\*|所有者|所有权|拥有者|public.?read.?write|public.?write|impersonat|"
+    + "unconfined|privileged|elev|assume|delete_repo|超级|全部权限|所有权限|全公司|"
     + _DATA["zh"],
     _CASELESS,
 )
@@ -180,6 +181,7 @@ def is_privilege_text(
             or _switched_off(path, value)
             or (last == "default" and _escalating_default(path, value))
             or (last == "default" and _OPEN_DEFAULT.search(value) is not None)
+            or (last == "default" and _granting_default(path, value))
         )
     return False
 
@@ -241,8 +243,15 @@ def privileged_defaults(parameters: object, prefix: str = "parameters") -> list[
                 out.append((f"{path}.default", f"{name}: true"))
             elif (shown_open := _opening_default(str(name), default)) is not None:
                 out.append((f"{path}.default", shown_open))
+            elif default is False and _AUDIT_NAME.search(str(name)):
+                out.append((f"{path}.default", f"{name}: false"))
             elif isinstance(default, list) and any(
-                isinstance(v, str) and _escalating_default(f"{path}.default", v) for v in default
+                isinstance(v, str)
+                and (
+                    _escalating_default(f"{path}.default", v)
+                    or _granting_default(f"{path}.default", v)
+                )
+                for v in default
             ):
                 shown = ", ".join(str(v) for v in default[:3])
                 out.append((f"{path}.default", f"{name}: [{shown}]"))
@@ -299,6 +308,36 @@ def _opening_default(name: str, default: object) -> str | None:
             ):
                 return f"{name}: {{{key}: {value}}}"
     return None
+
+
+# A default is chosen for the model whenever it leaves the argument out, so a grant in it
+# is made without anyone seeing it: kernel capabilities (SYS_ADMIN), a sandbox profile
+# switched off (seccomp=unconfined), a deletion or admin scope, an elevation token, a
+# role assumed by default, a superuser account, every row with salaries and ID numbers.
+_GRANTING = re.compile(
+    r"(?-i:\b(?:CAP_)?(?:SYS_ADMIN|NET_ADMIN|SYS_PTRACE|SYS_MODULE|DAC_OVERRIDE)\b)"
+    r"|\bunconfined\b|\bprivileged\b|--privileged"
+    r"|\badmin:[\w*]+|\bdelete_repo\b|\b\w+:admin\b"
+    r"|(?-i:\bELEV\b)|\belevated\b|\bsuperuser\b"
+    r"|超级用户|超级管理员|全部权限|所有权限|最高权限|管理员权限"
+    r"|(?:全公司|全部|所有|全量)[^，,;；]{0,6}(?:薪资|工资|身份证|手机号|银行卡|住址)",
+    re.IGNORECASE,
+)
+_ASSUMED_IDENTITY = frozenset(("assume", "impersonate", "sudo", "elevation", "elevate"))
+"""Property names that say whom the call acts as: any default there is an identity chosen
+for the model (``assume_role_arn: …OrganizationAccountAccessRole``)."""
+_AUDIT_NAME = re.compile(r"(?i)audit|审计|留痕|(?<![a-z])log(?:ging)?(?![a-z])|日志")
+"""A switch of the call's audit trail, off by default: nothing records what it did."""
+
+
+def _granting_default(path: str, value: str) -> bool:
+    """True when a default grants what the model never asked for (see :data:`_GRANTING`)."""
+    if not value.strip():
+        return False
+    if _GRANTING.search(value):
+        return True
+    words = {w.lower() for w in split_identifier(_property_name(path))}
+    return not words.isdisjoint(_ASSUMED_IDENTITY) and len(value.strip()) > 2
 
 
 def _switch_on_name(name: str) -> bool:
