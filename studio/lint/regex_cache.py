@@ -124,12 +124,7 @@ def _load(path: Path) -> dict[Any, bytes]:
 def _cached_compile(p: Any, flags: int = 0) -> Any:
     """``re._compiler.compile(p, flags)``, from the cache for a string pattern seen before."""
     kind = type(p)
-    if (
-        not _state
-        or (kind is not str and kind is not bytes)
-        or type(flags) is not int  # a RegexFlag (re passes ints): marshal refuses it as a key
-        or flags & _compiler.SRE_FLAG_DEBUG
-    ):
+    if not _state or (kind is not str and kind is not bytes) or flags & _compiler.SRE_FLAG_DEBUG:
         return _ORIGINAL(p, flags)
     key = (p, flags)
     entry = _state["entries"].get(key)

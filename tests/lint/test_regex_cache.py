@@ -96,15 +96,6 @@ def test_a_full_file_keeps_the_patterns_of_the_last_run(
     assert set(regex_cache._state["entries"]) == {(old[0], 0), (new, 0)}
 
 
-def test_flags_given_as_a_regexflag_do_not_spoil_the_file(cache_file: Path) -> None:
-    regex_cache.install(cache_file)
-    source = _unique("flagged", 0)
-    regex_cache._compiler.compile(source, re.IGNORECASE)  # as re.Scanner passes them
-    regex_cache._compiler.compile(_unique("plain", 0), 0)
-    regex_cache.save()
-    assert marshal.loads(cache_file.read_bytes())
-
-
 def test_off_with_the_token_cache(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("STUDIO_TOKEN_CACHE", "off")
     assert regex_cache.default_path() is None
