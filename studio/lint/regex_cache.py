@@ -39,12 +39,10 @@ _Entry = tuple[int, list[int], int, dict[str, int], tuple[Any, ...]]
 """``_sre.compile``'s arguments after the pattern: flags, code, groups, group index and names."""
 
 _MAX_ENTRIES = 4000
-"""Past this many patterns the file keeps only those of the last run (old patterns of edited
-rules and of other registries' tool names pile up)."""
+"""Past this many patterns the file starts over (old patterns of edited rules pile up)."""
 
 _state: dict[str, Any] = {}
-"""While installed: ``path``, ``entries`` (key -> an entry, marshalled as in the file or not)
-``added`` (keys new to the file) and ``used`` (keys found in it)."""
+"""While installed: ``path``, ``entries`` (key -> entry) and ``added`` (keys new to the file)."""
 
 
 def default_path() -> Path | None:
@@ -75,7 +73,7 @@ def install(path: Path | None = None) -> bool:
     path = path if path is not None else default_path()
     if path is None:
         return False
-    _state.update(path=path, entries=_load(path), added=set(), used=set())
+    _state.update(path=path, entries=_load(path), added=set())
     _compiler.compile = _cached_compile
     return True
 
@@ -96,11 +94,11 @@ def save() -> None:
     if not _state or not _state["added"]:
         return
     path: Path = _state["path"]
-    entries = _load(path)  # another process may have added some
-    if len(entries) + len(_state["added"]) > _MAX_ENTRIES:  # keep what this run used
-        entries = {key: entries[key] for key in _state["used"] if key in entries}
+    entries: dict[Any, _Entry] = _load(path)  # another process may have added some
+    if len(entries) + len(_state["added"]) > _MAX_ENTRIES:
+        entries = {}
     for key in _state["added"]:
-        entries[key] = marshal.dumps(_state["entries"][key])
+        entries[key] = _state["entries"][key]
     _state["added"] = set()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -111,9 +109,7 @@ def save() -> None:
         pass
 
 
-def _load(path: Path) -> dict[Any, bytes]:
-    """The file's entries, each still marshalled: only the patterns used are read
-    (and reading one blob per pattern is ~5 times faster than one nested whole)."""
+def _load(path: Path) -> dict[Any, _Entry]:
     try:
         entries = marshal.loads(path.read_bytes())
     except (OSError, EOFError, ValueError, TypeError):
@@ -129,11 +125,8 @@ def _cached_compile(p: Any, flags: int = 0) -> Any:
     key = (p, flags)
     entry = _state["entries"].get(key)
     if entry is not None:
-        _state["used"].add(key)
         try:
-            all_flags, code, groups, groupindex, indexgroup = (
-                marshal.loads(entry) if type(entry) is bytes else entry
-            )
+            all_flags, code, groups, groupindex, indexgroup = entry
             return _sre.compile(p, all_flags, code, groups, dict(groupindex), indexgroup)
         except Exception:  # a damaged entry: compile it, and replace it when saved
             pass
@@ -145,13 +138,13 @@ def _cached_compile(p: Any, flags: int = 0) -> Any:
     for name, i in groupindex.items():
         names[i] = name
     # Plain ints: some are named constants (an int subclass marshal refuses).
-    made: _Entry = (
+    entry = (
         flags | tree.state.flags,
         list(map(int, code)),
         tree.state.groups - 1,
         dict(groupindex),
         tuple(names),
     )
-    _state["entries"][key] = made
+    _state["entries"][key] = entry
     _state["added"].add(key)
-    return _sre.compile(p, made[0], code, made[2], groupindex, made[4])
+    return _sre.compile(p, entry[0], code, entry[2], groupindex, entry[4])
