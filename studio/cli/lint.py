@@ -40,19 +40,6 @@ def _needs_store(args: argparse.Namespace) -> bool:
 
 
 def _cmd_lint(store: RegistryStore | None, args: argparse.Namespace) -> int:
-    from studio.lint import regex_cache
-
-    # Before the rules and formats import and compile their patterns (~45 ms a run).
-    installed = regex_cache.install()
-    try:
-        return _lint(store, args)
-    finally:
-        if installed:
-            regex_cache.save()  # only when a pattern was new; after the output is written
-            regex_cache.uninstall()
-
-
-def _lint(store: RegistryStore | None, args: argparse.Namespace) -> int:
     import json
 
     from studio.formats import FormatError, import_path

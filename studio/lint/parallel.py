@@ -69,10 +69,6 @@ class Forked(Generic[T]):
                 data = pickle.dumps(compute(), protocol=pickle.HIGHEST_PROTOCOL)
                 with os.fdopen(write_fd, "wb") as out:
                     out.write(data)
-                # The patterns compiled only here (rules that compile on first use).
-                from studio.lint import regex_cache
-
-                regex_cache.save()
             except BaseException:  # anything: the parent computes it itself
                 code = 1
             finally:
