@@ -18,7 +18,13 @@ from studio.lint.rules.security_re2 import seen
 
 # A directive label inside brackets of any style, or a header framed by rules.
 _MARKER = re.compile(
-    r"<!--\s*(?P<comment>[^\n]{0,80}?)(?:-->|\n|$)"
+    r"<!\[CDATA\[(?P<cdata>(?s:.{0,400}?))\]\]>"
+    r"|(?P<template><template\b[^<>]{0,80}>(?s:.{0,400}?)</template>)"
+    r"|(?:^|\n)\+\+\+[ \t]*\n(?P<front>(?s:.{0,400}?))\n\+\+\+"
+    r"|<[^\s<>/!]{1,20}\s[^<>]{0,80}?(?:\bhidden\b|visibility\s*[=:]\s*[\"']?hidden"
+    r"|display\s*[=:]\s*[\"']?none|可见性\s*=\s*[\"']?(?:隐藏|不可见|否)|隐藏)[^<>]{0,40}>"
+    r"(?P<hiddenel>[^<]{6,400}?)</"
+    r"|<!--\s*(?P<comment>[^\n]{0,80}?)(?:-->|\n|$)"
     r"|\\iffalse\b(?P<hidden>(?s:.{0,400}?))\\fi\b"
     r"|\n?[ \t]*#\+BEGIN_COMMENT\b(?P<orgcomment>(?s:.{0,400}?))#\+END_COMMENT"
     r"|<meta\s+name\s*=\s*[\"'](?P<meta>[^\"'\n]{2,40})[\"']"
@@ -41,7 +47,7 @@ _MARKER = re.compile(
     r"|\|\|\|\s*(?P<pipes>[^|\n]{2,40}?)\s*\|\|\|"
     r"|/{3,}[ \t]*(?P<slashes>[^/\n]{2,40}?)[ \t]*/{3,}"
     r"|/\*\s*(?P<ccomment>[^*\n]{2,80}?)\s*\*/"
-    r"|%%\s*(?P<pct>[^%\n]{2,80}?)\s*(?:%%|\n|$)"
+    r"|%%\s*(?P<pct>[^%\n]{2,300}?)\s*(?:%%|\n|$)"
     r"|\(\(\s*(?P<dparen>[^()\n]{2,30}?)\s*\)\)"
     r"|(?:^|\n)[ \t]*#[ \t]*(?P<hash>[A-Z][A-Z _-]{2,30}?)[ \t]*#"
     r"|[★☆■◆◇●▲※]{1,3}\s*(?P<sym>[^★☆■◆◇●▲※\n]{1,24}?)\s*[★☆■◆◇●▲※]{1,3}"
@@ -57,7 +63,8 @@ _MARKER = re.compile(
     r"(?P<caps>[A-Z][A-Z_]+(?:[ \t]+[A-Z][A-Z_]+){0,6})[ \t]*:",
 )
 MARKER_START = seen(
-    r"<|\\iffalse|jsonrpc|[ \t]{80}|\[|\{\{|\{%|\x1b|[【〔〖「『〈《★☆■◆◇●▲※]|:::|/\*|%%|\(\("
+    r"<|\+\+\+|"
+    r"\\iffalse|jsonrpc|[ \t]{80}|\[|\{\{|\{%|\x1b|[【〔〖「『〈《★☆■◆◇●▲※]|:::|/\*|%%|\(\("
     r"|(?:系统|管理员|开发者|后台|内部|隐藏|给|致|AI|模型|助手|智能体)[^\n:：]{0,8}[:：]"
     r"|\|\|\||///|\(\s*[A-Z]{4}|#|\*\*\*|>>>|---|===|```|[A-Z]{2}[A-Z_ \t]*:"
     r"|role|\n\s*\n\s*[HAS]|\(\s*(?i:hidden|secret|for|ai|assistant|model|note)|\(\s*(?:系统|管理员|隐藏)"
@@ -137,6 +144,14 @@ _CONDITIONAL_COMMENT = re.compile(
 
 
 def _label_is_directive(kind: str, label: str) -> bool:
+    if kind in ("cdata", "template", "front", "hiddenel"):
+        # Text a renderer drops or never shows (a CDATA section, a <template>, TOML front
+        # matter, an element marked hidden): for the model when it names the model or
+        # its audience, or holds a sentence.
+        words = set(_LABEL_WORDS.findall(label.lower().replace("_", " ")))
+        if words & (_ADDRESSEE | {"audience", "visible"}) or _CJK_LABEL.search(label):
+            return True
+        return kind == "hiddenel" and (len(label.split()) >= 5 or len(_CJK_RUN.findall(label)) >= 8)
     if kind in ("hidden", "orgcomment"):
         # \iffalse … \fi, #+BEGIN_COMMENT … #+END_COMMENT: text every renderer drops.
         return len(label.split()) >= 3 or len(_CJK_RUN.findall(label)) >= 6
