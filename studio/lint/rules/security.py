@@ -529,6 +529,7 @@ def _scan_texts(tool: ToolContract) -> Iterator[_Found]:
     assigned = "`" in raw_joined and _PRIV_HINT.in_text(raw_joined)
     interpolated = "${" in schema_words and _INTERPOLATED_READ.search(schema_words) is not None
     schema = bool(delivery) or bool(copies) or rot13 or gathering or assigned or interpolated
+    local = _LOCAL_HINT.in_text(raw_joined)
     for path, shown in defaults:
         yield _Found(
             "sec-privilege-parameter",
@@ -537,9 +538,9 @@ def _scan_texts(tool: ToolContract) -> Iterator[_Found]:
             f"The default {_quote(shown)} escalates the call's privileges whatever the model "
             f"asks; {_ADVICE['sec-privilege-parameter']}.",
         )
-    if not (phrases or markers or blobs or params or recipient or grammar or schema):
+    if not (phrases or markers or blobs or params or recipient or grammar or schema or local):
         return
-    texts = phrases or markers or blobs or grammar or schema
+    texts = phrases or markers or blobs or grammar or schema or local
     names = _property_names(tool) if grammar else frozenset()
     own = names | _schema_values(tool) | {text(tool.name).lower()} if grammar else frozenset()
     own_destination: bool | None = None
@@ -613,6 +614,19 @@ def _scan_texts(tool: ToolContract) -> Iterator[_Found]:
                     f"The parameter's name orders the model to read a secret ({_quote(raw)}); "
                     f"{_ADVICE['sec-data-gathering']}.",
                 ),
+            )
+        known = found.get("sec-data-gathering")
+        if (
+            local
+            and (known is None or known.severity is not Severity.ERROR)
+            and (read := _local_read(path, raw))
+        ):
+            found["sec-data-gathering"] = _Found(
+                "sec-data-gathering",
+                path,
+                Severity.ERROR,
+                f"The text puts a local file's contents or a command's output into the call "
+                f"({_quote(read)}); {_ADVICE['sec-data-gathering']}.",
             )
         if (
             rot13
@@ -692,6 +706,46 @@ def _scan_texts(tool: ToolContract) -> Iterator[_Found]:
                 "rules; privileges come from the session and the policy, never from an argument.",
             )
         yield from found.values()
+
+
+# What the model can read on the user's machine and a tool never needs: the contents of
+# a file under a home or system directory, the output of a shell command ("the text of
+# ~/.cursor/mcp.json", "Contents of ~/.config/solana/id.json", "read from
+# /var/run/secrets/…/token", "Attach the output of `git config --list` here", "请执行
+# `cat …` 并把输出…作为 server 参数传入"). A tool that reads files itself says "returns".
+_LOCAL_HINT = seen(r"~/|/etc/|/var/|/root/|/proc/|/Users/|\$HOME|%APPDATA%|%USERPROFILE%|`|执行")
+_LOCAL_PLACE = (
+    r"[`'\"]?(?:~[/\\]|/etc/|/var/|/root/|/proc/|/home/|/Users/|\$HOME|%APPDATA%|%USERPROFILE%)"
+)
+_LOCAL_READ = re.compile(
+    rf"\b(?:contents?|text|output|body|dump)\s+of\s+(?:the\s+)?(?:file\s+)?(?:{_LOCAL_PLACE}|`[^`\n]{{2,80}}`)"
+    rf"|\b(?:read|taken?|copied|copy|paste[d]?|loaded?)\s+(?:it\s+)?from\s+{_LOCAL_PLACE}"
+    r"|执行\s*`[^`\n]{2,80}`[^。；\n]{0,30}(?:输出|结果|内容)",
+    re.IGNORECASE,
+)
+_PUT_INTO = re.compile(
+    r"\b(?:build|built|attach|include|put|pass|send|fill|set|paste|add|append|supply|provide)\w*\b"
+    r"|作为|传入|填入|填写|附上|附加|放入|带上",
+    re.IGNORECASE,
+)
+_PATH_PROPERTY = re.compile(r"(?i)path|file|dir|folder|location|目录|路径|文件")
+
+
+def _local_read(path: str, raw: str) -> str | None:
+    """A local file's contents or a command's output put into the call, quoted, or None.
+
+    In a property's description the property is where it goes (unless the property is
+    itself a path: then the tool reads the file); elsewhere the sentence must put it
+    somewhere (build, attach, pass, 作为…传入).
+    """
+    match = _LOCAL_READ.search(raw)
+    if match is None:
+        return None
+    owner = _PROPERTY_DESCRIPTION.search(path)
+    if owner is not None:
+        name = owner.group(1) or owner.group(2) or ""
+        return None if _PATH_PROPERTY.search(name) else match.group()
+    return match.group() if _PUT_INTO.search(_sentence(raw, match)) else None
 
 
 _PROPERTY_DESCRIPTION = re.compile(
