@@ -18,6 +18,8 @@ from typing import Any
 
 DEFAULT_MAX_RESULT_CHARS = 16_000
 
+# The flag's first pattern, kept for reference and as the floor of the scanner's hits
+# (tests assert that whatever it finds, :func:`find_instruction_like` finds too).
 _INSTRUCTION_LIKE = re.compile(
     r"ignore (all |any )?(the )?(previous|prior|above|earlier) (instructions|messages|prompts?)"
     r"|disregard (all |any )?(the )?(previous|prior|above|earlier|your) (instructions|rules)"
@@ -71,19 +73,14 @@ class ToolError:
 
 
 def find_instruction_like(value: Any, path: str = "$") -> list[dict[str, str]]:
-    """Strings in ``value`` that read like instructions to the model."""
-    found: list[dict[str, str]] = []
-    if isinstance(value, str):
-        m = _INSTRUCTION_LIKE.search(value)
-        if m:
-            found.append({"path": path, "text": m.group(0)})
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            found.extend(find_instruction_like(item, f"{path}.{key}"))
-    elif isinstance(value, list):
-        for i, item in enumerate(value):
-            found.extend(find_instruction_like(item, f"{path}[{i}]"))
-    return found
+    """Strings in ``value`` that read like instructions to the model: ``{"path", "text",
+    "kind"}`` each (see :func:`studio.runtime.injection.scan_result`; the short regex
+    :data:`_INSTRUCTION_LIKE` it replaced is one of its patterns)."""
+    from studio.runtime.injection import scan_result
+
+    return [
+        {"path": f["path"], "text": f["text"], "kind": f["kind"]} for f in scan_result(value, path)
+    ]
 
 
 @dataclass(frozen=True, slots=True)
