@@ -1056,6 +1056,8 @@ def check_invisible(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
         return
     if _MIXED_SCRIPT_SEEN.search(joined):
         yield from _look_alike_names(tool)
+    if _STRAY_SELECTORS_SEEN.search(joined):
+        yield from _stray_selectors(tool)
     if not INVISIBLE.search(joined):
         return
     for path, value in tool_texts(tool):
@@ -1074,6 +1076,26 @@ def check_invisible(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
             "remove them.",
             fix=fix,
         )
+
+
+# A variation selector (U+FE00–FE0F) picks an emoji's or a symbol's look ("❤️"); after a
+# letter or an ideograph it selects nothing and shows nothing, so a run of them ("每️次️
+# 计️算️后️…") marks text for the model, or breaks up words a reviewer would search for.
+_STRAY_SELECTOR = re.compile(r"(?<=[^\W\d_])[\ufe00-\ufe0f]")
+_STRAY_SELECTORS_SEEN = re.compile(r"[^\W\d_][\ufe00-\ufe0f]")
+
+
+def _stray_selectors(tool: ToolContract) -> Iterator[Hit]:
+    for path, value in tool_texts(tool):
+        found = _STRAY_SELECTOR.findall(value)
+        if len(found) >= 3:
+            yield Hit(
+                text(tool.name),
+                path,
+                f"The text contains {len(found)} variation selectors after letters (they "
+                "select nothing there and are invisible); remove them.",
+            )
+            return
 
 
 # A zero-width space right after a space ("The ID prefix is \u200b\u200bfixed as `od-`",

@@ -95,10 +95,13 @@ _HANT_SEEN = seen(f"[{_HANT}]")
 
 
 # Zero-width and formatting characters, bidirectional controls, invisible fillers,
-# Unicode tag characters and the variation selectors of the supplement.
+# Unicode tag characters, interlinear annotation anchors (U+FFF9–FFFB: a renderer
+# drops them and the annotated text may be shown or not) and the variation selectors of
+# the supplement.
 _INVISIBLE_CLASS = (
     "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180e\u200b-\u200f\u202a-\u202e"
-    "\u2060-\u2064\u2066-\u206f\u3164\ufeff\uffa0\U000e0000-\U000e007f\U000e0100-\U000e01ef"
+    "\u2060-\u2064\u2066-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb"
+    "\U000e0000-\U000e007f\U000e0100-\U000e01ef"
 )
 INVISIBLE = re.compile(f"[{_INVISIBLE_CLASS}]")
 _INVISIBLE_SEEN = seen(f"[{_INVISIBLE_CLASS}]")
