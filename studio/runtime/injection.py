@@ -281,17 +281,34 @@ class _Compiled:
     (about 300 times slower on a 2 KB text: its alternation backtracks)."""
 
     def __init__(self) -> None:
-        self._kinds: list[tuple[str, re.Pattern[str]]] | None = None
+        self._kinds: list[tuple[str, Any]] | None = None
         self.any: Callable[[str], bool] = _re2_any() or self._re_any
 
     @property
-    def kinds(self) -> list[tuple[str, re.Pattern[str]]]:
+    def kinds(self) -> list[tuple[str, Any]]:
+        """Each kind's pattern for spans: RE2 when it compiles them (linear; :mod:`re`'s
+        backtracking alternation costs ~80 µs on one flagged 80-character string)."""
         if self._kinds is None:
-            self._kinds = [(kind, re.compile(p, re.IGNORECASE)) for kind, p in _KINDS]
+            self._kinds = _re2_kinds() or [
+                (kind, re.compile(p, re.IGNORECASE)) for kind, p in _KINDS
+            ]
         return self._kinds
 
     def _re_any(self, text: str) -> bool:
         return any(pattern.search(text) for _, pattern in self.kinds)
+
+
+def _re2_kinds() -> list[tuple[str, Any]] | None:
+    """The kinds' patterns compiled by RE2 (case-insensitive), or None without RE2."""
+    try:
+        import re2  # type: ignore[import-untyped,unused-ignore]
+
+        options = re2.Options()
+        options.case_sensitive = False
+        options.max_mem = 64 << 20
+        return [(kind, re2.compile(p, options)) for kind, p in _KINDS]
+    except Exception:  # RE2 missing or a pattern it rejects: fall back to re
+        return None
 
 
 def _re2_any() -> Callable[[str], bool] | None:
@@ -301,7 +318,7 @@ def _re2_any() -> Callable[[str], bool] | None:
     is the same (a set's ``Match`` on UTF-8 bytes, ``search`` past
     :data:`SET_LIMIT` characters, where a set's DFA could run out of memory)."""
     try:
-        import re2  # type: ignore[import-untyped]
+        import re2  # type: ignore[import-untyped,unused-ignore]
 
         pattern = "|".join(f"(?:{p})" for _, p in _KINDS)
         options = re2.Options()
