@@ -43,6 +43,7 @@ import base64
 import binascii
 import re
 import unicodedata
+from bisect import bisect_right
 from collections.abc import Callable
 from typing import Any, TypedDict
 
@@ -53,6 +54,9 @@ shortest old pattern, ``[INST]`` or 忽略以上指令, is six characters."""
 MAX_SCAN_CHARS = 200_000
 """Only the first this many characters of one string are read (a 5 MB blob costs
 as much as 200 KB; an injection past that is also past the size cap)."""
+
+MAX_TOTAL_CHARS = 2_000_000
+"""Characters read at most per result, over all its strings."""
 
 MAX_NODES = 50_000
 """Values visited at most per result (a hostile result may be huge or deeply nested)."""
@@ -418,17 +422,10 @@ def _quoted(text: str, start: int, end: int) -> bool:
     return close is not None and text[end] == close
 
 
-def scan_text(text: str) -> list[tuple[str, str]]:
-    """``(kind, matched text)`` for each injection sign in one string."""
-    if len(text) < MIN_CHARS:
-        return []
-    text = text[:MAX_SCAN_CHARS]
+def _spans(clean: str, compiled: _Compiled, maybe: bool) -> list[tuple[str, str]]:
+    """The flags of one cleaned string; with ``maybe`` False, only its base64 payloads."""
     found: list[tuple[str, str]] = []
-    if not text.isascii():
-        found.extend(_hidden(text))
-    clean = _clean(text)
-    compiled = _patterns()
-    if compiled.any(clean):
+    if maybe and compiled.any(clean):
         for kind, pattern in compiled.kinds:
             for m in pattern.finditer(clean):
                 if _quoted(clean, m.start(), m.end()):
@@ -443,19 +440,28 @@ def scan_text(text: str) -> list[tuple[str, str]]:
     return found
 
 
-def scan_result(value: Any, path: str = "$") -> list[Flag]:
-    """Injection flags over every string of ``value`` (and every key), each with its
-    JSON path; bounded in nodes, depth and characters, so a hostile result cannot
-    hang or crash the scan."""
-    flags: list[Flag] = []
+def scan_text(text: str) -> list[tuple[str, str]]:
+    """``(kind, matched text)`` for each injection sign in one string."""
+    if len(text) < MIN_CHARS:
+        return []
+    text = text[:MAX_SCAN_CHARS]
+    found = _hidden(text) if not text.isascii() else []
+    return found + _spans(_clean(text), _patterns(), True)
+
+
+def _collect(value: Any, path: str) -> list[tuple[str, str]]:
+    """``(string, JSON path)`` of every string (and long key) in ``value``, depth first;
+    bounded in nodes, depth and characters. Iterative: deep nesting cannot overflow."""
+    out: list[tuple[str, str]] = []
     stack: list[tuple[Any, str, int]] = [(value, path, 0)]
-    nodes = 0
-    while stack and nodes < MAX_NODES and len(flags) < MAX_FLAGS:
+    nodes = chars = 0
+    while stack and nodes < MAX_NODES and chars < MAX_TOTAL_CHARS:
         item, where, depth = stack.pop()
         nodes += 1
         if isinstance(item, str):
-            for kind, text in scan_text(item):
-                flags.append({"path": where, "text": text, "kind": kind})
+            if len(item) >= MIN_CHARS:
+                out.append((item, where))
+                chars += min(len(item), MAX_SCAN_CHARS)
         elif depth >= MAX_DEPTH:
             continue
         elif isinstance(item, dict):
@@ -463,12 +469,71 @@ def scan_result(value: Any, path: str = "$") -> list[Flag]:
             for key, child in item.items():
                 label = str(key)
                 if len(label) >= MIN_CHARS:
-                    for kind, text in scan_text(label):
-                        flags.append({"path": f"{where} (key)", "text": text, "kind": kind})
+                    out.append((label, f"{where} (key)"))
                 children.append((child, f"{where}.{label}", depth + 1))
             stack.extend(reversed(children))
         elif isinstance(item, (list, tuple)):
             stack.extend(
                 (child, f"{where}[{i}]", depth + 1) for i, child in reversed(list(enumerate(item)))
             )
+    return out
+
+
+def _spans_joined(
+    joined: str,
+    cleaned: list[tuple[str, str]],
+    compiled: _Compiled,
+    found: list[list[tuple[str, str]]],
+) -> None:
+    """Each kind's matches over the joined strings, put in ``found`` under the string
+    they lie in. A match that runs across two strings is no flag; the strings it
+    touches are searched again on their own (it may hide one of theirs)."""
+    starts: list[int] = []
+    pos = 0
+    for clean, _ in cleaned:
+        starts.append(pos)
+        pos += len(clean) + 2
+    again: set[int] = set()
+    for kind, pattern in compiled.kinds:
+        for m in pattern.finditer(joined):
+            i = bisect_right(starts, m.start()) - 1
+            if m.end() > starts[i] + len(cleaned[i][0]):
+                again.update(range(i, bisect_right(starts, m.end())))
+            elif len(found[i]) < 5 and not _quoted(joined, m.start(), m.end()):
+                found[i].append((kind, _cut(m.group(0))))
+    for i in again:
+        found[i] = _spans(cleaned[i][0], compiled, True)[:5]
+
+
+def scan_result(value: Any, path: str = "$") -> list[Flag]:
+    """Injection flags over every string of ``value`` (and every key), each with its
+    JSON path; bounded in nodes, depth and characters, so a hostile result cannot
+    hang or crash the scan.
+
+    The strings are cleaned, then joined and asked of RE2 once (a plain 2 KB result
+    of ~60 strings: one DFA pass, not 60 calls); only when something matches is
+    each string searched for its spans."""
+    texts = _collect(value, path)
+    if not texts:
+        return []
+    compiled = _patterns()
+    flags: list[Flag] = []
+    cleaned: list[tuple[str, str]] = []
+    for text, where in texts:
+        text = text[:MAX_SCAN_CHARS]
+        if not text.isascii():
+            for kind, shown in _hidden(text):
+                flags.append({"path": where, "text": shown, "kind": kind})
+        cleaned.append((_clean(text), where))
+    joined = "\n\n".join(clean for clean, _ in cleaned)
+    found: list[list[tuple[str, str]]] = [[] for _ in cleaned]
+    if compiled.any(joined):
+        _spans_joined(joined, cleaned, compiled, found)
+    for i, (clean, where) in enumerate(cleaned):
+        if len(clean) >= 40 and _B64.search(clean):
+            found[i].extend(_spans(clean, compiled, False))
+        for kind, shown in found[i]:
+            flags.append({"path": where, "text": shown, "kind": kind})
+        if len(flags) >= MAX_FLAGS:
+            break
     return flags[:MAX_FLAGS]
