@@ -286,6 +286,7 @@ class _Compiled:
 
     def __init__(self) -> None:
         self._kinds: list[tuple[str, Any]] | None = None
+        self._every: Any = None
         self.any: Callable[[str], bool] = _re2_any() or self._re_any
 
     @property
@@ -298,8 +299,32 @@ class _Compiled:
             ]
         return self._kinds
 
+    @property
+    def every(self) -> Any:
+        """All the kinds in one pattern: one pass over a result for every span (the kind
+        of each is then told on the match alone, a few dozen characters)."""
+        if self._every is None:
+            self._every = _re2_compile(_ALL) or re.compile(_ALL, re.IGNORECASE)
+        return self._every
+
     def _re_any(self, text: str) -> bool:
         return any(pattern.search(text) for _, pattern in self.kinds)
+
+
+_ALL = "|".join(f"(?:{p})" for _, p in _KINDS)
+
+
+def _re2_compile(pattern: str) -> Any:
+    """``pattern`` compiled by RE2 (case-insensitive), or None without RE2."""
+    try:
+        import re2  # type: ignore[import-untyped,unused-ignore]
+
+        options = re2.Options()
+        options.case_sensitive = False
+        options.max_mem = 64 << 20
+        return re2.compile(pattern, options)
+    except Exception:  # RE2 missing or a pattern it rejects: fall back to re
+        return None
 
 
 def _re2_kinds() -> list[tuple[str, Any]] | None:
@@ -494,13 +519,14 @@ def _spans_joined(
         starts.append(pos)
         pos += len(clean) + 2
     again: set[int] = set()
-    for kind, pattern in compiled.kinds:
-        for m in pattern.finditer(joined):
-            i = bisect_right(starts, m.start()) - 1
-            if m.end() > starts[i] + len(cleaned[i][0]):
-                again.update(range(i, bisect_right(starts, m.end())))
-            elif len(found[i]) < 5 and not _quoted(joined, m.start(), m.end()):
-                found[i].append((kind, _cut(m.group(0))))
+    for m in compiled.every.finditer(joined):
+        i = bisect_right(starts, m.start()) - 1
+        if m.end() > starts[i] + len(cleaned[i][0]):
+            again.update(range(i, bisect_right(starts, m.end())))
+        elif len(found[i]) < 5 and not _quoted(joined, m.start(), m.end()):
+            text = m.group(0)
+            kind = next((k for k, p in compiled.kinds if p.search(text)), "order")
+            found[i].append((kind, _cut(text)))
     for i in again:
         found[i] = _spans(cleaned[i][0], compiled, True)[:5]
 
