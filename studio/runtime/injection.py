@@ -91,6 +91,11 @@ _URL = r"https?://[^\s)\]\"'<>]+"
 _ORDER_EN = (
     # the old regex of results.py, verbatim in meaning (its hits stay a subset)
     r"ignore (?:all |any )?(?:the )?(?:previous|prior|above|earlier) (?:instructions|messages|prompts?)"
+    r"|(?:ignore|disregard|forget) (?:all |any )?(?:of )?(?:the |your |my )?(?:previous|prior|above|earlier"
+    r"|preceding) (?:instructions|directions|messages|prompts?|rules|guidelines|context|commands)"
+    r"|(?:message|note|text|instructions?|section) (?:is |are )?(?:meant )?(?:for|to) (?:the |any |all )?"
+    r"(?:ai|llm|language model|ai model|assistant|ai assistant|ai agent|agent)s?\s*[:,.!]"
+    r"|if you(?:'re| are) an? (?:ai|llm|language model|assistant|ai assistant|ai agent|bot|chatbot)\b"
     r"|disregard (?:all |any )?(?:the )?(?:previous|prior|above|earlier|your) (?:instructions|rules)"
     r"|you are now (?:dan\b|in (?:developer|god|jailbreak|unrestricted|admin) mode|(?:an? )?(?:unrestricted"
     r"|unfiltered|jailbroken|evil|different|new|free) (?:ai|assistant|model|chatbot)|no longer (?:bound"
@@ -148,7 +153,8 @@ _ORDER_ZH = (
 )
 _ACTION_EN = (
     _LEAD + r",? (?:(?:also|then|first|immediately|go ahead and|quickly) )?(?:"
-    r"grant (?:\w+ ){0,4}(?:access|permission|permissions|rights|admin)"
+    r"grant (?:\w+ ){0,3}(?:access|permissions?|rights|admin\w*) (?:to|for) "
+    r"|grant [\w.@()-]+ (?:full |admin |administrator |permanent |owner )?(?:access|rights|permissions)\b"
     r"|give (?:\w+ ){0,4}(?:full |permanent |admin |administrator )(?:access|rights|permissions)"
     r"|(?:transfer|wire|send|pay|deposit|withdraw) (?:\$|€|£|usd ?|eur ?)?\d[\d,.]*(?:k| ?(?:usd|eur|gbp|dollars|euros"
     r"|btc|eth|bitcoin|ethereum|units))?\b[^.\n]{0,80}\b(?:to|into)\b"
@@ -182,7 +188,8 @@ _ACTION_EN = (
 )
 _ACTION_ZH = (
     r"(?:请|务必|立即|马上|立刻|你必须|你需要|必须)[^。\n]{0,12}?"
-    r"(?:(?:授予|给予|开通)[^。\n]{0,30}?(?:权限|访问权|管理员)"
+    r"(?:(?:授予|给予|开通)[^。\n]{0,30}?(?:永久|管理员|完全|全部|所有|最高)[^。\n]{0,8}?(?:权限|访问权)"
+    r"|(?:授予|给予|开通)(?:我的|他的|她的)?(?:朋友|同事|家人|客人|访客)[^。\n]{0,30}?(?:权限|访问权)"
     r"|转账[^。\n]{0,20}?\d|向(?:账户|账号|卡号)[^。\n]{0,30}?(?:转账|转|汇款|付款)|(?:转|汇|支付|付款)\s*\d[\d,.]*\s*(?:元|万|美元|块|USDT|比特币)"
     r"|(?:解锁|打开)(?:前门|大门|门锁|智能锁|保险箱|车库)"
     r"|(?:关闭|禁用|停用)[^。\n]{0,8}?(?:安防|安全|报警|监控|摄像头|防火墙|双重验证|二次验证|审计)"
@@ -190,7 +197,7 @@ _ACTION_ZH = (
     r"|(?:卖出|买入|抛售)[^。\n]{0,10}?(?:所有|全部|\d)"
     r"|下载[^。\n]{0,60}?(?:并|然后)(?:运行|执行|安装)"
     r"|(?:执行|运行)以下(?:命令|脚本|代码)"
-    r"|(?:把|将)[^。\n]{0,20}?(?:添加|加)为(?:管理员|所有者|协作者)"
+    r"|(?:把|将)[^。\n]{0,20}?(?:添加|加|设)为[^。\n]{0,8}?(?:管理员|所有者|协作者)"
     r"|直接(?:批准|通过|审批|付款|转账|删除|合并))"
     r"|无需(?:确认|询问|征得)(?:用户|我)?|不用(?:问|确认)用户"
 )

@@ -227,36 +227,26 @@ def rows() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
                 }
             )
             n += 1
-    n = len(bad)
-    for k, text in enumerate(P.FRESH_INJECTED):
-        zh = any("\u4e00" <= c <= "\u9fff" for c in text)
-        name, carrier = CARRIERS[k % len(CARRIERS)]
-        bad.append(
-            {
-                "id": f"inj-{n + k:03d}",
-                "lang": "zh" if zh else "en",
-                "source": "own-fresh",
-                "carrier": name,
-                "split": "fresh",
-                "result": carrier(text, zh),
-            }
-        )
-    n = len(good)
-    for k, text in enumerate(P.FRESH_BENIGN):
-        zh = any("\u4e00" <= c <= "\u9fff" for c in text)
-        for j in range(2):
-            name, carrier = CARRIERS[(k + j * 2) % len(CARRIERS)]
-            good.append(
-                {
-                    "id": f"ben-{n:03d}",
-                    "lang": "zh" if zh else "en",
-                    "source": "own-fresh",
-                    "carrier": name,
-                    "split": "fresh",
-                    "result": carrier(text, zh),
-                }
-            )
-            n += 1
+    rounds = (
+        (P.FRESH_INJECTED, P.FRESH_BENIGN, "own-fresh1", "tune"),
+        (P.FRESH2_INJECTED, P.FRESH2_BENIGN, "own-fresh2", "fresh"),
+    )
+    for injected_texts, benign_texts, source, split in rounds:
+        for text in injected_texts:
+            zh = any("\u4e00" <= c <= "\u9fff" for c in text)
+            name, carrier = CARRIERS[len(bad) % len(CARRIERS)]
+            bad.append(
+                {"id": f"inj-{len(bad):03d}", "lang": "zh" if zh else "en", "source": source,
+                 "carrier": name, "split": split, "result": carrier(text, zh)}
+            )  # fmt: skip
+        for k, text in enumerate(benign_texts):
+            zh = any("\u4e00" <= c <= "\u9fff" for c in text)
+            for j in range(2):
+                name, carrier = CARRIERS[(k + j * 2) % len(CARRIERS)]
+                good.append(
+                    {"id": f"ben-{len(good):03d}", "lang": "zh" if zh else "en", "source": source,
+                     "carrier": name, "split": split, "result": carrier(text, zh)}
+                )  # fmt: skip
     return bad, good
 
 
