@@ -229,7 +229,8 @@ def rows() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
             n += 1
     rounds = (
         (P.FRESH_INJECTED, P.FRESH_BENIGN, "own-fresh1", "tune"),
-        (P.FRESH2_INJECTED, P.FRESH2_BENIGN, "own-fresh2", "fresh"),
+        (P.FRESH2_INJECTED, P.FRESH2_BENIGN, "own-fresh2", "tune"),
+        (P.FRESH3_INJECTED, P.FRESH3_BENIGN, "own-fresh3", "fresh"),
     )
     for injected_texts, benign_texts, source, split in rounds:
         for text in injected_texts:
