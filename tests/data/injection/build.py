@@ -230,7 +230,8 @@ def rows() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     rounds = (
         (P.FRESH_INJECTED, P.FRESH_BENIGN, "own-fresh1", "tune"),
         (P.FRESH2_INJECTED, P.FRESH2_BENIGN, "own-fresh2", "tune"),
-        (P.FRESH3_INJECTED, P.FRESH3_BENIGN, "own-fresh3", "fresh"),
+        (P.FRESH3_INJECTED, P.FRESH3_BENIGN, "own-fresh3", "tune"),
+        (P.FRESH4_INJECTED, P.FRESH4_BENIGN, "own-fresh4", "fresh"),
     )
     for injected_texts, benign_texts, source, split in rounds:
         for text in injected_texts:
