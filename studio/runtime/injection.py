@@ -31,10 +31,11 @@ two things: something that points at the model or at a risky action, *and* an
 object or urgency that makes it a request, not prose. The corpus under
 ``tests/data/injection/`` measures it (``benchmarks/result_injection.py``).
 
-Cost: one RE2 DFA pass over each string (the lint's :mod:`security_re2` sets,
-imported on the first string long enough to matter, so the runtime's start-up
-does not pay for RE2) answers "nothing here" for plain data; only strings that
-pass it are searched for spans with :mod:`re`.
+Cost: the strings of a result are joined and one RE2 set (this module's own,
+compiled on the first string long enough to matter, so importing the runtime
+does not pay for RE2) answers "nothing here" for plain data; only text that
+passes it is searched for spans, each kind's pattern compiled by RE2 too (by
+:mod:`re` where RE2 is missing or refuses a pattern).
 """
 
 from __future__ import annotations
