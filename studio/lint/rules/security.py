@@ -148,8 +148,31 @@ def _phrase_match(
             continue  # "ALWAYS use this exponent notation": a format rule, not the tool ranked
         if phrase.family.name == "gather" and _MISSING_PARAMETER.search(_sentence(value, match)):
             continue  # "未传入 ide 参数且无法从环境变量检测到 IDE，将提示错误": an error documented
+        if phrase.family.name in ("override", "shadow") and _documents_state(
+            phrase.family.name, _sentence(value, match), match
+        ):
+            continue  # "rules for rate limiting no longer apply", "本工具的缓存都会失效"
         return match
     return None
+
+
+def _documents_state(family: str, sentence: str, match: re.Match[str]) -> bool:
+    """True when an override or shadow phrase's sentence documents state, not an order.
+
+    Rules *for a domain noun* ("rules for rate limiting", "旧的计费规则") are the
+    domain's rules, not the model's, unless the sentence addresses the model ("… no
+    longer apply to you"); what happens to this tool's own cache or results after
+    another tool runs ("本工具的缓存都会失效") is documentation. The word classes are
+    the grammar's (DOMAIN_RULES, SELF_STATE, MODEL_ADDR), so both paths share one list.
+    """
+    grammar = security_grammar.grammar()
+    if family == "override":
+        # Only the phrase and the few words before it qualify the rules: a domain's rules
+        # named earlier do not cover "…, so ignore all previous instructions" later on.
+        head = sentence[: sentence.find(match.group()) + len(match.group())]
+        found = grammar.found(head[-(len(match.group()) + 24) :])
+        return "DOMAIN_RULES" in found and "MODEL_ADDR" not in grammar.found(sentence)
+    return "SELF_STATE" in grammar.found(sentence)
 
 
 # "Replaces all existing restrictions with the provided lists": the override verb's
