@@ -15,6 +15,7 @@ character as itself), the usual unit for comparing Chinese without a segmenter.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -182,7 +183,6 @@ def content_units(text: str) -> Units:
         # the same runs, lowered, without a match object each.
         _latin_units(_RUN.findall(text.lower()), True, verbs, content, generic)
         return Units(tuple(verbs), tuple(content), tuple(dict.fromkeys(generic)))
-    kind_of = _latin_kind
     verb_slot = True
     for match in _RUN.finditer(text):
         run = match.group()
@@ -198,32 +198,15 @@ def content_units(text: str) -> Units:
                     content.append(u)
             verb_slot = False
             continue
-        low = run.lower()
-        if _IDENT.search(low):
-            continue  # an id, a number or an identifier (INV-102, query_tickets)
-        if "'" in low or "’" in low:
-            low = _APOSTROPHE.split(low, maxsplit=1)[0]
-        for word in _COMPOUND.split(low) if "-" in low or "." in low else (low,):
-            kind, value, cls = kind_of(word)
-            if kind == _OPENS_SLOT:
-                verb_slot = True
-            elif kind == _SKIP:
-                continue
-            elif verb_slot and cls is not None:
-                verbs.append(cls)
-                verb_slot = False
-            elif kind == _GENERIC:
-                generic.append(value)  # "This tool gets …": the verb slot stays open
-            else:
-                content.append(value)
-                verb_slot = False
+        verb_slot = _latin_units((run.lower(),), verb_slot, verbs, content, generic)
     return Units(tuple(verbs), tuple(content), tuple(dict.fromkeys(generic)))
 
 
 def _latin_units(
-    runs: list[str], verb_slot: bool, verbs: list[str], content: list[str], generic: list[str]
-) -> None:
-    """:func:`content_units`' reading of lower-case Latin runs (the loop's Latin branch)."""
+    runs: Iterable[str], verb_slot: bool, verbs: list[str], content: list[str], generic: list[str]
+) -> bool:
+    """:func:`content_units`' reading of lower-case Latin runs; returns whether a verb
+    slot is open after them (a CJK run may follow)."""
     kind_of = _latin_kind
     for low in runs:
         if _IDENT.search(low):
@@ -244,6 +227,7 @@ def _latin_units(
             else:
                 content.append(value)
                 verb_slot = False
+    return verb_slot
 
 
 @lru_cache(maxsize=200_000)
