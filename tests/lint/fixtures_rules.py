@@ -73,6 +73,19 @@ def hits(
     return list(rule.check(subject, ctx))
 
 
+def worst_severities(
+    rule_ids: list[str], subject: ToolContract | Registry, ctx: LintContext | None = None
+) -> dict[str, Severity]:
+    """The worst severity of each of ``rule_ids`` that reports ``subject``."""
+    out: dict[str, Severity] = {}
+    for rule_id in rule_ids:
+        for hit in hits(rule_id, subject, ctx):
+            severity = hit.severity or RULES[rule_id].default_severity
+            if rule_id not in out or severity.rank > out[rule_id].rank:
+                out[rule_id] = severity
+    return out
+
+
 def apply_fix(subject: ToolContract, hit: Hit) -> ToolContract:
     """Apply a hit's quick fix edits in order."""
     assert hit.fix is not None, "expected a quick fix"

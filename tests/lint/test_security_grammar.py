@@ -17,23 +17,17 @@ import pytest
 
 from benchmarks.security_recall import batches, evaluate_batch
 from studio.contract import ToolContract
-from studio.lint.model import RULES, Severity
+from studio.lint.model import Severity
 from studio.lint.rules import security_grammar
 from studio.lint.rules._security_phrases import book, phrase_data
 from studio.lint.rules.security_normalise import normalise
-from tests.lint.fixtures_rules import hits, module_rules, params, tool
+from tests.lint.fixtures_rules import module_rules, params, tool, worst_severities
 
 SECURITY = module_rules("security")
 
 
 def _found(subject: ToolContract) -> dict[str, Severity]:
-    out: dict[str, Severity] = {}
-    for rule_id in SECURITY:
-        for hit in hits(rule_id, subject):
-            severity = hit.severity or RULES[rule_id].default_severity
-            if rule_id not in out or severity.rank > out[rule_id].rank:
-                out[rule_id] = severity
-    return out
+    return worst_severities(SECURITY, subject)
 
 
 def _errors(text: str, **fields: Any) -> set[str]:

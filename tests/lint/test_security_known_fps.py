@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from studio.lint.model import RULES, Severity
-from tests.lint.fixtures_rules import hits, module_rules, tool
+from studio.lint.model import Severity
+from tests.lint.fixtures_rules import module_rules, tool, worst_severities
 
 SECURITY = module_rules("security")
 
@@ -24,13 +24,7 @@ SECURITY = module_rules("security")
 def _found(text: str) -> dict[str, Severity]:
     """The worst severity of each security rule that reports a tool described by ``text``."""
     subject: Any = tool(summary=text)
-    out: dict[str, Severity] = {}
-    for rule_id in SECURITY:
-        for hit in hits(rule_id, subject):
-            severity = hit.severity or RULES[rule_id].default_severity
-            if rule_id not in out or severity.rank > out[rule_id].rank:
-                out[rule_id] = severity
-    return out
+    return worst_severities(SECURITY, subject)
 
 
 @pytest.mark.parametrize(

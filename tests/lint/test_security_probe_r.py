@@ -15,21 +15,15 @@ from typing import Any
 
 import pytest
 
-from studio.lint.model import RULES, Severity
-from tests.lint.fixtures_rules import hits, module_rules, params, tool
+from studio.lint.model import Severity
+from tests.lint.fixtures_rules import module_rules, params, tool, worst_severities
 
 SECURITY = module_rules("security")
 
 
 def _found(subject: Any) -> dict[str, Severity]:
     """The worst severity of each security rule that reports ``subject``."""
-    out: dict[str, Severity] = {}
-    for rule_id in SECURITY:
-        for hit in hits(rule_id, subject):
-            severity = hit.severity or RULES[rule_id].default_severity
-            if rule_id not in out or severity.rank > out[rule_id].rank:
-                out[rule_id] = severity
-    return out
+    return worst_severities(SECURITY, subject)
 
 
 def _desc(text: str, **fields: Any) -> Any:
