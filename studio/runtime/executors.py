@@ -552,6 +552,12 @@ class HttpExecutor:
             return None
         try:
             return response.json()
+        except RecursionError:  # [[[…]]] deeper than json's recursion limit: a lie, not data
+            raise ExecutorFailure(
+                "MALFORMED_RESPONSE",
+                "the tool's JSON body is nested too deeply to read",
+                body=text[:500],
+            ) from None
         except ValueError:
             if "json" in response.headers.get("content-type", ""):
                 raise ExecutorFailure(

@@ -197,3 +197,22 @@ def test_the_request_snapshot_hides_every_credential_looking_header() -> None:
     assert headers["X-Auth-Token"] == headers["X-Session-Secret"] == "***"
     assert headers["Accept"] == "text/plain"
     run(executor.aclose())
+
+
+def test_a_server_that_nests_its_json_beyond_reason_is_a_malformed_response() -> None:
+    """200 OK with ``[[[…]]]`` 100,000 deep: json's recursion limit, worded, not a traceback."""
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        deep = "[" * 100_000 + "]" * 100_000
+        return httpx.Response(200, text=deep, headers={"content-type": "application/json"})
+
+    client = httpx.AsyncClient(transport=httpx.MockTransport(handler))
+    executor = HttpExecutor(
+        {"search_policy": HttpTarget("https://api.example/search", "GET")},
+        ["https://api.example"],
+        client=client,
+    )
+    outcome = run(execute_with_policy(executor, ExecutionRequest(tool("search_policy"), {})))
+    assert outcome.status == "error"
+    assert outcome.error.code == "MALFORMED_RESPONSE"
+    assert "nested" in outcome.error.message
