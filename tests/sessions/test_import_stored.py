@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 
 from studio.cli import main
+from tests.sessions.helpers import stored_rows
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -67,22 +68,6 @@ def _session(n: int) -> dict[str, Any]:
     return {"model": "gpt-4o", "messages": messages, "temperature": 0.0}
 
 
-def _rows(db: Path) -> list[str]:
-    conn = sqlite3.connect(db)
-    out = []
-    try:
-        for table in ("sessions", "messages"):
-            columns = [r[1] for r in conn.execute(f"PRAGMA table_info({table})")]
-            for row in conn.execute(f"SELECT * FROM {table} ORDER BY rowid"):
-                values = dict(zip(columns, row, strict=True))
-                values.pop("created_at", None)
-                values.pop("updated_at", None)
-                out.append(table + " " + json.dumps(values, ensure_ascii=False, sort_keys=True))
-    finally:
-        conn.close()
-    return out
-
-
 def _digest(lines: list[str]) -> str:
     return hashlib.sha256("\n".join(lines).encode("utf-8", "surrogatepass")).hexdigest()
 
@@ -114,7 +99,7 @@ def imported(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[str], list[
         printed.append(f"exit {code}")
         text = out.getvalue().replace(str(FIXTURES), "FIXTURES").replace(str(tmp), "TMP")
         printed += [_TIME.sub("T", line) for line in text.splitlines()]
-    return _rows(Path(db)), printed
+    return stored_rows(Path(db)), printed
 
 
 def test_an_import_stores_what_it_stored_before(imported: tuple[list[str], list[str]]) -> None:
@@ -225,5 +210,5 @@ def test_batches_cut_short_print_and_store_the_same(
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
             assert main(["--db", str(db), "sessions", "import", str(log)]) == 0
-        lines[bound] = (out.getvalue(), _rows(db))
+        lines[bound] = (out.getvalue(), stored_rows(db))
     assert lines[0.0] == lines[60.0] and lines[0.0][0].count("imported ") == 5

@@ -22,6 +22,7 @@ from registry_db.sessions import SessionStore
 from studio.sessions.importers import import_sessions
 from studio.sessions.importers.openai_plain import PlainSession, read_plain
 from studio.sessions.library import content_hash, problem_count, store_imported
+from tests.sessions.helpers import stored_rows
 
 _ODD = (
     "none", "none", "none", "none", "vendor", "name", "refusal", "duplicate-id", "blank-id",
@@ -170,29 +171,13 @@ def _make_odd(rng: random.Random, odd: str, data: dict[str, Any], n: int) -> Non
         tools[0]["role"] = "function"
 
 
-def _rows(db: Path) -> list[str]:
-    conn = sqlite3.connect(db)
-    try:
-        out = []
-        for table in ("sessions", "messages"):
-            columns = [r[1] for r in conn.execute(f"PRAGMA table_info({table})")]
-            for row in conn.execute(f"SELECT * FROM {table} ORDER BY rowid"):
-                values = dict(zip(columns, row, strict=True))
-                values.pop("created_at", None)
-                values.pop("updated_at", None)
-                out.append(table + " " + json.dumps(values, ensure_ascii=False, sort_keys=True))
-        return out
-    finally:
-        conn.close()
-
-
 def _store(db: Path, outcome: Any) -> list[str]:
     with RegistryStore.open(db) as store:
         sessions = SessionStore.for_store(store)
         with sessions.batch():
             for imported in outcome.sessions:
                 store_imported(sessions, imported, file="log.jsonl")
-    return _rows(db)
+    return stored_rows(db)
 
 
 @pytest.fixture(scope="module")
@@ -272,7 +257,7 @@ def test_a_plain_import_through_the_cli_prints_what_it_stored(log: Path, tmp_pat
     lines = out.getvalue().splitlines()
     imported = [line for line in lines if line.startswith("imported ")]
     again = [line for line in lines if line.startswith("already imported ")]  # the same content
-    stored = _rows(tmp_path / "cli.sqlite3")
+    stored = stored_rows(tmp_path / "cli.sqlite3")
     assert len(imported) == sum(row.startswith("sessions ") for row in stored)
     assert len(imported) + len(again) == len(import_sessions(log).sessions)
 
