@@ -188,3 +188,68 @@ def top_level_alternatives(source: str) -> tuple[str, ...]:
             start = i + 1
     parts.append(source[start:])
     return tuple(parts)
+
+
+# Non-ASCII code points that a case-insensitive match can still meet as ASCII
+# letters: KELVIN SIGN and "k", LATIN SMALL LETTER LONG S and "s" (RE2 and ``re``),
+# dotted and dotless I and "i" (``re``). A test checks this list against every
+# code point in both engines.
+_ASCII_FOLDING = frozenset((0x0130, 0x0131, 0x017F, 0x212A))
+
+
+def _foreign(code: int) -> bool:
+    return code > 0x7F and code not in _ASCII_FOLDING
+
+
+def _needs_foreign(seq: Any) -> bool:
+    """True when every match of ``seq`` holds a non-ASCII character; False when it may
+    not, or when it cannot be told (elements not understood are skipped: sound)."""
+    return any(_element_needs_foreign(op, av) for op, av in seq)
+
+
+def _element_needs_foreign(op: Any, av: Any) -> bool:
+    if op is _c.LITERAL:
+        return _foreign(av)
+    if op is _c.IN:  # a class of non-ASCII characters only ([：], [一-鿿])
+        return bool(av) and all(
+            (iop is _c.LITERAL and _foreign(iav))
+            or (
+                iop is _c.RANGE
+                and iav[0] > 0x7F
+                and not any(iav[0] <= c <= iav[1] for c in _ASCII_FOLDING)
+            )
+            for iop, iav in av
+        )
+    if op is _c.SUBPATTERN:
+        return _needs_foreign(av[-1])
+    if op is _c.ATOMIC_GROUP:
+        return _needs_foreign(av)
+    if op is _c.BRANCH:
+        return all(_needs_foreign(alternative) for alternative in av[1])
+    if op in (_c.MAX_REPEAT, _c.MIN_REPEAT, _c.POSSESSIVE_REPEAT):
+        return av[0] > 0 and _needs_foreign(av[2])
+    return False  # zero-width, "any character", a negated literal, a back-reference…
+
+
+def needs_non_ascii(pattern: str) -> bool:
+    """True when no text of ASCII characters only can hold a match of ``pattern``.
+
+    Read as ``re`` parses it, case-insensitively (a match may fold case); False
+    whenever it cannot be told — a pattern ``re`` does not parse (RE2's ``\\p{Han}``),
+    an element it does not understand. A pattern written in ASCII only is never
+    parsed: it may match ASCII text, or escape its way out (``\\u4e00``) and be
+    counted as able to.
+    """
+    if pattern.isascii() or _parser is None:
+        return False
+    try:
+        return _needs_foreign(_parser.parse(pattern, re.IGNORECASE))
+    except (re.error, TypeError, ValueError, OverflowError, RecursionError):
+        return False
+
+
+def ascii_alternatives(alternatives: Iterator[str] | tuple[str, ...] | list[str]) -> list[str]:
+    """The ``alternatives`` that may match a text of ASCII characters only (see
+    :func:`needs_non_ascii`): on such a text, a pattern joining all of them matches
+    exactly when the pattern joining these does."""
+    return [a for a in alternatives if not needs_non_ascii(a)]

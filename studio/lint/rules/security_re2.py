@@ -10,16 +10,27 @@ pass and a list of indices: about half the cost on the short texts of tools
 (measured on 2,000 public tools: 0.074 → 0.05 s for a phrase's loose copy).
 
 The pattern is compiled once, as the set (``search``'s form only for a long
-text). An RE2 set has no fallback when its DFA runs out of memory (``search`` falls
+text). A pattern whose alternatives are partly Chinese (or any script past
+ASCII) is also compiled without the alternatives that no ASCII text can match,
+and most texts of tools are ASCII only: their DFA keeps the states of fewer
+alternatives (built lazily, the cost of a first look is mostly building them).
+
+An RE2 set has no fallback when its DFA runs out of memory (``search`` falls
 back to the NFA); it would answer "no". On a text longer than
 :data:`SET_LIMIT` characters the test is therefore made with ``search``.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import re2  # type: ignore[import-untyped]
+
+from studio.lint.regex import ascii_alternatives, top_level_alternatives
+
+_GLOBAL_FLAGS = re.compile(r"\(\?[a-zA-Z]+\)")
+"""Flags set inline (they reach past a `|`: split alternatives would lose them)."""
 
 SET_LIMIT = 2000
 """Texts up to this length go through the set (tools' texts are ~340 characters on
@@ -37,17 +48,22 @@ class Seen:
         re2.error: for a pattern RE2 cannot compile.
     """
 
-    __slots__ = ("_match", "_options", "_pattern", "_regexp", "_set")
+    __slots__ = ("_ascii_match", "_match", "_options", "_pattern", "_regexp", "_set")
 
     def __init__(self, pattern: str, options: Any = None) -> None:
         self._pattern = pattern
         self._options = options
         self._regexp: Any = None
-        one = re2.Set.SearchSet(options)
-        one.Add(pattern)
-        one.Compile()
-        self._set = one
-        self._match = bytes_match(one)
+        self._set = _one_set(pattern, options)
+        self._match = bytes_match(self._set)
+        self._ascii_match = self._match
+        if not pattern.isascii() and not _GLOBAL_FLAGS.search(pattern):
+            alternatives = top_level_alternatives(pattern)
+            kept = ascii_alternatives(alternatives)
+            if not kept:
+                self._ascii_match = _never
+            elif len(kept) < len(alternatives):
+                self._ascii_match = bytes_match(_one_set("|".join(kept), options))
 
     @property
     def regexp(self) -> Any:
@@ -65,7 +81,21 @@ class Seen:
         """True when the pattern occurs somewhere in ``value`` (as ``search`` would find)."""
         if len(value) > SET_LIMIT:
             return self.regexp.search(value) is not None
+        if value.isascii():
+            return bool(self._ascii_match(value.encode()))
         return bool(self._match(value.encode()))
+
+
+def _one_set(pattern: str, options: Any) -> Any:
+    one = re2.Set.SearchSet(options)
+    one.Add(pattern)
+    one.Compile()
+    return one
+
+
+def _never(_data: bytes) -> list[int]:
+    """The set's answer for a pattern none of whose alternatives an ASCII text can hold."""
+    return []
 
 
 def seen(pattern: str, options: Any = None) -> Seen:
