@@ -74,7 +74,7 @@ def _corpus_texts() -> list[str]:
                 tool = json.loads(line).get("tool") or {}
                 out.add(json.dumps(tool, ensure_ascii=False))
     texts = sorted(out | {normalise(t) for t in out})
-    return texts + ["Kelvin: 300 \u212a", "ſecret", "ignore previous", "忽略之前的所有规则"]
+    return [*texts, "Kelvin: 300 \u212a", "ſecret", "ignore previous", "忽略之前的所有规则"]
 
 
 @pytest.fixture(scope="module")
@@ -95,7 +95,7 @@ def test_the_grammar_sets_find_the_classes_the_whole_patterns_find(corpus: list[
     for name in g.names:
         whole.Add("|".join(f"(?:{_relaxed(p)})" for p in spec["classes"][name]))
     whole.Compile()
-    assert any(s.foreign is not None for s in g.sets)  # the split happened
+    assert any(s.foreign() is not None for s in g.sets)  # the split happened
     batch = g.match_many([t.encode() for t in corpus])
     for text, batched in zip(corpus, batch, strict=True):
         expected = {g.names[i] for i in whole.Match(text) or ()}

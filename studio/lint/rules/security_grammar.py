@@ -118,32 +118,45 @@ every class multiply (60 classes: ~0.7 s of states on 2,000 real tools); sets of
 eight build ~0.15 s for the same texts and cost ~0.02 s more per later pass."""
 
 
-@dataclass(frozen=True, slots=True)
 class _Sets:
     """Up to :data:`_SET_SIZE` classes in two RE2 sets (their ``Match`` on UTF-8 bytes).
 
-    ``ascii`` holds each class's alternatives that a text of ASCII characters can
-    match, ``foreign`` the others (Chinese words…), read only on texts that are not
-    ASCII (most tools' are): the DFA every text goes through keeps the states of
-    fewer alternatives, and a lazily built DFA costs mostly its states
-    (:func:`~studio.lint.regex.needs_non_ascii`; measured on 2,000 public tools,
-    the first look 0.27 -> 0.13 CPU-s).
+    :attr:`ascii` holds each class's alternatives that a text of ASCII characters
+    can match, :meth:`foreign` the others (Chinese words…), read only on texts that
+    are not ASCII (most tools' are): the DFA every text goes through keeps the
+    states of fewer alternatives, and a lazily built DFA costs mostly its states
+    (:func:`~studio.lint.regex.needs_non_ascii`; measured on 2,000 public tools, the
+    first look 0.27 -> 0.13 CPU-s). The foreign set is compiled when first needed.
     """
 
-    ascii: Any
-    ascii_index: tuple[int, ...]
-    """The class index of each entry of :attr:`ascii`."""
-    foreign: Any
-    """None when no class of the group has such alternatives."""
-    foreign_index: tuple[int, ...]
+    __slots__ = ("_foreign", "_foreign_set", "ascii", "ascii_index", "foreign_index")
+
+    def __init__(
+        self, ascii: Any, ascii_index: tuple[int, ...], foreign: Any, foreign_index: tuple[int, ...]
+    ) -> None:
+        self.ascii = ascii
+        self.ascii_index = ascii_index
+        """The class index of each entry of :attr:`ascii`."""
+        self._foreign_set = foreign
+        self._foreign: Any = None
+        self.foreign_index = foreign_index
+        """The class index of each entry of the foreign set."""
+
+    def foreign(self) -> Any:
+        """The foreign set's ``Match`` (compiled on the first call), or None when no
+        class of the group has alternatives only a text past ASCII can match."""
+        if self._foreign is None and self._foreign_set is not None:
+            self._foreign_set.Compile()
+            self._foreign = bytes_match(self._foreign_set)
+        return self._foreign
 
     def match(self, data: bytes, foreign: bool, hits: list[int]) -> None:
         """Add to ``hits`` the classes found in ``data`` (``foreign``: not ASCII)."""
         found = self.ascii(data)
         if found:
             hits.extend(self.ascii_index[i] for i in found)
-        if foreign and self.foreign is not None:
-            found = self.foreign(data)
+        if foreign and (classes := self.foreign()) is not None:
+            found = classes(data)
             if found:
                 hits.extend(self.foreign_index[i] for i in found)
 
@@ -167,12 +180,12 @@ def _sets(
         classes = re2.Set.SearchSet(options)
         for _at, alternatives in entries:
             classes.Add("|".join(f"(?:{p})" for p in alternatives))
-        classes.Compile()
-        built.append((bytes_match(classes), tuple(at for at, _ in entries)))
+        built.append((classes, tuple(at for at, _ in entries)))
     (plain_set, plain_index), (foreign_set, foreign_index) = built
     if plain_set is None:  # no class of the group can match ASCII text
-        plain_set, plain_index = _none, ()
-    return _Sets(plain_set, plain_index, foreign_set, foreign_index)
+        return _Sets(_none, (), foreign_set, foreign_index)
+    plain_set.Compile()
+    return _Sets(bytes_match(plain_set), plain_index, foreign_set, foreign_index)
 
 
 def _none(_data: bytes) -> list[int]:
@@ -229,8 +242,8 @@ class Grammar:
                 found = classes(value)
                 if found:
                     out.extend(index[i] for i in found)
-            if sets.foreign is not None:
-                classes, index = sets.foreign, sets.foreign_index
+            if foreign and (classes := sets.foreign()) is not None:
+                index = sets.foreign_index
                 for value, out in foreign:
                     found = classes(value)
                     if found:

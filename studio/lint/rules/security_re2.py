@@ -54,16 +54,28 @@ class Seen:
         self._pattern = pattern
         self._options = options
         self._regexp: Any = None
-        self._set = _one_set(pattern, options)
-        self._match = bytes_match(self._set)
-        self._ascii_match = self._match
+        self._set = re2.Set.SearchSet(options)
+        self._set.Add(pattern)  # parsed here: a pattern RE2 rejects fails now, not in use
+        self._match: Any = self._compile_and_match
         if not pattern.isascii() and not _GLOBAL_FLAGS.search(pattern):
             alternatives = top_level_alternatives(pattern)
             kept = ascii_alternatives(alternatives)
             if not kept:
-                self._ascii_match = _never
-            elif len(kept) < len(alternatives):
+                self._ascii_match: Any = _never
+                return
+            if len(kept) < len(alternatives):
+                # The whole pattern is compiled when a text that is not ASCII comes.
                 self._ascii_match = bytes_match(_one_set("|".join(kept), options))
+                return
+        self._ascii_match = self._match = self._compiled()
+
+    def _compiled(self) -> Any:
+        self._set.Compile()
+        return bytes_match(self._set)
+
+    def _compile_and_match(self, data: bytes) -> Any:
+        self._match = self._compiled()
+        return self._match(data)
 
     @property
     def regexp(self) -> Any:
