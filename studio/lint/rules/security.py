@@ -61,6 +61,8 @@ from studio.lint.rules.security_privilege import assigned_privilege as _assigned
 from studio.lint.rules.security_privilege import is_privilege_text as _is_privilege_text
 from studio.lint.rules.security_privilege import privileged_defaults
 from studio.lint.rules.security_re2 import seen
+from studio.lint.rules.security_values import CONTEXT_PLACEHOLDER_HINT as _PLACEHOLDER_HINT
+from studio.lint.rules.security_values import context_placeholder as _context_placeholder
 from studio.lint.text import split_identifier
 
 __all__ = ["normalise", "strip_invisible"]
@@ -551,7 +553,16 @@ def _scan_texts(tool: ToolContract) -> Iterator[_Found]:
     grammar = _first_look(tool)
     assigned = "`" in raw_joined and _PRIV_HINT.in_text(raw_joined)
     interpolated = "${" in schema_words and _INTERPOLATED_READ.search(schema_words) is not None
-    schema = bool(delivery) or bool(copies) or rot13 or gathering or assigned or interpolated
+    placeholders = _PLACEHOLDER_HINT.in_text(raw_joined)
+    schema = (
+        bool(delivery)
+        or bool(copies)
+        or rot13
+        or gathering
+        or assigned
+        or interpolated
+        or placeholders
+    )
     local = _LOCAL_HINT.in_text(raw_joined)
     for path, shown in defaults:
         yield _Found(
@@ -707,6 +718,19 @@ def _scan_texts(tool: ToolContract) -> Iterator[_Found]:
                 Severity.ERROR,
                 f"The default reads a local file, command or secret ({_quote(raw)}) when the "
                 f"call is made; {_ADVICE['sec-data-gathering']}.",
+            )
+        if (
+            placeholders
+            and "sec-exfiltration" not in found
+            and (held := _context_placeholder(path, raw))
+        ):
+            found["sec-exfiltration"] = _Found(
+                "sec-exfiltration",
+                path,
+                Severity.ERROR,
+                f"The text carries a placeholder of the conversation or the user's data "
+                f"({_quote(held)}): every call sends what fills it; "
+                f"{_ADVICE['sec-exfiltration']}.",
             )
         if (
             assigned
