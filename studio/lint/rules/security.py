@@ -62,7 +62,9 @@ from studio.lint.rules.security_privilege import is_privilege_text as _is_privil
 from studio.lint.rules.security_privilege import privileged_defaults
 from studio.lint.rules.security_re2 import seen
 from studio.lint.rules.security_values import CONTEXT_PLACEHOLDER_HINT as _PLACEHOLDER_HINT
+from studio.lint.rules.security_values import ORDER_HINT as _ORDER_HINT
 from studio.lint.rules.security_values import context_placeholder as _context_placeholder
+from studio.lint.rules.security_values import enum_order as _enum_order
 from studio.lint.text import split_identifier
 
 __all__ = ["normalise", "strip_invisible"]
@@ -554,6 +556,7 @@ def _scan_texts(tool: ToolContract) -> Iterator[_Found]:
     assigned = "`" in raw_joined and _PRIV_HINT.in_text(raw_joined)
     interpolated = "${" in schema_words and _INTERPOLATED_READ.search(schema_words) is not None
     placeholders = _PLACEHOLDER_HINT.in_text(raw_joined)
+    orders = ".enum[" in _paths_joined(tool) and _ORDER_HINT.in_text(schema_words)
     schema = (
         bool(delivery)
         or bool(copies)
@@ -562,6 +565,7 @@ def _scan_texts(tool: ToolContract) -> Iterator[_Found]:
         or assigned
         or interpolated
         or placeholders
+        or orders
     )
     local = _LOCAL_HINT.in_text(raw_joined)
     for path, shown in defaults:
@@ -731,6 +735,20 @@ def _scan_texts(tool: ToolContract) -> Iterator[_Found]:
                 f"The text carries a placeholder of the conversation or the user's data "
                 f"({_quote(held)}): every call sends what fills it; "
                 f"{_ADVICE['sec-exfiltration']}.",
+            )
+        known = found.get("sec-promotional-language")
+        if (
+            orders
+            and ".enum[" in path
+            and (known is None or known.severity is not Severity.ERROR)
+            and (order := _enum_order(value))
+        ):
+            found["sec-promotional-language"] = _Found(
+                "sec-promotional-language",
+                path,
+                Severity.ERROR,
+                f"The enum value carries an order to the model ({_quote(order)}); an enum value "
+                f"names an option: {_ADVICE['sec-promotional-language']}.",
             )
         if (
             assigned
