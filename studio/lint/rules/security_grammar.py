@@ -369,27 +369,40 @@ def clauses(value: str) -> Iterator[str]:
 # --------------------------------------------------------------------------- dynamic classes
 
 _WORD = re.compile(r"[\w.-]+")
-# A note addressed to a tool by name, its header ending in a colon ("Important for
-# pay_vendor_invoice:", "Note to `add_user`:", "致 web_search：", "web_search 须知："):
-# what follows is about that tool. (A bare "name:" is a field being defined.)
-_NOTE_HEADER = (
-    r"\b(?:important|note|notice|reminder|heads[- ]?up|attention|warning|caution|tip|nb|ps"
-    r"|fyi|memo|instructions?|guidance|update)\s+(?:for|to|about|regarding|on)\s+(?:the\s+)?"
-    r"`?([A-Za-z][\w.-]*_[\w.-]*[A-Za-z0-9])`?(?:\s+(?:tool|function|skill|calls?))?\s*(?=:)"
-    r"|(?:给|致|对于?|关于|针对)\s*`?([A-Za-z][\w.-]*_[\w.-]*[A-Za-z0-9])`?\s*(?:工具)?\s*的?\s*"
-    r"(?:说明|提示|注意事项|注意|须知|备注|提醒|补充)?\s*(?=:)"
-    r"|`?([A-Za-z][\w.-]*_[\w.-]*[A-Za-z0-9])`?\s*(?:工具)?\s*的?\s*"
-    r"(?:注意事项|注意|须知|备注|提醒|重要提示)\s*(?=:)"
-)
 _TOOLISH = re.compile(
     r"`([A-Za-z][\w.-]*)`"
     r"|\b([A-Za-z][\w.-]*_[\w.-]*[A-Za-z0-9])\b(?!\s*[=:])"
     r"|\b(?:tool|function) (?:named|called) ['\"]?([A-Za-z][\w.-]*)"
-    r"|\b([A-Za-z][\w-]*)\s*(?:工具|tool\b)"
-    rf"|{_NOTE_HEADER}",
+    r"|\b([A-Za-z][\w-]*)\s*(?:工具|tool\b)",
     re.IGNORECASE,
 )
+# A note addressed to a tool by name, its header ending in a colon ("Important for
+# pay_vendor_invoice:", "Note to `add_user`:", "致 web_search：", "web_search 须知："):
+# what follows is about that tool. (A bare "name:" is a field being defined, which
+# :data:`_TOOLISH` leaves out.) Written for both engines: RE2 takes the first look (one
+# DFA pass; Python's engine would try the alternatives at every position), Python's
+# engine reads the name where it saw one.
+_NAME = r"([A-Za-z][A-Za-z0-9_.-]*_[A-Za-z0-9_.-]*[A-Za-z0-9])"
+_NOTE_HEADER = (
+    r"\b(?:important|note|notice|reminder|heads[- ]?up|attention|warning|caution|tip|nb|ps"
+    r"|fyi|memo|instructions?|guidance|update)\s+(?:for|to|about|regarding|on)\s+(?:the\s+)?"
+    rf"`?{_NAME}`?(?:\s+(?:tool|function|skill|calls?))?\s*:"
+    rf"|(?:给|致|对于?|关于|针对)\s*`?{_NAME}`?\s*(?:工具)?\s*的?\s*"
+    r"(?:说明|提示|注意事项|注意|须知|备注|提醒|补充)?\s*:"
+    rf"|`?{_NAME}`?\s*(?:工具)?\s*的?\s*(?:注意事项|注意|须知|备注|提醒|重要提示)\s*:"
+)
 _TOOL_NOTE = re.compile(_NOTE_HEADER, re.IGNORECASE)
+_TOOL_NOTE_SEEN = _plain(_NOTE_HEADER)
+
+
+def _noted_tools(clause: str, own: frozenset[str]) -> set[str]:
+    """The tools other than ``own`` that notes in ``clause`` are addressed to."""
+    if ":" not in clause or not _TOOL_NOTE_SEEN.in_text(clause):
+        return set()
+    names = (next(n for n in m.groups() if n) for m in _TOOL_NOTE.finditer(clause))
+    return {n for n in names if n.lower() not in own and not _is_field(n)}
+
+
 _NOT_A_TOOL = frozenset(
     (  # noqa: SIM905 - a word list reads better as prose
         "this that the a an any each every other another same one which what your my our "
@@ -472,7 +485,7 @@ def foreign_tools(clause: str, own: frozenset[str]) -> set[str]:
         ):
             continue  # "传 complete_reason 参数", "`base_complex_edit`: …": a field, a value
         out.add(name)
-    return out
+    return out | _noted_tools(clause, own)
 
 
 # An order about another tool: the clause names it being used ("whenever `pay_invoice`
@@ -734,15 +747,14 @@ def _clauses_noted(value: str, own: frozenset[str]) -> Iterator[tuple[str, bool]
     Only text that holds such a header (rare: a colon right after a tool's name) is
     cut line by line.
     """
-    if ":" not in value or _TOOL_NOTE.search(value) is None:
+    if ":" not in value or not _TOOL_NOTE_SEEN.in_text(value):
         for clause in clauses(value):
             yield clause, False
         return
     for line in value.split("\n"):
         reach = 0
         for clause in clauses(line):
-            header = _TOOL_NOTE.search(clause)
-            if header is not None and next(n for n in header.groups() if n).lower() not in own:
+            if _noted_tools(clause, own):
                 reach = 1 + _NOTE_REACH
             yield clause, reach > 0
             reach -= 1
