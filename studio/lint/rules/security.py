@@ -533,7 +533,8 @@ def _scan_texts(tool: ToolContract) -> Iterator[_Found]:
     encoded_hint = _ENCODING_HINT.in_text(raw_joined)
     blobs = encoded_hint and _has_blob(raw_joined)
     schema_words = _schema_words(tool)
-    params = _PRIV_HINT.in_text(normalise(schema_words))
+    normal_schema_words = normalise(schema_words)
+    params = _PRIV_HINT.in_text(normal_schema_words)
     defaults = privileged_defaults(tool.parameters) if _DEFAULTS_HINT.in_text(schema_words) else []
     recipient = "@" in schema_words or "://" in schema_words
     delivery = (
@@ -556,7 +557,7 @@ def _scan_texts(tool: ToolContract) -> Iterator[_Found]:
     assigned = "`" in raw_joined and _PRIV_HINT.in_text(raw_joined)
     interpolated = "${" in schema_words and _INTERPOLATED_READ.search(schema_words) is not None
     placeholders = _PLACEHOLDER_HINT.in_text(raw_joined)
-    orders = ".enum[" in _paths_joined(tool) and _ORDER_HINT.in_text(schema_words)
+    orders = ".enum[" in _paths_joined(tool) and _ORDER_HINT.in_text(normal_schema_words)
     schema = (
         bool(delivery)
         or bool(copies)
@@ -741,7 +742,7 @@ def _scan_texts(tool: ToolContract) -> Iterator[_Found]:
             orders
             and ".enum[" in path
             and (known is None or known.severity is not Severity.ERROR)
-            and (order := _enum_order(value))
+            and (order := _enum_order(normalise(raw)))
         ):
             found["sec-promotional-language"] = _Found(
                 "sec-promotional-language",

@@ -92,7 +92,8 @@ def context_placeholder(path: str, raw: str) -> str | None:
 
 
 ORDER_HINT = seen(
-    r"\b(?:always|must|should|first|on top|preferred|priority|over|instead|rather)\b"
+    r"\b(?:always|must|should|first|top|above|others?|preferred|priority|recommended|pick|choice"
+    r"|over|instead|rather)\b"
     r"|总是|始终|务必|必须|一律|永远|优先|排在|放在",
     _CASELESS,
 )
