@@ -2,19 +2,14 @@
 
 from __future__ import annotations
 
+import importlib
 import json
+import pkgutil
 from pathlib import Path
 
 import pytest
 import re2  # type: ignore[import-untyped]
 
-from studio.lint.rules import security as sec
-from studio.lint.rules import (
-    security_encoded,
-    security_markers,
-    security_normalise,
-    security_privilege,
-)
 from studio.lint.rules._security_phrases import _loose, book, normalise
 from studio.lint.rules.security_grammar import _plain, grammar
 from studio.lint.rules.security_re2 import SET_LIMIT, Seen, seen
@@ -49,20 +44,16 @@ def texts() -> list[str]:
 
 
 def _seens() -> list[Seen]:
-    found = [
-        security_normalise._OBFUSCATED,
-        security_normalise._CHOPPED,
-        security_normalise._INVISIBLE_SEEN,
-        security_normalise._HANT_SEEN,
-        security_normalise._SPACED_HAN_SEEN,
-        security_markers.MARKER_START,
-        security_encoded.LONG_RUN,
-        security_privilege.PRIV_HINT,
-        security_privilege.DEVICE_CONTEXT,
-        sec._DELIVERY_HINT,
-        sec._GATHER_HINT,
-        sec._SECRET_HINT,
-    ]
+    """Every yes/no test of the security rules: each module's own (found in its globals,
+    so a new one is checked without being listed here), the grammar's and the phrases'."""
+    import studio.lint.rules as rules_package
+
+    found: list[Seen] = []
+    for info in pkgutil.iter_modules(rules_package.__path__):
+        if info.name.startswith(("security", "_security")):
+            module = importlib.import_module(f"studio.lint.rules.{info.name}")
+            found += [v for v in vars(module).values() if isinstance(v, Seen)]
+    assert len(found) >= 20
     found += [_plain(c.plain) for c in grammar().checks.values() if c.plain is not None]
     found += [loose for p in book().phrases if (loose := _loose(p.source)) is not None]
     return found
