@@ -1309,21 +1309,38 @@ def _mentions(sentence: str, names: frozenset[str]) -> frozenset[str]:
 # Sibling guidance is legitimate ("do not use it for X: use query_tickets", "see
 # search_policy", "as returned by query_invoices", a workflow "this tool + X", a call
 # "X(pid)"); shadowing is an order about how to use *another* tool ("never call X",
-# "when calling X you must…").
+# "when calling X you must…"). A name may be quoted ('search_modules', “X”, 「X」).
+# A prerequisite or follow-up call among siblings is a workflow too, however firmly
+# worded: "you must call 'search_modules' first to obtain the module_id", "call this
+# function before get_module_details to obtain a valid id", "obtained by calling X",
+# "需先调用 X 获取…", "从 X 工具返回的结果中提取…" (the other tool is only asked for a
+# value; its own behaviour is left alone).
+_QUOTE = "[`'\"‘’“”「」]?"
+_NAME = rf"{_QUOTE}[\w.-]+{_QUOTE}"
+_TO_OBTAIN = r"(?:to|in order to)\s+(?:obtain|get|find|retrieve|fetch|look up|resolve|discover)\b"
 _LEGIT_SIBLING = compile_cues(
-    r"\b(?:use|call|try|see)\s+`?[\w.-]+`?"
-    r"|\b(?:as )?(?:returned|listed|given|produced|provided|obtained|reported)"
-    r" (?:by|from)\s+`?[\w.-]+`?"
-    r"|(?:\+|\band|\bthen|\bwith|\bplus)\s+`?[\w.-]+`?"
-    r"|`?[\w.-]+`?\("
-    r"|\bfrom (?:a |the )?`?[\w.-]+`? (?:result|output|response)"
-    r"|\bafter\s+`?[\w.-]+`?\s+(?:timed out|fails?|failed)"
-    r"|(?:请改用|改用|请使用|使用|参见|见)\s*`?[\w.-]+`?",
+    rf"\bcall\s+this\s+(?:tool|function)\s+(?:first\s+)?before\s+(?:calling\s+|using\s+)?"
+    rf"(?:the\s+)?{_NAME}(?:\s+(?:tool|function))?\s+{_TO_OBTAIN}"
+    rf"|\b(?:use|call|try|see)\s+{_NAME}"
+    rf"|\b(?:as )?(?:returned|listed|given|produced|provided|obtained|reported|retrieved)"
+    rf" (?:by|from)\s+(?:calling\s+)?(?:the\s+)?{_NAME}"
+    rf"|(?:\+|\band|\bthen|\bwith|\bplus)\s+{_NAME}"
+    rf"|{_NAME}\("
+    rf"|\bfrom (?:a |the )?{_NAME} (?:tool['’]s )?(?:result|output|response)"
+    rf"|\bafter\s+{_NAME}\s+(?:timed out|fails?|failed)"
+    rf"|\b(?:call|run|use|invoke|calling|running|using|invoking)\s+(?:the\s+)?{_NAME}(?:\s+(?:tool|function))?"
+    rf"\s+(?:first\s+)?{_TO_OBTAIN}"
+    rf"|\bby\s+(?:first\s+)?calling\s+(?:the\s+)?{_NAME}"
+    rf"|(?:请改用|改用|请使用|使用|参见|见)\s*{_NAME}"
+    rf"|(?:调用|通过|经由|用)\s*{_NAME}\s*(?:工具|接口|函数)?\s*(?:来|以)?\s*"
+    r"(?:获取|查询|得到|拿到|查找|查到|取得)"
+    rf"|从\s*{_NAME}\s*(?:工具|接口)?\s*(?:或\s*{_NAME}\s*(?:工具|接口)?\s*)?"
+    r"(?:的)?(?:返回|结果|响应|输出)",
     re.IGNORECASE,
 )
 _FORBID_OTHER = compile_cues(
     r"(?:\bnever|\bdo not|\bdon['’]t|\bmust not|不要|禁止|不得|切勿)\s*"
-    r"(?:call|use|invoke|run|调用|使用)\s*`?(?P<name>[\w.-]+)",
+    rf"(?:call|use|invoke|run|调用|使用)\s*{_QUOTE}(?P<name>[\w.-]+)",
     re.IGNORECASE,
 )
 # "do not use search_issues for conversation queries": a ban scoped to one kind of
