@@ -224,6 +224,24 @@ def _label_is_directive(kind: str, label: str) -> bool:
     return bool(words & _WEAK_LABEL and words & _LABEL_NOUN)
 
 
+# A chat tool documents its message list with a placeholder for each message's text
+# ("...", "<text>", "{answer}"); a fake turn carries the text it wants the model to read.
+_PLACEHOLDER_CONTENT = re.compile(
+    r"\s*,\s*[\"']content[\"']\s*:\s*[\"'](?:\.{2,3}|…|<[^<>\"'\n]{0,24}>|\{[^{}\"'\n]{0,24}\}|)[\"']"
+)
+_QUALIFIED_NAME = re.compile(r"[A-Za-z]\w*(?:\.[A-Za-z]\w*)+")
+_FIELD_PART_NOT = (_STRONG_LABEL | _LABEL_NOUN | _ADDRESSEE) - {"system", "sys"}
+
+
+def _qualified_field(label: str) -> bool:
+    """``System.Id``, ``Microsoft.VSTS.Common.Priority``: a dotted field name as query
+    languages bracket it (WIQL, SQL Server), unless a part names an instruction, a note
+    or the model (``system.instructions``, ``assistant.note`` stay labels)."""
+    if not _QUALIFIED_NAME.fullmatch(label):
+        return False
+    return _FIELD_PART_NOT.isdisjoint(_LABEL_WORDS.findall(label.lower()))
+
+
 def marker(value: str) -> str | None:
     """The first directive marker in ``value`` (normalised text), or None."""
     for match in _MARKER.finditer(value):
@@ -233,6 +251,8 @@ def marker(value: str) -> str | None:
             continue
         if kind == "square" and value.startswith("(", match.end()):
             continue  # "[System Log query](https://…)": a Markdown link's text, not a label
+        if kind == "square" and _qualified_field(label):
+            continue  # "SELECT [System.Id] FROM WorkItems": a query's field, not a label
         if kind in ("square", "cjk") and is_reference(value, match.start(), match.end(), label):
             continue  # "调用[获取会话历史消息]接口", "[Learn more: …]": a link to another page
         if (
@@ -255,6 +275,12 @@ def marker(value: str) -> str | None:
             and _mentioned(value, match.start(), match.end())
         ):
             continue  # "markers such as <|im_start|>, <|im_end|> and <<SYS>>": named, not used
+        if (
+            kind == "token"
+            and label[:1] in "\"'"
+            and _PLACEHOLDER_CONTENT.match(value, match.end())
+        ):
+            continue  # [{"role": "assistant", "content": "..."}]: a message format documented
         if kind == "angle" and label.isascii():
             words = set(_LABEL_WORDS.findall(label.lower().replace("_", " ")))
             # A lone weak word in angle brackets is a placeholder ("Bearer <secret>")
