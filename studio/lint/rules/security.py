@@ -404,14 +404,18 @@ def _opens_as_summary(value: str, match: re.Match[str]) -> bool:
 
 
 # A tool that generates keys names the key files it writes ("Generates an Ed25519 key
-# pair in ~/.ssh … default id_ed25519"): its output, not a secret read into the call.
+# pair in ~/.ssh … default id_ed25519"), and one that checks files' permissions names
+# the files it inspects ("/etc/shadow 0640 or stricter"): its subject, not a secret read
+# into the call.
 _KEY_MAKER = re.compile(
-    r"^\W*(?:generates?|creates?|makes?|produces?|rotates?|生成|创建)\b[^.。\n]{0,60}?(?:\bkeys?\b|密钥)",
+    r"^\W*(?:generates?|creates?|makes?|produces?|rotates?|生成|创建)\b[^.。\n]{0,60}?(?:\bkeys?\b|密钥)"
+    r"|^\W*(?:(?:checks?|audits?|verif(?:y|ies)|scans?|reports?|lists?|fix(?:es)?)\b|检查|审计|核查|扫描)"
+    r"[^.。:：\n]{0,60}?(?:\bpermissions?\b|\bfile modes?\b|\bownership\b|权限)",
     re.IGNORECASE,
 )
 
 
-def _makes_keys(tool: ToolContract) -> bool:
+def _names_its_own_files(tool: ToolContract) -> bool:
     return any(_KEY_MAKER.search(text(v)) for v in (tool.summary, tool.description))
 
 
@@ -602,7 +606,7 @@ def _scan_texts(tool: ToolContract) -> Iterator[_Found]:
             family = phrase.family
             if family.rule in found:
                 continue
-            if family.name == "secret_file" and _makes_keys(tool):
+            if family.name == "secret_file" and _names_its_own_files(tool):
                 continue  # ssh_keygen's "default id_ed25519": the file it writes, not a source
             if family.name == "override" and not _IGNORE_TOOL.isdisjoint(_name_domain(tool)):
                 continue  # ignore_file_add's "添加忽略规则": the ignore rules it manages
@@ -1128,7 +1132,9 @@ def check_invisible(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
         return
     for path, value in tool_texts(tool):
         named = path == "name" or _NAME_PATH.search(path) is not None
-        found = [m.group() for m in INVISIBLE.finditer(value) if named or not _residue(value, m)]
+        # A flag's own tag characters are drawn, not hidden.
+        drawn = _FLAG_TAGS.sub(_BLACK_FLAG, value) if _BLACK_FLAG in value else value
+        found = [m.group() for m in INVISIBLE.finditer(drawn) if named or not _residue(drawn, m)]
         if not found:
             continue
         codes = ", ".join(sorted({f"U+{ord(c):04X}" for c in found}))
@@ -1142,6 +1148,13 @@ def check_invisible(tool: ToolContract, ctx: LintContext) -> Iterator[Hit]:
             "remove them.",
             fix=fix,
         )
+
+
+# A subdivision flag is a black flag, two to seven tag letters or digits and a cancel tag
+# (🏴 + "gbsct" + U+E007F: Scotland's flag): its tag characters draw the flag. A run of
+# tag characters anywhere else, or longer, or spelling other characters, carries text.
+_BLACK_FLAG = "\U0001f3f4"
+_FLAG_TAGS = re.compile("\U0001f3f4[\U000e0030-\U000e0039\U000e0061-\U000e007a]{2,7}\U000e007f")
 
 
 # A variation selector (U+FE00–FE0F) picks an emoji's or a symbol's look ("❤️"); after a
