@@ -96,12 +96,15 @@ _HANT_SEEN = seen(f"[{_HANT}]")
 
 # Zero-width and formatting characters, bidirectional controls, invisible fillers,
 # Unicode tag characters, interlinear annotation anchors (U+FFF9–FFFB: a renderer
-# drops them and the annotated text may be shown or not) and the variation selectors of
-# the supplement.
+# drops them and the annotated text may be shown or not), the variation selectors of
+# the supplement and the format controls of Egyptian hieroglyphs, shorthand and musical
+# notation (U+13430…, U+1BCA0…, U+1D173…: they join or shape signs of their own script;
+# a tool's text, which holds none of those signs, shows nothing where they stand).
 _INVISIBLE_CLASS = (
     "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180e\u200b-\u200f\u202a-\u202e"
     "\u2060-\u2064\u2066-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb"
     "\U000e0000-\U000e007f\U000e0100-\U000e01ef"
+    "\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
 )
 INVISIBLE = re.compile(f"[{_INVISIBLE_CLASS}]")
 _INVISIBLE_SEEN = seen(f"[{_INVISIBLE_CLASS}]")
