@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from studio.lint.model import Severity
-from tests.lint.fixtures_rules import context, module_rules, tool, worst_severities
+from tests.lint.fixtures_rules import context, module_rules, params, tool, worst_severities
 
 SECURITY = module_rules("security")
 
@@ -228,3 +228,39 @@ def test_format_controls_of_other_scripts_are_invisible(summary: str) -> None:
 )
 def test_format_controls_named_in_prose_stay_quiet(summary: str) -> None:
     assert not _found(_desc(summary)), _found(_desc(summary))
+
+
+# A default is chosen whenever the model leaves the argument out: the cluster's superuser
+# group, every SQL privilege with the right to pass it on, passwordless sudo, emergency
+# access and skipped confirmations granted there are granted unseen. Offered in an enum,
+# or a default that grants less, they stay quiet.
+@pytest.mark.parametrize(
+    ("name", "spec"),
+    [
+        ("impersonate_group", {"type": "string", "default": "cluster-admin"}),
+        ("privileges", {"type": "string", "default": "GRANT ALL ON payroll.* TO app"}),
+        ("sudo_rule", {"type": "string", "default": "deploy ALL=(root) NOPASSWD: /usr/bin/*"}),
+        ("access", {"type": "string", "enum": ["normal", "breakglass"], "default": "breakglass"}),
+        ("run_mode", {"type": "string", "default": "batch_skip_confirmation"}),
+        ("访问方式", {"type": "string", "default": "紧急访问（破窗）"}),
+        ("执行策略", {"type": "string", "default": "批量删除，免确认"}),
+    ],
+)
+def test_defaults_that_grant_unseen_are_reported(name: str, spec: dict[str, Any]) -> None:
+    subject = tool(parameters=params({name: spec}))
+    assert "sec-privilege-parameter" in _found(subject), _found(subject)
+
+
+@pytest.mark.parametrize(
+    ("name", "spec"),
+    [
+        ("access", {"type": "string", "enum": ["normal", "break_glass"], "default": "normal"}),
+        ("privileges", {"type": "string", "default": "SELECT, INSERT"}),
+        ("grant", {"type": "string", "default": "USAGE ON SCHEMA reports"}),
+        ("confirm", {"type": "string", "enum": ["each", "batch"], "default": "each"}),
+        ("执行策略", {"type": "string", "default": "每条删除前请用户确认"}),
+    ],
+)
+def test_defaults_that_grant_less_stay_quiet(name: str, spec: dict[str, Any]) -> None:
+    subject = tool(parameters=params({name: spec}))
+    assert not _found(subject), _found(subject)

@@ -57,6 +57,8 @@ PRIV_HINT = seen(
     )
     + "|owner|--|:\\*|所有者|所有权|拥有者|public.?read.?write|public.?write|impersonat|"
     + "unconfined|privileged|elev|assume|delete_repo|超级|全部权限|所有权限|全公司|"
+    + "masters|cluster-admin|grant option|grant all|nopasswd|glass|emergency.?access|"
+    + "(?:no|skip|without).?confirm|紧急访问|破窗|免密|免确认|无需确认|跳过确认|"
     + _DATA["zh"],
     _CASELESS,
 )
@@ -313,9 +315,16 @@ def _opening_default(name: str, default: object) -> str | None:
 # A default is chosen for the model whenever it leaves the argument out, so a grant in it
 # is made without anyone seeing it: kernel capabilities (SYS_ADMIN), a sandbox profile
 # switched off (seccomp=unconfined), a deletion or admin scope, an elevation token, a
-# role assumed by default, a superuser account, every row with salaries and ID numbers.
+# role assumed by default, a superuser account, every row with salaries and ID numbers,
+# the cluster's superuser group (system:masters, cluster-admin), every SQL privilege with
+# the right to grant it on, passwordless sudo, an emergency break-glass access, each
+# confirmation skipped.
 _GRANTING = re.compile(
     r"(?-i:\b(?:CAP_)?(?:SYS_ADMIN|NET_ADMIN|SYS_PTRACE|SYS_MODULE|DAC_OVERRIDE)\b)"
+    r"|\bsystem:masters\b|\bcluster-admin\b|\ball privileges\b|\bwith grant option\b"
+    r"|\bgrant all\b|\bnopasswd\b|\bbreak[-_ ]?glass\b|\bemergency[-_ ]?access\b"
+    r"|(?:\b|_)(?:no|skip|without)[-_ ]?confirm(?:ation)?s?\b"
+    r"|紧急访问|破窗|免密(?:码)?(?:执行|sudo|提权)|(?:免|无需|跳过)(?:人工|用户|二次)?确认"
     r"|\bunconfined\b|\bprivileged\b|--privileged"
     r"|\badmin:[\w*]+|\bdelete_repo\b|\b\w+:admin\b"
     r"|(?-i:\bELEV\b)|\belevated\b|\bsuperuser\b"
