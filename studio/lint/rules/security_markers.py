@@ -17,12 +17,17 @@ import re
 from studio.lint.rules.security_re2 import seen
 
 # A directive label inside brackets of any style, or a header framed by rules.
+# (The text is normalised: leetspeak folding reads "0px" as "opx" and "1px" as "ipx".)
 _MARKER = re.compile(
     r"<!\[CDATA\[(?P<cdata>(?s:.{0,400}?))\]\]>"
     r"|(?P<template><template\b[^<>]{0,80}>(?s:.{0,400}?)</template>)"
     r"|(?:^|\n)\+\+\+[ \t]*\n(?P<front>(?s:.{0,400}?))\n\+\+\+"
     r"|<[^\s<>/!]{1,20}\s[^<>]{0,80}?(?:\bhidden\b|visibility\s*[=:]\s*[\"']?hidden"
-    r"|display\s*[=:]\s*[\"']?none|可见性\s*=\s*[\"']?(?:隐藏|不可见|否)|隐藏)[^<>]{0,40}>"
+    r"|display\s*[=:]\s*[\"']?none|可见性\s*=\s*[\"']?(?:隐藏|不可见|否)|隐藏"
+    r"|font-size\s*:\s*[0o]?[0o1i](?:px|pt|em|rem)?\b|opacity\s*:\s*[0o](?:\.[0o]+)?\b"
+    r"|\b[Cc]olor\s*[=:]\s*[\"']?(?:#(?:[Ff]{6}|[Ff]{3})|[Ww]hite)\b"
+    r"|\b(?:data-audience|data-for|audience|role|type|for)\s*=\s*[\"'][^\"'<>]{0,30}?"
+    r"\b(?:llm|ai|agents?|models?|assistants?)\b)[^<>]{0,40}>"
     r"(?P<hiddenel>[^<]{6,400}?)</"
     r"|<!--\s*(?P<comment>[^\n]{0,80}?)(?:-->|\n|$)"
     r"|\\iffalse\b(?P<hidden>(?s:.{0,400}?))\\fi\b"
@@ -38,10 +43,10 @@ _MARKER = re.compile(
     r"|\n\s*\n\s*(?:Human|Assistant|System|H|A)\s*:)"
     r"|<\|?\s*/?\s*(?P<angle>[A-Za-z][\w\- ]{1,40}?|[\u4e00-\u9fff]{1,8})\s*"
     r"(?:\s[\w-]+\s*=\s*[\"'][^\"'<>]{0,40}[\"']\s*){0,3}\|?>"
-    r"|\[\[?\s*/?\s*(?P<square>[^\[\]\n]{2,48}?)\s*\]\]?"
+    r"|(?:\[\[?|[⟦〚])\s*/?\s*(?P<square>[^\[\]⟦⟧〚〛\n]{2,48}?)\s*(?:\]\]?|[⟧〛])"
     r"|\{\{\s*/?\s*(?P<curly>[^{}\n]{2,48}?)\s*(?:\}\}|:)"
     r"|\{%-?\s*(?P<jinja>[^%{}\n]{2,48}?)\s*-?%\}"
-    r"|[【〔〖「『〈《]\s*/?\s*(?P<cjk>[^】〕〗」』〉》\n]{1,24}?)\s*[】〕〗」』〉》：:]"
+    r"|[【〔〖「『〈《⟦〚]\s*/?\s*(?P<cjk>[^】〕〗」』〉》⟧〛\n]{1,24}?)\s*[】〕〗」』〉》⟧〛：:]"
     r"|(?:^|\n)[ \t]*:{3,}[ \t]*\{?(?P<fence>[A-Za-z][\w -]{1,40}?)\}?[ \t]*(?:\n|$)"
     r"|(?:^|\n|[。.!?])[ \t]*(?P<zhhead>(?:AI|[\u4e00-\u9fff]){2,10})[ \t]*[:：]"
     r"|\|\|\|\s*(?P<pipes>[^|\n]{2,40}?)\s*\|\|\|"
@@ -64,7 +69,7 @@ _MARKER = re.compile(
 )
 MARKER_START = seen(
     r"<|\+\+\+|"
-    r"\\iffalse|jsonrpc|[ \t]{80}|\[|\{\{|\{%|\x1b|[【〔〖「『〈《★☆■◆◇●▲※]|:::|/\*|%%|\(\("
+    r"\\iffalse|jsonrpc|[ \t]{80}|\[|\{\{|\{%|\x1b|[【〔〖「『〈《⟦〚★☆■◆◇●▲※]|:::|/\*|%%|\(\("
     r"|(?:系统|管理员|开发者|后台|内部|隐藏|给|致|AI|模型|助手|智能体)[^\n:：]{0,8}[:：]"
     r"|\|\|\||///|\(\s*[A-Z]{4}|#|\*\*\*|>>>|---|===|```|[A-Z]{2}[A-Z_ \t]*:"
     r"|role|\n\s*\n\s*[HAS]|\(\s*(?i:hidden|secret|for|ai|assistant|model|note)|\(\s*(?:系统|管理员|隐藏)"
