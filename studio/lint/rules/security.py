@@ -936,7 +936,8 @@ _DELIVERY_HINT = seen(
     _CASELESS,
 )
 _GATHER_HINT = seen(
-    r"read|dump|cat|cop(?:y|ied)|past|grab|extract|harvest|collect|读取|读出|复制|拷贝|导出|抓取",
+    r"read|dump|cat|cop(?:y|ied)|past|grab|extract|harvest|collect|content|text|body"
+    r"|读取|读出|复制|拷贝|导出|抓取|内容|全文|原文",
     _CASELESS,
 )
 _SECRET_HINT = seen(
