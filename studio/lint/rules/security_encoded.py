@@ -112,11 +112,23 @@ def _decode(blob: str) -> str | None:
     if _BASE58.fullmatch(blob):
         candidates.append(_base58(blob))
     candidates = [_gunzip(raw) if raw[:2] in _COMPRESSED else raw for raw in candidates]
+    candidates += [wide for raw in candidates if (wide := _utf16(raw))]
     for raw in candidates:
         found = _readable(raw) or _shell(raw)
         if found:
             return found
     return None
+
+
+def _utf16(raw: bytes) -> bytes | None:
+    """``raw`` as UTF-8 when it is UTF-16LE text (PowerShell's ``-EncodedCommand`` takes
+    base64 of UTF-16LE: every other byte of Latin text is zero), else None."""
+    if len(raw) < 16 or len(raw) % 2 or raw[1::2].count(0) < 0.9 * (len(raw) // 2):
+        return None
+    try:
+        return raw.decode("utf-16-le").encode("utf-8")
+    except UnicodeDecodeError:
+        return None
 
 
 _BASE32 = re.compile(r"[A-Z2-7]{16,}=*")
@@ -217,6 +229,8 @@ _OTHER = re.compile(
     r"|(?P<dotted>(?<![\d.])(?:\d{1,3}\.){11,}\d{1,3}(?![\d.]))"
     r"|(?P<b45>(?<![\w$%*+./:-])(?=[0-9A-Z $%*+./:-]*[$%*])[0-9A-Z$%*+./:-]{40,}(?![\w$%*+./:-]))"
     r"|(?P<z85>(?<!\S)(?=\S*[\]\[{}@#%$^&<>?!])(?:[0-9a-zA-Z.:+=^!/*?&<>()\[\]{}@%$#-]{5}){8,}(?!\S))"
+    r"|(?P<mime>=\?[\w.:-]{2,24}\?[BbQq]\?[^?\s]{8,}\?=)"
+    r"|(?P<uu>(?m:^begin [0-7]{3,4} [^\n]{1,80}\n(?:[^\n]{1,62}\n){1,40}?[`+ ]?\n?end$))"
 )
 _OTHER_HINT = (
     r"<~|[01]{8}[ \t]+[01]{8}|[.-]{1,6}[ \t]+[.-]{1,6}[ \t]+[.-]|\d{2,6},[ \t]*\d{2,6},"
@@ -227,6 +241,7 @@ _OTHER_HINT = (
     r"|[0-9A-Z]{2}[$%*][0-9A-Z]{2}|[0-9A-Za-z][\]\[{}@#%$^&<>?!()*/+=:.-]{1,2}[0-9A-Za-z]{1,6}[\]\[{}@#%$^&<>?!][0-9A-Za-z]"
     r"|(?i:oscar|tango|sierra|echo|romeo|delta|alfa|alpha|lima)[ \t]+(?i:[a-z]+)[ \t]+(?i:oscar"
     r"|tango|sierra|echo|romeo|delta|alfa|alpha|lima|india|hotel|mike|november|golf|papa)"
+    r"|=\?[\w.:-]{2,24}\?[BbQq]\?|begin [0-7]{3}"
 )
 OTHER_SEEN = seen(_OTHER_HINT)
 """Every match of :data:`_OTHER` contains one of these (a first look)."""
@@ -263,6 +278,46 @@ def _z85(body: str) -> bytes:
             n = n * 85 + _Z85.index(c)
         out += n.to_bytes(4, "big")
     return bytes(out)
+
+
+def _encoded_word(body: str) -> bytes:
+    """A MIME encoded-word (RFC 2047, ``=?GB2312?B?…?=``) decoded in its own charset, as
+    UTF-8: a mail header's way to carry any text, and Chinese in GB2312 or Big5 is not
+    UTF-8 (an unknown charset raises ``LookupError``, read as nothing)."""
+    import quopri
+
+    charset, kind, text = body[2:-2].split("?", 2)
+    if kind in "Bb":
+        data = base64.b64decode(text + "=" * (-len(text) % 4))
+    else:
+        data = quopri.decodestring(text.replace("_", " ").encode(), header=True)
+    try:
+        return data.decode(charset.split("*")[0]).encode("utf-8")
+    except (LookupError, UnicodeDecodeError):
+        return data
+
+
+_XX = "+-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+_XX_TO_UU = str.maketrans(_XX, "".join(chr(32 + i) for i in range(64)))
+
+
+def _uudecoded(body: str) -> str | None:
+    """The text of a ``begin 644 name`` … ``end`` block, uuencoded or xxencoded (the same
+    frame, two alphabets), when it reads as prose."""
+    lines = body.split("\n")[1:-1]
+    for table in (None, _XX_TO_UU):
+        raw = bytearray()
+        try:
+            for line in lines:
+                line = line.translate(table) if table else line
+                if line.strip("`+ "):
+                    raw += binascii.a2b_uu(line)
+        except (binascii.Error, ValueError):
+            continue
+        found = _readable(bytes(raw), min_words=3, min_cjk=4) or _shell(bytes(raw))
+        if found:
+            return found
+    return None
 
 
 def _decode_other(kind: str, body: str) -> str | None:
@@ -315,6 +370,10 @@ def _decode_other(kind: str, body: str) -> str | None:
             raw = _base45(body)
         elif kind == "z85":
             raw = _z85(body)
+        elif kind == "mime":
+            raw = _encoded_word(body)
+        elif kind == "uu":
+            return _uudecoded(body)
         else:
             raw = html.unescape(body).encode("utf-8")
     except (ValueError, OverflowError):
@@ -378,6 +437,8 @@ _KINDS = {
     "dotted": "decimal bytes",
     "b45": "Base45",
     "z85": "Z85",
+    "mime": "a MIME encoded-word",
+    "uu": "uuencode",
 }
 
 
