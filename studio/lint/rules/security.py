@@ -610,6 +610,8 @@ def _scan_texts(tool: ToolContract) -> Iterator[_Found]:
                 continue  # ssh_keygen's "default id_ed25519": the file it writes, not a source
             if family.name == "override" and not _IGNORE_TOOL.isdisjoint(_name_domain(tool)):
                 continue  # ignore_file_add's "添加忽略规则": the ignore rules it manages
+            if family.name == "memory" and _memory_tool(tool):
+                continue  # add_memory's "store it in your long-term memory": its own job
             if family.name == "exfil" and own_destination is None:
                 own_destination = _has_destination_param(tool)
             match = _phrase_match(phrase, value, bool(own_destination))
@@ -859,6 +861,13 @@ def _names_no_other_tool(tool: ToolContract, found: str) -> bool:
 _IGNORE_TOOL = frozenset(("ignore", "gitignore", "dockerignore", "ignorefile"))
 """Words of a tool's name that make "ignore rules" (忽略规则, .gitignore patterns) the data
 it manages, not the model's rules to drop."""
+_MEMORY_TOOL = frozenset(("memory", "memorie", "memorize", "remember", "mem0"))
+
+
+def _memory_tool(tool: ToolContract) -> bool:
+    """True when the model's memory is the tool's job (``add_memory``, 保存记忆): "save this
+    to your long-term memory" is how it is used, not a planted preference."""
+    return not _MEMORY_TOOL.isdisjoint(_name_domain(tool)) or "记忆" in text(tool.name)
 
 
 def _name_domain(tool: ToolContract) -> frozenset[str]:
