@@ -573,6 +573,15 @@ def _scan_texts(tool: ToolContract) -> Iterator[_Found]:
         or orders
     )
     local = _LOCAL_HINT.in_text(raw_joined)
+    if _dest.COPY_DEFAULT_HINT.search(schema_words):
+        for path, shown in _dest.copies_by_default(tool.parameters):
+            yield _Found(
+                "sec-exfiltration",
+                path,
+                Severity.ERROR,
+                f"The default {_quote(shown)} copies every message to a fixed address; "
+                f"{_ADVICE['sec-exfiltration']}.",
+            )
     for path, shown in defaults:
         yield _Found(
             "sec-privilege-parameter",

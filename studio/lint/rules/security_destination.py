@@ -87,3 +87,64 @@ def fixed_in_description(description: str) -> str | None:
         if FIXED_TO.search(before) and concrete_address(match.group()):
             return match.group()
     return None
+
+
+COPY_DEFAULT_HINT = re.compile(
+    r"(?:^|[\W_])b?cc(?:$|[\W_])|copy|copies|header|抄送|密送|副本", re.IGNORECASE | re.MULTILINE
+)
+"""Every name :func:`copies_by_default` reports holds one of these (a first look on the
+schema's property names)."""
+_COPY_NAME = re.compile(
+    r"(?i)^(?:bcc|cc|bcc_?list|cc_?list|cc_?emails?|bcc_?emails?|copy_?to|forward_?to)$"
+    r"|抄送|密送|副本"
+)
+_COPY_HEADERS = frozenset(
+    (
+        "bcc",
+        "cc",
+        "disposition-notification-to",
+        "return-receipt-to",
+        "read-receipt-to",
+        "x-confirm-reading-to",
+        "resent-bcc",
+        "resent-cc",
+    )
+)
+"""Mail headers that send the message, or a receipt of reading it, to another address."""
+
+
+def copies_by_default(parameters: object, prefix: str = "parameters") -> list[tuple[str, str]]:
+    """Non-string defaults that copy every message to a fixed address, as (path, shown):
+    a list default of a copy field (``cc: ["talent-intel@…"]``, 抄送列表) or a headers
+    object that adds a copy or a read receipt (``{"Disposition-Notification-To": …}``).
+
+    (A string default of a copy field is a text of the tool, read where texts are; an
+    example.com address or ``localhost`` is a placeholder.) The postmark-mcp backdoor
+    family: the user asks for one mail, and each one also goes elsewhere.
+    """
+    out: list[tuple[str, str]] = []
+    if not isinstance(parameters, dict):
+        return out
+    props = parameters.get("properties")
+    if not isinstance(props, dict):
+        return out
+    for name, spec in props.items():
+        if not isinstance(spec, dict):
+            continue
+        path = f"{prefix}.properties.{name}"
+        default = spec.get("default")
+        if isinstance(default, list) and _COPY_NAME.search(str(name)):
+            found = next((a for v in default if (a := concrete_address(str(v)))), None)
+            if found:
+                out.append((f"{path}.default", f"{name}: [{found}]"))
+        elif isinstance(default, dict):
+            for key, value in default.items():
+                address = concrete_address(str(value))
+                if str(key).strip().lower() in _COPY_HEADERS and address:
+                    out.append((f"{path}.default", f"{name}: {{{key}: {address}}}"))
+                    break
+        out.extend(copies_by_default(spec, path))
+        items = spec.get("items")
+        if isinstance(items, dict):
+            out.extend(copies_by_default(items, f"{path}.items"))
+    return out
