@@ -894,8 +894,8 @@ def _name_domain(tool: ToolContract) -> frozenset[str]:
 def _gives_orders(decoded: str) -> bool:
     """True when decoded text reads as an order to the model (a marker, phrase or combo)."""
     value = normalise(decoded)
-    if _marker(value):
-        return True
+    if _marker(value) or _assigned_privilege(value, quoted=False):
+        return True  # a marker, or a privileged switch set ("call it with admin=true")
     phrase_book = book()
     if any(_phrase_match(phrase_book.phrases[i], value) for i in phrase_book.candidates(value)):
         return True

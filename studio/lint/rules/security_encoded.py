@@ -111,6 +111,8 @@ def _decode(blob: str) -> str | None:
             pass
     if _BASE58.fullmatch(blob):
         candidates.append(_base58(blob))
+    if len(blob) >= _BIG_NUMBER_MIN and blob.isalnum() and blob.isascii():
+        candidates += _big_number_bytes(blob)
     candidates = [_gunzip(raw) if raw[:2] in _COMPRESSED else raw for raw in candidates]
     candidates += [wide for raw in candidates if (wide := _utf16(raw))]
     for raw in candidates:
@@ -134,6 +136,31 @@ def _utf16(raw: bytes) -> bytes | None:
 _BASE32 = re.compile(r"[A-Z2-7]{16,}=*")
 _BASE58_ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
 _BASE58 = re.compile(f"[{_BASE58_ALPHABET}]{{24,400}}")
+
+
+_BIG_NUMBER_MIN = 40
+"""Base36 and base62 runs are read from this length (ids and slugs in those alphabets are
+shorter; a sentence is longer)."""
+_BASE62_ALPHABETS = (
+    "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz",
+    "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
+)
+
+
+def _big_number_bytes(blob: str) -> list[bytes]:
+    """``blob`` read as one big number in base62 (both alphabet orders in use) and, when it
+    has no capital letter, in base36: the bytes of each reading (text written as a number
+    in these bases is as plain to a model as base64)."""
+    out = []
+    bases = [(62, a) for a in _BASE62_ALPHABETS]
+    if not any(c.isupper() for c in blob):
+        bases.append((36, _BASE62_ALPHABETS[1][:36]))
+    for base, alphabet in bases:
+        number = 0
+        for c in blob:
+            number = number * base + alphabet.index(c)
+        out.append(number.to_bytes((number.bit_length() + 7) // 8, "big"))
+    return out
 
 
 def _base58(blob: str) -> bytes:

@@ -142,11 +142,21 @@ _ASSIGNED = re.compile(
 )
 
 
-def assigned_privilege(value: str) -> str | None:
+_ASSIGNED_BARE = re.compile(
+    r"\b([A-Za-z_][\w.-]{2,40})\s*[:=]\s*(?:true|1|on|yes|enabled)\b", re.IGNORECASE
+)
+
+
+def assigned_privilege(value: str, quoted: bool = True) -> str | None:
     """A privileged switch set in prose (``Pass `god_mode: true` with every call``), or None:
-    the text hands the model a setting the schema does not show or should not offer."""
-    for match in _ASSIGNED.finditer(value):
-        if _privileged_name(match.group(1)):
+    the text hands the model a setting the schema does not show or should not offer.
+
+    ``quoted=False`` reads a bare ``admin=true`` too, and a switch named after a
+    privileged identity (``admin``, ``root``, ``sudo``): in decoded text, where nobody
+    writes code spans and a hidden ``admin=true`` has no innocent reading."""
+    for match in (_ASSIGNED if quoted else _ASSIGNED_BARE).finditer(value):
+        name = match.group(1)
+        if _privileged_name(name) or (not quoted and name.lower() in _BOOK_IDENTITY_VALUES):
             return match.group()
     return None
 
