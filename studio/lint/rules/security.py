@@ -573,7 +573,7 @@ def _scan_texts(tool: ToolContract) -> Iterator[_Found]:
         or orders
     )
     local = _LOCAL_HINT.in_text(raw_joined)
-    if _dest.COPY_DEFAULT_HINT.search(schema_words):
+    if _dest.COPY_DEFAULT_HINT.in_text(schema_words):
         for path, shown in _dest.copies_by_default(tool.parameters):
             yield _Found(
                 "sec-exfiltration",

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 
+from studio.lint.rules.security_re2 import seen
 from studio.lint.text import split_identifier
 
 DELIVERY_WORDS = frozenset(
@@ -89,8 +90,8 @@ def fixed_in_description(description: str) -> str | None:
     return None
 
 
-COPY_DEFAULT_HINT = re.compile(
-    r"(?:^|[\W_])b?cc(?:$|[\W_])|copy|copies|header|抄送|密送|副本", re.IGNORECASE | re.MULTILINE
+COPY_DEFAULT_HINT = seen(
+    r"(?i)(?:^|[^a-z0-9])b?cc(?:$|[^a-z0-9])|copy|copies|header|抄送|密送|副本"
 )
 """Every name :func:`copies_by_default` reports holds one of these (a first look on the
 schema's property names)."""
