@@ -1341,29 +1341,35 @@ def _mentions(sentence: str, names: frozenset[str]) -> frozenset[str]:
 # Sibling guidance is legitimate ("do not use it for X: use query_tickets", "see
 # search_policy", "as returned by query_invoices", a workflow "this tool + X", a call
 # "X(pid)"); shadowing is an order about how to use *another* tool ("never call X",
-# "when calling X you must…"). A name may be quoted ('search_modules', “X”, 「X」).
+# "when calling X you must…"). A name may be quoted ('search_modules', “X”, 「X」). A
+# call "X(pid)" is looked for at a word's start only (from inside a word it would find
+# the same call, after rescanning the word).
+_QUOTE = "[`'\"‘’“”「」]?"
+_NAME = rf"{_QUOTE}[\w.-]+{_QUOTE}"
+_LEGIT_SIBLING = compile_cues(
+    rf"\b(?:use|call|try|see)\s+{_NAME}"
+    rf"|\b(?:as )?(?:returned|listed|given|produced|provided|obtained|reported|retrieved)"
+    rf" (?:by|from)\s+(?:calling\s+)?(?:the\s+)?{_NAME}"
+    rf"|(?:\+|\band|\bthen|\bwith|\bplus)\s+{_NAME}"
+    rf"|(?<![\w.-]){_NAME}\("
+    rf"|\bfrom (?:a |the )?{_NAME} (?:tool['’]s )?(?:result|output|response)"
+    rf"|\bafter\s+{_NAME}\s+(?:timed out|fails?|failed)"
+    rf"|(?:请改用|改用|请使用|使用|参见|见)\s*{_NAME}",
+    re.IGNORECASE,
+)
 # A prerequisite or follow-up call among siblings is a workflow too, however firmly
 # worded: "you must call 'search_modules' first to obtain the module_id", "call this
 # function before get_module_details to obtain a valid id", "obtained by calling X",
 # "需先调用 X 获取…", "从 X 工具返回的结果中提取…" (the other tool is only asked for a
-# value; its own behaviour is left alone).
-_QUOTE = "[`'\"‘’“”「」]?"
-_NAME = rf"{_QUOTE}[\w.-]+{_QUOTE}"
+# value; its own behaviour is left alone). Read only in a sentence that still holds an
+# order after the guidance above is taken out (few do).
 _TO_OBTAIN = r"(?:to|in order to)\s+(?:obtain|get|find|retrieve|fetch|look up|resolve|discover)\b"
-_LEGIT_SIBLING = compile_cues(
+_PREREQUISITE = compile_cues(
     rf"\bcall\s+this\s+(?:tool|function)\s+(?:first\s+)?before\s+(?:calling\s+|using\s+)?"
     rf"(?:the\s+)?{_NAME}(?:\s+(?:tool|function))?\s+{_TO_OBTAIN}"
-    rf"|\b(?:use|call|try|see)\s+{_NAME}"
-    rf"|\b(?:as )?(?:returned|listed|given|produced|provided|obtained|reported|retrieved)"
-    rf" (?:by|from)\s+(?:calling\s+)?(?:the\s+)?{_NAME}"
-    rf"|(?:\+|\band|\bthen|\bwith|\bplus)\s+{_NAME}"
-    rf"|{_NAME}\("
-    rf"|\bfrom (?:a |the )?{_NAME} (?:tool['’]s )?(?:result|output|response)"
-    rf"|\bafter\s+{_NAME}\s+(?:timed out|fails?|failed)"
-    rf"|\b(?:call|run|use|invoke|calling|running|using|invoking)\s+(?:the\s+)?{_NAME}(?:\s+(?:tool|function))?"
-    rf"\s+(?:first\s+)?{_TO_OBTAIN}"
+    rf"|\b(?:call|run|use|invoke|calling|running|using|invoking)\s+(?:the\s+)?{_NAME}"
+    rf"(?:\s+(?:tool|function))?\s+(?:first\s+)?{_TO_OBTAIN}"
     rf"|\bby\s+(?:first\s+)?calling\s+(?:the\s+)?{_NAME}"
-    rf"|(?:请改用|改用|请使用|使用|参见|见)\s*{_NAME}"
     rf"|(?:调用|通过|经由|用)\s*{_NAME}\s*(?:工具|接口|函数)?\s*(?:来|以)?\s*"
     r"(?:获取|查询|得到|拿到|查找|查到|取得)"
     rf"|从\s*{_NAME}\s*(?:工具|接口)?\s*(?:或\s*{_NAME}\s*(?:工具|接口)?\s*)?"
@@ -1478,6 +1484,8 @@ def _shadowing(tool: ToolContract, names: frozenset[str], named: frozenset[str])
             }
             forbidden &= others
             rest = _LEGIT_SIBLING.sub(" ", sentence)
+            if _SHADOW_DIRECTIVE.search(rest) and _mentions(rest, names) - {own}:
+                rest = _LEGIT_SIBLING.sub(" ", _PREREQUISITE.sub(" ", sentence))
             if not _UNCONDITIONAL.search(rest):
                 rest = _CONDITIONAL_INSTEAD.sub(" ", rest)
             still = _mentions(rest, names) - {own}
