@@ -89,3 +89,24 @@ def _caseless() -> re2.Options:
     options = re2.Options()
     options.case_sensitive = False
     return options
+
+
+def test_long_run_answers_as_re2s_run_of_24_non_spaces(texts: list[str]) -> None:
+    """``\\S{24}`` as RE2 reads it: \\v, NBSP, U+2028 and Chinese are not ``\\s``."""
+    from studio.lint.rules.security_encoded import long_run
+
+    run = re2.compile(r"\S{24}")
+    cases = [
+        "a" * 23,
+        "a" * 24,
+        "a" * 23 + " b",
+        "a" * 12 + "\v" + "b" * 11,
+        "a" * 12 + "\u00a0" + "b" * 11,
+        "a" * 12 + "\u2028" + "b" * 11,
+        "汉" * 24,
+        "汉" * 23 + "\t汉",
+        "x\r\n" * 30,
+        "",
+    ]
+    for value in [*texts, *cases]:
+        assert long_run(value) == (run.search(value) is not None), value[:60]

@@ -44,9 +44,9 @@ from studio.lint.rules._security_phrases import (
     normalise,
     strip_invisible,
 )
-from studio.lint.rules.security_encoded import ENCODING_HINT as _ENCODING_HINT
 from studio.lint.rules.security_encoded import SHIFT_SEEN as _SHIFT_SEEN
 from studio.lint.rules.security_encoded import encoded as _encoded
+from studio.lint.rules.security_encoded import encoding_hint as _encoding_hint
 from studio.lint.rules.security_encoded import has_blob as _has_blob
 from studio.lint.rules.security_encoded import rot13_payload as _rot13_payload
 from studio.lint.rules.security_encoded import shift_labelled as _shift_labelled
@@ -534,7 +534,7 @@ def _scan_texts(tool: ToolContract) -> Iterator[_Found]:
     phrase_book = book()
     phrases = memo(tool, _PHRASES, lambda: _phrases(joined))
     markers = _MARKER_START.in_text(joined) and _marker(joined) is not None
-    encoded_hint = _ENCODING_HINT.in_text(raw_joined)
+    encoded_hint = _encoding_hint(raw_joined)
     blobs = encoded_hint and _has_blob(raw_joined)
     schema_words = _schema_words(tool)
     normal_schema_words = normalise(schema_words)

@@ -20,8 +20,20 @@ import re2  # type: ignore[import-untyped]
 from studio.lint.model import Severity
 from studio.lint.rules.security_re2 import seen
 
-LONG_RUN = seen(r"\S{24}")
-"""An encoded blob has no whitespace, so it lies inside such a run."""
+_RUN_BREAKS = str.maketrans("\t\n\f\r", "    ")
+"""RE2's ``\\s`` (tab, line feed, form feed, carriage return), each made a space."""
+
+
+def long_run(value: str) -> bool:
+    """True when ``value`` holds 24 characters in a row that are not RE2's ``\\s``: an
+    encoded blob has no whitespace, so it lies inside such a run.
+
+    RE2's ``\\S{24}`` answered this with a DFA that counts up to 24 along every run
+    of text, its states rebuilt in each process (~18 µs a tool's text); a split does
+    it in ~2 µs.
+    """
+    return len(value) >= 24 and max(map(len, value.translate(_RUN_BREAKS).split(" "))) >= 24
+
 
 _BLOB = re.compile(
     r"(?<![\w+/-])(?:[A-Za-z0-9+/]{24,}={0,2}|[A-Za-z0-9_-]{24,}={0,2}|[A-Z2-7]{24,}={0,6})(?![\w+/=-])"
@@ -480,9 +492,14 @@ ROT13 处理", "凯撒移位 3"), and by how many letters."""
 _SHIFT_HINT = r"(?i:rot|caesar|shift|atbash)|轮换|旋转|移位|偏移|凯撒|埃特巴什"
 SHIFT_SEEN = seen(_SHIFT_HINT)
 """Every match of :data:`ROT13_LABEL` contains one of these (a first look)."""
-ENCODING_HINT = seen(rf"\S{{24}}|{_OTHER_HINT}|{_SHIFT_HINT}")
-"""One first look for all of this module's payloads: a long run, another encoding's mark
-or a shift label (most tools hold none: one DFA pass instead of three)."""
+_MARK_SEEN = seen(f"{_OTHER_HINT}|{_SHIFT_HINT}")
+"""Another encoding's mark or a shift label, in one DFA pass."""
+
+
+def encoding_hint(value: str) -> bool:
+    """One first look for all of this module's payloads: a long run (:func:`long_run`),
+    another encoding's mark or a shift label."""
+    return long_run(value) or _MARK_SEEN.in_text(value)
 
 
 _ATBASH_LABEL = re.compile(r"\batbash\b|埃特巴什", re.IGNORECASE)
