@@ -169,10 +169,33 @@ def unescaped_characters(source: str, start: int = 0) -> Iterator[tuple[int, str
         i += 1
 
 
+_STRUCTURE = re.compile(r"\\.|\[\^?\]?(?:\\.|[^\]\\])*\]?|[()|]", re.DOTALL)
+"""An escape, a character class (its closing ``]`` optional: unclosed runs to the end)
+or a group bracket or ``|`` — what :func:`unescaped_characters` tells apart, found by the
+regex engine instead of a Python loop over every character."""
+
+
+def structure(source: str, start: int = 0) -> Iterator[tuple[int, str, int]]:
+    """:func:`unescaped_characters` restricted to ``(``, ``)`` and ``|``, the characters
+    that give a pattern its shape, with the same indices and depths. The phrases run to
+    thousands of characters; their shape is a few dozen of them."""
+    depth = 0
+    for match in _STRUCTURE.finditer(source, start):
+        c = match.group()
+        if c == "(":
+            yield match.start(), c, depth
+            depth += 1
+        elif c == ")":
+            yield match.start(), c, depth
+            depth -= 1
+        elif c == "|":
+            yield match.start(), c, depth
+
+
 def group_end(source: str, start: int) -> int | None:
     """The index of the ``)`` closing the group that opens at ``source[start]`` (None when
     it is never closed)."""
-    for i, c, depth in unescaped_characters(source, start):
+    for i, c, depth in structure(source, start):
         if c == ")" and depth == 1:
             return i
     return None
@@ -181,12 +204,12 @@ def group_end(source: str, start: int) -> int | None:
 def top_level_alternatives(source: str) -> tuple[str, ...]:
     """The alternatives of ``source`` split at its top-level ``|`` (one when there is none)."""
     parts: list[str] = []
-    start = 0
-    for i, c, depth in unescaped_characters(source):
+    begin = 0
+    for i, c, depth in structure(source):
         if c == "|" and depth == 0:
-            parts.append(source[start:i])
-            start = i + 1
-    parts.append(source[start:])
+            parts.append(source[begin:i])
+            begin = i + 1
+    parts.append(source[begin:])
     return tuple(parts)
 
 

@@ -138,3 +138,29 @@ def test_a_pattern_splits_and_closes_at_its_own_structure() -> None:
     )  # fmt: skip
     assert group_end(r"(?=a[)]b\)c)rest", 0) == 11
     assert group_end("(?=a(b)", 0) is None
+
+
+def test_structure_is_unescaped_characters_restricted_to_brackets_and_bars() -> None:
+    """On every pattern of the security phrases and grammar, and on edge cases (a class
+    opened by ``]``, an unclosed class, a trailing backslash), the regex-driven scan
+    finds the ``(``, ``)`` and ``|`` the character loop finds, at the same depths."""
+    from studio.lint.regex import structure, unescaped_characters
+    from studio.lint.rules._security_phrases import book, phrase_data
+
+    grammar = phrase_data()["grammar"]["classes"]
+    patterns = [p.source for p in book().phrases]
+    patterns += [p for alternatives in grammar.values() for p in alternatives]
+    patterns += [
+        r"[]|]z|(a)",
+        r"[^]|(]x(|)",
+        r"a[bc(",
+        "(a|b\\",
+        r"[\]]|(\()|x",
+        r"(?=a[)]b\)c)rest",
+        "",
+    ]
+    assert len(patterns) > 500
+    for pattern in patterns:
+        for start in (0, 1):
+            expected = [t for t in unescaped_characters(pattern, start) if t[1] in "()|"]
+            assert list(structure(pattern, start)) == expected, pattern[:80]

@@ -43,7 +43,7 @@ import re2  # type: ignore[import-untyped]
 
 from studio.lint.literals import LiteralSet
 from studio.lint.model import Severity
-from studio.lint.regex import compile_cues, group_end, unescaped_characters
+from studio.lint.regex import compile_cues, group_end, structure
 from studio.lint.rules import security_normalise
 from studio.lint.rules.security_re2 import Seen
 
@@ -138,7 +138,7 @@ def _without_lookarounds(source: str) -> str | None:
         start = next(
             (
                 i
-                for i, c, _depth in unescaped_characters(source)
+                for i, c, _depth in structure(source)
                 if c == "(" and source.startswith(("(?=", "(?!", "(?<=", "(?<!"), i)
             ),
             None,
