@@ -35,7 +35,6 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
@@ -480,8 +479,13 @@ class PhraseBook:
         return out
 
 
+_PHRASE_FILE = Path(__file__).resolve().parents[3] / "resources" / "lint" / "security_phrases.json"
+"""The phrase data, beside the ``studio`` package as the other lint resources are read
+(a path: ``importlib.resources`` would import ``zipfile`` and ``tempfile`` into every lint)."""
+
+
 def _raw() -> str:
-    return (files("resources") / "lint" / "security_phrases.json").read_text(encoding="utf-8")
+    return _PHRASE_FILE.read_text(encoding="utf-8")
 
 
 @cache
