@@ -15,6 +15,7 @@ from studio.contract.model import ToolContract
 from studio.lint.model import Hit, LintContext, Severity, tool_rule
 from studio.lint.regex import compile_cues
 from studio.lint.rules._common import (
+    CueSearch,
     PropertyRef,
     cached_hits,
     description_of,
@@ -29,7 +30,6 @@ from studio.lint.rules._common import (
 from studio.lint.text import (
     STOPWORDS,
     has_cjk,
-    search_with_needles,
     split_identifier,
     text_length,
     tokenize,
@@ -48,6 +48,15 @@ _USAGE_CUES = compile_cues(
     r"|用于|适用于|适合|不要用|不要使用|请改用|改用|而不是|请使用|不适用|仅在|只在|当.{1,20}时",
     re.IGNORECASE,
 )
+_USAGE = CueSearch(
+    _USAGE_CUES,
+    (
+        *("use ", "when to use", "do not use", "don't use", "don’t use", "never use"),
+        *("instead", "rather than", "only ", "call ", "prefer", "not for", "用于", "适用于"),
+        *("适合", "不要用", "不要使用", "请改用", "改用", "而不是", "请使用", "不适用"),
+        *("仅在", "只在", "当"),
+    ),
+)
 _CONTRAST_CUES = compile_cues(
     r"\bdo not\b|\bdon['’]t\b|\bnever\b|\binstead\b|\brather than\b|\bnot for\b|\bonly\b"
     r"|不要|请改用|改用|而不是|不适用|仅|只",
@@ -61,7 +70,7 @@ _LIMIT_CUES = compile_cues(
     r"|最多|最少|至少|仅|只|不超过|不能|无法|上限|限制|范围|必须|之内|以内|默认",
     re.IGNORECASE,
 )
-# A literal (lower case) of every alternative of _LIMIT_CUES.
+# What every match of _LIMIT_CUES starts with (lower case), one per alternative.
 _LIMIT_NEEDLES = (
     *("at most", "at least", "up to", "only", "max", "min", "limit", "no more than"),
     *("not more than", "can", "must", "require", "between", "range", "not supported"),
@@ -69,10 +78,15 @@ _LIMIT_NEEDLES = (
     *("最多", "最少", "至少", "仅", "只", "不超过", "不能", "无法", "上限", "限制", "范围"),
     *("必须", "之内", "以内", "默认"),
 )
+_LIMITS = CueSearch(_LIMIT_CUES, _LIMIT_NEEDLES)
 _RETURN_CUES = compile_cues(
     r"\breturns?\b|\breturning\b|\bresponds? with\b|\boutputs?\b|\byields\b|\bgives back\b"
     r"|\bresult(?:s)? (?:is|are|contains?)\b|返回|结果|输出",
     re.IGNORECASE,
+)
+_RETURNS = CueSearch(
+    _RETURN_CUES,
+    ("return", "respond", "output", "yields", "gives back", "result", "返回", "结果", "输出"),
 )
 
 
@@ -86,22 +100,22 @@ def states_purpose(tool: ToolContract) -> bool:
 
 def has_usage_guidance(tool: ToolContract, rendered_text: str) -> bool:
     """True when the tool says when to use it (usage block or cue phrases)."""
-    return bool(text(tool.usage).strip()) or bool(_USAGE_CUES.search(rendered_text))
+    return bool(text(tool.usage).strip()) or _USAGE.found(rendered_text)
 
 
 def has_limitations(tool: ToolContract, rendered_text: str) -> bool:
     """True when the description states a limit, range or restriction."""
-    if search_with_needles(_LIMIT_CUES, _LIMIT_NEEDLES, rendered_text):
+    if _LIMITS.found(rendered_text):
         return True
     # One search over all parameter descriptions: no cue holds a line break, so
     # none matches across the one joining two descriptions.
     joined = "\n".join(description_of(ref.schema) for ref in visible_properties(tool))
-    return search_with_needles(_LIMIT_CUES, _LIMIT_NEEDLES, joined)
+    return _LIMITS.found(joined)
 
 
 def states_returns(tool: ToolContract, rendered_text: str) -> bool:
     """True when the tool says what a successful call returns."""
-    return bool(text(tool.returns).strip()) or bool(_RETURN_CUES.search(rendered_text))
+    return bool(text(tool.returns).strip()) or _RETURNS.found(rendered_text)
 
 
 def _main_path(tool: ToolContract, block: str) -> str:
