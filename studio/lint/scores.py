@@ -65,10 +65,10 @@ from functools import lru_cache
 from studio.contract.model import DEFAULT_DESCRIPTION_TEMPLATE, ToolContract
 from studio.contract.render import render_description
 from studio.lint.regex import compile_cues
+from studio.lint.rules._common import CueSearch
 from studio.lint.text import (
     fewer_words_than,
     only_words_of,
-    search_with_needles,
     split_identifier,
 )
 
@@ -85,13 +85,30 @@ _LIMITS = compile_cues(
     r"\bmust\b|\bup to\b|[≤≥<>]|最多|至少|仅|只能|不能|上限|不超过",
     re.IGNORECASE,
 )
-# A literal (lower case) of every alternative of _LIMITS.
+# What every match of _LIMITS starts with (lower case).
 _LIMIT_NEEDLES = (
     *("at most", "at least", "only", "max", "min", "limit", "cannot", "must", "up to"),
     *("≤", "≥", "<", ">", "最多", "至少", "仅", "只能", "不能", "上限", "不超过"),
 )
 _RETURNS = compile_cues(r"\breturns?\b|返回", re.IGNORECASE)
 _INLINE_EXAMPLE = compile_cues(r"\be\.g\.|\bfor example\b|\bexample:|\bsuch as\b|例如|比如", re.I)
+# The cues above, each with what every match of it starts with: matched only where
+# one of those literals starts (see CueSearch), ~8 of 49 ms of the scores of 2,000
+# public tools.
+_NEGATIVE_CUES = CueSearch(
+    _NEGATIVE,
+    (
+        *("do not", "don't", "not for", "never", "not to", "avoid", "不要", "请勿", "不可"),
+        *("勿用", "不用于"),
+    ),
+)
+_INSTEAD_CUES = CueSearch(_INSTEAD, ("instead", "rather than", "改用", "而不是", "而非", "请使用"))
+_WHEN_CUES = CueSearch(_WHEN, ("when", "if", "the user", "for", "当", "如果", "用户"))
+_LIMIT_CUES = CueSearch(_LIMITS, _LIMIT_NEEDLES)
+_RETURN_CUES = CueSearch(_RETURNS, ("return", "返回"))
+_EXAMPLE_CUES = CueSearch(
+    _INLINE_EXAMPLE, ("e.g.", "for example", "example:", "such as", "例如", "比如")
+)
 _SCHEMA_BOUNDS = frozenset(
     (
         "maximum",
@@ -324,19 +341,19 @@ def _purpose(tool: ToolContract, rendered: str) -> int:
         return 2
     if fewer_words_than(first, 4, 6):
         return 3
-    return 5 if tool.returns or _RETURNS.search(rendered) else 4
+    return 5 if tool.returns or _RETURN_CUES.found(rendered) else 4
 
 
 def _usage(tool: ToolContract, rendered: str) -> int:
     text = tool.usage if tool.has_blocks() else rendered
-    if not text or text.isspace() or (not tool.usage and not _WHEN.search(text)):
+    if not text or text.isspace() or (not tool.usage and not _WHEN_CUES.found(text)):
         return 1
     if fewer_words_than(text, 8, 12):
         return 2
     score = 3
-    if _NEGATIVE.search(text):
+    if _NEGATIVE_CUES.found(text):
         score += 1
-    if _INSTEAD.search(text) or _TOOL_NAME.search(text):
+    if _INSTEAD_CUES.found(text) or _TOOL_NAME.search(text):
         score += 1
     return score
 
@@ -347,7 +364,7 @@ def _limitations(tool: ToolContract, rendered: str, props: dict[str, dict]) -> i
         score += 1
     if tool.errors:
         score += 1
-    if search_with_needles(_LIMITS, _LIMIT_NEEDLES, rendered):
+    if _LIMIT_CUES.found(rendered):
         score += 1
     if any(not _SCHEMA_BOUNDS.isdisjoint(schema) for schema in props.values()):
         score += 1
@@ -371,7 +388,7 @@ def _examples(tool: ToolContract, rendered: str, props: dict[str, dict]) -> int:
         return 5
     if tool.examples:
         return 4
-    if _INLINE_EXAMPLE.search(rendered) or any("examples" in s for s in props.values()):
+    if _EXAMPLE_CUES.found(rendered) or any("examples" in s for s in props.values()):
         return 3
     return 1
 

@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from studio.lint import scores
 from studio.lint.rules import description
 from studio.lint.rules._common import CueSearch
 
@@ -23,6 +24,12 @@ _SEARCHES = {
     "limits": description._LIMITS,
     "usage": description._USAGE,
     "returns": description._RETURNS,
+    "scores negative": scores._NEGATIVE_CUES,
+    "scores instead": scores._INSTEAD_CUES,
+    "scores when": scores._WHEN_CUES,
+    "scores limits": scores._LIMIT_CUES,
+    "scores returns": scores._RETURN_CUES,
+    "scores examples": scores._EXAMPLE_CUES,
 }
 _DATA = Path(__file__).resolve().parents[1] / "data" / "security" / "benign.jsonl"
 
@@ -36,6 +43,8 @@ _PIECES = [
     *("can’t", "must", "requires", "between", "range", "not supported", "per call"),
     *("per day", "≤", "≥", "<", ">=", "never", "default", "最多", "以内", "scan", "admin"),
     *("orange", "paper ", "user", "reuse", "caller", "a", "_", "-", "'", " ", "\n", "."),
+    *("avoid", "not to", "不要", "请勿", "不可", "勿用", "不用于", "而非", "如果", "用户", "If"),
+    *("the user", "for", "When", "e.g.", "For example", "example:", "such as", "例如", "比如"),
     *("İ", "ı", "ſ", "\u212a", "ß", "é", "订单"),
 ]
 _TEXT = st.lists(
