@@ -113,6 +113,23 @@ def test_verb_noun_uses_the_registry_vocabulary() -> None:
     assert hits("name-verb-noun", t, context(t, settings=custom)) == []
 
 
+def test_verb_noun_follows_each_vocabulary_of_any_shape() -> None:
+    """The vocabulary is worked out once per value: another value (or a list, which
+    cannot be cached) is read afresh, never taken for one seen before."""
+    t = tool("fetch_orders")
+    messages = []
+    for verbs in (("get", "list"), ("list", "fetch"), ["get", "list", 3], ("Get", "List")):
+        settings = RegistrySettings(verbs=verbs)  # type: ignore[arg-type]
+        messages.append(
+            [h.message for h in hits("name-verb-noun", t, context(t, settings=settings))]
+        )
+    first, second, listed, capitals = messages
+    assert "use 'get'" in first[0] and "(get, list)" in first[0]
+    assert second == []
+    assert listed == first
+    assert capitals == first
+
+
 @pytest.mark.parametrize(
     ("name", "instead"),
     [("fetch_orders", "get"), ("find_flights", "list"), ("book_hotel", None), ("查询_发票", "get")],
