@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from studio.contract import ErrorSpec
 from studio.lint.model import PROFILES, Severity
+from studio.lint.rules import description
+from studio.lint.text import has_cjk, split_identifier
 from tests.lint.fixtures_rules import (
     ODD_TOOLS,
     context,
@@ -404,3 +409,29 @@ def test_a_vague_summary_is_one_finding_not_also_restating_the_name() -> None:
     t = tool("get_data", summary="Gets data.")
     assert len(hits("desc-vague-summary", t)) == 1
     assert hits("desc-restates-name", t) == []
+
+
+def _restates_name_as_written_first(name: str, summary: str) -> bool:
+    """``restates_name`` before its shortcut on the name's words."""
+    if not summary or has_cjk(summary):
+        return False
+    words = re.findall(r"[A-Za-z0-9]+", summary.lower())
+    name_words = description._word_set(split_identifier(name))
+    if len(words) > len(name_words) + 3:
+        return False
+    content = description._word_set(words)
+    return bool(content) and content <= name_words
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.sampled_from(["get_order", "getOrders", "the_a_of", "list", "query_order_list", "x", ""]),
+    st.lists(
+        st.sampled_from(["get", "gets", "order", "orders", "the", "a", "of", "list", "Query", "x"]),
+        max_size=9,
+    ).map(" ".join),
+)
+def test_restates_name_answers_as_before_its_shortcut(name: str, summary: str) -> None:
+    assert description.restates_name(name, summary) == _restates_name_as_written_first(
+        name, summary
+    )
