@@ -44,7 +44,6 @@ from studio.lint.model import (
     Scope,
     Severity,
     ToolCheck,
-    new_finding,
 )
 from studio.lint.parallel import Forked, can_fork
 from studio.lint.scores import ToolScores, score_tool
@@ -582,7 +581,7 @@ class Linter:
 
     def _finding(self, rule: Rule, hit: Hit, tool: str | None) -> Finding:
         severity = self.config.severity_for(rule.id) or hit.severity or rule.default_severity
-        return new_finding(
+        return Finding(
             rule.id,
             rule.category,
             severity,
