@@ -48,7 +48,7 @@ def json_repr(value: Any, limit: int = 80) -> str:
     return shown if len(shown) <= limit else shown[: limit - 1] + "…"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class PropertyRef:
     """One property found in a tool's parameters.
 
@@ -69,6 +69,25 @@ class PropertyRef:
     parent: dict[str, Any]
     top_level: bool
 
+    def __init__(
+        self,
+        name: str,
+        schema: dict[str, Any],
+        path: PropertyPath,
+        json_path: str,
+        parent: dict[str, Any],
+        top_level: bool,
+    ) -> None:
+        # The dataclass's own __init__ through the slots' setters, as Hit's (see
+        # studio.lint.model): the walks build one per property and one SchemaNode per
+        # subschema, 13,447 for 2,000 public tools, 8 -> 5 ms.
+        _set_ref_name(self, name)
+        _set_ref_schema(self, schema)
+        _set_ref_path(self, path)
+        _set_ref_json_path(self, json_path)
+        _set_ref_parent(self, parent)
+        _set_ref_top_level(self, top_level)
+
     @property
     def injected(self) -> bool:
         """True when the value comes from the session, so the model never sees it."""
@@ -77,6 +96,14 @@ class PropertyRef:
     def at(self, key: str) -> str:
         """JSON path of one keyword of this property (``….description``)."""
         return self.json_path + _key_suffix(key)  # the path is never empty
+
+
+_set_ref_name = vars(PropertyRef)["name"].__set__
+_set_ref_schema = vars(PropertyRef)["schema"].__set__
+_set_ref_path = vars(PropertyRef)["path"].__set__
+_set_ref_json_path = vars(PropertyRef)["json_path"].__set__
+_set_ref_parent = vars(PropertyRef)["parent"].__set__
+_set_ref_top_level = vars(PropertyRef)["top_level"].__set__
 
 
 def params_of(tool: ToolContract) -> dict[str, Any]:
@@ -140,7 +167,7 @@ def _visible_properties(tool: ToolContract) -> Iterator[PropertyRef]:
         yield ref
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class SchemaNode:
     """Any subschema (objects, items, combinators), with where it is."""
 
@@ -150,6 +177,21 @@ class SchemaNode:
     """Edit path when the node is the root, a property or an ``items`` schema."""
     depth: int
     """Object nesting depth: the root object is 1."""
+
+    def __init__(
+        self, schema: dict[str, Any], json_path: str, edit_path: PropertyPath | None, depth: int
+    ) -> None:
+        # Through the slots' setters, as PropertyRef's.
+        _set_node_schema(self, schema)
+        _set_node_json_path(self, json_path)
+        _set_node_edit_path(self, edit_path)
+        _set_node_depth(self, depth)
+
+
+_set_node_schema = vars(SchemaNode)["schema"].__set__
+_set_node_json_path = vars(SchemaNode)["json_path"].__set__
+_set_node_edit_path = vars(SchemaNode)["edit_path"].__set__
+_set_node_depth = vars(SchemaNode)["depth"].__set__
 
 
 _SUBSCHEMA_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems")
