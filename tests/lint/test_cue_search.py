@@ -24,6 +24,7 @@ _SEARCHES = {
     "limits": description._LIMITS,
     "usage": description._USAGE,
     "returns": description._RETURNS,
+    "format": description._FORMAT,
     "scores negative": scores._NEGATIVE_CUES,
     "scores instead": scores._INSTEAD_CUES,
     "scores when": scores._WHEN_CUES,
@@ -45,6 +46,11 @@ _PIECES = [
     *("orange", "paper ", "user", "reuse", "caller", "a", "_", "-", "'", " ", "\n", "."),
     *("avoid", "not to", "不要", "请勿", "不可", "勿用", "不用于", "而非", "如果", "用户", "If"),
     *("the user", "for", "When", "e.g.", "For example", "example:", "such as", "例如", "比如"),
+    *("YYYY-MM-DD", "yy-mm", "hh:mm", "ISO 8601", "iso-8601", "RFC3339", "unix", "epoch"),
+    *("format", "pattern", "i.e.", "like", "https://x", "http://", "a@b", "UUID", "digits"),
+    *("prefixed", "starts with", "start with", "seconds", "milliseconds", "as returned by"),
+    *("from the result", "from output", "`code`", '"quoted"', "'quoted'", "格式", "如：", "形如"),
+    *("示例", "位数字", "开头"),
     *("İ", "ı", "ſ", "\u212a", "ß", "é", "订单"),
 ]
 _TEXT = st.lists(

@@ -394,6 +394,15 @@ _FORMAT_CUES = compile_cues(
     r"格式|例如|如：|比如|形如|示例|位数字|开头",
     re.IGNORECASE,
 )
+_FORMAT = CueSearch(
+    _FORMAT_CUES,
+    (
+        *("yyyy", "yy-", "mm-dd", "hh:mm", "iso", "rfc", "unix", "epoch", "format", "pattern"),
+        *("e.g.", "for example", "such as", "like", "i.e.", "http", "@", "uuid", "digit"),
+        *("prefix", "start", "seconds", "milliseconds", "as returned by", "from ", "`", '"'),
+        *("'", "格式", "例如", "如：", "比如", "形如", "示例", "位数字", "开头"),
+    ),
+)
 
 
 _ARTICLE = {"date/time": "a", "url": "a", "email": "an", "phone": "a", "id": "an"}
@@ -416,7 +425,8 @@ def _format_kind(name: str) -> str | None:
         return "email"
     if words & _PHONE_WORDS:
         return "phone"
-    if words & _ID_WORDS or _CJK_FORMAT_NAMES.search(name):
+    # Every match of _CJK_FORMAT_NAMES holds or follows a CJK character.
+    if words & _ID_WORDS or (not name.isascii() and _CJK_FORMAT_NAMES.search(name)):
         return "id"
     return None
 
@@ -435,7 +445,7 @@ def _format_stated(schema: dict) -> bool:
     for s in (schema, schema.get("items")):
         if isinstance(s, dict) and any(k in s for k in ("format", "pattern", "enum", "const")):
             return True
-    return bool(_FORMAT_CUES.search(description_of(schema)))
+    return _FORMAT.found(description_of(schema))
 
 
 @tool_rule(
