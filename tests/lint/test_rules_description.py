@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from studio.contract import ErrorSpec
 from studio.lint.model import PROFILES, Severity
 from studio.lint.rules import description
+from studio.lint.rules._common import PropertyRef
 from studio.lint.text import has_cjk, split_identifier
 from tests.lint.fixtures_rules import (
     ODD_TOOLS,
@@ -434,4 +435,61 @@ def _restates_name_as_written_first(name: str, summary: str) -> bool:
 def test_restates_name_answers_as_before_its_shortcut(name: str, summary: str) -> None:
     assert description.restates_name(name, summary) == _restates_name_as_written_first(
         name, summary
+    )
+
+
+def _is_tautological_as_written_first(ref: PropertyRef, desc: str, tool_name: str) -> bool:
+    """``is_tautological`` before its path for properties without aliases."""
+    if not desc:
+        return False
+    words = None
+    if desc.isascii():
+        words = re.findall(r"[A-Za-z0-9]+", desc.lower())
+        norm = "".join(words)
+    else:
+        norm = description._norm(desc)
+    names = [ref.name, *(a for a in ref.schema.get("x-aliases") or () if isinstance(a, str))]
+    if any(norm == description._norm(n) for n in names):
+        return True
+    if words is None:
+        if has_cjk(desc):
+            return False
+        words = re.findall(r"[A-Za-z0-9]+", desc.lower())
+    if not words or len(words) > len(split_identifier(ref.name)) + 2:
+        return False
+    own = description._word_set(split_identifier(ref.name)) | description._word_set(
+        split_identifier(tool_name)
+    )
+    content = description._word_set(words)
+    return bool(content) and content <= own
+
+
+_ALIASES = st.one_of(
+    st.none(),
+    st.just([]),
+    st.lists(st.sampled_from(["开始日期", "from", "start-date", 3, "order no"]), max_size=3),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.sampled_from(["start_date", "status", "orderNo", "id", "x"]),
+    _ALIASES,
+    st.lists(
+        st.sampled_from(
+            ["start", "date", "Start-Date", "the", "order", "no", "开始日期", "状态", "x"]
+        ),
+        max_size=5,
+    ).map(" ".join),
+    st.sampled_from(["queryOrderList", "get_status", ""]),
+)
+def test_is_tautological_answers_as_before_its_alias_path(
+    name: str, aliases: list | None, desc: str, tool_name: str
+) -> None:
+    schema: dict = {"type": "string"}
+    if aliases is not None:
+        schema["x-aliases"] = aliases
+    ref = PropertyRef(name, schema, (name,), f"parameters.properties.{name}", {}, True)
+    assert description.is_tautological(ref, desc, tool_name) == _is_tautological_as_written_first(
+        ref, desc, tool_name
     )
