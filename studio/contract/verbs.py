@@ -54,8 +54,14 @@ def inflections(word: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+@lru_cache(maxsize=65536)
 def verb_class(word: str) -> str | None:
-    """The class of a verb in any simple inflection (``fetching`` → ``read``), else None."""
+    """The class of a verb in any simple inflection (``fetching`` → ``read``), else None.
+
+    Once per word: a lint of 2,000 public tools asks 13,700 times about 3,900
+    words (importing guesses risk from names, the rules read first words);
+    trying each inflection again cost ~3.5 ms CPU more than the cache.
+    """
     classes = verb_classes()
     for form in inflections(word.lower()):
         cls = classes.get(form)
