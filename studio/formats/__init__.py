@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import import_module
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from studio.lazy_exports import LazyExports
 
@@ -69,11 +69,17 @@ def _openapi() -> Any:
 DEFAULT_IMPORT_NAME = "imported"
 
 
+class _ToolImporter(Protocol):
+    """A format's ``import_tools`` (``owned``: see :class:`ToolCollector`)."""
+
+    def __call__(self, data: Any, source: str, *, owned: bool = False) -> ToolCollector: ...
+
+
 @dataclass(frozen=True)
 class _Format:
     export_tool: Callable[[ToolContract, RegistrySettings, str], tuple[Any, list[Note]]]
     export_registry: Callable[[Registry], ExportResult]
-    import_tools: Callable[[Any, str], ToolCollector] | None = None
+    import_tools: _ToolImporter | None = None
 
 
 # Format name → the module that reads and writes it (``dir``: a registry folder).
@@ -240,7 +246,8 @@ def _import_data(data: Any, fmt: str, source: str, name: str | None, fallback: s
         return ImportResult(registry, [], fmt)
     import_tools = _format(fmt).import_tools
     assert import_tools is not None  # only studio and dir lack one, both handled above
-    collector = import_tools(data, source)
+    # load_json's value, which nothing else holds: the tools keep its schemas.
+    collector = import_tools(data, source, owned=True)
     return ImportResult(collector.registry(name or fallback, source), collector.notes, fmt)
 
 

@@ -63,9 +63,12 @@ def export_registry(registry: Registry) -> ExportResult:
     return ExportResult(dump_json(entries), None, notes)
 
 
-def import_tools(data: Any, source: str) -> ToolCollector:
-    """Read a Messages ``tools`` array (bare, or inside a request body)."""
-    collector = ToolCollector({"parameters": "input_schema"})
+def import_tools(data: Any, source: str, *, owned: bool = False) -> ToolCollector:
+    """Read a Messages ``tools`` array (bare, or inside a request body).
+
+    ``owned``: as for :class:`ToolCollector`.
+    """
+    collector = ToolCollector({"parameters": "input_schema"}, owned=owned)
     for path, entry in tool_list(data, source):
         if not isinstance(entry, dict):
             collector.problem(path, "must be an object")

@@ -227,9 +227,12 @@ def _declarations(data: Any, source: str, collector: ToolCollector) -> list[tupl
     return out
 
 
-def import_tools(data: Any, source: str) -> ToolCollector:
-    """Read Gemini function declarations."""
-    collector = ToolCollector()
+def import_tools(data: Any, source: str, *, owned: bool = False) -> ToolCollector:
+    """Read Gemini function declarations.
+
+    ``owned``: as for :class:`ToolCollector`.
+    """
+    collector = ToolCollector(owned=owned)
     _read_tool_config(data, collector)
     for path, decl in _declarations(data, source, collector):
         if not isinstance(decl, dict):

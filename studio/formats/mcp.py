@@ -178,9 +178,12 @@ def _tool_entries(data: Any, source: str) -> list[tuple[str, Any]]:
     return [(f"{key}[{i}]", entry) for i, entry in enumerate(tools)]
 
 
-def import_tools(data: Any, source: str) -> ToolCollector:
-    """Read MCP tools, mapping annotations back to a risk tier."""
-    collector = ToolCollector(_RENAMES)
+def import_tools(data: Any, source: str, *, owned: bool = False) -> ToolCollector:
+    """Read MCP tools, mapping annotations back to a risk tier.
+
+    ``owned``: as for :class:`ToolCollector`.
+    """
+    collector = ToolCollector(_RENAMES, owned=owned)
     for path, entry in _tool_entries(data, source):
         if not isinstance(entry, dict):
             collector.problem(path, "must be an object")

@@ -95,14 +95,15 @@ class FunctionLayout:
             entries, notes = _group_namespaces(registry, entries, notes)
         return ExportResult(dump_json(entries), None, notes)
 
-    def import_tools(self, data: Any, source: str) -> ToolCollector:
+    def import_tools(self, data: Any, source: str, *, owned: bool = False) -> ToolCollector:
         """Read a ``tools`` array (bare, or inside a request body).
 
         Tools of another type than ``function`` (built-in ones such as web
         search) are skipped with a note. Paths in notes and problems name the
         object that holds the function's fields (``tools[2].function``).
+        ``owned``: as for :class:`ToolCollector`.
         """
-        collector = ToolCollector()
+        collector = ToolCollector(owned=owned)
         for path, entry in self._entries(data, source, collector):
             if not isinstance(entry, dict):
                 collector.problem(path, "must be an object")

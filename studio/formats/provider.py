@@ -81,10 +81,14 @@ class ToolCollector:
         renames: Provider key for each studio key whose name differs
             (``{"parameters": "inputSchema"}``), so problem paths name the
             key the source document really has.
+        owned: The documents added were decoded for this import and nothing
+            else holds them: tools keep their schemas instead of copies (see
+            :func:`~studio.contract.document.parse_tool`).
     """
 
-    def __init__(self, renames: dict[str, str] | None = None) -> None:
+    def __init__(self, renames: dict[str, str] | None = None, *, owned: bool = False) -> None:
         self.renames = renames or {}
+        self.owned = owned
         self.tools: list[ToolContract] = []
         self.notes: list[Note] = []
         self.problems: list[Problem] = []
@@ -154,7 +158,7 @@ class ToolCollector:
             if why:
                 self.note(path, why, "guessed")
         try:
-            self.tools.append(parse_tool(doc, path))
+            self.tools.append(parse_tool(doc, path, owned=self.owned))
         except ContractError as exc:
             self.problems.extend(
                 Problem(self._rename(p.path, path), p.message) for p in exc.problems
