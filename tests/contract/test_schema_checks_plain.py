@@ -1,8 +1,10 @@
 """The plain look at a parameter schema never calls an invalid schema valid.
 
-``_plainly_valid`` lets most schemas skip the metaschema validator (and its
+``_plain_look`` lets most schemas skip the metaschema validator (and its
 import); where it says valid, jsonschema-rs must agree, on public tools'
 schemas and on generated ones mixing every keyword with values of every kind.
+It also tells whether a subschema has ``x-injected``, for the check of where
+injected properties may be: that check must find them wherever they hide.
 """
 
 from __future__ import annotations
@@ -13,11 +15,17 @@ from typing import Any
 import pytest
 
 from studio.contract.schema_checks import (
+    _NOT_PLAIN,
     _PLAIN_KEYWORDS,
     _fast_validator,
-    _plainly_valid,
+    _plain_look,
     check_parameters,
 )
+
+
+def _plainly_valid(schema: dict[str, Any]) -> bool:
+    return _plain_look(schema) != _NOT_PLAIN
+
 
 # Keywords the plain look leaves to the validator, and keys the metaschema ignores.
 _OTHER_KEYS = ["$id", "$anchor", "dependentRequired", "if", "contains", "x-aliases", "optional"]
@@ -103,3 +111,19 @@ def test_unknown_keys_are_free_and_booleans_are_schemas() -> None:
     }
     assert _plainly_valid(schema)
     assert check_parameters(schema, "parameters") == []
+
+
+@pytest.mark.parametrize(
+    "where",
+    ["$defs", "definitions", "patternProperties", "additionalProperties", "not", "items"],
+)
+def test_unreachable_injections_are_found_in_plain_and_other_schemas(where: str) -> None:
+    injected = {"type": "object", "properties": {"who": {"x-injected": "session.user_id"}}}
+    inner = {"k": injected} if where in ("$defs", "definitions", "patternProperties") else injected
+    plain = {"type": "object", "properties": {}, where: inner}
+    other = {**plain, "if": {"type": "object"}}  # "if" is left to the validator
+    assert _plainly_valid(plain)
+    assert not _plainly_valid(other)
+    for schema in (plain, other):
+        found = [p.path for p in check_parameters(schema, "parameters") if "injected" in p.message]
+        assert (found != []) == (where != "items"), (where, found)
