@@ -291,6 +291,8 @@ def _type_hint(bad: Any) -> str:
 
 
 _BRANCHES = ("anyOf", "oneOf", "allOf")
+_NESTING = frozenset(("properties", "items", *_BRANCHES))
+"""The keys :func:`_walk_object` looks under: a schema with none of them has nothing to check."""
 
 
 def _walk_objects(schema: dict[str, Any], path: str) -> list[Problem]:
@@ -331,7 +333,8 @@ def _walk_object(
                         name, prop, join_path(path, *prop_segments), props, seen_aliases
                     )
                 )
-            _walk_object(prop, path, prop_segments, out)
+            if not _NESTING.isdisjoint(prop):  # most properties are leaves: no call for them
+                _walk_object(prop, path, prop_segments, out)
     items = schema.get("items")
     if isinstance(items, dict):
         _walk_object(items, path, (*segments, "items"), out)
