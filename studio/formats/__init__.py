@@ -205,7 +205,9 @@ def import_path(path: Path, fmt: str = "auto", *, name: str | None = None) -> Im
     if fmt == "openapi" or (fmt == "auto" and path.suffix.lower() in _YAML_SUFFIXES):
         data = _openapi().read_document(text, path.name)
         return _openapi().import_openapi(data, path.name, name=name).result
-    return _import_data(load_json(text, path.name), fmt, path.name, name, path.stem)
+    # files.read_text decodes UTF-8 strictly.
+    data = load_json(text, path.name, from_utf8=True)
+    return _import_data(data, fmt, path.name, name, path.stem)
 
 
 def import_text(text: str, fmt: str = "auto", *, name: str | None = None) -> ImportResult:
