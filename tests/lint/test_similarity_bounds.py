@@ -94,6 +94,25 @@ def test_groups_add_all_equals_adding_one_key_at_a_time() -> None:
     assert all(one.size(f"k{k}") == many.size(f"k{k}") for k in range(81))
 
 
+def test_groups_add_all_takes_repeated_keys_and_names_variants_once() -> None:
+    from studio.lint.rules._pairs import AmbiguityState, _Groups
+
+    rng = random.Random(19)
+    one, many = _Groups(), _Groups()
+    for i in range(60):
+        keys = [f"k{rng.randint(0, 40)}" for _ in range(rng.randint(0, 8))]  # repeats
+        name = f"tool{i % 45}"
+        for key in keys:
+            one.add(key, name)
+        many.add_all(keys, name)
+    assert dict(one.shared()) == dict(many.shared())
+    assert all(one.size(f"k{k}") == many.size(f"k{k}") for k in range(41))
+    # "aab…" loses the same letter twice: the variant is listed twice, held once.
+    variants = AmbiguityState._deletions("aabcdef")
+    assert variants.count("abcdef") == 2
+    assert set(variants) == {"aabcdef"} | {"aabcdef"[:i] + "aabcdef"[i + 1 :] for i in range(7)}
+
+
 @pytest.mark.parametrize(("seed", "count", "share"), [(3, 150, 0.2), (9, 90, 1.0)])
 def test_a_build_without_the_watch_list_gives_the_same_pairs(
     seed: int, count: int, share: float

