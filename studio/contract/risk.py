@@ -52,15 +52,24 @@ def _description_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
     return re.compile(_LEAD_IN, re.IGNORECASE), re.compile(_TEXT_WORDS)
 
 
+@lru_cache(maxsize=1)
+def _risk_tiers() -> type[RiskTier]:
+    """:class:`~studio.contract.model.RiskTier`, imported on first use: the session checks
+    need no model. Once, not per call: an import statement per guess was a third of
+    guessing 2,000 tools' tiers."""
+    from studio.contract.model import RiskTier
+
+    return RiskTier
+
+
 def tier_of_class(cls: str) -> RiskTier:
     """The risk tier a verb class implies (``read.list`` → read, ``delete`` → destructive)."""
-    from studio.contract.model import RiskTier  # on use: the session checks need no model
-
+    tiers = _risk_tiers()
     if cls in _READ_CLASSES:
-        return RiskTier.READ
+        return tiers.READ
     if cls in _DESTRUCTIVE_CLASSES:
-        return RiskTier.DESTRUCTIVE
-    return RiskTier.WRITE
+        return tiers.DESTRUCTIVE
+    return tiers.WRITE
 
 
 def name_verb(name: str) -> str | None:
@@ -110,21 +119,21 @@ def _description_verb(description: str) -> tuple[str, str] | None:
 
 
 def _from_annotations(annotations: Mapping[str, Any]) -> tuple[RiskTier, str | None] | None:
-    from studio.contract.model import RiskTier  # on use: the session checks need no model
+    tiers = _risk_tiers()
 
     read_only = annotations.get("readOnlyHint")
     destructive = annotations.get("destructiveHint")
     if destructive is True:
         if read_only is True:
             return (
-                RiskTier.DESTRUCTIVE,
+                tiers.DESTRUCTIVE,
                 "readOnlyHint and destructiveHint both true; took destructive",
             )
-        return RiskTier.DESTRUCTIVE, None
+        return tiers.DESTRUCTIVE, None
     if read_only is True:
-        return RiskTier.READ, None
+        return tiers.READ, None
     if read_only is False and destructive is False:
-        return RiskTier.WRITE, None
+        return tiers.WRITE, None
     return None
 
 
@@ -150,7 +159,7 @@ def guess_risk(
         names the evidence (``risk tier 'read' guessed from the verb 'query'
         of the name``) or is :data:`UNKNOWN_NOTE`.
     """
-    from studio.contract.model import RiskTier  # on use: the session checks need no model
+    tiers = _risk_tiers()
 
     if annotations is not None:
         found = _from_annotations(annotations)
@@ -159,11 +168,11 @@ def guess_risk(
     if method:
         verb = method.upper()
         if verb in _READ_METHODS:
-            tier = RiskTier.READ
+            tier = tiers.READ
         elif verb == "DELETE":
-            tier = RiskTier.DESTRUCTIVE
+            tier = tiers.DESTRUCTIVE
         else:
-            tier = RiskTier.WRITE
+            tier = tiers.WRITE
         return tier, f"risk tier {tier.value!r} guessed from the HTTP method {verb}"
     hints = (
         " (no readOnlyHint/destructiveHint says read or destructive)"
@@ -178,13 +187,13 @@ def guess_risk(
         verb, tier = by_text[0], tier_of_class(by_text[1])
         where = "the description opens with"
     else:
-        return RiskTier.WRITE, UNKNOWN_NOTE + hints
+        return tiers.WRITE, UNKNOWN_NOTE + hints
     # A hint that is explicitly false still rules its tier out.
-    if annotations and tier is RiskTier.READ and annotations.get("readOnlyHint") is False:
-        tier = RiskTier.WRITE
+    if annotations and tier is tiers.READ and annotations.get("readOnlyHint") is False:
+        tier = tiers.WRITE
         hints = " (readOnlyHint is false)"
-    if annotations and tier is RiskTier.DESTRUCTIVE and annotations.get("destructiveHint") is False:
-        tier = RiskTier.WRITE
+    if annotations and tier is tiers.DESTRUCTIVE and annotations.get("destructiveHint") is False:
+        tier = tiers.WRITE
         hints = " (destructiveHint is false)"
     return tier, f"risk tier {tier.value!r} guessed from the verb {verb!r} {where}{hints}"
 
