@@ -114,28 +114,35 @@ class ToolCollector:
         the guess noted: unknown is write, never silently read.
         """
         name = doc.get("name")
-        name_path = self._where(path, "name")
         if not isinstance(name, str) or not name:
-            self.problem(name_path, f"a tool needs a name, not {kind_of(name)}")
+            self.problem(self._where(path, "name"), f"a tool needs a name, not {kind_of(name)}")
             return
         if has_control(name):
             # Not sanitised: a line break in a name means the document is damaged.
-            self.problem(name_path, f"{name!r} holds a line break or another control character")
+            self.problem(
+                self._where(path, "name"),
+                f"{name!r} holds a line break or another control character",
+            )
             return
         if not _NAME_RE.fullmatch(name):
             fixed = sanitise_name(name)
             if fixed is None:
-                self.problem(name_path, f"{name!r} cannot be made a tool name ({NAME_PATTERN})")
+                self.problem(
+                    self._where(path, "name"),
+                    f"{name!r} cannot be made a tool name ({NAME_PATTERN})",
+                )
                 return
             self.note(
-                name_path,
+                self._where(path, "name"),
                 f"name {name!r} does not match {NAME_PATTERN}; renamed {fixed!r}",
                 "guessed",
             )
             doc = {**doc, "name": fixed}
             name = fixed
         if name in self._seen:
-            self.problem(name_path, f"{name!r} is already the name of {self._seen[name]}")
+            self.problem(
+                self._where(path, "name"), f"{name!r} is already the name of {self._seen[name]}"
+            )
             return
         self._seen[name] = path
         params = doc.get("parameters")
