@@ -254,6 +254,173 @@ def _element_needs_foreign(op: Any, av: Any) -> bool:
     return False  # zero-width, "any character", a negated literal, a back-reference…
 
 
+# The plain patterns of cue lists (literals, groups, alternatives, classes, counted
+# repeats) are read by the small reader below; anything else goes to ``re``'s parser.
+# The security rules ask this of ~700 alternatives in every lint, ~270 of them with
+# Chinese: the parser took ~15 ms for those, this reader with the parser for the few
+# it leaves (RE2 syntax, look-behinds) ~4.5 ms.
+_LITERAL_RUN = re.compile(r"[^\\.^$*+?{\[|()]+")  # "]" and "}" alone are characters
+_COUNTED_REPEAT = re.compile(r"\{([0-9]{1,4})(?:,([0-9]{0,4}))?\}")
+_CATEGORY_ESCAPES = frozenset("sSdDwW")
+_ZERO_WIDTH_ESCAPES = frozenset("bBAZ")
+_ASCII_LITERAL_ESCAPES = frozenset("ntrfva")
+_DROP_FOLDING = dict.fromkeys(_ASCII_FOLDING)
+
+
+def _holds_foreign(literals: str) -> bool:
+    """True when one of ``literals`` is a character no ASCII letter matches (see _foreign)."""
+    return not literals.isascii() and not literals.translate(_DROP_FOLDING).isascii()
+
+
+def _plain_needs_foreign(pattern: str) -> bool:
+    """:func:`needs_non_ascii` of a pattern read without ``re``'s parser, when the
+    pattern is plain; raises ``_Unknown`` for anything this reader does not know
+    (inline flags, named groups, look-behinds, back-references, escapes of letters
+    other than the classes, classes with escapes), and for what ``re`` would reject.
+    A test checks it against the parser on every cue pattern and on random ones."""
+    needs, end = _plain_alternatives(pattern, 0)
+    if end != len(pattern):
+        raise _Unknown  # an unbalanced ")"
+    return needs
+
+
+def _plain_alternatives(pattern: str, start: int) -> tuple[bool, int]:
+    needs_all = True
+    i = start
+    while True:
+        needs, i = _plain_sequence(pattern, i)
+        needs_all = needs_all and needs
+        if i < len(pattern) and pattern[i] == "|":
+            i += 1
+            continue
+        return needs_all, i
+
+
+def _plain_sequence(pattern: str, i: int) -> tuple[bool, int]:
+    """Whether every match of the items from ``i`` up to a ``|`` or ``)`` (or the end)
+    holds a foreign character, and where they end."""
+    n = len(pattern)
+    needs = False
+    while i < n:
+        c = pattern[i]
+        if c == "|" or c == ")":
+            break
+        repeatable = True
+        if c == "(":
+            if pattern.startswith("?", i + 1):
+                kind = pattern[i + 2 : i + 3]
+                if kind not in (":", "=", "!"):
+                    raise _Unknown  # flags, names, look-behinds, comments…
+                inner, i = _plain_alternatives(pattern, i + 3)
+                item = inner if kind == ":" else False  # a look-ahead consumes nothing
+                repeatable = kind == ":"
+            else:
+                item, i = _plain_alternatives(pattern, i + 1)
+            if i >= n:
+                raise _Unknown  # "missing )"
+            i += 1
+        elif c == "[":
+            item, i = _plain_class(pattern, i)
+        elif c == "\\":
+            escaped = pattern[i + 1 : i + 2]
+            if escaped in _ZERO_WIDTH_ESCAPES:
+                repeatable = False
+            elif not escaped or (
+                escaped not in _CATEGORY_ESCAPES
+                and escaped not in _ASCII_LITERAL_ESCAPES
+                and (escaped.isalnum() or not escaped.isascii())
+            ):
+                raise _Unknown  # \u4e00, back-references, an escape at the end…
+            item = False  # a category or an ASCII character
+            i += 2
+        elif c == "^" or c == "$":
+            item, repeatable = False, False
+            i += 1
+        elif c == ".":
+            item = False
+            i += 1
+        elif c in "*+?{":
+            raise _Unknown  # "nothing to repeat", or a "{" re reads as a character
+        else:
+            run = _LITERAL_RUN.match(pattern, i)
+            assert run is not None
+            end = run.end()
+            if end < n and pattern[end] in "*+?{" and end - i > 1:
+                # a repeat applies to the last character only
+                needs = needs or _holds_foreign(pattern[i : end - 1])
+                i = end - 1
+            item = _holds_foreign(pattern[i:end])
+            i = end
+        if i < n and pattern[i] in "*+?{":
+            if not repeatable:
+                raise _Unknown  # "nothing to repeat" after a zero-width item
+            if pattern[i] == "{":
+                counted = _COUNTED_REPEAT.match(pattern, i)
+                if counted is None:
+                    raise _Unknown  # a "{" re reads as a character
+                low, high = counted.groups()
+                if high and int(high) < int(low):
+                    raise _Unknown  # "min repeat greater than max repeat"
+                least = int(low)
+                i = counted.end()
+            else:
+                least = 1 if pattern[i] == "+" else 0
+                i += 1
+            if i < n and pattern[i] in "?+":  # lazy or possessive
+                i += 1
+            if i < n and pattern[i] in "*+?{":
+                raise _Unknown  # "multiple repeat", or a "{" re reads as a character
+            if least == 0:
+                item = False
+        needs = needs or item
+    return needs, i
+
+
+def _plain_class(pattern: str, start: int) -> tuple[bool, int]:
+    """Whether the class opening at ``pattern[start]`` holds foreign characters only,
+    and the index after it."""
+    i, n = start + 1, len(pattern)
+    negated = pattern.startswith("^", i)
+    if negated:
+        i += 1
+    all_foreign = True
+    first = True
+    while True:
+        if i >= n:
+            raise _Unknown  # "unterminated character set"
+        c = pattern[i]
+        if c == "]" and not first:  # a "]" first is a character
+            return all_foreign and not negated, i + 1
+        first = False
+        if c == "[" or (c in "-&~|" and pattern.startswith(c, i + 1)):
+            raise _Unknown  # what re warns about as a nested set or a set operation
+        if c == "\\":
+            escaped = pattern[i + 1 : i + 2]
+            if not escaped or (
+                escaped not in _CATEGORY_ESCAPES
+                and escaped not in _ASCII_LITERAL_ESCAPES
+                and (escaped.isalnum() or not escaped.isascii())
+            ):
+                raise _Unknown
+            i += 2
+            if pattern.startswith("-", i) and not pattern.startswith("-]", i):
+                raise _Unknown  # a range from an escape
+            all_foreign = False  # a category or an ASCII character
+        elif pattern.startswith("-", i + 1) and i + 2 < n and pattern[i + 2] != "]":
+            if pattern[i + 2] in "\\[-":
+                raise _Unknown
+            low, high = ord(c), ord(pattern[i + 2])
+            if high < low:
+                raise _Unknown  # "bad character range"
+            all_foreign = all_foreign and (
+                low > 0x7F and not any(low <= code <= high for code in _ASCII_FOLDING)
+            )
+            i += 3
+        else:
+            all_foreign = all_foreign and _foreign(ord(c))
+            i += 1
+
+
 def needs_non_ascii(pattern: str) -> bool:
     """True when no text of ASCII characters only can hold a match of ``pattern``.
 
@@ -265,6 +432,10 @@ def needs_non_ascii(pattern: str) -> bool:
     """
     if pattern.isascii() or _parser is None:
         return False
+    try:
+        return _plain_needs_foreign(pattern)
+    except (_Unknown, RecursionError):
+        pass
     try:
         return _needs_foreign(_parser.parse(pattern, re.IGNORECASE))
     except (re.error, TypeError, ValueError, OverflowError, RecursionError):
