@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from studio.agents.model import RemoteAgent
 from studio.contract.problems import join_path
 from studio.contract.provider_options import ProviderOptions
-from studio.skills.model import Skill
+
+if TYPE_CHECKING:  # annotations only: a registry without skills or agents never loads them
+    from studio.agents.model import RemoteAgent
+    from studio.skills.model import Skill
 
 JSONDict = dict[str, Any]
 

@@ -22,7 +22,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from studio.agents.model import RemoteAgent
 from studio.contract.model import Registry, RiskTier, ToolContract
 from studio.lint.model import Hit, LintContext, Severity, registry_rule
 from studio.lint.similarity import (
@@ -33,11 +32,11 @@ from studio.lint.similarity import (
 )
 from studio.lint.text import split_identifier, tokenize
 from studio.lint.wordlists import content_units
-from studio.skills.model import Skill
-from studio.skills.spec import front_matter_line, validate_skill
 
 if TYPE_CHECKING:
+    from studio.agents.model import RemoteAgent
     from studio.skills.markdown import BodyRef
+    from studio.skills.model import Skill
 
 CATEGORY = "skills"
 
@@ -58,6 +57,22 @@ def named_files(body: str) -> list[BodyRef]:
     from studio.skills.markdown import named_files as read
 
     return read(body)
+
+
+def validate_skill(skill: Skill) -> list[str]:
+    """:func:`studio.skills.spec.validate_skill`, imported on first use: the skill and
+    agent models (~2 ms of imports and dataclasses) load only for a registry that has
+    skills (the skills and agents in a registry's annotations need none of them)."""
+    from studio.skills.spec import validate_skill as validate
+
+    return validate(skill)
+
+
+def front_matter_line(skill: Skill, key: str) -> int:
+    """:func:`studio.skills.spec.front_matter_line`, imported on first use."""
+    from studio.skills.spec import front_matter_line as line
+
+    return line(skill, key)
 
 
 SKILL_SPEC = "skill-spec"
