@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
+from pathlib import Path
 
 from studio.contract.verbs import inflections as _inflections
 from studio.contract.verbs import verb_class, verb_classes
@@ -38,10 +38,15 @@ _COMPOUND = re.compile(r"[-.]")
 _IS_CJK = re.compile(rf"[{_CJK}]")
 
 
+# Beside this module, as installed (wheel or editable): a path read, not
+# importlib.resources, which imports tempfile, shutil and random (~2 ms of a lint).
+_DATA = Path(__file__).resolve().parent / "data"
+
+
 def data_lines(filename: str) -> list[str]:
     """The lines of ``studio/lint/data/filename``, each cut at its ``#`` comment and
     stripped (blank lines kept, so a line's index is its place in the file)."""
-    raw = resources.files("studio.lint").joinpath("data", filename).read_text("utf-8")
+    raw = (_DATA / filename).read_text("utf-8")
     return [line.split("#", 1)[0].strip() for line in raw.splitlines()]
 
 
