@@ -112,3 +112,61 @@ def test_the_reader_answers_as_the_parser_on_random_patterns(seed: int) -> None:
 def test_edge_cases(pattern: str, needs: bool) -> None:
     assert needs_non_ascii(pattern) is needs
     assert _by_the_parser(pattern) is needs
+
+
+# compile_cues reads first characters without the parser too (_plain_first_characters).
+
+
+def test_the_first_characters_of_every_cue_pattern_are_the_parsers() -> None:
+    from tests.lint.test_regex import WRAPPED, _unwrap
+
+    for label, wrapped in WRAPPED:
+        source = _unwrap(wrapped)
+        assert source is not None
+        assert regex._plain_first_characters(source, wrapped.flags) == (
+            regex.first_characters(source, wrapped.flags)
+        ), label
+
+
+_FIRST_PIECES = (
+    *("中", "a", "b", "K", " ", "#", "-", ".", "^", "$", ")", "|", "]", "}", "\\", "x|"),
+    *("(", "(?:", "(?=", "(?!", "(?<=", "(?<!", "(?P<x>", "(?i:", "(?>", "(?:)", "()"),
+    *("?", "*", "+", "{2}", "{0,3}", "{1,}", "{0}", "{,2}", "{", "??", "+?", "*+"),
+    *("\\b", "\\s", "\\w", "\\n", "\\.", "\\(", "\\)", "\\|", "\\u4e00", "\\1", "\\q"),
+    *("[", "[ab]", "[^a]", "[a-z]", "[a-]", "[]a]", "[^]a]", "[\\w.-]", "[()|]", "[\\]]"),
+    *("[a\\-z]", "[\\n-a]", "[[a]", "[a--]", "[|]"),
+)
+
+
+def _compiles(pattern: str, flags: int) -> bool:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            re.compile(pattern, flags)
+    except (re.error, FutureWarning, OverflowError):
+        return False
+    return True
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_first_characters_are_the_parsers_on_random_patterns(seed: int) -> None:
+    """Where the reader answers for a pattern ``re`` compiles, it answers as the parser
+    does (for one ``re`` rejects, compile_cues fails as the plain compile would)."""
+    pick = random.Random(seed)
+    answered = 0
+    for _ in range(20000):
+        pattern = "".join(pick.choice(_FIRST_PIECES) for _ in range(pick.randint(1, 8)))
+        flags = pick.choice((0, re.IGNORECASE))
+        try:
+            first = regex._plain_first_characters(pattern, flags)
+        except regex._Unknown:
+            continue
+        if _compiles(pattern, flags):
+            answered += 1
+            assert first == regex.first_characters(pattern, flags), pattern
+    assert answered > 2000
+
+
+def test_a_verbose_pattern_is_left_to_the_parser() -> None:
+    with pytest.raises(regex._Unknown):
+        regex._plain_first_characters("a # comment", re.VERBOSE)
