@@ -22,7 +22,7 @@ from pathlib import Path
 
 from studio.contract.verbs import inflections as _inflections
 from studio.contract.verbs import verb_class, verb_classes
-from studio.lint.text import STOPWORDS
+from studio.lint.text import CJK_RUN, STOPWORDS
 
 VERB_PREFIX = "@"
 """Content units that stand for a verb class start with this (``@read``)."""
@@ -35,7 +35,6 @@ _RUN = re.compile(rf"[{_CJK}]+|[A-Za-z0-9]+(?:[-_.][A-Za-z0-9]+)*(?:['’][A-Za-
 _IDENT = re.compile(r"[0-9_]")
 _APOSTROPHE = re.compile("['’]")
 _COMPOUND = re.compile(r"[-.]")
-_IS_CJK = re.compile(rf"[{_CJK}]")
 
 
 # Beside this module, as installed (wheel or editable): a path read, not
@@ -91,13 +90,13 @@ def _cjk_lexicon() -> tuple[dict[str, str], int]:
     for word in stopwords():
         # A one-character stopword splits a run only where it cannot start a word:
         # 用 in 用户 (user) or 是 in 是否 must stay.
-        if _IS_CJK.match(word) and (len(word) > 1 or word in _SPLITTING_CHARS):
+        if CJK_RUN.match(word) and (len(word) > 1 or word in _SPLITTING_CHARS):
             lex[word] = ""
     for word in generic_words():
-        if _IS_CJK.match(word):
+        if CJK_RUN.match(word):
             lex[word] = GENERIC_PREFIX + word
     for word, cls in verb_classes().items():
-        if _IS_CJK.match(word):
+        if CJK_RUN.match(word):
             lex[word] = VERB_PREFIX + cls
     longest = max((len(w) for w in lex), default=1)
     return lex, longest
@@ -191,7 +190,7 @@ def content_units(text: str) -> Units:
     verb_slot = True
     for match in _RUN.finditer(text):
         run = match.group()
-        if _IS_CJK.match(run):
+        if CJK_RUN.match(run):
             units: list[str] = []
             _segment_cjk(run, units)
             for u in units:
@@ -241,7 +240,7 @@ def is_content_word(token: str) -> bool:
     verb, number or id (a similarity token: lower case, plural folded, or a CJK bigram)."""
     if len(token) < 2 or _IDENT.search(token):
         return False
-    if _IS_CJK.match(token):
+    if CJK_RUN.match(token):
         lex, _ = _cjk_lexicon()
         return token not in lex
     if token in stopwords():

@@ -11,7 +11,17 @@ from jsonschema import Draft202012Validator
 from studio.lint import scores
 from studio.lint.rules import ambiguity, consistency, description, schema
 from studio.lint.rules._common import sentences
-from studio.lint.text import _CJK_CHAR, _TOKEN, STOPWORDS, may_contain, token_count, tokenize
+from studio.lint.text import (
+    _CJK_CLASS,
+    _TOKEN,
+    STOPWORDS,
+    has_cjk,
+    may_contain,
+    token_count,
+    tokenize,
+)
+
+_ONE_CJK = re.compile(f"[{_CJK_CLASS}]")
 
 _PIECES = [
     "get_order",
@@ -80,7 +90,7 @@ def _reference_tokenize(text: str, *, drop_stopwords: bool = True) -> list[str]:
     tokens: list[str] = []
     for match in _TOKEN.finditer(text):
         run = match.group()
-        if _CJK_CHAR.match(run):
+        if _ONE_CJK.match(run):
             if len(run) == 1:
                 tokens.append(run)
             else:
@@ -99,6 +109,12 @@ def _reference_tokenize(text: str, *, drop_stopwords: bool = True) -> list[str]:
 def test_tokenize_equals_the_match_walk(text: str, drop: bool) -> None:
     assert tokenize(text, drop_stopwords=drop) == _reference_tokenize(text, drop_stopwords=drop)
     assert token_count(text) == len(_reference_tokenize(text, drop_stopwords=False))
+
+
+@settings(max_examples=300, deadline=None)
+@given(_TEXT)
+def test_has_cjk_equals_a_search_for_one_cjk_character(text: str) -> None:
+    assert has_cjk(text) is (_ONE_CJK.search(text) is not None)
 
 
 @settings(max_examples=300, deadline=None)
