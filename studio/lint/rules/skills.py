@@ -94,7 +94,7 @@ BODY_LINES_WARN = 500
 
 
 @cache
-def _first_clause() -> re.Pattern[str]:
+def _clause_end() -> re.Pattern[str]:
     return re.compile(r"[。；;：！？!?\n]|[.,，:](?:\s|$)")
 
 
@@ -121,7 +121,7 @@ def _body_line(skill: Skill, ref: BodyRef) -> int:
 
 
 def _first_clause(text: str) -> str:
-    return _first_clause().split(text.strip(), maxsplit=1)[0]
+    return _clause_end().split(text.strip(), maxsplit=1)[0]
 
 
 # --------------------------------------------------------------------------- spec
