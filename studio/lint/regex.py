@@ -406,8 +406,8 @@ def _element_needs_foreign(op: Any, av: Any) -> bool:
 # The plain patterns of cue lists (literals, groups, alternatives, classes, counted
 # repeats) are read by the small reader below; anything else goes to ``re``'s parser.
 # The security rules ask this of ~700 alternatives in every lint, ~270 of them with
-# Chinese: the parser took ~15 ms for those, this reader with the parser for the few
-# it leaves (RE2 syntax, look-behinds) ~4.5 ms.
+# Chinese: ~18 ms a lint with the parser for all, ~7 ms with this reader (and the
+# parser for the few it leaves: RE2 syntax, look-behinds).
 _LITERAL_RUN = re.compile(r"[^\\.^$*+?{\[|()]+")  # "]" and "}" alone are characters
 _COUNTED_REPEAT = re.compile(r"\{([0-9]{1,4})(?:,([0-9]{0,4}))?\}")
 _CATEGORY_ESCAPES = frozenset("sSdDwW")
@@ -424,7 +424,7 @@ def _plain_needs_foreign(pattern: str) -> bool:
     """:func:`needs_non_ascii` of a pattern read without ``re``'s parser, when the
     pattern is plain; raises ``_Unknown`` for anything this reader does not know
     (inline flags, named groups, look-behinds, back-references, escapes of letters
-    other than the classes, classes with escapes), and for what ``re`` would reject.
+    other than the categories), and for what ``re`` would reject.
     A test checks it against the parser on every cue pattern and on random ones."""
     needs, end = _plain_alternatives(pattern, 0)
     if end != len(pattern):
