@@ -244,3 +244,21 @@ def test_surely_valid_never_hides_a_validation_error(shape: dict, value: object)
     if schema._surely_valid(shape, value):
         stripped = schema._strip_extensions(shape)
         assert next(iter(Draft202012Validator(stripped).iter_errors(value)), None) is None
+
+
+def test_ascii_tokenize_by_split_finds_the_regexs_words() -> None:
+    """An ASCII text without an apostrophe is split, not searched: the same words, in order."""
+    import random
+    import string
+
+    from studio.lint import text as text_module
+
+    rng = random.Random(7)
+    alphabet = string.printable
+    samples = ["Get the user's 2 orders", "a_b-c.d/e\tF\nG\x1cH", "", "  ", "ID42 x-ray"]
+    samples += [
+        "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 60))) for _ in range(3000)
+    ]
+    for sample in samples:
+        expected = text_module._LATIN_WORD.findall(sample.lower())
+        assert text_module.tokenize(sample, drop_stopwords=False) == expected, sample
