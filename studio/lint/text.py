@@ -20,7 +20,7 @@ CJK_RUN = re.compile(f"[{_CJK_CLASS}]+")
 compiles (~1 ms each, the class is large): ``match`` and ``search`` tell whether a
 text starts with or holds a CJK character as well as a one-character pattern would."""
 _LATIN_WORD = re.compile(r"[A-Za-z0-9]+(?:['’][A-Za-z]+)?")
-_NOT_ALNUM = {c: " " for c in range(128) if not chr(c).isalnum()}
+NOT_ALNUM = {c: " " for c in range(128) if not chr(c).isalnum()}
 """ASCII characters that are neither letters nor digits, each made a space (str.translate)."""
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 _TOKEN = re.compile(f"[{_CJK_CLASS}]+|[A-Za-z0-9]+(?:['’][A-Za-z]+)?")
@@ -63,7 +63,7 @@ def tokenize(text: str, *, drop_stopwords: bool = True) -> list[str]:
         # a word is a run of letters and digits: every other character made a space,
         # a split finds the same words (~40 % cheaper than the regex's findall).
         low = text.lower()
-        tokens = low.translate(_NOT_ALNUM).split() if "'" not in low else _LATIN_WORD.findall(low)
+        tokens = low.translate(NOT_ALNUM).split() if "'" not in low else _LATIN_WORD.findall(low)
     elif "\u0130" not in text and "\u212a" not in text:
         # Apart from these two (İ lower-cases to two characters, the Kelvin sign
         # to an ASCII k), lower-casing moves no character in or out of a class.

@@ -262,3 +262,18 @@ def test_ascii_tokenize_by_split_finds_the_regexs_words() -> None:
     for sample in samples:
         expected = text_module._LATIN_WORD.findall(sample.lower())
         assert text_module.tokenize(sample, drop_stopwords=False) == expected, sample
+
+
+def test_boilerplate_sentence_words_by_split_are_the_regexs_words() -> None:
+    import random
+    import re
+    import string
+
+    from studio.lint.rules.cost import _sentence_entry
+
+    rng = random.Random(11)
+    alphabet = string.ascii_letters + string.digits + ' \t\n.,;:!?-/()[]{}<>@#$%^&*+=|~`"\\'
+    for _ in range(3000):
+        sentence = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 80)))
+        words = re.findall(r"\w+", sentence.lower())
+        assert _sentence_entry("p", sentence) == ("p", sentence, len(words), " ".join(words))
