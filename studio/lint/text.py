@@ -20,8 +20,16 @@ CJK_RUN = re.compile(f"[{_CJK_CLASS}]+")
 compiles (~1 ms each, the class is large): ``match`` and ``search`` tell whether a
 text starts with or holds a CJK character as well as a one-character pattern would."""
 _LATIN_WORD = re.compile(r"[A-Za-z0-9]+(?:['’][A-Za-z]+)?")
-NOT_ALNUM = {c: " " for c in range(128) if not chr(c).isalnum()}
-"""ASCII characters that are neither letters nor digits, each made a space (str.translate)."""
+_ALNUM_ONLY = bytes(c if c < 128 and chr(c).isalnum() else 0x20 for c in range(256))
+"""A byte table: ASCII letters and digits kept, every other byte a space."""
+
+
+def ascii_words(value: str) -> list[str]:
+    """The runs of letters and digits of an ASCII ``value``, in order: what
+    ``[A-Za-z0-9]+`` finds, as a byte translation and a split (~4× cheaper)."""
+    return value.encode().translate(_ALNUM_ONLY).decode().split()
+
+
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 _TOKEN = re.compile(f"[{_CJK_CLASS}]+|[A-Za-z0-9]+(?:['’][A-Za-z]+)?")
 _IDENT_SEPARATORS = re.compile(r"[_\-\s.]+")
@@ -60,10 +68,9 @@ def tokenize(text: str, *, drop_stopwords: bool = True) -> list[str]:
     """
     if text.isascii():
         # Lower-casing ASCII keeps every character in its class. Without an apostrophe
-        # a word is a run of letters and digits: every other character made a space,
-        # a split finds the same words (~40 % cheaper than the regex's findall).
+        # a word is a run of letters and digits (ascii_words: the same words).
         low = text.lower()
-        tokens = low.translate(NOT_ALNUM).split() if "'" not in low else _LATIN_WORD.findall(low)
+        tokens = ascii_words(low) if "'" not in low else _LATIN_WORD.findall(low)
     elif "\u0130" not in text and "\u212a" not in text:
         # Apart from these two (İ lower-cases to two characters, the Kelvin sign
         # to an ASCII k), lower-casing moves no character in or out of a class.
@@ -92,7 +99,8 @@ def tokenize(text: str, *, drop_stopwords: bool = True) -> list[str]:
 def latin_word_set(text: str) -> set[str]:
     """The distinct ASCII tokens of ``tokenize(text)`` (stopwords dropped), fast for ASCII text."""
     if text.isascii():
-        words = set(_LATIN_WORD.findall(text.lower()))
+        low = text.lower()
+        words = set(ascii_words(low) if "'" not in low else _LATIN_WORD.findall(low))
         words -= STOPWORDS
         return words
     return {t for t in tokenize(text) if t.isascii()}
@@ -123,7 +131,7 @@ def only_words_of(text: str, allowed: frozenset[str] | set[str]) -> bool:
 def token_count(text: str) -> int:
     """``len(tokenize(text, drop_stopwords=False))``, without building the tokens."""
     if text.isascii():
-        return len(_LATIN_WORD.findall(text))
+        return len(ascii_words(text) if "'" not in text else _LATIN_WORD.findall(text))
     # As in tokenize: runs of the lower-cased text (of the text itself when lower-casing
     # would move a character between classes); a Latin word or a lone CJK character is
     # one token, a CJK run of n characters n - 1 bigrams.
@@ -153,7 +161,9 @@ class TextLength:
 def text_length(text: str) -> TextLength:
     """Count CJK characters and Latin words in ``text``."""
     if text.isascii():
-        return TextLength(0, len(_LATIN_WORD.findall(text)))
+        return TextLength(
+            0, len(ascii_words(text) if "'" not in text else _LATIN_WORD.findall(text))
+        )
     cjk = sum(len(run) for run in CJK_RUN.findall(text))
     latin = len(_LATIN_WORD.findall(CJK_RUN.sub(" ", text)))
     return TextLength(cjk, latin)

@@ -277,3 +277,20 @@ def test_boilerplate_sentence_words_by_split_are_the_regexs_words() -> None:
         sentence = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 80)))
         words = re.findall(r"\w+", sentence.lower())
         assert _sentence_entry("p", sentence) == ("p", sentence, len(words), " ".join(words))
+
+
+def test_ascii_word_counts_and_sets_by_split_are_the_regexs() -> None:
+    import random
+    import string
+
+    from studio.lint import text as text_module
+
+    rng = random.Random(5)
+    alphabet = string.printable
+    for _ in range(3000):
+        sample = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 60)))
+        words = text_module._LATIN_WORD.findall(sample)
+        assert text_module.token_count(sample) == len(words)
+        assert text_module.text_length(sample).latin_words == len(words)
+        low = {w.lower() for w in words} - text_module.STOPWORDS
+        assert text_module.latin_word_set(sample) == low
