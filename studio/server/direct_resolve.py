@@ -36,7 +36,7 @@ try:
 except ImportError:  # pragma: no cover - another uvicorn: see supports()
     HEADER_RE = HEADER_VALUE_RE = STATUS_LINE = None  # type: ignore[assignment]
 
-WRITTEN_FOR = ((0, 54),)
+WRITTEN_FOR = ((0, 54), (0, 55))
 """The uvicorn versions (major, minor) whose protocol internals the mixin was written
 and tested against: it reads and drives the protocol's private state (``cycle``,
 ``pipeline``, ``flow``, the keep-alive timer), which uvicorn may change in any release."""
