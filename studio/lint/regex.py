@@ -233,19 +233,7 @@ def _first_sequence(pattern: str, i: int) -> tuple[list[str], bool, int]:
         if i < n and pattern[i] in "*+?{":
             if zero_width:
                 raise _Unknown  # "nothing to repeat"
-            if pattern[i] == "{":
-                counted = _COUNTED_REPEAT.match(pattern, i)
-                if counted is None:
-                    raise _Unknown  # a "{" re reads as a character
-                least = int(counted.group(1))
-                i = counted.end()
-            else:
-                least = 1 if pattern[i] == "+" else 0
-                i += 1
-            if i < n and pattern[i] in "?+":  # lazy or possessive
-                i += 1
-            if i < n and pattern[i] in "*+?{":
-                raise _Unknown  # "multiple repeat"
+            least, i = _repeat(pattern, i)
         if zero_width:
             continue  # the first character comes after it
         items.extend(sub)
@@ -411,6 +399,32 @@ def _element_needs_foreign(op: Any, av: Any) -> bool:
 _LITERAL_RUN = re.compile(r"[^\\.^$*+?{\[|()]+")  # "]" and "}" alone are characters
 _PLAIN_GROUP = re.compile(r"\((?:\?:)?([^\\.^$*+?{\[()]*)\)")
 _COUNTED_REPEAT = re.compile(r"\{([0-9]{1,4})(?:,([0-9]{0,4}))?\}")
+
+
+def _repeat(pattern: str, i: int) -> tuple[int, int]:
+    """The least count of the repeat at ``pattern[i]`` (``*``, ``+``, ``?``, ``{m,n}``) and
+    the index after it, its lazy or possessive mark included; :class:`_Unknown` where ``re``
+    would read it otherwise (a ``{`` that is a character, min above max, a repeat repeated)."""
+    n = len(pattern)
+    if pattern[i] == "{":
+        counted = _COUNTED_REPEAT.match(pattern, i)
+        if counted is None:
+            raise _Unknown  # a "{" re reads as a character
+        low, high = counted.groups()
+        if high and int(high) < int(low):
+            raise _Unknown  # "min repeat greater than max repeat"
+        least = int(low)
+        i = counted.end()
+    else:
+        least = 1 if pattern[i] == "+" else 0
+        i += 1
+    if i < n and pattern[i] in "?+":  # lazy or possessive
+        i += 1
+    if i < n and pattern[i] in "*+?{":
+        raise _Unknown  # "multiple repeat"
+    return least, i
+
+
 _CATEGORY_ESCAPES = frozenset("sSdDwW")
 _ZERO_WIDTH_ESCAPES = frozenset("bBAZ")
 _DROP_FOLDING = dict.fromkeys(_ASCII_FOLDING)
@@ -505,22 +519,7 @@ def _plain_sequence(pattern: str, i: int) -> tuple[bool, int]:
         if i < n and pattern[i] in "*+?{":
             if not repeatable:
                 raise _Unknown  # "nothing to repeat" after a zero-width item
-            if pattern[i] == "{":
-                counted = _COUNTED_REPEAT.match(pattern, i)
-                if counted is None:
-                    raise _Unknown  # a "{" re reads as a character
-                low, high = counted.groups()
-                if high and int(high) < int(low):
-                    raise _Unknown  # "min repeat greater than max repeat"
-                least = int(low)
-                i = counted.end()
-            else:
-                least = 1 if pattern[i] == "+" else 0
-                i += 1
-            if i < n and pattern[i] in "?+":  # lazy or possessive
-                i += 1
-            if i < n and pattern[i] in "*+?{":
-                raise _Unknown  # "multiple repeat", or a "{" re reads as a character
+            least, i = _repeat(pattern, i)
             if least == 0:
                 item = False
         needs = needs or item
