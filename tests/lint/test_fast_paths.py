@@ -294,3 +294,30 @@ def test_ascii_word_counts_and_sets_by_split_are_the_regexs() -> None:
         assert text_module.text_length(sample).latin_words == len(words)
         low = {w.lower() for w in words} - text_module.STOPWORDS
         assert text_module.latin_word_set(sample) == low
+
+
+def test_ident_words_are_the_regexs_words() -> None:
+    """The security rules' identifier-like words of an ASCII text, by a byte translation
+    and a split, are the ones ``_IDENT_WORD`` finds; other texts go to the regex."""
+    import random
+    import string
+
+    from studio.lint.rules.security import _IDENT_WORD, ident_words
+
+    rng = random.Random(13)
+    samples = [
+        "see get_order.",
+        "-a-b-",
+        "a..b",
+        "--.",
+        "x.-y",
+        "v1.2.3-beta",
+        "_x_",
+        "调用 get_x。",
+    ]
+    samples += [
+        "".join(rng.choice(string.printable) for _ in range(rng.randint(0, 80)))
+        for _ in range(5000)
+    ]
+    for sample in samples:
+        assert ident_words(sample) == frozenset(_IDENT_WORD.findall(sample)), sample

@@ -1330,7 +1330,26 @@ def _registry_names(ctx: LintContext) -> frozenset[str]:
 
 def _joined_words(tool: ToolContract) -> frozenset[str]:
     """The identifier-like words of all of a tool's text (as :func:`_mentions` sees them)."""
-    return memo(tool, "joined-words", lambda: frozenset(_IDENT_WORD.findall(_joined(tool))))
+    return memo(tool, "joined-words", lambda: ident_words(_joined(tool)))
+
+
+_IDENT_BYTES = bytes(
+    c if c < 128 and (chr(c).isalnum() or chr(c) in "_.-") else 0x20 for c in range(256)
+)
+"""A byte table: what an ASCII identifier-like word holds kept, every other byte a space."""
+
+
+def ident_words(value: str) -> frozenset[str]:
+    """The distinct words :data:`_IDENT_WORD` finds in ``value``.
+
+    An ASCII text's words are its runs of word characters, dots and hyphens with
+    the dots and hyphens at their ends taken off: a byte translation and a split
+    (~5x cheaper than the regex, asked for every tool's whole text).
+    """
+    if not value.isascii():
+        return frozenset(_IDENT_WORD.findall(value))
+    runs = value.encode().translate(_IDENT_BYTES).decode().split()
+    return frozenset(word for run in runs if (word := run.strip(".-")))
 
 
 def _mentions(sentence: str, names: frozenset[str]) -> frozenset[str]:
