@@ -148,8 +148,10 @@ def compile_cues(pattern: str, flags: int = 0) -> re.Pattern[str]:
 # look-arounds, classes, counted repeats) itself, and skips the rest of each
 # alternative once its first character is known; anything else goes to the parser.
 # The rules' 28 cue patterns (up to 2,400 characters) took ~7.5 ms to parse a lint.
-_STRUCTURE = re.compile(r"\\.|\[\^?\]?(?:\\.|[^\]\\])*\]|[()|]", re.DOTALL)
-"""What delimits alternatives and groups, escapes and classes read past whole."""
+_STRUCTURE = re.compile(r"\\.|\[\^?\]?(?:\\.|[^\]\\])*\]?|[()|]", re.DOTALL)
+"""An escape or a character class (read past whole; an unclosed class runs to the end, a
+``]`` right after ``[`` or ``[^`` is a member), or a group bracket or ``|``: the regex
+engine skips the ordinary characters between them."""
 
 
 def _plain_first_characters(pattern: str, flags: int) -> str | None:
@@ -252,17 +254,9 @@ def _first_item(item: ClassItem) -> str:
 
 def _alternative_end(pattern: str, start: int) -> int:
     """The index of the ``|`` or ``)`` that ends the alternative ``start`` is in (or the end)."""
-    depth = 0
-    for token in _STRUCTURE.finditer(pattern, start):
-        mark = token.group()
-        if mark == "(":
-            depth += 1
-        elif mark == ")":
-            if depth == 0:
-                return token.start()
-            depth -= 1
-        elif mark == "|" and depth == 0:
-            return token.start()
+    for i, mark, depth in structure(pattern, start):
+        if depth == 0 and mark != "(":
+            return i
     return len(pattern)
 
 
@@ -278,44 +272,11 @@ def _group_close(pattern: str, start: int) -> int:
         end += 1  # a "|" inside the group
 
 
-def unescaped_characters(source: str, start: int = 0) -> Iterator[tuple[int, str, int]]:
-    """``(index, character, depth)`` of each character of a pattern from ``start`` that is
-    neither escaped nor inside a character class; ``depth`` is the number of groups open
-    before it (counted from ``start``). A ``]`` right after ``[`` or ``[^`` is a literal."""
-    depth, i, n = 0, start, len(source)
-    while i < n:
-        c = source[i]
-        if c == "\\":
-            i += 2
-            continue
-        if c == "[":
-            i += 1
-            if source.startswith("^", i):
-                i += 1
-            if source.startswith("]", i):
-                i += 1
-            while i < n and source[i] != "]":
-                i += 2 if source[i] == "\\" else 1
-            i += 1
-            continue
-        yield i, c, depth
-        if c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-        i += 1
-
-
-_STRUCTURE = re.compile(r"\\.|\[\^?\]?(?:\\.|[^\]\\])*\]?|[()|]", re.DOTALL)
-"""An escape, a character class (its closing ``]`` optional: unclosed runs to the end)
-or a group bracket or ``|`` — what :func:`unescaped_characters` tells apart, found by the
-regex engine instead of a Python loop over every character."""
-
-
 def structure(source: str, start: int = 0) -> Iterator[tuple[int, str, int]]:
-    """:func:`unescaped_characters` restricted to ``(``, ``)`` and ``|``, the characters
-    that give a pattern its shape, with the same indices and depths. The phrases run to
-    thousands of characters; their shape is a few dozen of them."""
+    """``(index, character, depth)`` of each ``(``, ``)`` and ``|`` of a pattern from
+    ``start`` that is neither escaped nor inside a character class: the characters that
+    give it its shape; ``depth`` is the number of groups open before it (counted from
+    ``start``). The phrases run to thousands of characters; their shape is a few dozen."""
     depth = 0
     for match in _STRUCTURE.finditer(source, start):
         c = match.group()
