@@ -23,19 +23,8 @@ import os
 import sqlite3
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    import logging
-
-
-def _log() -> logging.Logger:
-    """This module's logger; ``logging`` (~3 ms with what it imports) loads only when
-    something goes wrong enough to be logged."""
-    import logging
-
-    return logging.getLogger(__name__)
-
+from studio.logs import logger
 
 ENV_VAR = "STUDIO_TOKEN_CACHE"
 """A path for the cache file, or ``off``."""
@@ -187,7 +176,7 @@ class TokenCache:
         return db
 
     def _give_up(self, exc: BaseException) -> None:
-        _log().debug("token count cache %s is not usable: %s", self.path, exc)
+        logger(__name__).debug("token count cache %s is not usable: %s", self.path, exc)
         self._broken = True
         self._pending = {}
         if self._db is not None:

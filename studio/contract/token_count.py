@@ -38,21 +38,9 @@ from __future__ import annotations
 import importlib.util
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING
 
 from studio.contract.token_cache import TokenCache, digest, shared_cache
-
-if TYPE_CHECKING:
-    import logging
-
-
-def _log() -> logging.Logger:
-    """This module's logger; ``logging`` (~3 ms with what it imports) loads only when
-    something goes wrong enough to be logged."""
-    import logging
-
-    return logging.getLogger(__name__)
-
+from studio.logs import logger
 
 ESTIMATE = "estimate"
 """The method name of the offline heuristic."""
@@ -249,7 +237,7 @@ def preload(profile: str | None, on_done: Callable[[], None] | None = None) -> b
                 try:
                     callback()
                 except Exception:  # one failing callback must not starve the others
-                    _log().exception("tokenizer preload callback failed")
+                    logger(__name__).exception("tokenizer preload callback failed")
 
     threading.Thread(target=run, name=f"load-{encoding}", daemon=True).start()
     return True
@@ -321,10 +309,12 @@ def _exact_counter(encoding: str) -> Counter | None:
             try:
                 counters[encoding] = _load_encoding(encoding)
             except ImportError:
-                _log().debug("bpe-openai is not installed: %s counts are estimated", encoding)
+                logger(__name__).debug(
+                    "bpe-openai is not installed: %s counts are estimated", encoding
+                )
                 counters[encoding] = None
             except Exception:  # a broken install must never break counting
-                _log().warning(
+                logger(__name__).warning(
                     "cannot load %s; token counts are estimated", encoding, exc_info=True
                 )
                 counters[encoding] = None

@@ -48,19 +48,10 @@ from studio.lint.model import (
 from studio.lint.parallel import Forked, can_fork
 from studio.lint.scores import ToolScores, score_tool
 from studio.lint.similarity import SimilarPair
+from studio.logs import logger
 
 if TYPE_CHECKING:
-    import logging
-
     from studio.lint.rules.ambiguity import AmbiguityState
-
-
-def _log() -> logging.Logger:
-    """This module's logger; ``logging`` (~3 ms with what it imports) loads only when
-    something goes wrong enough to be logged."""
-    import logging
-
-    return logging.getLogger(__name__)
 
 
 FORK_MIN_TOOLS = 500
@@ -293,7 +284,7 @@ def _prepare_shared(tools: Iterable[ToolContract], settings: RegistrySettings) -
             for ref in all_properties(tool):
                 split_identifier(ref.name)
     except Exception:  # only the sharing is lost: the rules meet (and report) the same input
-        _log().debug("preparing the shared per-tool work failed", exc_info=True)
+        logger(__name__).debug("preparing the shared per-tool work failed", exc_info=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -516,7 +507,9 @@ class Linter:
         try:
             return self._pairs_and_hits(tools)
         except Exception:
-            _log().debug("the ambiguity index failed in the forking process", exc_info=True)
+            logger(__name__).debug(
+                "the ambiguity index failed in the forking process", exc_info=True
+            )
             return None
 
     def _child_work(
@@ -606,7 +599,7 @@ class Linter:
     def _failure(rule: Rule, exc: Exception, tool: str | None) -> Finding:
         """The internal-rule-error finding for a rule that raised (logged with its traceback)."""
         where = f" on tool {tool!r}" if tool else ""
-        _log().exception("lint rule %s failed%s", rule.id, where)
+        logger(__name__).exception("lint rule %s failed%s", rule.id, where)
         return Finding(
             INTERNAL_RULE_ERROR,
             "internal",
@@ -652,14 +645,14 @@ class Linter:
 
             count_tool_tokens(tools, self._settings, self.profile)
         except Exception:  # only the batching is lost: each tool is counted on its own
-            _log().exception("counting the tools' tokens at once failed")
+            logger(__name__).exception("counting the tools' tokens at once failed")
 
     def _tool_tokens(self, tool: ToolContract) -> int:
         if self._count_tokens is not None:
             try:
                 return int(self._count_tokens(tool, self._settings, self.profile))
             except Exception:  # a broken cost helper must not stop the lint
-                _log().exception("cost.tool_tokens failed on %s", tool.name)
+                logger(__name__).exception("cost.tool_tokens failed on %s", tool.name)
         return _fallback_tool_tokens(tool, self._settings, self.profile)
 
     def _suppression(self, f: Finding) -> Suppression | None:

@@ -25,19 +25,9 @@ import pickle
 import sys
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Generic, TypeVar
+from typing import Generic, TypeVar
 
-if TYPE_CHECKING:
-    import logging
-
-
-def _log() -> logging.Logger:
-    """This module's logger; ``logging`` (~3 ms with what it imports) loads only when
-    something goes wrong enough to be logged."""
-    import logging
-
-    return logging.getLogger(__name__)
-
+from studio.logs import logger
 
 T = TypeVar("T")
 
@@ -85,10 +75,12 @@ class Forked(Generic[T]):
         finally:
             _pid, status = os.waitpid(self._pid, 0)
         if os.waitstatus_to_exitcode(status) != 0 or not data:
-            _log().debug("forked lint child failed (status %s); computing in the parent", status)
+            logger(__name__).debug(
+                "forked lint child failed (status %s); computing in the parent", status
+            )
             return None
         try:
             return pickle.loads(data)  # our own child's bytes
         except Exception:  # a truncated pipe: compute it here instead
-            _log().debug("forked lint child sent an unreadable result", exc_info=True)
+            logger(__name__).debug("forked lint child sent an unreadable result", exc_info=True)
             return None
